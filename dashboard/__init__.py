@@ -1,0 +1,1 @@
+"""The web dashboard and streaming overlay (not built yet)."""

@@ -1,0 +1,1142 @@
+"""Azul (2017): the coloured wall, the grey-wall variant and the joker-tiles variant.
+
+The state is a plain value (``copy()``, ``==``, ``to_json()`` / ``from_json()``). Chance is
+explicit: at the start of each round ``current_player`` is :data:`CHANCE` and a
+:class:`Deal` must be applied, drawn by :meth:`AzulState.sample_chance` from a seeded RNG
+or supplied by the caller (what a camera saw), in which case it is checked against the
+bag and the lid.
+
+Internally tiles are small integers (``0..4`` the colours in wall order, ``5`` joker,
+``6`` the first-player marker); piles are ``{tile: count}`` dicts and wall rows are
+bitmasks, because random play and search run through this code millions of times.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Iterable, Union
+
+from .common import CHANCE, TERMINAL, LegalMoves, Moved, Outcome, Scored, moved
+from .errors import IllegalMoveError, ImpossibleDealError, InvalidMoveError
+
+COLORS: tuple[str, ...] = ("blue", "yellow", "red", "black", "white")
+JOKER = 5
+MARKER = 6
+TILE_NAMES: tuple[str, ...] = COLORS + ("joker", "first_player")
+TILE_INDEX: dict[str, int] = {name: i for i, name in enumerate(TILE_NAMES)}
+COLOR_INDEX: dict[str, int] = {name: i for i, name in enumerate(COLORS)}
+
+FACTORIES_FOR_PLAYERS = {2: 5, 3: 7, 4: 9}
+FLOOR_PENALTIES = (1, 1, 2, 2, 2, 3, 3)
+FLOOR_SIZE = len(FLOOR_PENALTIES)
+_FLOOR_LOSS = tuple(sum(FLOOR_PENALTIES[:k]) for k in range(FLOOR_SIZE + 1))
+ROW_BONUS, COLUMN_BONUS, COLOR_BONUS = 2, 7, 10
+
+CENTER = "center"
+FLOOR = "floor"
+_CENTER = -1  # internal source index of the centre
+_FLOOR = 5  # internal line index of the floor
+_FULL_ROW = 0b11111
+
+# Phases.
+_DEAL, _OFFER, _TILING, _OVER = 0, 1, 2, 3
+_PHASE_NAMES = ("deal", "offer", "tiling", "over")
+
+
+def wall_column(color: int, row: int) -> int:
+    """Column of ``color`` in ``row`` on the coloured wall (row 0 reads blue, yellow, red, black, white)."""
+    return (color + row) % 5
+
+
+def wall_color(row: int, column: int) -> int:
+    """Colour printed at ``(row, column)`` on the coloured wall."""
+    return (column - row) % 5
+
+
+def _bits(mask: int) -> tuple[int, ...]:
+    return tuple(i for i in range(5) if mask >> i & 1)
+
+
+# Precomputed tables over 5-bit masks.
+_BITS = tuple(_bits(m) for m in range(32))
+_FREE_COLORS = tuple(tuple(c for c in range(5) if not m >> c & 1) for m in range(32))
+_POPCOUNT = tuple(len(_BITS[m]) for m in range(32))
+#: Lines a take may target, for a mask of accepting lines: those lines, then the floor.
+_TARGETS = tuple(tuple(_BITS[m]) + (FLOOR,) for m in range(32))
+
+
+def _run(mask: int, i: int) -> int:
+    """Length of the unbroken run of set bits of ``mask`` through bit ``i`` (0 if unset)."""
+    if not mask >> i & 1:
+        return 0
+    lo = i
+    while lo > 0 and mask >> (lo - 1) & 1:
+        lo -= 1
+    hi = i
+    while hi < 4 and mask >> (hi + 1) & 1:
+        hi += 1
+    return hi - lo + 1
+
+
+_RUN = tuple(tuple(_run(m, i) for i in range(5)) for m in range(32))
+
+
+# --------------------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """Take tiles from a factory (``source`` 0..) or the centre and put them on a line.
+
+    ``line`` is 0..4 or ``"floor"``. Joker variant: ``jokers`` also takes the source's jokers
+    (``color=None`` takes only them); ``floor_jokers`` sends that many of the jokers to the floor
+    so that more colour tiles stay on the line.
+    """
+
+    source: int | str
+    color: str | None
+    line: int | str
+    jokers: bool = False
+    floor_jokers: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": "take", "source": self.source, "color": self.color, "line": self.line}
+        if self.jokers:
+            out["jokers"] = True
+        if self.floor_jokers:
+            out["floor_jokers"] = self.floor_jokers
+        return out
+
+    def __str__(self) -> str:
+        what = "+".join(x for x in (self.color, "joker" if self.jokers else None) if x)
+        text = f"take {self.source} {what} {self.line}"
+        return text + (f" floor_jokers={self.floor_jokers}" if self.floor_jokers else "")
+
+
+@dataclass(frozen=True, slots=True)
+class WallMove:
+    """Grey wall (or an all-joker line): put the complete line ``row`` on ``column`` (or ``"floor"``)."""
+
+    row: int
+    column: int | str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": "wall", "row": self.row, "column": self.column}
+
+    def __str__(self) -> str:
+        return f"wall {self.row} {self.column}"
+
+
+AzulMove = Union[Take, WallMove]
+
+
+def _check_keys(data: dict[str, Any], allowed: Iterable[str], required: Iterable[str]) -> None:
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        raise InvalidMoveError(f"unknown key {unknown[0]!r} in move {data!r}")
+    for key in required:
+        if key not in data:
+            raise InvalidMoveError(f"move {data!r} lacks {key!r}")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def move_from_json(data: Any) -> AzulMove:
+    """Parse an Azul move from its JSON object (CONTRACTS.md). Raises :class:`InvalidMoveError`."""
+    if not isinstance(data, dict):
+        raise InvalidMoveError(f"a move must be a JSON object, not {data!r}")
+    action = data.get("action")
+    if action == "take":
+        _check_keys(data, ("action", "source", "color", "line", "jokers", "floor_jokers"), ("source", "line"))
+        source, color, line = data["source"], data.get("color"), data["line"]
+        jokers, floor_jokers = data.get("jokers", False), data.get("floor_jokers", 0)
+        if not (source == CENTER or (_is_int(source) and source >= 0)):
+            raise InvalidMoveError(f"source must be a factory index or 'center', not {source!r}")
+        if color is not None and color not in COLOR_INDEX:
+            raise InvalidMoveError(f"unknown colour {color!r} (Azul colours: {', '.join(COLORS)})")
+        if not (line == FLOOR or (_is_int(line) and 0 <= line <= 4)):
+            raise InvalidMoveError(f"line must be 0..4 or 'floor', not {line!r}")
+        if not isinstance(jokers, bool):
+            raise InvalidMoveError(f"jokers must be true or false, not {jokers!r}")
+        if not (_is_int(floor_jokers) and floor_jokers >= 0):
+            raise InvalidMoveError(f"floor_jokers must be a count, not {floor_jokers!r}")
+        if color is None and not jokers:
+            raise InvalidMoveError("a take needs a colour, or jokers: true")
+        return Take(source, color, line, jokers, floor_jokers)
+    if action == "wall":
+        _check_keys(data, ("action", "row", "column"), ("row", "column"))
+        row, column = data["row"], data["column"]
+        if not (_is_int(row) and 0 <= row <= 4):
+            raise InvalidMoveError(f"row must be 0..4, not {row!r}")
+        if not (column == FLOOR or (_is_int(column) and 0 <= column <= 4)):
+            raise InvalidMoveError(f"column must be 0..4 or 'floor', not {column!r}")
+        return WallMove(row, column)
+    raise InvalidMoveError(f"unknown Azul action {action!r} (expected 'take' or 'wall')")
+
+
+def parse_move(text: str) -> AzulMove:
+    """Parse the text form of a move (``str(move)``): ``take 2 blue 3``, ``take center red floor``,
+    ``take 1 blue+joker 2 floor_jokers=1``, ``take 0 joker 4``, ``wall 2 4``."""
+    words = text.split()
+    try:
+        if words and words[0] == "take" and len(words) in (4, 5):
+            source: int | str = words[1] if words[1] == CENTER else int(words[1])
+            parts = words[2].split("+")
+            jokers = "joker" in parts
+            colors = [p for p in parts if p != "joker"]
+            if len(colors) > 1 or len(parts) != len(set(parts)):
+                raise ValueError
+            line: int | str = words[3] if words[3] == FLOOR else int(words[3])
+            floor_jokers = 0
+            if len(words) == 5:
+                key, _, value = words[4].partition("=")
+                if key != "floor_jokers":
+                    raise ValueError
+                floor_jokers = int(value)
+            data = {"action": "take", "source": source, "color": colors[0] if colors else None, "line": line}
+            if jokers:
+                data["jokers"] = True
+            if floor_jokers:
+                data["floor_jokers"] = floor_jokers
+            return move_from_json(data)
+        if words and words[0] == "wall" and len(words) == 3:
+            column: int | str = words[2] if words[2] == FLOOR else int(words[2])
+            return move_from_json({"action": "wall", "row": int(words[1]), "column": column})
+    except ValueError as exc:
+        if isinstance(exc, InvalidMoveError):
+            raise
+    raise InvalidMoveError(f"cannot read move {text!r} (examples: 'take 2 blue 3', 'take center red floor', 'wall 2 4')")
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Chance: the tiles dealt onto each factory display at the start of a round."""
+
+    factories: tuple[tuple[str, ...], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"deal": {"factories": [list(f) for f in self.factories]}}
+
+
+def deal_from_json(data: Any) -> Deal:
+    """Parse ``{"factories": [[...], ...]}`` (the value of a record's ``deal`` key)."""
+    if not isinstance(data, dict):
+        raise InvalidMoveError(f"a deal must be a JSON object, not {data!r}")
+    _check_keys(data, ("factories",), ("factories",))
+    factories = data["factories"]
+    if not isinstance(factories, list) or not all(isinstance(f, list) for f in factories):
+        raise InvalidMoveError("deal factories must be a list of lists of tile names")
+    for f in factories:
+        for name in f:
+            if name not in COLOR_INDEX and name != "joker":
+                raise InvalidMoveError(f"unknown tile {name!r} in deal")
+    return Deal(tuple(tuple(f) for f in factories))
+
+
+# --------------------------------------------------------------------------- state
+
+
+class Board:
+    """One player's board: pattern lines, wall, floor line and score."""
+
+    __slots__ = (
+        "line_color", "line_count", "line_jokers", "wall", "row_filled", "row_block",
+        "col_colors", "floor", "score", "placement", "penalties", "bonus", "accept",
+    )
+
+    def __init__(self) -> None:
+        self.line_color = [-1] * 5  # colour of each pattern line, -1 for none
+        self.line_count = [0] * 5  # colour tiles on each line
+        self.line_jokers = [0] * 5  # joker tiles on each line
+        self.wall = [-1] * 25  # tile on wall cell r * 5 + c, -1 for empty
+        self.row_filled = [0] * 5  # bitmask of filled columns per row
+        self.row_block = [0] * 5  # bitmask of colours a pattern line r may no longer take
+        self.col_colors = [0] * 5  # bitmask of colours in each column (grey-wall rule)
+        self.floor: list[int] = []
+        self.score = 0
+        self.placement = 0
+        self.penalties = 0
+        self.bonus = [0, 0, 0]  # rows, columns, colours (end of game)
+        self.accept = [0b11111] * 5  # per colour: bitmask of lines that accept it
+
+    def copy(self) -> "Board":
+        b = Board.__new__(Board)
+        b.line_color = self.line_color[:]
+        b.line_count = self.line_count[:]
+        b.line_jokers = self.line_jokers[:]
+        b.wall = self.wall[:]
+        b.row_filled = self.row_filled[:]
+        b.row_block = self.row_block[:]
+        b.col_colors = self.col_colors[:]
+        b.floor = self.floor[:]
+        b.score = self.score
+        b.placement = self.placement
+        b.penalties = self.penalties
+        b.bonus = self.bonus[:]
+        b.accept = self.accept[:]
+        return b
+
+    def refresh_accept(self) -> None:
+        acc = [0, 0, 0, 0, 0]
+        lc, ln, lj, rb = self.line_color, self.line_count, self.line_jokers, self.row_block
+        for r in range(5):
+            if ln[r] + lj[r] > r:
+                continue
+            c = lc[r]
+            if c >= 0:
+                acc[c] |= 1 << r
+            else:
+                for c in _FREE_COLORS[rb[r]]:
+                    acc[c] |= 1 << r
+        self.accept = acc
+
+    def joker_lines(self) -> int:
+        """Bitmask of lines that accept jokers alone: not full, and some wall space of the row free."""
+        mask = 0
+        for r in range(5):
+            n = self.line_count[r] + self.line_jokers[r]
+            if n <= r and (n or self.row_filled[r] != _FULL_ROW):
+                mask |= 1 << r
+        return mask
+
+    def complete_rows(self) -> int:
+        return sum(1 for m in self.row_filled if m == _FULL_ROW)
+
+
+class AzulState:
+    """A position of Azul: whose turn it is, every tile's place, the scores.
+
+    Build one with :meth:`new`, then alternate :meth:`apply_chance` (when ``current_player``
+    is :data:`CHANCE`) and :meth:`play`. ``play_unchecked`` is the fast path for moves taken
+    from :meth:`legal_moves`.
+    """
+
+    game = "azul"
+
+    __slots__ = (
+        "players", "grey", "jokers", "round", "_phase", "_to_move", "_start_player",
+        "_marker_in_center", "_marker_holder", "_bag", "_lid", "_factories", "_center",
+        "_on_table", "_boards", "_tiling_at", "_end_reason", "_log",
+    )
+
+    def __init__(self) -> None:  # use AzulState.new()
+        raise TypeError("use AzulState.new(players, ...) or AzulState.from_json(...)")
+
+    # -- construction --------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: int = 2, wall: str = "colored", jokers: bool = False, start_player: int = 0) -> "AzulState":
+        """The position before the first deal. Raises ValueError for an impossible setup."""
+        if players not in FACTORIES_FOR_PLAYERS:
+            raise ValueError(f"Azul is played by 2 to 4 players, not {players!r}")
+        if wall not in ("colored", "grey"):
+            raise ValueError(f"wall must be 'colored' or 'grey', not {wall!r}")
+        if not (_is_int(start_player) and 0 <= start_player < players):
+            raise ValueError(f"start_player must be 0..{players - 1}, not {start_player!r}")
+        s = object.__new__(cls)
+        s.players = players
+        s.grey = wall == "grey"
+        s.jokers = bool(jokers)
+        s.round = 1
+        s._phase = _DEAL
+        s._to_move = start_player
+        s._start_player = start_player
+        s._marker_in_center = True
+        s._marker_holder = None
+        per_color = 20
+        if s.jokers:
+            per_color -= 1 if players == 2 else 2
+        s._bag = [per_color] * 5 + [(20 - per_color) * 5 if s.jokers else 0]
+        s._lid = [0] * 6
+        s._factories = [{} for _ in range(FACTORIES_FOR_PLAYERS[players])]
+        s._center = {}
+        s._on_table = 0
+        s._boards = [Board() for _ in range(players)]
+        s._tiling_at = (0, 0)
+        s._end_reason = None
+        s._log = None
+        return s
+
+    def copy(self) -> "AzulState":
+        s = object.__new__(type(self))
+        s.players = self.players
+        s.grey = self.grey
+        s.jokers = self.jokers
+        s.round = self.round
+        s._phase = self._phase
+        s._to_move = self._to_move
+        s._start_player = self._start_player
+        s._marker_in_center = self._marker_in_center
+        s._marker_holder = self._marker_holder
+        s._bag = self._bag[:]
+        s._lid = self._lid[:]
+        s._factories = [f.copy() for f in self._factories]
+        s._center = self._center.copy()
+        s._on_table = self._on_table
+        s._boards = [b.copy() for b in self._boards]
+        s._tiling_at = self._tiling_at
+        s._end_reason = self._end_reason
+        s._log = None
+        return s
+
+    __copy__ = copy
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return {"wall": "grey" if self.grey else "colored", "jokers": self.jokers}
+
+    # -- turn ----------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        """The player to move, :data:`CHANCE` before a deal, :data:`TERMINAL` once over."""
+        phase = self._phase
+        if phase == _OFFER or phase == _TILING:
+            return self._to_move
+        return CHANCE if phase == _DEAL else TERMINAL
+
+    @property
+    def phase(self) -> str:
+        """``deal``, ``offer`` (factory offer), ``tiling`` (a wall choice is due) or ``over``."""
+        return _PHASE_NAMES[self._phase]
+
+    @property
+    def start_player(self) -> int:
+        """The player who starts (or started) the current round's factory offer."""
+        return self._start_player
+
+    def is_over(self) -> bool:
+        return self._phase == _OVER
+
+    @property
+    def end_reason(self) -> str | None:
+        """Why the game ended: ``row`` (a complete wall row), or ``stalled`` (no row can ever
+        be completed any more, or no tile is left to deal: see the engine's rulings)."""
+        return self._end_reason
+
+    # -- legal moves -----------------------------------------------------------
+
+    def legal_moves(self) -> LegalMoves[AzulMove]:
+        """Every legal move of the player to move, each once, in a fixed order: factories
+        in order then the centre; colours in wall order; lines 0..4 then the floor."""
+        phase = self._phase
+        if phase == _OFFER:
+            if self.jokers:
+                return self._joker_takes()
+            acc = self._boards[self._to_move].accept
+            groups = []
+            total = 0
+            for i, pile in enumerate(self._factories):
+                for c in pile:
+                    targets = _TARGETS[acc[c]]
+                    n = len(targets)
+                    groups.append((n, _build_take, (i, COLORS[c], targets)))
+                    total += n
+            center = self._center
+            if center:
+                for c in sorted(center):
+                    targets = _TARGETS[acc[c]]
+                    n = len(targets)
+                    groups.append((n, _build_take, (CENTER, COLORS[c], targets)))
+                    total += n
+            return LegalMoves(groups, total)
+        if phase == _TILING:
+            p, r = self._tiling_at
+            cols = self._wall_columns(self._boards[p], r)
+            return LegalMoves.of([WallMove(r, c) for c in cols] if cols else [WallMove(r, FLOOR)])
+        return LegalMoves([], 0)
+
+    def _joker_takes(self) -> LegalMoves[AzulMove]:
+        b = self._boards[self._to_move]
+        acc = b.accept
+        joker_lines = b.joker_lines()
+        moves: list[AzulMove] = []
+        sources = [(i, pile) for i, pile in enumerate(self._factories)]
+        sources.append((CENTER, {c: self._center[c] for c in sorted(self._center)}))
+        for source, pile in sources:
+            j = pile.get(JOKER, 0)
+            options = []
+            for c, n in pile.items():
+                if c != JOKER:
+                    options.append((c, n, 0))
+                    if j:
+                        options.append((c, n, j))
+            if j:
+                options.append((-1, 0, j))
+            for c, n, jj in options:
+                color = COLORS[c] if c >= 0 else None
+                lines = acc[c] if c >= 0 else joker_lines
+                for r in _BITS[lines]:
+                    free = r + 1 - b.line_count[r] - b.line_jokers[r]
+                    for k in _floor_joker_choices(n, jj, free):
+                        moves.append(Take(source, color, r, jj > 0, k))
+                moves.append(Take(source, color, FLOOR, jj > 0, 0))
+        return LegalMoves.of(moves)
+
+    def _wall_columns(self, b: Board, r: int) -> list[int]:
+        """Columns where the complete line ``r`` may go (grey wall, or an all-joker line)."""
+        c = b.line_color[r]
+        filled = b.row_filled[r]
+        if not self.grey:
+            # Only an all-joker line asks: any free space of the row.
+            return [col for col in range(5) if not filled >> col & 1]
+        if c < 0:  # all jokers: a joker blocks nothing but its space
+            return [col for col in range(5) if not filled >> col & 1]
+        bit = 1 << c
+        return [col for col in range(5) if not filled >> col & 1 and not b.col_colors[col] & bit]
+
+    # -- playing ----------------------------------------------------------------
+
+    def play(self, move: AzulMove | dict[str, Any] | str) -> Outcome:
+        """Play a legal move for the player to move and say what happened.
+
+        Accepts a move, its JSON object or its text. Raises :class:`InvalidMoveError`
+        for a move that cannot be read and :class:`IllegalMoveError` for one that breaks a rule.
+        """
+        if isinstance(move, dict):
+            move = move_from_json(move)
+        elif isinstance(move, str):
+            move = parse_move(move)
+        elif not isinstance(move, (Take, WallMove)):
+            raise InvalidMoveError(f"not an Azul move: {move!r}")
+        reason = self._illegal_reason(move)
+        if reason is not None:
+            raise IllegalMoveError(f"illegal move {move} for player {self._to_move}: {reason}")
+        outcome = Outcome()
+        self._log = outcome.events
+        try:
+            self.play_unchecked(move)
+        finally:
+            self._log = None
+        outcome.round_over = self._phase in (_DEAL, _OVER)
+        outcome.game_over = self._phase == _OVER
+        return outcome
+
+    def _illegal_reason(self, move: AzulMove) -> str | None:
+        phase = self._phase
+        if phase == _OVER:
+            return "the game is over"
+        if phase == _DEAL:
+            return "the factories must be dealt first (chance acts next)"
+        if isinstance(move, WallMove):
+            if phase != _TILING:
+                return "wall moves are made during wall tiling only"
+            p, r = self._tiling_at
+            if move.row != r:
+                return f"line {r} is the next complete line to tile, not line {move.row}"
+        else:
+            if phase != _OFFER:
+                p, r = self._tiling_at
+                return f"wall tiling is under way: player {p} must place line {r} first"
+            if _is_int(move.source) and move.source >= len(self._factories):
+                return f"there are only {len(self._factories)} factories"
+            pile = self._center if move.source == CENTER else self._factories[move.source]  # type: ignore[index]
+            where = "the centre" if move.source == CENTER else f"factory {move.source}"
+            if move.color is not None and not pile.get(COLOR_INDEX[move.color]):
+                return f"{where} holds no {move.color} tile"
+            if move.jokers and not self.jokers:
+                return "jokers are not in play in this game"
+            if move.jokers and not pile.get(JOKER):
+                return f"{where} holds no joker"
+            b = self._boards[self._to_move]
+            if move.line != FLOOR and move.color is not None:
+                r = move.line
+                c = COLOR_INDEX[move.color]
+                assert isinstance(r, int)
+                if b.line_count[r] + b.line_jokers[r] > r:
+                    return f"pattern line {r} is full"
+                if b.line_color[r] >= 0 and b.line_color[r] != c:
+                    return f"pattern line {r} already holds {COLORS[b.line_color[r]]}"
+                if b.row_block[r] >> c & 1:
+                    return f"wall row {r} already has {move.color}"
+        if move not in self.legal_moves():
+            return "not among the legal moves"
+        return None
+
+    def play_unchecked(self, move: AzulMove) -> None:
+        """Apply a move known to be legal (taken from :meth:`legal_moves`): no checks."""
+        if type(move) is Take:
+            src = move.source
+            color = move.color
+            self._take(
+                _CENTER if src == CENTER else src,  # type: ignore[arg-type]
+                COLOR_INDEX[color] if color is not None else -1,
+                _FLOOR if move.line == FLOOR else move.line,  # type: ignore[arg-type]
+                move.jokers,
+                move.floor_jokers,
+            )
+        else:
+            p, r = self._tiling_at
+            self._tile_line(p, self._boards[p], r, -1 if move.column == FLOOR else move.column)  # type: ignore[arg-type]
+            self._tiling_at = (p, r + 1)
+            self._advance_tiling()
+
+    def _take(self, src: int, c: int, line: int, take_jokers: bool, floor_jokers: int) -> None:
+        player = self._to_move
+        b = self._boards[player]
+        log = self._log
+        marker = False
+        if src == _CENTER:
+            pile = self._center
+            n = pile.pop(c) if c >= 0 else 0
+            j = pile.pop(JOKER) if take_jokers else 0
+            if self._marker_in_center:
+                self._marker_in_center = False
+                self._marker_holder = player
+                marker = True
+        else:
+            pile = self._factories[src]
+            n = pile.pop(c) if c >= 0 else 0
+            j = pile.pop(JOKER) if take_jokers else 0
+            if pile:
+                center = self._center
+                if log is not None:
+                    log.append(moved({TILE_NAMES[k]: v for k, v in pile.items()}, f"factory.{src}", CENTER))
+                for k, v in pile.items():
+                    center[k] = center.get(k, 0) + v
+                pile.clear()
+        self._on_table -= n + j
+        floor = b.floor
+        if marker:
+            if len(floor) < FLOOR_SIZE:
+                floor.append(MARKER)
+            if log is not None:
+                log.append(moved({"first_player": 1}, CENTER, f"boards.{player}.floor"))
+        if line == _FLOOR:
+            to_line_c = to_line_j = 0
+        else:
+            free = line + 1 - b.line_count[line] - b.line_jokers[line]
+            to_line_j = (j if j < free else free) - floor_jokers
+            to_line_c = n if n < free - to_line_j else free - to_line_j
+            if to_line_c:
+                b.line_color[line] = c
+                b.line_count[line] += to_line_c
+            b.line_jokers[line] += to_line_j
+        n -= to_line_c
+        j -= to_line_j
+        if log is not None:
+            where = CENTER if src == _CENTER else f"factory.{src}"
+            if to_line_c or to_line_j:
+                log.append(moved({COLORS[c] if c >= 0 else "": to_line_c, "joker": to_line_j}, where, f"boards.{player}.line.{line}"))
+            if n or j:
+                log.append(moved({COLORS[c] if c >= 0 else "": n, "joker": j}, where, f"boards.{player}.floor"))
+        if j:
+            self._to_floor(floor, JOKER, j)
+        if n:
+            self._to_floor(floor, c, n)
+        if line != _FLOOR:
+            b.refresh_accept()
+        if self._on_table:
+            self._to_move = (player + 1) % self.players
+        else:
+            self._tiling_at = (0, 0)
+            self._advance_tiling()
+
+    def _to_floor(self, floor: list[int], tile: int, count: int) -> None:
+        room = FLOOR_SIZE - len(floor)
+        k = count if count < room else room
+        if k > 0:
+            floor.extend([tile] * k)
+        else:
+            k = 0
+        if count > k:
+            self._lid[tile] += count - k
+
+    # -- wall tiling -----------------------------------------------------------
+
+    def _advance_tiling(self) -> None:
+        """Tile complete lines from the cursor on, stopping where a player must choose."""
+        p, r = self._tiling_at
+        boards = self._boards
+        grey = self.grey
+        while p < self.players:
+            b = boards[p]
+            while r < 5:
+                if b.line_count[r] + b.line_jokers[r] > r:
+                    c = b.line_color[r]
+                    if grey or c < 0:
+                        self._tiling_at = (p, r)
+                        self._to_move = p
+                        self._phase = _TILING
+                        return
+                    self._tile_line(p, b, r, (c + r) % 5)
+                r += 1
+            self._score_floor(p, b)
+            p += 1
+            r = 0
+        self._end_round()
+
+    def _tile_line(self, p: int, b: Board, r: int, col: int) -> None:
+        """Move complete line ``r`` to wall column ``col`` (``-1``: to the floor) and score it."""
+        c = b.line_color[r]
+        n = b.line_count[r]
+        j = b.line_jokers[r]
+        lid = self._lid
+        log = self._log
+        b.line_color[r] = -1
+        b.line_count[r] = 0
+        b.line_jokers[r] = 0
+        if col < 0:
+            if log is not None:
+                log.append(moved({COLORS[c] if c >= 0 else "": n, "joker": j}, f"boards.{p}.line.{r}", f"boards.{p}.floor"))
+            if j:
+                self._to_floor(b.floor, JOKER, j)
+            if n:
+                self._to_floor(b.floor, c, n)
+            b.refresh_accept()
+            return
+        if j:
+            tile = JOKER
+            lid[JOKER] += j - 1
+            if n:
+                lid[c] += n
+        else:
+            tile = c
+            lid[c] += n - 1
+        b.wall[r * 5 + col] = tile
+        filled = b.row_filled[r] | 1 << col
+        b.row_filled[r] = filled
+        if self.grey:
+            if tile != JOKER:
+                b.row_block[r] |= 1 << c
+                b.col_colors[col] |= 1 << c
+        else:
+            b.row_block[r] |= 1 << ((col - r) % 5)
+        h, v = _runs(b.row_filled, r, col)
+        points = 1 if h == 1 and v == 1 else (h if h > 1 else 0) + (v if v > 1 else 0)
+        b.score += points
+        b.placement += points
+        b.refresh_accept()
+        if log is not None:
+            log.append(moved({TILE_NAMES[tile]: 1}, f"boards.{p}.line.{r}", f"boards.{p}.wall.{r}.{col}"))
+            if n + j > 1:
+                log.append(moved({COLORS[c] if c >= 0 else "": n - (0 if j else 1), "joker": j - (1 if j else 0)}, f"boards.{p}.line.{r}", "lid"))
+            detail = "no neighbour" if points == 1 and h == 1 else f"horizontal {h if h > 1 else 0} + vertical {v if v > 1 else 0}"
+            log.append(Scored(p, points, "placement", f"wall.{r}.{col}", detail))
+
+    def _score_floor(self, p: int, b: Board) -> None:
+        floor = b.floor
+        if not floor:
+            return
+        loss = _FLOOR_LOSS[len(floor)]
+        if loss > b.score:
+            loss = b.score  # a score never drops below 0
+        b.score -= loss
+        b.penalties -= loss
+        lid = self._lid
+        for t in floor:
+            if t != MARKER:
+                lid[t] += 1
+        if self._log is not None:
+            self._log.append(Scored(p, -loss, "penalties", "floor", f"{len(floor)} on the floor line"))
+            tiles: dict[str, int] = {}
+            for t in floor:
+                if t != MARKER:
+                    tiles[TILE_NAMES[t]] = tiles.get(TILE_NAMES[t], 0) + 1
+            self._log.append(moved(tiles, f"boards.{p}.floor", "lid"))
+        floor.clear()
+
+    def _end_round(self) -> None:
+        boards = self._boards
+        if any(_FULL_ROW in b.row_filled for b in boards):
+            self._finish("row")
+            return
+        if not any(self._bag) and not any(self._lid):
+            self._finish("stalled")  # nothing left to deal: no position can change again
+            return
+        if not self._any_row_completable():
+            self._finish("stalled")
+            return
+        self.round += 1
+        if self._marker_holder is not None:
+            self._start_player = self._marker_holder
+        self._marker_holder = None
+        self._marker_in_center = True
+        self._to_move = self._start_player
+        self._phase = _DEAL
+
+    def _any_row_completable(self) -> bool:
+        """Whether any player can still complete some wall row with the tiles off the walls."""
+        on_walls = [0] * 6
+        for b in self._boards:
+            for t in b.wall:
+                if t >= 0:
+                    on_walls[t] += 1
+        tiles = self.tile_counts()
+        available = 0
+        for c in range(5):
+            if tiles[c] - on_walls[c] > 0:
+                available |= 1 << c
+        if self.jokers and tiles[JOKER] - on_walls[JOKER] > 0:
+            return True  # a joker fills any space
+        for b in self._boards:
+            for r in range(5):
+                filled = b.row_filled[r]
+                empty = _FREE_COLORS[filled]  # empty columns of the row
+                allowed = []
+                for col in empty:
+                    if self.grey:
+                        mask = available & ~b.row_block[r] & ~b.col_colors[col] & _FULL_ROW
+                    else:
+                        mask = available & (1 << ((col - r) % 5))
+                    allowed.append(mask)
+                if _can_match(allowed):
+                    return True
+        return False
+
+    def _finish(self, reason: str) -> None:
+        log = self._log
+        for p, b in enumerate(self._boards):
+            rows = b.complete_rows()
+            columns = sum(1 for col in range(5) if all(b.row_filled[r] >> col & 1 for r in range(5)))
+            colors = sum(1 for c in range(5) if b.wall.count(c) == 5)
+            b.bonus = [rows * ROW_BONUS, columns * COLUMN_BONUS, colors * COLOR_BONUS]
+            b.score += sum(b.bonus)
+            if log is not None:
+                for key, count, value in (("rows", rows, ROW_BONUS), ("columns", columns, COLUMN_BONUS), ("colors", colors, COLOR_BONUS)):
+                    if count:
+                        log.append(Scored(p, count * value, key, None, f"{count} x {value}"))
+        self._phase = _OVER
+        self._end_reason = reason
+
+    def immediate_points(self, move: AzulMove) -> int:
+        """What a legal move will bring at the coming wall tiling, judged on the board as it is:
+        the wall placement of a line it completes, less the floor penalty it adds."""
+        b = self._boards[self._to_move]
+        if isinstance(move, WallMove):
+            return placement_points(b.row_filled, move.row, move.column) if move.column != FLOOR else (
+                -(_FLOOR_LOSS[min(FLOOR_SIZE, len(b.floor) + move.row + 1)] - _FLOOR_LOSS[len(b.floor)]))
+        pile = self._center if move.source == CENTER else self._factories[move.source]  # type: ignore[index]
+        c = COLOR_INDEX[move.color] if move.color is not None else -1
+        n = pile.get(c, 0) if c >= 0 else 0
+        j = pile.get(JOKER, 0) if move.jokers else 0
+        to_floor = 1 if move.source == CENTER and self._marker_in_center else 0
+        gain = 0
+        if move.line == FLOOR:
+            to_floor += n + j
+        else:
+            r = move.line
+            assert isinstance(r, int)
+            free = r + 1 - b.line_count[r] - b.line_jokers[r]
+            to_floor += max(0, n + j - free)
+            if n + j >= free:
+                color = c if c >= 0 else b.line_color[r]
+                if self.grey or color < 0:
+                    cols = [col for col in range(5) if not b.row_filled[r] >> col & 1
+                            and (color < 0 or not self.grey or not b.col_colors[col] >> color & 1)]
+                else:
+                    cols = [(color + r) % 5]
+                if cols:
+                    gain = max(placement_points(b.row_filled, r, col) for col in cols)
+        now = len(b.floor)
+        return gain - (_FLOOR_LOSS[min(FLOOR_SIZE, now + to_floor)] - _FLOOR_LOSS[now])
+
+    # -- chance ----------------------------------------------------------------
+
+    def sample_chance(self, rng: random.Random) -> Deal:
+        """Draw the next deal from the bag (pouring the lid in when the bag runs out)."""
+        if self._phase != _DEAL:
+            raise IllegalMoveError("no deal is due: a player is to move" if self._phase != _OVER else "the game is over")
+        need = 4 * len(self._factories)
+        bag = [t for t in range(6) for _ in range(self._bag[t])]
+        if len(bag) >= need:
+            drawn = rng.sample(bag, need)
+        else:
+            rng.shuffle(bag)
+            lid = [t for t in range(6) for _ in range(self._lid[t])]
+            drawn = bag + rng.sample(lid, min(need - len(bag), len(lid)))
+        return Deal(tuple(tuple(TILE_NAMES[t] for t in drawn[i:i + 4]) for i in range(0, len(drawn), 4))
+                    + tuple(() for _ in range(len(self._factories) - (len(drawn) + 3) // 4)))
+
+    def apply_chance(self, deal: Deal | dict[str, Any]) -> Outcome:
+        """Deal the factories. Raises :class:`ImpossibleDealError` for a deal that the bag and
+        lid could not have produced, naming the factory or colour at fault."""
+        if isinstance(deal, dict):
+            deal = deal_from_json(deal.get("deal", deal) if "deal" in deal else deal)
+        if not isinstance(deal, Deal):
+            raise InvalidMoveError(f"not an Azul deal: {deal!r}")
+        if self._phase != _DEAL:
+            raise ImpossibleDealError("no deal is due now" + (": the game is over" if self._phase == _OVER else f": player {self._to_move} is to move"))
+        nf = len(self._factories)
+        if len(deal.factories) != nf:
+            raise ImpossibleDealError(f"a {self.players}-player game has {nf} factories, the deal fills {len(deal.factories)}")
+        counts = [0] * 6
+        for i, f in enumerate(deal.factories):
+            if len(f) > 4:
+                raise ImpossibleDealError(f"factory {i} holds {len(f)} tiles, at most 4 fit")
+            for name in f:
+                t = TILE_INDEX.get(name, -1)
+                if not 0 <= t <= JOKER or (t == JOKER and not self.jokers):
+                    raise ImpossibleDealError(f"factory {i}: {name!r} is not a tile of this game")
+                counts[t] += 1
+        in_bag, in_lid = sum(self._bag), sum(self._lid)
+        expected = min(4 * nf, in_bag + in_lid)
+        total = sum(counts)
+        if total != expected:
+            raise ImpossibleDealError(
+                f"the deal has {total} tiles but {expected} must be dealt (bag {in_bag}, lid {in_lid}, {nf} factories of 4)")
+        if total <= in_bag:
+            for t in range(6):
+                if counts[t] > self._bag[t]:
+                    raise ImpossibleDealError(f"the deal has {counts[t]} {TILE_NAMES[t]} but the bag holds {self._bag[t]}")
+        else:
+            for t in range(6):
+                if counts[t] < self._bag[t]:
+                    raise ImpossibleDealError(
+                        f"the bag ran out, so all {self._bag[t]} {TILE_NAMES[t]} of the bag must be dealt, not {counts[t]}")
+                if counts[t] > self._bag[t] + self._lid[t]:
+                    raise ImpossibleDealError(
+                        f"the deal has {counts[t]} {TILE_NAMES[t]} but bag and lid hold {self._bag[t] + self._lid[t]}")
+        self._deal_unchecked(deal, counts, total > in_bag)
+        outcome = Outcome()
+        outcome.events.append(moved({TILE_NAMES[t]: counts[t] for t in range(6)}, "bag", "factories"))
+        return outcome
+
+    def apply_chance_unchecked(self, deal: Deal) -> None:
+        """Apply a deal drawn by :meth:`sample_chance` (no checks)."""
+        counts = [0] * 6
+        for f in deal.factories:
+            for name in f:
+                counts[TILE_INDEX[name]] += 1
+        self._deal_unchecked(deal, counts, sum(counts) > sum(self._bag))
+
+    def _deal_unchecked(self, deal: Deal, counts: list[int], pour_lid: bool) -> None:
+        bag = self._bag
+        if pour_lid:
+            for t in range(6):
+                bag[t] += self._lid[t]
+                self._lid[t] = 0
+        for t in range(6):
+            bag[t] -= counts[t]
+        for pile, names in zip(self._factories, deal.factories):
+            for t in sorted(TILE_INDEX[name] for name in names):
+                pile[t] = pile.get(t, 0) + 1
+        self._on_table = sum(counts)
+        self._phase = _OFFER
+        self._to_move = self._start_player
+        if not self._on_table:  # nothing to take: straight to wall tiling (only possible if stalled)
+            self._tiling_at = (0, 0)
+            self._advance_tiling()
+
+    # -- scores ----------------------------------------------------------------
+
+    def scores(self) -> list[int]:
+        return [b.score for b in self._boards]
+
+    def breakdown(self) -> list[dict[str, int]]:
+        """Per player: ``placement`` points, floor ``penalties`` (as lost, so negative) and the
+        end bonuses ``rows``, ``columns``, ``colors`` (0 until the game ends). They add up to the score."""
+        return [
+            {"placement": b.placement, "penalties": b.penalties, "rows": b.bonus[0], "columns": b.bonus[1], "colors": b.bonus[2]}
+            for b in self._boards
+        ]
+
+    def winners(self) -> list[int]:
+        """The players with the most points; a tie goes to the most complete wall rows, and a
+        tie on both is shared. During a game: who would win if it ended now."""
+        best = max((b.score, b.complete_rows()) for b in self._boards)
+        return [p for p, b in enumerate(self._boards) if (b.score, b.complete_rows()) == best]
+
+    # -- inspection --------------------------------------------------------------
+
+    def board(self, player: int) -> Board:
+        """The live board of ``player`` (do not modify it)."""
+        return self._boards[player]
+
+    def factories(self) -> list[dict[str, int]]:
+        return [{TILE_NAMES[t]: n for t, n in sorted(f.items())} for f in self._factories]
+
+    def center(self) -> dict[str, int]:
+        out = {TILE_NAMES[t]: n for t, n in sorted(self._center.items())}
+        if self._marker_in_center:
+            out["first_player"] = 1
+        return out
+
+    def tile_counts(self) -> list[int]:
+        """Every tile of the game by kind, wherever it lies (bag, lid, factories, centre, lines, floors, walls)."""
+        counts = [self._bag[t] + self._lid[t] for t in range(6)]
+        for pile in self._factories:
+            for t, n in pile.items():
+                counts[t] += n
+        for t, n in self._center.items():
+            counts[t] += n
+        for b in self._boards:
+            for r in range(5):
+                if b.line_count[r]:
+                    counts[b.line_color[r]] += b.line_count[r]
+                counts[JOKER] += b.line_jokers[r]
+            for t in b.floor:
+                if t != MARKER:
+                    counts[t] += 1
+            for t in b.wall:
+                if t >= 0:
+                    counts[t] += 1
+        return counts
+
+    # -- values ----------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        def pile(counts: Any) -> dict[str, int]:
+            return {TILE_NAMES[t]: n for t, n in (sorted(counts.items()) if isinstance(counts, dict) else enumerate(counts)) if n}
+
+        return {
+            "format": "azulcam-state/1",
+            "game": "azul",
+            "options": self.options,
+            "players": self.players,
+            "round": self.round,
+            "phase": self.phase,
+            "to_move": self._to_move,
+            "start_player": self._start_player,
+            "marker": "center" if self._marker_in_center else self._marker_holder,
+            "bag": pile(self._bag),
+            "lid": pile(self._lid),
+            "factories": [[TILE_NAMES[t] for t in sorted(f) for _ in range(f[t])] for f in self._factories],
+            "center": pile(self._center),
+            "tiling": list(self._tiling_at) if self._phase == _TILING else None,
+            "end_reason": self._end_reason,
+            "boards": [
+                {
+                    "score": b.score,
+                    "placement": b.placement,
+                    "penalties": b.penalties,
+                    "bonus": {"rows": b.bonus[0], "columns": b.bonus[1], "colors": b.bonus[2]},
+                    "lines": [
+                        {"color": COLORS[b.line_color[r]] if b.line_color[r] >= 0 else None,
+                         "count": b.line_count[r], "jokers": b.line_jokers[r]}
+                        for r in range(5)
+                    ],
+                    "wall": [[TILE_NAMES[t] if t >= 0 else None for t in b.wall[r * 5:r * 5 + 5]] for r in range(5)],
+                    "floor": [TILE_NAMES[t] for t in b.floor],
+                }
+                for b in self._boards
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "AzulState":
+        """Rebuild a state written by :meth:`to_json`. Raises ValueError naming the bad field."""
+        try:
+            if data.get("format") != "azulcam-state/1" or data.get("game") != "azul":
+                raise ValueError("not an azulcam-state/1 Azul state")
+            opts = data["options"]
+            s = cls.new(data["players"], opts["wall"], opts["jokers"], data["start_player"])
+            s.round = int(data["round"])
+            s._phase = _PHASE_NAMES.index(data["phase"])
+            s._to_move = int(data["to_move"])
+            marker = data["marker"]
+            s._marker_in_center = marker == "center"
+            s._marker_holder = None if marker in ("center", None) else int(marker)
+
+            def counts(d: dict[str, int]) -> list[int]:
+                out = [0] * 6
+                for name, n in d.items():
+                    out[TILE_INDEX[name]] = int(n)
+                return out
+
+            s._bag = counts(data["bag"])
+            s._lid = counts(data["lid"])
+            if len(data["factories"]) != len(s._factories):
+                raise ValueError("wrong number of factories")
+            for pile, names in zip(s._factories, data["factories"]):
+                for name in names:
+                    t = TILE_INDEX[name]
+                    pile[t] = pile.get(t, 0) + 1
+            s._center = {t: n for t, n in enumerate(counts(data["center"])) if n}
+            s._on_table = sum(sum(f.values()) for f in s._factories) + sum(s._center.values())
+            s._tiling_at = tuple(data["tiling"]) if data.get("tiling") else (0, 0)  # type: ignore[assignment]
+            s._end_reason = data.get("end_reason")
+            if len(data["boards"]) != s.players:
+                raise ValueError("one board per player is needed")
+            for b, bd in zip(s._boards, data["boards"]):
+                b.score = int(bd["score"])
+                b.placement = int(bd["placement"])
+                b.penalties = int(bd["penalties"])
+                bonus = bd.get("bonus", {})
+                b.bonus = [int(bonus.get("rows", 0)), int(bonus.get("columns", 0)), int(bonus.get("colors", 0))]
+                for r, line in enumerate(bd["lines"]):
+                    b.line_color[r] = COLOR_INDEX[line["color"]] if line["color"] is not None else -1
+                    b.line_count[r] = int(line["count"])
+                    b.line_jokers[r] = int(line["jokers"])
+                for r, row in enumerate(bd["wall"]):
+                    for col, name in enumerate(row):
+                        if name is None:
+                            continue
+                        t = TILE_INDEX[name]
+                        b.wall[r * 5 + col] = t
+                        b.row_filled[r] |= 1 << col
+                        if s.grey:
+                            if t != JOKER:
+                                b.row_block[r] |= 1 << t
+                                b.col_colors[col] |= 1 << t
+                        else:
+                            b.row_block[r] |= 1 << wall_color(r, col)
+                b.floor = [TILE_INDEX[name] for name in bd["floor"]]
+                b.refresh_accept()
+            return s
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"malformed Azul state: missing or bad field {exc}") from None
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.players, self.grey, self.jokers, self.round, self._phase, self._to_move, self._start_player,
+            self._marker_in_center, self._marker_holder, tuple(self._bag), tuple(self._lid),
+            tuple(tuple(sorted(f.items())) for f in self._factories), tuple(sorted(self._center.items())),
+            self._tiling_at if self._phase == _TILING else None, self._end_reason,
+            tuple((tuple(b.line_color), tuple(b.line_count), tuple(b.line_jokers), tuple(b.wall), tuple(b.floor),
+                   b.score, b.placement, b.penalties, tuple(b.bonus)) for b in self._boards),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AzulState):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<AzulState {self.players}p {self.options} round {self.round} {self.phase} to_move={self.current_player} scores={self.scores()}>"
+
+
+def _runs(row_filled: list[int], r: int, col: int) -> tuple[int, int]:
+    """Horizontal and vertical runs through the filled wall cell ``(r, col)``."""
+    rf = row_filled
+    vmask = (rf[0] >> col & 1) | (rf[1] >> col & 1) << 1 | (rf[2] >> col & 1) << 2 | (rf[3] >> col & 1) << 3 | (rf[4] >> col & 1) << 4
+    return _RUN[rf[r]][col], _RUN[vmask][r]
+
+
+def placement_points(row_filled: list[int], r: int, col: int) -> int:
+    """Points for a tile put on the empty wall cell ``(r, col)`` of a wall with rows ``row_filled``."""
+    rows = row_filled[:]
+    rows[r] |= 1 << col
+    h, v = _runs(rows, r, col)
+    return 1 if h == 1 and v == 1 else (h if h > 1 else 0) + (v if v > 1 else 0)
+
+
+def _build_take(arg: tuple[int | str, str, tuple[int | str, ...]], k: int) -> Take:
+    source, color, targets = arg
+    return Take(source, color, targets[k])
+
+
+def _floor_joker_choices(n: int, j: int, free: int) -> range:
+    """Distinct ``floor_jokers`` values for ``n`` colour tiles and ``j`` jokers onto a line
+    with ``free`` spaces: only when they overflow, and only while the line stays full."""
+    if n == 0 or j == 0 or n + j <= free:
+        return range(1)
+    on_line = j if j < free else free
+    # floor_jokers = k leaves on_line - k jokers on the line and needs free - (on_line - k) <= n colour tiles.
+    most = min(on_line, n - (free - on_line))
+    return range(most + 1) if most >= 0 else range(0)
+
+
+def _can_match(allowed: list[int]) -> bool:
+    """Whether each empty space (a mask of colours it may take) can get a different colour."""
+    reachable = {0}
+    for mask in allowed:
+        reachable = {used | 1 << c for used in reachable for c in _BITS[mask & ~used & _FULL_ROW]}
+        if not reachable:
+            return False
+    return True

@@ -1,0 +1,54 @@
+"""Built-in players: uniform random, and greedy (most immediate points net of floor penalties)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+
+class Player(Protocol):
+    name: str
+
+    def choose(self, state: Any) -> Any:
+        """A legal move for ``state.current_player``."""
+
+
+class RandomPlayer:
+    """Plays uniformly at random over ``legal_moves()``; seeded, so games repeat."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: Any) -> Any:
+        moves = state.legal_moves()
+        return moves[self.rng.randrange(len(moves))]
+
+
+class GreedyPlayer:
+    """Plays the move with the most immediate points (``state.immediate_points``: wall points of
+    a line it completes, less the floor penalty it adds); ties go to the first in legal order."""
+
+    name = "greedy"
+
+    def choose(self, state: Any) -> Any:
+        best = None
+        best_key = None
+        for move in state.legal_moves():
+            key = state.immediate_points(move)
+            if best_key is None or key > best_key:
+                best, best_key = move, key
+        return best
+
+
+PLAYERS = {"random": RandomPlayer, "greedy": GreedyPlayer}
+
+
+def make_player(kind: str, seed: int | None = None) -> Player:
+    """A built-in player by name (``random`` or ``greedy``). Raises ValueError for another name."""
+    if kind == "random":
+        return RandomPlayer(seed)
+    if kind == "greedy":
+        return GreedyPlayer()
+    raise ValueError(f"unknown player {kind!r} (built-in players: {', '.join(PLAYERS)})")

@@ -1,0 +1,295 @@
+"""Game records (``azulcam-record/1``): reading, writing, replaying and score reports.
+
+A record is a complete, checkable game: every chance outcome and every move, each move
+tagged with the player who made it. :class:`Game` is the one place where history is
+recorded: every event goes through :meth:`Game.apply`, which checks it, plays it and
+appends it to the record.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .azul import AzulState, deal_from_json, move_from_json
+from .common import CHANCE, TERMINAL, Outcome
+from .errors import EngineError, RecordError
+
+RECORD_FORMAT = "azulcam-record/1"
+SCORE_FORMAT = "azulcam-score/1"
+
+_RECORD_KEYS = {"format", "game", "options", "players", "start_player", "events", "seed"}
+
+
+def _azul_state(players: int, options: dict[str, Any], start_player: int) -> AzulState:
+    unknown = sorted(set(options) - {"wall", "jokers"})
+    if unknown:
+        raise RecordError(f"unknown Azul option {unknown[0]!r} (options: wall, jokers)")
+    jokers = options.get("jokers", False)
+    if not isinstance(jokers, bool):
+        raise RecordError(f"option jokers must be true or false, not {jokers!r}")
+    return AzulState.new(players, options.get("wall", "colored"), jokers, start_player)
+
+
+#: How to build the first state of each game, and read its moves and chance events.
+GAMES: dict[str, Any] = {
+    "azul": {"new": _azul_state, "move": move_from_json, "chance": {"deal": deal_from_json}},
+}
+
+
+@dataclass
+class Record:
+    """An ``azulcam-record/1`` game record. ``events`` hold the JSON events as written."""
+
+    game: str
+    players: int | list[str]
+    options: dict[str, Any] = field(default_factory=dict)
+    start_player: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)
+    seed: int | None = None
+
+    @property
+    def player_count(self) -> int:
+        return self.players if isinstance(self.players, int) else len(self.players)
+
+    def new_state(self) -> Any:
+        """The position before the first event. Raises :class:`RecordError` for a bad setup."""
+        try:
+            return GAMES[self.game]["new"](self.player_count, self.options, self.start_player)
+        except RecordError:
+            raise
+        except ValueError as exc:
+            raise RecordError(str(exc)) from None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "game": self.game,
+            "options": self.options,
+            "players": self.players,
+            "start_player": self.start_player,
+        }
+        if self.seed is not None:
+            out["seed"] = self.seed
+        out["events"] = self.events
+        return out
+
+    def dumps(self) -> str:
+        """The record as JSON text: one event per line, so that records diff well."""
+        head = self.to_json()
+        events = head.pop("events")
+        body = json.dumps(head, ensure_ascii=False)[:-1]
+        lines = ",\n  ".join(json.dumps(e, ensure_ascii=False) for e in events)
+        return f'{body}, "events": [\n  {lines}\n]}}\n' if events else f'{body}, "events": []}}\n'
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Record":
+        """Check the record's shape (not yet its moves: see :func:`replay`)."""
+        if not isinstance(data, dict):
+            raise RecordError("a record must be a JSON object")
+        unknown = sorted(set(data) - _RECORD_KEYS)
+        if unknown:
+            raise RecordError(f"unknown key {unknown[0]!r} in the record")
+        if data.get("format") != RECORD_FORMAT:
+            raise RecordError(f"not an {RECORD_FORMAT} record (format is {data.get('format')!r})")
+        game = data.get("game")
+        if game not in GAMES:
+            raise RecordError(f"unknown game {game!r} (games: {', '.join(GAMES)})")
+        players = data.get("players")
+        if isinstance(players, list):
+            if not all(isinstance(n, str) for n in players):
+                raise RecordError("players must be a count or a list of names")
+        elif not isinstance(players, int) or isinstance(players, bool):
+            raise RecordError(f"players must be a count or a list of names, not {players!r}")
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise RecordError("options must be a JSON object")
+        start = data.get("start_player", 0)
+        if not isinstance(start, int) or isinstance(start, bool):
+            raise RecordError(f"start_player must be a player number, not {start!r}")
+        events = data.get("events")
+        if not isinstance(events, list):
+            raise RecordError("events must be a list")
+        seed = data.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise RecordError(f"seed must be an integer, not {seed!r}")
+        return cls(game, players, options, start, events, seed)
+
+    @classmethod
+    def loads(cls, text: str) -> "Record":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        return cls.from_json(data)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Record":
+        """Read a record file. Raises :class:`RecordError` (and OSError for an unreadable file)."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise RecordError(f"{path} is not UTF-8 text") from None
+        return cls.loads(text)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.dumps(), encoding="utf-8")
+
+
+@dataclass
+class Step:
+    """One replayed event: its index, the event as written, what it did and the state after it."""
+
+    index: int
+    event: dict[str, Any]
+    outcome: Outcome
+    state: Any
+
+
+def _parse_event(game: str, event: Any, index: int) -> tuple[str, Any, int | None]:
+    """``("move", move, player)`` or ``(chance_kind, chance, None)``."""
+    if not isinstance(event, dict):
+        raise RecordError("an event must be a JSON object", index)
+    chance_readers = GAMES[game]["chance"]
+    try:
+        if "move" in event or "player" in event:
+            unknown = sorted(set(event) - {"player", "move"})
+            if unknown:
+                raise RecordError(f"unknown key {unknown[0]!r} in a move event", index)
+            if "move" not in event or "player" not in event:
+                raise RecordError("a move event needs both 'player' and 'move'", index)
+            return "move", GAMES[game]["move"](event["move"]), event["player"]
+        if len(event) == 1:
+            (kind, value), = event.items()
+            if kind in chance_readers:
+                return kind, chance_readers[kind](value), None
+        raise RecordError(f"unknown event {sorted(event)!r} (expected a move or one of {', '.join(chance_readers)})", index)
+    except RecordError:
+        raise
+    except EngineError as exc:
+        raise RecordError(str(exc), index) from None
+
+
+def replay(record: Record) -> Iterator[Step]:
+    """Play a record's events one by one, checking each, and yield every step.
+
+    Raises :class:`RecordError` naming the event index and the reason at the first event
+    that is malformed, made by the wrong player, illegal or impossible. When the record
+    carries a ``seed`` and no chance event where chance acts, the deal is drawn from it.
+    """
+    state = record.new_state()
+    rng = random.Random(record.seed) if record.seed is not None else None
+    index = 0
+    events = record.events
+    while index < len(events) or (rng is not None and state.current_player == CHANCE):
+        to_move = state.current_player
+        if index < len(events):
+            event = events[index]
+            kind, value, player = _parse_event(record.game, event, index)
+        else:
+            kind, value, player = "drawn", None, None
+        try:
+            if to_move == TERMINAL:
+                raise RecordError("the game is already over", index)
+            if to_move == CHANCE:
+                if kind == "move":
+                    if rng is None:
+                        raise RecordError(f"a chance event is due here, not a move by player {player}", index)
+                    chance = state.sample_chance(rng)
+                    outcome = state.apply_chance(chance)
+                    yield Step(index, chance.to_json(), outcome, state)
+                    continue  # the move is read again against the dealt state
+                if kind == "drawn":
+                    chance = state.sample_chance(rng)
+                    outcome = state.apply_chance(chance)
+                    yield Step(index, chance.to_json(), outcome, state)
+                    continue
+                outcome = state.apply_chance(value)
+            else:
+                if kind != "move":
+                    raise RecordError(f"player {to_move} is to move, not chance ({kind})", index)
+                if player != to_move:
+                    raise RecordError(f"player {player!r} moved, but player {to_move} is to move", index)
+                outcome = state.play(value)
+        except RecordError:
+            raise
+        except EngineError as exc:
+            raise RecordError(str(exc), index) from None
+        yield Step(index, event, outcome, state)
+        index += 1
+
+
+def final_state(record: Record) -> Any:
+    """The state after every event of the record (checked)."""
+    state = record.new_state()
+    for step in replay(record):
+        state = step.state
+    return state
+
+
+def score_report(record: Record) -> dict[str, Any]:
+    """The ``azulcam-score/1`` report of a record: scores after each round, final scores with
+    end bonuses, winners and the per-player breakdown. Raises :class:`RecordError`."""
+    state = record.new_state()
+    rounds = []
+    for step in replay(record):
+        state = step.state
+        if step.outcome.round_over:
+            bonus = [sum(v for k, v in part.items() if k not in ("placement", "penalties"))
+                     for part in state.breakdown()] if step.outcome.game_over else [0] * state.players
+            rounds.append({"round": len(rounds) + 1, "scores": [s - b for s, b in zip(state.scores(), bonus)]})
+    return {
+        "format": SCORE_FORMAT,
+        "game": record.game,
+        "rounds": rounds,
+        "final": state.scores(),
+        "winners": state.winners() if state.is_over() else [],
+        "breakdown": state.breakdown(),
+        "over": state.is_over(),
+    }
+
+
+class Game:
+    """A game in progress together with its record: the one place where history is kept."""
+
+    def __init__(self, record: Record) -> None:
+        self.record = record
+        self.state = record.new_state()
+        for step in replay(record):
+            self.state = step.state
+
+    @classmethod
+    def new(cls, game: str, players: int | list[str], options: dict[str, Any] | None = None, start_player: int = 0) -> "Game":
+        if game not in GAMES:
+            raise ValueError(f"unknown game {game!r} (games: {', '.join(GAMES)})")
+        return cls(Record(game, players, dict(options or {}), start_player, []))
+
+    def apply(self, event: Any) -> Outcome:
+        """Check and play a move or chance event, and append it to the record."""
+        to_move = self.state.current_player
+        if to_move == CHANCE:
+            outcome = self.state.apply_chance(event)
+            self.record.events.append(event.to_json() if hasattr(event, "to_json") else dict(event))
+        else:
+            outcome = self.state.play(event)
+            move_json = event.to_json() if hasattr(event, "to_json") else GAMES[self.record.game]["move"](event).to_json()
+            self.record.events.append({"player": to_move, "move": move_json})
+        return outcome
+
+
+def play_game(game: str, players: list[Any], options: dict[str, Any], seed: int, start_player: int = 0,
+              names: list[str] | None = None) -> Game:
+    """Play a whole game between built-in players, chance drawn from ``seed``."""
+    match = Game.new(game, names or len(players), options, start_player)
+    rng = random.Random(seed)
+    state = match.state
+    while not state.is_over():
+        if state.current_player == CHANCE:
+            match.apply(state.sample_chance(rng))
+        else:
+            match.apply(players[state.current_player].choose(state))
+    return match
