@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import Sequence
 
@@ -11,6 +12,13 @@ from . import __version__
 from .engine.errors import EngineError
 from .engine.players import PLAYERS, make_player
 from .engine.record import Record, play_game, score_report
+
+
+def dump_json(data: object) -> str:
+    """Indented JSON with lists of numbers, and the small objects inside lists, kept on one line."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    text = re.sub(r"\[\s*([-\d.,\s]*?)\s*\]", lambda m: "[" + " ".join(m.group(1).split()) + "]", text)
+    return re.sub(r"\{\s*(\"[^{}]*?)\s*\}", lambda m: "{" + " ".join(m.group(1).split()) + "}", text)
 
 
 class BadInput(Exception):
@@ -63,7 +71,7 @@ def _load_record(path: str) -> Record:
 def cmd_score(args: argparse.Namespace) -> int:
     record = _load_record(args.record)
     report = score_report(record)
-    print(json.dumps(report, indent=None if args.compact else 2))
+    print(json.dumps(report) if args.compact else dump_json(report))
     return 0
 
 
@@ -71,7 +79,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     players = _players("greedy,random", 2, args.seed)
     game = play_game("azul", players, {"wall": "colored", "jokers": False}, args.seed)
     report = score_report(game.record)
-    print(json.dumps(report, indent=2))
+    print(dump_json(report))
     state = game.state
     print(f"demo: seeded Azul game (seed {args.seed}), greedy (player 0) against random (player 1): "
           f"{state.round} rounds, final {state.scores()}, winners {state.winners()}", file=sys.stderr)
@@ -129,3 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("azulcam: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # a bug of ours: say so in one line rather than a traceback
+        print(f"azulcam {args.command}: internal error: {type(exc).__name__}: {exc} "
+              "(please report it with the command you ran)", file=sys.stderr)
+        return 1

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Iterable, Union
+from typing import Any, Iterable, Iterator, Union
 
 from .common import CHANCE, TERMINAL, LegalMoves, Moved, Outcome, Scored, moved
 from .errors import IllegalMoveError, ImpossibleDealError, InvalidMoveError
@@ -64,6 +64,7 @@ _FREE_COLORS = tuple(tuple(c for c in range(5) if not m >> c & 1) for m in range
 _POPCOUNT = tuple(len(_BITS[m]) for m in range(32))
 #: Lines a take may target, for a mask of accepting lines: those lines, then the floor.
 _TARGETS = tuple(tuple(_BITS[m]) + (FLOOR,) for m in range(32))
+_TARGETS_N = tuple((len(t), t) for t in _TARGETS)
 
 
 def _run(mask: int, i: int) -> int:
@@ -429,20 +430,20 @@ class AzulState:
             acc = self._boards[self._to_move].accept
             groups = []
             total = 0
-            for i, pile in enumerate(self._factories):
+            i = 0
+            for pile in self._factories:
                 for c in pile:
-                    targets = _TARGETS[acc[c]]
-                    n = len(targets)
-                    groups.append((n, _build_take, (i, COLORS[c], targets)))
+                    n, targets = _TARGETS_N[acc[c]]
+                    groups.append((n, i, c, targets))
                     total += n
+                i += 1
             center = self._center
             if center:
                 for c in sorted(center):
-                    targets = _TARGETS[acc[c]]
-                    n = len(targets)
-                    groups.append((n, _build_take, (CENTER, COLORS[c], targets)))
+                    n, targets = _TARGETS_N[acc[c]]
+                    groups.append((n, CENTER, c, targets))
                     total += n
-            return LegalMoves(groups, total)
+            return _Takes(groups, total)
         if phase == _TILING:
             p, r = self._tiling_at
             cols = self._wall_columns(self._boards[p], r)
@@ -627,8 +628,24 @@ class AzulState:
             self._to_floor(floor, JOKER, j)
         if n:
             self._to_floor(floor, c, n)
-        if line != _FLOOR:
-            b.refresh_accept()
+        if to_line_c or to_line_j:
+            # Only line ``line`` changed: it now takes its colour alone, or nothing once full.
+            acc = b.accept
+            bit = 1 << line
+            keep = acc[c] & bit if c >= 0 and b.line_count[line] + b.line_jokers[line] <= line else 0
+            nb = ~bit
+            acc[0] &= nb
+            acc[1] &= nb
+            acc[2] &= nb
+            acc[3] &= nb
+            acc[4] &= nb
+            if keep:
+                acc[c] |= keep
+            elif c < 0 and b.line_color[line] >= 0 and b.line_count[line] + b.line_jokers[line] <= line:
+                acc[b.line_color[line]] |= bit
+            elif c < 0 and b.line_color[line] < 0 and b.line_jokers[line] <= line:
+                for x in _FREE_COLORS[b.row_block[line]]:
+                    acc[x] |= bit
         if self._on_table:
             self._to_move = (player + 1) % self.players
         else:
@@ -1042,7 +1059,7 @@ class AzulState:
             if len(data["factories"]) != len(s._factories):
                 raise ValueError("wrong number of factories")
             for pile, names in zip(s._factories, data["factories"]):
-                for name in names:
+                for name in sorted(names, key=lambda n: TILE_INDEX[n]):
                     t = TILE_INDEX[name]
                     pile[t] = pile.get(t, 0) + 1
             s._center = {t: n for t, n in enumerate(counts(data["center"])) if n}
@@ -1116,9 +1133,28 @@ def placement_points(row_filled: list[int], r: int, col: int) -> int:
     return 1 if h == 1 and v == 1 else (h if h > 1 else 0) + (v if v > 1 else 0)
 
 
-def _build_take(arg: tuple[int | str, str, tuple[int | str, ...]], k: int) -> Take:
-    source, color, targets = arg
-    return Take(source, color, targets[k])
+class _Takes(LegalMoves[AzulMove]):
+    """The take moves of the factory offer without jokers, as ``(count, source, colour, targets)``
+    groups: the hot path of random play and search builds only the moves it looks at."""
+
+    __slots__ = ()
+
+    def __getitem__(self, index: int) -> AzulMove:  # type: ignore[override]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("legal move index out of range")
+        for n, source, c, targets in self._groups:
+            if index < n:
+                return Take(source, COLORS[c], targets[index])
+            index -= n
+        raise IndexError("legal move index out of range")  # pragma: no cover
+
+    def __iter__(self) -> Iterator[AzulMove]:
+        for n, source, c, targets in self._groups:
+            color = COLORS[c]
+            for line in targets:
+                yield Take(source, color, line)
 
 
 def _floor_joker_choices(n: int, j: int, free: int) -> range:
