@@ -27,8 +27,12 @@ class BadInput(Exception):
 
 def _options(args: argparse.Namespace) -> dict[str, object]:
     if args.game == "azul":
-        return {"wall": args.wall, "jokers": args.jokers}
-    raise BadInput(f"game {args.game!r} is not available yet")
+        if args.side is not None:
+            raise BadInput("--side is a Summer Pavilion option (Azul has --wall)")
+        return {"wall": args.wall or "colored", "jokers": args.jokers}
+    if args.wall is not None or args.jokers:
+        raise BadInput("--wall and --jokers are Azul options (Summer Pavilion has --side)")
+    return {"side": args.side or "colored"}
 
 
 def _players(spec: str, count: int, seed: int) -> list[object]:
@@ -89,17 +93,19 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="azulcam",
-        description="Keeps a game of Azul: rules engine, records and score reports.",
+        description="Keeps a game of Azul or Azul: Summer Pavilion: rules engines, records and score reports.",
     )
     parser.add_argument("--version", action="version", version=f"azulcam {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("play", help="play a game between built-in players and write its record",
                        description="Play a seeded game between built-in players and write its azulcam-record/1.")
-    p.add_argument("--game", choices=["azul"], default="azul")
+    p.add_argument("--game", choices=["azul", "pavilion"], default="azul")
     p.add_argument("--players", type=int, choices=[2, 3, 4], default=2)
-    p.add_argument("--wall", choices=["colored", "grey"], default="colored", help="Azul: which side of the board")
+    p.add_argument("--wall", choices=["colored", "grey"], default=None, help="Azul: which wall (default colored)")
     p.add_argument("--jokers", action="store_true", help="Azul: play with the joker tiles")
+    p.add_argument("--side", choices=["colored", "grey"], default=None,
+                   help="Summer Pavilion: which side of the player boards (default colored)")
     p.add_argument("--seed", type=int, required=True, help="seed of the deals and of the random players")
     p.add_argument("--bots", default="greedy,random", metavar="KINDS",
                    help=f"comma-separated built-in players in seating order ({', '.join(PLAYERS)}); "
@@ -127,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
-    if getattr(args, "func", None) is cmd_play and args.game == "azul" and args.bots == "greedy,random" and args.players != 2:
+    if getattr(args, "func", None) is cmd_play and args.bots == "greedy,random" and args.players != 2:
         args.bots = "greedy"
     try:
         return int(args.func(args))

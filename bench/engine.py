@@ -1,7 +1,8 @@
 """Engine speed: random play, uniform over legal_moves() at every ply, one core.
 
-Prints games/s and moves/s for each game variant and player count. Issue 2's target:
-at least 1,000 complete 2-player coloured-wall Azul games per second.
+Prints games/s and moves/s for each game variant and player count. Targets: at least 1,000
+complete 2-player coloured-wall Azul games per second (issue 2) and 300 complete 2-player
+Summer Pavilion games per second (issue 3).
 
     python bench/engine.py [--seconds 2] [--game azul]
 """
@@ -14,6 +15,7 @@ import time
 
 from azulcam.engine.azul import AzulState
 from azulcam.engine.common import CHANCE
+from azulcam.engine.pavilion import PavilionState
 
 CONFIGS = {
     "azul": [
@@ -22,11 +24,15 @@ CONFIGS = {
         ("colored+jokers", {"wall": "colored", "jokers": True}),
         ("grey+jokers", {"wall": "grey", "jokers": True}),
     ],
+    "pavilion": [
+        ("colored", {"side": "colored"}),
+        ("grey", {"side": "grey"}),
+    ],
 }
 
 
-def new_state(game: str, players: int, options: dict) -> AzulState:
-    return AzulState.new(players, **options)
+def new_state(game: str, players: int, options: dict) -> AzulState | PavilionState:
+    return (AzulState if game == "azul" else PavilionState).new(players, **options)
 
 
 def random_game(game: str, players: int, options: dict, rng: random.Random) -> int:

@@ -316,6 +316,8 @@ class AzulState:
     """
 
     game = "azul"
+    #: The breakdown keys that are end-of-game bonuses.
+    END_BONUS_KEYS = ("rows", "columns", "colors")
 
     __slots__ = (
         "players", "grey", "jokers", "round", "_phase", "_to_move", "_start_player",

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import pavilion
 from .azul import AzulState, deal_from_json, move_from_json
 from .common import CHANCE, TERMINAL, Outcome
 from .errors import EngineError, RecordError
@@ -35,9 +36,18 @@ def _azul_state(players: int, options: dict[str, Any], start_player: int) -> Azu
     return AzulState.new(players, options.get("wall", "colored"), jokers, start_player)
 
 
+def _pavilion_state(players: int, options: dict[str, Any], start_player: int) -> pavilion.PavilionState:
+    unknown = sorted(set(options) - {"side"})
+    if unknown:
+        raise RecordError(f"unknown Summer Pavilion option {unknown[0]!r} (options: side)")
+    return pavilion.PavilionState.new(players, options.get("side", "colored"), start_player)
+
+
 #: How to build the first state of each game, and read its moves and chance events.
 GAMES: dict[str, Any] = {
     "azul": {"new": _azul_state, "move": move_from_json, "chance": {"deal": deal_from_json}},
+    "pavilion": {"new": _pavilion_state, "move": pavilion.move_from_json,
+                 "chance": {"deal": pavilion.deal_from_json, "refill": pavilion.refill_from_json}},
 }
 
 
@@ -239,7 +249,7 @@ def score_report(record: Record) -> dict[str, Any]:
     for step in replay(record):
         state = step.state
         if step.outcome.round_over:
-            bonus = [sum(v for k, v in part.items() if k not in ("placement", "penalties"))
+            bonus = [sum(part[k] for k in state.END_BONUS_KEYS)
                      for part in state.breakdown()] if step.outcome.game_over else [0] * state.players
             rounds.append({"round": len(rounds) + 1, "scores": [s - b for s, b in zip(state.scores(), bonus)]})
     return {

@@ -1,0 +1,1170 @@
+"""Azul: Summer Pavilion (2019), both sides of the player board, 2 to 4 players.
+
+Same interface as :mod:`azul`: a plain-value state, explicit chance (``deal`` at setup and
+at each round start, ``refill`` of the supply after bonus tiles were taken), lazy ordered
+legal moves, ``play`` returning what happened, scores with a breakdown.
+
+Turn structure of a round: phase 1 (``acquire``) takes from factories and centre; phase 2
+(``place``) places one tile per turn, a completed pillar / statue / window makes the same
+player choose ``bonus`` tiles, after which chance refills the supply; a player who passes
+keeps up to 4 tiles on the corners. Phase 3 (next round) happens when everyone has passed.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from typing import Any, Iterator, Union
+
+from . import pavilion_board as topo
+from .common import CHANCE, TERMINAL, LegalMoves, Outcome, Scored, moved
+from .errors import AmbiguousMoveError, IllegalMoveError, ImpossibleDealError, InvalidMoveError
+
+COLORS = topo.COLORS
+COLOR_INDEX = topo.COLOR_INDEX
+TILES_PER_COLOR = 22
+FACTORIES_FOR_PLAYERS = {2: 5, 3: 7, 4: 9}
+START_SCORE = 5
+ROUNDS = 6
+MIN_SCORE = 1
+CENTER = "center"
+
+_DEAL, _ACQUIRE, _PLACE, _BONUS, _REFILL, _OVER = range(6)
+_PHASE_NAMES = ("deal", "acquire", "place", "bonus", "refill", "over")
+_CENTER = -1
+_ALL = 0b111111
+_POP = tuple(bin(m).count("1") for m in range(64))
+_BITS = tuple(tuple(i for i in range(6) if m >> i & 1) for m in range(64))
+
+
+# --------------------------------------------------------------------------- moves
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_keys(data: dict[str, Any], allowed: tuple[str, ...], required: tuple[str, ...]) -> None:
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        raise InvalidMoveError(f"unknown key {unknown[0]!r} in move {data!r}")
+    for key in required:
+        if key not in data:
+            raise InvalidMoveError(f"move {data!r} lacks {key!r}")
+
+
+def _color(name: Any, what: str = "colour") -> str:
+    if name not in COLOR_INDEX:
+        raise InvalidMoveError(f"unknown {what} {name!r} (Summer Pavilion colours: {', '.join(COLORS)})")
+    return name
+
+
+def _colors_list(value: Any, key: str) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise InvalidMoveError(f"{key} must be a list of colours, not {value!r}")
+    return tuple(sorted((_color(c) for c in value), key=COLOR_INDEX.__getitem__))
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """Phase 1: all tiles of ``color`` from a factory (``source`` 0..) or the centre, plus one
+    wild tile if the source has any. ``color`` is the wild colour only when the source holds nothing else."""
+
+    source: int | str
+    color: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": "take", "source": self.source, "color": self.color}
+
+    def __str__(self) -> str:
+        return f"take {self.source} {self.color}"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Phase 2: place one ``color`` tile on ``space``, paying its number with ``wild`` tiles of the
+    round's wild colour and the rest in ``color``."""
+
+    space: str
+    color: str
+    wild: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": "place", "space": self.space, "color": self.color, "wild": self.wild}
+
+    def __str__(self) -> str:
+        return f"place {self.space} {self.color} wild={self.wild}"
+
+
+@dataclass(frozen=True, slots=True)
+class Bonus:
+    """Phase 2: the tiles taken from the supply after completing pillars, statues or windows."""
+
+    colors: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": "bonus", "colors": list(self.colors)}
+
+    def __str__(self) -> str:
+        return "bonus " + (",".join(self.colors) or "-")
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Phase 2: stop placing this round, keeping ``keep`` (up to 4 tiles) on the corners.
+
+    ``keep=None`` means the default of ruling 6: keep everything when holding 4 tiles or fewer.
+    """
+
+    keep: tuple[str, ...] | None = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": "pass"} if self.keep is None else {"action": "pass", "keep": list(self.keep)}
+
+    def __str__(self) -> str:
+        return "pass" if self.keep is None else "pass " + (",".join(self.keep) or "-")
+
+
+PavilionMove = Union[Take, Place, Bonus, Pass]
+
+
+def move_from_json(data: Any) -> PavilionMove:
+    """Parse a Summer Pavilion move from its JSON object. Raises :class:`InvalidMoveError`."""
+    if not isinstance(data, dict):
+        raise InvalidMoveError(f"a move must be a JSON object, not {data!r}")
+    action = data.get("action")
+    if action == "take":
+        _check_keys(data, ("action", "source", "color"), ("source", "color"))
+        source = data["source"]
+        if not (source == CENTER or (_is_int(source) and source >= 0)):
+            raise InvalidMoveError(f"source must be a factory index or 'center', not {source!r}")
+        return Take(source, _color(data["color"]))
+    if action == "place":
+        _check_keys(data, ("action", "space", "color", "wild"), ("space", "color"))
+        space = data["space"]
+        if not isinstance(space, str):
+            raise InvalidMoveError(f"space must be a name like '4.6', not {space!r}")
+        try:
+            topo.parse_space(space)
+        except ValueError as exc:
+            raise InvalidMoveError(str(exc)) from None
+        wild = data.get("wild", 0)
+        if not (_is_int(wild) and wild >= 0):
+            raise InvalidMoveError(f"wild must be a count, not {wild!r}")
+        return Place(space, _color(data["color"]), wild)
+    if action == "bonus":
+        _check_keys(data, ("action", "colors"), ("colors",))
+        return Bonus(_colors_list(data["colors"], "colors"))
+    if action == "pass":
+        _check_keys(data, ("action", "keep"), ())
+        return Pass(_colors_list(data["keep"], "keep") if "keep" in data else None)
+    raise InvalidMoveError(f"unknown Summer Pavilion action {action!r} (expected take, place, bonus or pass)")
+
+
+def parse_move(text: str) -> PavilionMove:
+    """Parse ``str(move)``: ``take 2 green``, ``place 4.6 blue wild=3``, ``bonus red,purple``, ``pass green,green``."""
+    words = text.split()
+    try:
+        if words[0] == "take" and len(words) == 3:
+            return move_from_json({"action": "take", "source": words[1] if words[1] == CENTER else int(words[1]), "color": words[2]})
+        if words[0] == "place" and len(words) in (3, 4):
+            wild = 0
+            if len(words) == 4:
+                key, _, value = words[3].partition("=")
+                if key != "wild":
+                    raise ValueError
+                wild = int(value)
+            return move_from_json({"action": "place", "space": words[1], "color": words[2], "wild": wild})
+        if words[0] == "bonus" and len(words) == 2:
+            return move_from_json({"action": "bonus", "colors": [] if words[1] == "-" else words[1].split(",")})
+        if words[0] == "pass" and len(words) <= 2:
+            if len(words) == 1:
+                return Pass(None)
+            return move_from_json({"action": "pass", "keep": [] if words[1] == "-" else words[1].split(",")})
+    except (ValueError, IndexError) as exc:
+        if isinstance(exc, InvalidMoveError):
+            raise
+    raise InvalidMoveError(f"cannot read move {text!r} (examples: 'take 2 green', 'place 4.6 blue wild=3', 'bonus red', 'pass green')")
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Chance: factory contents at a round start, and the ten supply spaces at setup."""
+
+    factories: tuple[tuple[str, ...], ...]
+    supply: tuple[str, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        body: dict[str, Any] = {}
+        if self.supply is not None:
+            body["supply"] = list(self.supply)
+        body["factories"] = [list(f) for f in self.factories]
+        return {"deal": body}
+
+
+@dataclass(frozen=True, slots=True)
+class Refill:
+    """Chance: tiles put on the empty supply spaces, in space order, after a bonus take."""
+
+    supply: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"refill": {"supply": list(self.supply)}}
+
+
+def deal_from_json(data: Any) -> Deal:
+    if not isinstance(data, dict):
+        raise InvalidMoveError(f"a deal must be a JSON object, not {data!r}")
+    _check_keys(data, ("factories", "supply"), ("factories",))
+    factories = data["factories"]
+    if not isinstance(factories, list) or not all(isinstance(f, list) for f in factories):
+        raise InvalidMoveError("deal factories must be a list of lists of colours")
+    supply = data.get("supply")
+    if supply is not None and not isinstance(supply, list):
+        raise InvalidMoveError("deal supply must be a list of colours")
+    return Deal(tuple(tuple(_color(c, "tile") for c in f) for f in factories),
+                tuple(_color(c, "tile") for c in supply) if supply is not None else None)
+
+
+def refill_from_json(data: Any) -> Refill:
+    if not isinstance(data, dict):
+        raise InvalidMoveError(f"a refill must be a JSON object, not {data!r}")
+    _check_keys(data, ("supply",), ("supply",))
+    if not isinstance(data["supply"], list):
+        raise InvalidMoveError("refill supply must be a list of colours")
+    return Refill(tuple(_color(c, "tile") for c in data["supply"]))
+
+
+# --------------------------------------------------------------------------- tables
+
+
+@lru_cache(maxsize=None)
+def _keep_options(hand: tuple[int, ...], most: int) -> tuple[tuple[str, ...], ...]:
+    """Every multiset of at most ``most`` tiles from ``hand`` (counts per colour), each once:
+    the largest first, then in colour order."""
+    out: list[tuple[int, ...]] = []
+
+    def extend(c: int, chosen: tuple[int, ...], left: int) -> None:
+        if c == 6:
+            out.append(chosen)
+            return
+        for k in range(min(hand[c], left), -1, -1):
+            extend(c + 1, chosen + (c,) * k, left - k)
+
+    extend(0, (), most)
+    out.sort(key=lambda combo: (-len(combo), combo))
+    return tuple(tuple(COLORS[c] for c in combo) for combo in out)
+
+
+# --------------------------------------------------------------------------- state
+
+
+class Board:
+    """One player's board: placed tiles, the tiles next to it (hand), corners and score."""
+
+    __slots__ = ("space", "star_colors", "star_count", "star_filled", "hand", "corners", "score", "placement",
+                 "penalties", "stars", "numbers", "passed")
+
+    def __init__(self) -> None:
+        self.space = [-1] * topo.SPACES  # colour placed on each space, -1 empty
+        self.star_colors = [0] * topo.STARS  # bitmask of colours placed on each star
+        self.star_count = [0] * topo.STARS  # tiles placed on each star
+        self.star_filled = [0] * topo.STARS  # bitmask of the filled spaces (k - 1) of each star
+        self.hand = [0] * 6  # tiles next to the board, per colour
+        self.corners: list[int] = []  # tiles kept on the corner spaces
+        self.score = START_SCORE
+        self.placement = 0
+        self.penalties = 0
+        self.stars = 0
+        self.numbers = 0
+        self.passed = False
+
+    def copy(self) -> "Board":
+        b = Board.__new__(Board)
+        b.space = self.space[:]
+        b.star_colors = self.star_colors[:]
+        b.star_count = self.star_count[:]
+        b.star_filled = self.star_filled[:]
+        b.hand = self.hand[:]
+        b.corners = self.corners[:]
+        b.score = self.score
+        b.placement = self.placement
+        b.penalties = self.penalties
+        b.stars = self.stars
+        b.numbers = self.numbers
+        b.passed = self.passed
+        return b
+
+    def lose(self, points: int) -> int:
+        """Take away up to ``points``, never below 1; returns the points actually lost."""
+        loss = min(points, self.score - MIN_SCORE) if self.score > MIN_SCORE else 0
+        self.score -= loss
+        self.penalties -= loss
+        return loss
+
+
+class PavilionState:
+    """A position of Azul: Summer Pavilion. Build with :meth:`new`; see the module docstring."""
+
+    game = "pavilion"
+    #: The breakdown keys that are end-of-game bonuses.
+    END_BONUS_KEYS = ("stars", "numbers")
+
+    __slots__ = ("players", "grey", "round", "_phase", "_to_move", "_start_player", "_token_in_center",
+                 "_token_holder", "_bag", "_tower", "_supply", "_factories", "_center", "_on_table",
+                 "_boards", "_owed", "_end_reason", "_log", "_printed")
+
+    def __init__(self) -> None:
+        raise TypeError("use PavilionState.new(players, side=...) or PavilionState.from_json(...)")
+
+    @classmethod
+    def new(cls, players: int = 2, side: str = "colored", start_player: int = 0) -> "PavilionState":
+        if players not in FACTORIES_FOR_PLAYERS:
+            raise ValueError(f"Summer Pavilion is played by 2 to 4 players, not {players!r}")
+        if side not in topo.SIDES:
+            raise ValueError(f"side must be 'colored' or 'grey', not {side!r}")
+        if not (_is_int(start_player) and 0 <= start_player < players):
+            raise ValueError(f"start_player must be 0..{players - 1}, not {start_player!r}")
+        s = object.__new__(cls)
+        s.players = players
+        s.grey = side == "grey"
+        s._printed = topo.PRINTED[side]
+        s.round = 1
+        s._phase = _DEAL
+        s._to_move = start_player
+        s._start_player = start_player
+        s._token_in_center = True
+        s._token_holder = None
+        s._bag = [TILES_PER_COLOR] * 6
+        s._tower = [0] * 6
+        s._supply = [-1] * topo.SUPPLY_SPACES
+        s._factories = [{} for _ in range(FACTORIES_FOR_PLAYERS[players])]
+        s._center = {}
+        s._on_table = 0
+        s._boards = [Board() for _ in range(players)]
+        s._owed = 0
+        s._end_reason = None
+        s._log = None
+        return s
+
+    def copy(self) -> "PavilionState":
+        s = object.__new__(type(self))
+        for name in ("players", "grey", "_printed", "round", "_phase", "_to_move", "_start_player",
+                     "_token_in_center", "_token_holder", "_on_table", "_owed", "_end_reason"):
+            setattr(s, name, getattr(self, name))
+        s._bag = self._bag[:]
+        s._tower = self._tower[:]
+        s._supply = self._supply[:]
+        s._factories = [f.copy() for f in self._factories]
+        s._center = self._center.copy()
+        s._boards = [b.copy() for b in self._boards]
+        s._log = None
+        return s
+
+    __copy__ = copy
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return {"side": "grey" if self.grey else "colored"}
+
+    @property
+    def wild(self) -> str:
+        """The round's wild colour."""
+        return COLORS[topo.WILD_BY_ROUND[self.round - 1]]
+
+    @property
+    def current_player(self) -> int:
+        phase = self._phase
+        if phase == _ACQUIRE or phase == _PLACE or phase == _BONUS:
+            return self._to_move
+        return TERMINAL if phase == _OVER else CHANCE
+
+    @property
+    def phase(self) -> str:
+        """``deal``, ``acquire`` (phase 1), ``place`` (phase 2), ``bonus`` (bonus tiles due),
+        ``refill`` (chance refills the supply) or ``over``."""
+        return _PHASE_NAMES[self._phase]
+
+    @property
+    def start_player(self) -> int:
+        return self._start_player
+
+    def is_over(self) -> bool:
+        return self._phase == _OVER
+
+    @property
+    def end_reason(self) -> str | None:
+        return self._end_reason
+
+    # -- legal moves -------------------------------------------------------------
+
+    def _allowed_colors(self, b: Board, star: int) -> int:
+        """Bitmask of colours that may still be placed on ``star``."""
+        present = b.star_colors[star]
+        if not self.grey:
+            if star == topo.CENTRAL:
+                return _ALL & ~present
+            return 1 << topo.STAR_COLOR[star]  # type: ignore[operator]
+        n = b.star_count[star]
+        if n <= 1:
+            return _ALL
+        if _POP[present] == 1:
+            return present  # a single-colour star
+        return _ALL & ~present  # a multicolour star
+
+    def legal_moves(self) -> LegalMoves[PavilionMove]:
+        """Every legal move, each once, in a fixed order (sources, then colours in colour order;
+        spaces in index order, colours, wild counts; bonus and keep choices as sorted multisets)."""
+        phase = self._phase
+        if phase == _ACQUIRE:
+            wild = topo.WILD_BY_ROUND[self.round - 1]
+            groups = []
+            total = 0
+            for i, pile in enumerate(self._factories):
+                if pile:
+                    colors = _take_colors(pile, wild)
+                    groups.append((len(colors), _build_take, (i, colors)))
+                    total += len(colors)
+            if self._center:
+                colors = _take_colors(self._center, wild)
+                groups.append((len(colors), _build_take, (CENTER, colors)))
+                total += len(colors)
+            return LegalMoves(groups, total)
+        if phase == _PLACE:
+            return self._placements()
+        if phase == _BONUS:
+            return LegalMoves.of(self._bonus_moves())
+        return LegalMoves([], 0)
+
+    def _placements(self) -> LegalMoves[PavilionMove]:
+        b = self._boards[self._to_move]
+        hand = b.hand
+        wild = topo.WILD_BY_ROUND[self.round - 1]
+        hw = hand[wild] if hand[wild] < 6 else 6
+        held = 0
+        for c in range(6):
+            if hand[c]:
+                held |= 1 << c
+        costs = _STAR_COSTS[self.grey]
+        filled = b.star_filled
+        groups = []
+        total = 0
+        if held:
+            for star in range(topo.STARS):
+                if filled[star] == _ALL:
+                    continue
+                colors = self._allowed_colors(b, star) & held
+                if not colors:
+                    continue
+                for c in _BITS[colors]:
+                    have = hand[c]
+                    key = (costs[star], filled[star], have if have < 6 else 6, -1 if c == wild else hw)
+                    options = _STAR_OPTIONS.get(key)
+                    if options is None:
+                        options = _STAR_OPTIONS[key] = _star_options(*key)
+                    if options[0]:
+                        groups.append((options[0], _place, (star * 6, c, options[1])))
+                        total += options[0]
+        keeps = self._keep_choices(b)
+        groups.append((len(keeps), _pass, keeps))
+        total += len(keeps)
+        return LegalMoves(groups, total)
+
+    def _keep_choices(self, b: Board) -> tuple[tuple[str, ...], ...]:
+        if self.round == ROUNDS:
+            return ((),)  # the corners cannot carry over after the last round (ruling 6)
+        hand = b.hand
+        return _keep_options(tuple(h if h < 4 else 4 for h in hand), 4)
+
+    def _bonus_moves(self) -> list[PavilionMove]:
+        counts = [0] * 6
+        for c in self._supply:
+            if c >= 0:
+                counts[c] += 1
+        n = min(self._owed, sum(counts))
+        out = []
+        for combo in combinations_with_replacement(range(6), n):
+            need = [0] * 6
+            for c in combo:
+                need[c] += 1
+            if all(need[c] <= counts[c] for c in range(6)):
+                out.append(Bonus(tuple(COLORS[c] for c in combo)))
+        return out
+
+    # -- playing -----------------------------------------------------------------
+
+    def play(self, move: PavilionMove | dict[str, Any] | str) -> Outcome:
+        """Play a legal move and say what happened. Raises :class:`InvalidMoveError`,
+        :class:`IllegalMoveError` or :class:`AmbiguousMoveError` (a bare ``pass`` with more than 4 tiles)."""
+        if isinstance(move, dict):
+            move = move_from_json(move)
+        elif isinstance(move, str):
+            move = parse_move(move)
+        elif not isinstance(move, (Take, Place, Bonus, Pass)):
+            raise InvalidMoveError(f"not a Summer Pavilion move: {move!r}")
+        if isinstance(move, Pass) and move.keep is None and self._phase == _PLACE:
+            move = self._default_pass()
+        reason = self._illegal_reason(move)
+        if reason is not None:
+            raise IllegalMoveError(f"illegal move {move} for player {self._to_move}: {reason}")
+        outcome = Outcome()
+        self._log = outcome.events
+        try:
+            self.play_unchecked(move)
+        finally:
+            self._log = None
+        outcome.round_over = self._phase in (_DEAL, _OVER)
+        outcome.game_over = self._phase == _OVER
+        return outcome
+
+    def _default_pass(self) -> Pass:
+        b = self._boards[self._to_move]
+        held = sum(b.hand)
+        if self.round == ROUNDS:
+            return Pass(())
+        if held > 4:
+            raise AmbiguousMoveError(
+                f"player {self._to_move} holds {held} tiles: a pass must say which (up to 4) to keep")
+        return Pass(tuple(COLORS[c] for c in range(6) for _ in range(b.hand[c])))
+
+    def _illegal_reason(self, move: PavilionMove) -> str | None:
+        phase = self._phase
+        if phase == _OVER:
+            return "the game is over"
+        if phase in (_DEAL, _REFILL):
+            return f"chance acts next ({_PHASE_NAMES[phase]})"
+        expected = {_ACQUIRE: Take, _PLACE: (Place, Pass), _BONUS: Bonus}[phase]
+        if not isinstance(move, expected):
+            what = {_ACQUIRE: "take tiles (phase 1)", _PLACE: "place a tile or pass (phase 2)",
+                    _BONUS: f"choose {self._owed} bonus tile(s) from the supply"}[phase]
+            return f"the player must {what}"
+        b = self._boards[self._to_move]
+        if isinstance(move, Take):
+            if _is_int(move.source) and move.source >= len(self._factories):  # type: ignore[operator]
+                return f"there are only {len(self._factories)} factories"
+            pile = self._center if move.source == CENTER else self._factories[move.source]  # type: ignore[index]
+            where = "the centre" if move.source == CENTER else f"factory {move.source}"
+            c = COLOR_INDEX[move.color]
+            if not pile.get(c):
+                return f"{where} holds no {move.color} tile"
+            if move.color == self.wild and len(pile) > 1:
+                return f"{move.color} is the wild colour: take another colour (one wild tile comes with it)"
+        elif isinstance(move, Place):
+            i = topo.parse_space(move.space)
+            c = COLOR_INDEX[move.color]
+            if b.space[i] >= 0:
+                return f"space {move.space} is taken"
+            if not self._allowed_colors(b, i // 6) >> c & 1:
+                return f"{move.color} may not go on star {i // 6} ({topo.STAR_NAMES[i // 6]} star) now"
+            cost = self._printed[i]
+            wild = topo.WILD_BY_ROUND[self.round - 1]
+            if c == wild and move.wild:
+                return "a wild-colour tile placed as itself is paid in its own colour (wild=0)"
+            if move.wild >= cost:
+                return f"at least one {move.color} tile must be paid (space costs {cost})"
+            if b.hand[c] < cost - move.wild:
+                return f"space {move.space} costs {cost}: {cost - move.wild} {move.color} needed, {b.hand[c]} held"
+            if b.hand[wild] < move.wild:
+                return f"{move.wild} wild {COLORS[wild]} tiles needed, {b.hand[wild]} held"
+        elif isinstance(move, Pass):
+            if move.keep and self.round == ROUNDS:
+                return "nothing can be kept after the last round"
+            if move.keep is not None and len(move.keep) > 4:
+                return "at most 4 tiles can be kept on the corners"
+            need = [0] * 6
+            for name in move.keep or ():
+                need[COLOR_INDEX[name]] += 1
+            for c in range(6):
+                if need[c] > b.hand[c]:
+                    return f"cannot keep {need[c]} {COLORS[c]}: {b.hand[c]} held"
+        elif isinstance(move, Bonus):
+            n = min(self._owed, sum(1 for c in self._supply if c >= 0))
+            if len(move.colors) != n:
+                return f"{n} bonus tile(s) are due, not {len(move.colors)}"
+            need = [0] * 6
+            for name in move.colors:
+                need[COLOR_INDEX[name]] += 1
+            for c in range(6):
+                have = self._supply.count(c)
+                if need[c] > have:
+                    return f"the supply holds {have} {COLORS[c]}, not {need[c]}"
+        if move not in self.legal_moves():
+            return "not among the legal moves"
+        return None
+
+    def play_unchecked(self, move: PavilionMove) -> None:
+        """Apply a move known to be legal (from :meth:`legal_moves`)."""
+        kind = type(move)
+        if kind is Place:
+            self._place(topo.parse_space(move.space), COLOR_INDEX[move.color], move.wild)  # type: ignore[union-attr]
+        elif kind is Take:
+            src = move.source  # type: ignore[union-attr]
+            self._take(_CENTER if src == CENTER else src, COLOR_INDEX[move.color])  # type: ignore[union-attr, arg-type]
+        elif kind is Pass:
+            self._pass(move.keep or ())  # type: ignore[union-attr]
+        else:
+            self._bonus(move.colors)  # type: ignore[union-attr]
+
+    def _take(self, src: int, c: int) -> None:
+        player = self._to_move
+        b = self._boards[player]
+        wild = topo.WILD_BY_ROUND[self.round - 1]
+        log = self._log
+        pile = self._center if src == _CENTER else self._factories[src]
+        n = pile.pop(c)
+        w = 0
+        if c != wild and wild in pile:
+            w = 1
+            if pile[wild] == 1:
+                del pile[wild]
+            else:
+                pile[wild] -= 1
+        elif c == wild and n > 1:  # only wild tiles: exactly one is taken
+            pile[c] = n - 1
+            n = 1
+        b.hand[c] += n
+        b.hand[wild] += w
+        self._on_table -= n + w
+        where = CENTER if src == _CENTER else f"factory.{src}"
+        if log is not None:
+            log.append(moved({COLORS[c]: n, COLORS[wild] if c != wild else "": w}, where, f"boards.{player}.hand"))
+        if src != _CENTER:
+            if pile:
+                center = self._center
+                if log is not None:
+                    log.append(moved({COLORS[k]: v for k, v in pile.items()}, where, CENTER))
+                for k, v in pile.items():
+                    center[k] = center.get(k, 0) + v
+                pile.clear()
+        elif self._token_in_center:
+            self._token_in_center = False
+            self._token_holder = player
+            loss = b.lose(n + w)
+            if log is not None:
+                log.append(moved({"first_player": 1}, CENTER, f"boards.{player}.hand"))
+                log.append(Scored(player, -loss, "penalties", CENTER, f"first from the centre: {n + w} tiles taken"))
+        if self._on_table:
+            self._to_move = (player + 1) % self.players
+        else:
+            self._begin_placing()
+
+    def _begin_placing(self) -> None:
+        self._phase = _PLACE
+        if self._token_holder is not None:
+            self._start_player = self._token_holder
+        self._to_move = self._start_player
+        for b in self._boards:
+            b.passed = False
+
+    def _place(self, i: int, c: int, w: int) -> None:
+        player = self._to_move
+        b = self._boards[player]
+        wild = topo.WILD_BY_ROUND[self.round - 1]
+        cost = self._printed[i]
+        b.hand[c] -= cost - w
+        b.hand[wild] -= w
+        self._tower[c] += cost - w - 1
+        self._tower[wild] += w
+        star = i // 6
+        b.space[i] = c
+        b.star_colors[star] |= 1 << c
+        b.star_count[star] += 1
+        b.star_filled[star] |= 1 << (i - 6 * star)
+        space = b.space
+        points = _ring_points(space, i)
+        b.score += points
+        b.placement += points
+        owed = 0
+        completed = []
+        for j in topo.STRUCTURES_OF[i]:
+            kind, number, spaces, tiles = topo.STRUCTURES[j]
+            if all(space[x] >= 0 for x in spaces):
+                owed += tiles
+                completed.append(f"{kind} {number}")
+        log = self._log
+        if log is not None:
+            log.append(moved({COLORS[c]: 1}, f"boards.{player}.hand", f"boards.{player}.{topo.SPACE_NAMES[i]}"))
+            paid = {COLORS[c]: cost - w - 1}
+            if w:
+                paid[COLORS[wild]] = paid.get(COLORS[wild], 0) + w
+            log.append(moved(paid, f"boards.{player}.hand", "tower"))
+            log.append(Scored(player, points, "placement", topo.SPACE_NAMES[i],
+                              "no neighbour" if points == 1 else f"{points} connected tiles"))
+        if owed and any(x >= 0 for x in self._supply):
+            self._owed = owed
+            self._phase = _BONUS
+            if log is not None:
+                log.append(Scored(player, 0, "bonus", None, f"completed {', '.join(completed)}: {owed} tile(s) due"))
+            return
+        self._next_placer()
+
+    def _bonus(self, colors: tuple[str, ...]) -> None:
+        player = self._to_move
+        b = self._boards[player]
+        supply = self._supply
+        for name in colors:
+            c = COLOR_INDEX[name]
+            supply[supply.index(c)] = -1
+            b.hand[c] += 1
+        if self._log is not None:
+            self._log.append(moved(_count_names(colors), "supply", f"boards.{player}.hand"))
+        self._owed = 0
+        if -1 in supply and (any(self._bag) or any(self._tower)):
+            self._phase = _REFILL  # chance refills the supply at the end of the turn
+            return
+        self._phase = _PLACE
+        self._next_placer()
+
+    def _next_placer(self) -> None:
+        n = self.players
+        p = self._to_move
+        boards = self._boards
+        for step in range(1, n + 1):
+            q = (p + step) % n
+            if not boards[q].passed:
+                self._to_move = q
+                return
+        self._end_round()  # pragma: no cover - a pass ends the round itself
+
+    def _pass(self, keep: tuple[str, ...]) -> None:
+        player = self._to_move
+        b = self._boards[player]
+        kept = [COLOR_INDEX[name] for name in keep]
+        for c in kept:
+            b.hand[c] -= 1
+        discarded = sum(b.hand)
+        log = self._log
+        if log is not None:
+            if kept:
+                log.append(moved(_count_names(keep), f"boards.{player}.hand", f"boards.{player}.corners"))
+            if discarded:
+                log.append(moved({COLORS[c]: b.hand[c] for c in range(6)}, f"boards.{player}.hand", "tower"))
+        for c in range(6):
+            self._tower[c] += b.hand[c]
+            b.hand[c] = 0
+        b.corners = kept
+        loss = b.lose(discarded)
+        if log is not None and discarded:
+            log.append(Scored(player, -loss, "penalties", "pass", f"{discarded} tile(s) discarded"))
+        b.passed = True
+        if all(x.passed for x in self._boards):
+            self._end_round()
+        else:
+            self._next_placer()
+
+    def _end_round(self) -> None:
+        log = self._log
+        if self.round == ROUNDS:
+            self._finish()
+            return
+        self.round += 1
+        for p, b in enumerate(self._boards):
+            for c in b.corners:
+                b.hand[c] += 1
+            if log is not None and b.corners:
+                log.append(moved(_count_names([COLORS[c] for c in b.corners]), f"boards.{p}.corners", f"boards.{p}.hand"))
+            b.corners = []
+        self._token_in_center = True
+        self._token_holder = None
+        self._to_move = self._start_player
+        self._phase = _DEAL
+
+    def _finish(self) -> None:
+        log = self._log
+        printed = self._printed
+        for p, b in enumerate(self._boards):
+            stars = 0
+            for star in range(topo.STARS):
+                if b.star_count[star] == 6:
+                    colors = b.star_colors[star]
+                    value = topo.COLOR_STAR_VALUE[_BITS[colors][0]] if _POP[colors] == 1 and (
+                        self.grey or star != topo.CENTRAL) else topo.MULTICOLOR_STAR_VALUE
+                    stars += value
+                    if log is not None:
+                        log.append(Scored(p, value, "stars", f"star {star}", "complete"))
+            numbers = 0
+            for number, value in topo.NUMBER_BONUS.items():
+                if all(b.space[i] >= 0 for i in range(topo.SPACES) if printed[i] == number):
+                    numbers += value
+                    if log is not None:
+                        log.append(Scored(p, value, "numbers", None, f"every {number} covered"))
+            b.stars = stars
+            b.numbers = numbers
+            b.score += stars + numbers
+            if b.corners:  # not reached while round-6 passes keep nothing; kept for states built by hand
+                loss = b.lose(len(b.corners))
+                for c in b.corners:
+                    self._tower[c] += 1
+                b.corners = []
+                if log is not None:
+                    log.append(Scored(p, -loss, "penalties", "corners", "tiles left on the corners"))
+        self._phase = _OVER
+        self._end_reason = "rounds"
+
+    # -- chance ------------------------------------------------------------------
+
+    def sample_chance(self, rng: random.Random) -> Deal | Refill:
+        """Draw the next chance outcome: a deal (setup: the supply too) or a supply refill."""
+        if self._phase == _DEAL:
+            supply_n = topo.SUPPLY_SPACES if self._setup else 0
+            need = supply_n + 4 * len(self._factories)
+            drawn = self._draw(rng, need)
+            supply = tuple(COLORS[c] for c in drawn[:supply_n]) if supply_n else None
+            rest = drawn[supply_n:]
+            factories = tuple(tuple(COLORS[c] for c in rest[i:i + 4]) for i in range(0, 4 * len(self._factories), 4))
+            return Deal(factories, supply)
+        if self._phase == _REFILL:
+            drawn = self._draw(rng, self._supply.count(-1))
+            return Refill(tuple(COLORS[c] for c in drawn))
+        raise IllegalMoveError("no chance event is due" + (": the game is over" if self._phase == _OVER else ""))
+
+    @property
+    def _setup(self) -> bool:
+        return self.round == 1 and self._phase == _DEAL and all(c < 0 for c in self._supply) and sum(self._bag) == 6 * TILES_PER_COLOR
+
+    def _draw(self, rng: random.Random, need: int) -> list[int]:
+        bag = [c for c in range(6) for _ in range(self._bag[c])]
+        if len(bag) >= need:
+            return rng.sample(bag, need)
+        rng.shuffle(bag)
+        tower = [c for c in range(6) for _ in range(self._tower[c])]
+        return bag + rng.sample(tower, min(need - len(bag), len(tower)))
+
+    def apply_chance(self, event: Deal | Refill | dict[str, Any]) -> Outcome:
+        """Apply a deal or refill, checked against bag and tower. Raises :class:`ImpossibleDealError`."""
+        if isinstance(event, dict):
+            if "deal" in event:
+                event = deal_from_json(event["deal"])
+            elif "refill" in event:
+                event = refill_from_json(event["refill"])
+            else:
+                raise InvalidMoveError(f"not a Summer Pavilion chance event: {event!r}")
+        outcome = Outcome()
+        if self._phase == _DEAL:
+            if not isinstance(event, Deal):
+                raise ImpossibleDealError("a deal of the factories is due, not a refill")
+            nf = len(self._factories)
+            if len(event.factories) != nf:
+                raise ImpossibleDealError(f"a {self.players}-player game has {nf} factories, the deal fills {len(event.factories)}")
+            for i, f in enumerate(event.factories):
+                if len(f) > 4:
+                    raise ImpossibleDealError(f"factory {i} holds {len(f)} tiles, at most 4 fit")
+            setup = self._setup
+            if setup and (event.supply is None or len(event.supply) != topo.SUPPLY_SPACES):
+                raise ImpossibleDealError("the setup deal must fill the 10 supply spaces")
+            if not setup and event.supply is not None:
+                raise ImpossibleDealError("the supply is dealt only at setup (later it is refilled)")
+            tiles = [t for f in event.factories for t in f] + list(event.supply or ())
+            counts = self._check_draw(tiles, topo.SUPPLY_SPACES * setup + 4 * nf, "deal")
+            self._apply_draw(counts)
+            if event.supply is not None:
+                self._supply = [COLOR_INDEX[c] for c in event.supply]
+            for pile, names in zip(self._factories, event.factories):
+                for c in sorted(COLOR_INDEX[n] for n in names):
+                    pile[c] = pile.get(c, 0) + 1
+            self._on_table = sum(len(f) for f in event.factories)
+            self._phase = _ACQUIRE
+            self._to_move = self._start_player
+            outcome.events.append(moved(_count_names(tiles), "bag", "factories"))
+            if not self._on_table:  # bag and tower empty: phase 1 has nothing to take
+                self._begin_placing()
+            return outcome
+        if self._phase == _REFILL:
+            if not isinstance(event, Refill):
+                raise ImpossibleDealError("a refill of the supply is due, not a deal")
+            empty = [i for i, c in enumerate(self._supply) if c < 0]
+            counts = self._check_draw(list(event.supply), len(empty), "refill")
+            self._apply_draw(counts)
+            for i, name in zip(empty, event.supply):
+                self._supply[i] = COLOR_INDEX[name]
+            outcome.events.append(moved(_count_names(event.supply), "bag", "supply"))
+            self._phase = _PLACE
+            self._next_placer()
+            return outcome
+        raise ImpossibleDealError("no chance event is due now" + (": the game is over" if self._phase == _OVER else f": player {self._to_move} is to move"))
+
+    def _check_draw(self, tiles: list[str], wanted: int, what: str) -> list[int]:
+        counts = [0] * 6
+        for name in tiles:
+            counts[COLOR_INDEX[name]] += 1
+        in_bag, in_tower = sum(self._bag), sum(self._tower)
+        expected = min(wanted, in_bag + in_tower)
+        if len(tiles) != expected:
+            raise ImpossibleDealError(f"the {what} has {len(tiles)} tiles but {expected} must be drawn (bag {in_bag}, tower {in_tower})")
+        for c in range(6):
+            if expected <= in_bag:
+                if counts[c] > self._bag[c]:
+                    raise ImpossibleDealError(f"the {what} has {counts[c]} {COLORS[c]} but the bag holds {self._bag[c]}")
+            else:
+                if counts[c] < self._bag[c]:
+                    raise ImpossibleDealError(f"the bag ran out, so all {self._bag[c]} {COLORS[c]} of the bag must be drawn, not {counts[c]}")
+                if counts[c] > self._bag[c] + self._tower[c]:
+                    raise ImpossibleDealError(f"the {what} has {counts[c]} {COLORS[c]} but bag and tower hold {self._bag[c] + self._tower[c]}")
+        return counts
+
+    def _apply_draw(self, counts: list[int]) -> None:
+        bag = self._bag
+        if sum(counts) > sum(bag):
+            for c in range(6):
+                bag[c] += self._tower[c]
+                self._tower[c] = 0
+        for c in range(6):
+            bag[c] -= counts[c]
+
+    def apply_chance_unchecked(self, event: Deal | Refill) -> None:
+        self.apply_chance(event)
+
+    # -- scores ------------------------------------------------------------------
+
+    def scores(self) -> list[int]:
+        return [b.score for b in self._boards]
+
+    def breakdown(self) -> list[dict[str, int]]:
+        """Per player: the ``start`` 5 points, ``placement``, ``penalties`` (negative), end bonuses
+        ``stars`` and ``numbers``; they add up to the score."""
+        return [{"start": START_SCORE, "placement": b.placement, "penalties": b.penalties,
+                 "stars": b.stars, "numbers": b.numbers} for b in self._boards]
+
+    def winners(self) -> list[int]:
+        """The players with the most points (ties share the victory)."""
+        best = max(b.score for b in self._boards)
+        return [p for p, b in enumerate(self._boards) if b.score == best]
+
+    def immediate_points(self, move: PavilionMove) -> int:
+        """Points a move scores now: a placement's points (a bonus counts each tile as 1),
+        less the points a take or pass loses."""
+        b = self._boards[self._to_move]
+        if isinstance(move, Place):
+            i = topo.parse_space(move.space)
+            space = b.space[:]
+            space[i] = COLOR_INDEX[move.color]
+            return _ring_points(space, i)
+        if isinstance(move, Take):
+            if move.source == CENTER and self._token_in_center:
+                n = self._center.get(COLOR_INDEX[move.color], 0)
+                wild = topo.WILD_BY_ROUND[self.round - 1]
+                if COLOR_INDEX[move.color] == wild:
+                    n = 1
+                elif wild in self._center:
+                    n += 1
+                return -min(n, max(0, b.score - MIN_SCORE))
+            return 0
+        if isinstance(move, Pass):
+            return -min(sum(b.hand) - len(move.keep or ()), max(0, b.score - MIN_SCORE))
+        return len(move.colors)
+
+    # -- inspection --------------------------------------------------------------
+
+    def board(self, player: int) -> Board:
+        return self._boards[player]
+
+    def supply(self) -> list[str | None]:
+        return [COLORS[c] if c >= 0 else None for c in self._supply]
+
+    def tile_counts(self) -> list[int]:
+        """Every tile by colour, wherever it is: bag, tower, supply, factories, centre, hands, boards, corners."""
+        counts = [self._bag[c] + self._tower[c] for c in range(6)]
+        for c in self._supply:
+            if c >= 0:
+                counts[c] += 1
+        for pile in self._factories + [self._center]:
+            for c, n in pile.items():
+                counts[c] += n
+        for b in self._boards:
+            for c in range(6):
+                counts[c] += b.hand[c]
+            for c in b.corners:
+                counts[c] += 1
+            for c in b.space:
+                if c >= 0:
+                    counts[c] += 1
+        return counts
+
+    # -- values ------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        def pile(counts: Any) -> dict[str, int]:
+            items = sorted(counts.items()) if isinstance(counts, dict) else enumerate(counts)
+            return {COLORS[c]: n for c, n in items if n}
+
+        return {
+            "format": "azulcam-state/1",
+            "game": "pavilion",
+            "options": self.options,
+            "players": self.players,
+            "round": self.round,
+            "phase": self.phase,
+            "to_move": self._to_move,
+            "start_player": self._start_player,
+            "token": "center" if self._token_in_center else self._token_holder,
+            "bag": pile(self._bag),
+            "tower": pile(self._tower),
+            "supply": self.supply(),
+            "factories": [[COLORS[c] for c in sorted(f) for _ in range(f[c])] for f in self._factories],
+            "center": pile(self._center),
+            "owed": self._owed,
+            "end_reason": self._end_reason,
+            "boards": [
+                {
+                    "score": b.score, "placement": b.placement, "penalties": b.penalties,
+                    "stars": b.stars, "numbers": b.numbers, "passed": b.passed,
+                    "spaces": {topo.SPACE_NAMES[i]: COLORS[c] for i, c in enumerate(b.space) if c >= 0},
+                    "hand": pile(b.hand),
+                    "corners": [COLORS[c] for c in b.corners],
+                }
+                for b in self._boards
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "PavilionState":
+        """Rebuild a state written by :meth:`to_json`. Raises ValueError naming the bad field."""
+        try:
+            if data.get("format") != "azulcam-state/1" or data.get("game") != "pavilion":
+                raise ValueError("not an azulcam-state/1 Summer Pavilion state")
+            s = cls.new(data["players"], data["options"]["side"], data["start_player"])
+            s.round = int(data["round"])
+            s._phase = _PHASE_NAMES.index(data["phase"])
+            s._to_move = int(data["to_move"])
+            token = data["token"]
+            s._token_in_center = token == "center"
+            s._token_holder = None if token in ("center", None) else int(token)
+
+            def counts(d: dict[str, int]) -> list[int]:
+                out = [0] * 6
+                for name, n in d.items():
+                    out[COLOR_INDEX[name]] = int(n)
+                return out
+
+            s._bag = counts(data["bag"])
+            s._tower = counts(data["tower"])
+            s._supply = [COLOR_INDEX[c] if c is not None else -1 for c in data["supply"]]
+            if len(s._supply) != topo.SUPPLY_SPACES or len(data["factories"]) != len(s._factories):
+                raise ValueError("wrong number of supply spaces or factories")
+            for pile, names in zip(s._factories, data["factories"]):
+                for c in sorted(COLOR_INDEX[n] for n in names):
+                    pile[c] = pile.get(c, 0) + 1
+            s._center = {c: n for c, n in enumerate(counts(data["center"])) if n}
+            s._on_table = sum(sum(f.values()) for f in s._factories) + sum(s._center.values())
+            s._owed = int(data.get("owed", 0))
+            s._end_reason = data.get("end_reason")
+            if len(data["boards"]) != s.players:
+                raise ValueError("one board per player is needed")
+            for b, bd in zip(s._boards, data["boards"]):
+                b.score = int(bd["score"])
+                b.placement = int(bd["placement"])
+                b.penalties = int(bd["penalties"])
+                b.stars = int(bd.get("stars", 0))
+                b.numbers = int(bd.get("numbers", 0))
+                b.passed = bool(bd.get("passed", False))
+                for name, color in bd["spaces"].items():
+                    i = topo.parse_space(name)
+                    c = COLOR_INDEX[color]
+                    b.space[i] = c
+                    b.star_colors[i // 6] |= 1 << c
+                    b.star_count[i // 6] += 1
+                    b.star_filled[i // 6] |= 1 << (i % 6)
+                b.hand = counts(bd["hand"])
+                b.corners = [COLOR_INDEX[c] for c in bd["corners"]]
+            return s
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"malformed Summer Pavilion state: missing or bad field {exc}") from None
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.players, self.grey, self.round, self._phase, self._to_move, self._start_player,
+            self._token_in_center, self._token_holder, tuple(self._bag), tuple(self._tower), tuple(self._supply),
+            tuple(tuple(sorted(f.items())) for f in self._factories), tuple(sorted(self._center.items())),
+            self._owed, self._end_reason,
+            tuple((tuple(b.space), tuple(b.hand), tuple(b.corners), b.score, b.placement, b.penalties,
+                   b.stars, b.numbers, b.passed) for b in self._boards),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PavilionState):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"<PavilionState {self.players}p {self.options} round {self.round} {self.phase} "
+                f"to_move={self.current_player} scores={self.scores()}>")
+
+
+def _ring_points(space: list[int], i: int) -> int:
+    """Points for the tile just placed on space ``i``: 1 plus the unbroken runs of placed tiles
+    touching it on its star's ring (the whole ring, 6, when the star is complete)."""
+    base = i - i % 6
+    k = i - base
+    points = 1
+    j = (k + 1) % 6
+    while j != k and space[base + j] >= 0:
+        points += 1
+        j = (j + 1) % 6
+    if j == k:
+        return 6
+    j = (k - 1) % 6
+    while space[base + j] >= 0:
+        points += 1
+        j = (j - 1) % 6
+    return points
+
+
+def _take_colors(pile: dict[int, int], wild: int) -> list[int]:
+    """Colours a take may name from ``pile``: every non-wild colour, or the wild one when alone."""
+    colors = sorted(c for c in pile if c != wild)
+    return colors if colors else ([wild] if wild in pile else [])
+
+
+def _build_take(arg: tuple[int | str, list[int]], k: int) -> Take:
+    return Take(arg[0], COLORS[arg[1][k]])
+
+
+#: Cost of each space of each star, per side (False: coloured, True: grey).
+_STAR_COSTS = {grey: tuple(topo.PRINTED[side][6 * star:6 * star + 6] for star in range(topo.STARS))
+               for grey, side in ((False, "colored"), (True, "grey"))}
+_STAR_OPTIONS: dict[tuple[Any, ...], tuple[int, tuple[tuple[int, int, int], ...]]] = {}
+
+
+def _star_options(costs: tuple[int, ...], filled: int, have: int, have_wild: int
+                  ) -> tuple[int, tuple[tuple[int, int, int], ...]]:
+    """Ways to place one tile of a colour on a star: ``(count, ((k, first_wild, n), ...))``,
+    for ``have`` tiles of the colour and ``have_wild`` wild tiles (``-1``: the colour is the wild
+    one, placed as itself and paid entirely in its colour)."""
+    entries = []
+    for k in range(6):
+        if filled >> k & 1:
+            continue
+        cost = costs[k]
+        if have_wild < 0:
+            if have >= cost:
+                entries.append((k, 0, 1))
+            continue
+        lo = cost - have if cost > have else 0  # at least one tile of the colour itself
+        hi = cost - 1 if cost - 1 < have_wild else have_wild
+        if lo <= hi:
+            entries.append((k, lo, hi - lo + 1))
+    return sum(e[2] for e in entries), tuple(entries)
+
+
+def _place(arg: tuple[int, int, tuple[tuple[int, int, int], ...]], index: int) -> Place:
+    base, c, entries = arg
+    for k, first_wild, n in entries:
+        if index < n:
+            return Place(topo.SPACE_NAMES[base + k], COLORS[c], first_wild + index)
+        index -= n
+    raise IndexError(index)  # pragma: no cover
+
+
+def _pass(keeps: tuple[tuple[str, ...], ...], k: int) -> Pass:
+    return Pass(keeps[k])
+
+
+def _count_names(names: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for name in names:
+        out[name] = out.get(name, 0) + 1
+    return out
