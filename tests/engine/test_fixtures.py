@@ -17,7 +17,11 @@ COMMANDS = {
     "azul-3p-grey": ["--players", "3", "--wall", "grey", "--seed", "2", "--bots", "greedy,random,greedy"],
     "azul-4p-colored-jokers": ["--players", "4", "--jokers", "--seed", "3", "--bots", "greedy,random,greedy,random"],
     "azul-2p-grey-jokers": ["--players", "2", "--wall", "grey", "--jokers", "--seed", "4"],
+    "pavilion-2p-colored": ["--game", "pavilion", "--players", "2", "--seed", "11"],
+    "pavilion-4p-grey": ["--game", "pavilion", "--side", "grey", "--players", "4", "--seed", "12",
+                         "--bots", "greedy,random,greedy,random"],
 }
+TILES = {"azul": 100, "pavilion": 132}
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -28,7 +32,7 @@ def test_fixture_scores_as_committed(name: str) -> None:
     assert report == expected
     state = final_state(record)
     assert state.is_over()
-    assert sum(state.tile_counts()) == 100
+    assert sum(state.tile_counts()) == TILES[record.game]
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
