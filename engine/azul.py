@@ -132,13 +132,13 @@ class WallMove:
 AzulMove = Union[Take, WallMove]
 
 
-def _check_keys(data: dict[str, Any], allowed: Iterable[str], required: Iterable[str]) -> None:
+def _check_keys(data: dict[str, Any], allowed: Iterable[str], required: Iterable[str], what: str = "move") -> None:
     unknown = sorted(set(data) - set(allowed))
     if unknown:
-        raise InvalidMoveError(f"unknown key {unknown[0]!r} in move {data!r}")
+        raise InvalidMoveError(f"unknown key {unknown[0]!r} in {what} {data!r}")
     for key in required:
         if key not in data:
-            raise InvalidMoveError(f"move {data!r} lacks {key!r}")
+            raise InvalidMoveError(f"{what} {data!r} lacks {key!r}")
 
 
 def _is_int(value: Any) -> bool:
@@ -226,7 +226,7 @@ def deal_from_json(data: Any) -> Deal:
     """Parse ``{"factories": [[...], ...]}`` (the value of a record's ``deal`` key)."""
     if not isinstance(data, dict):
         raise InvalidMoveError(f"a deal must be a JSON object, not {data!r}")
-    _check_keys(data, ("factories",), ("factories",))
+    _check_keys(data, ("factories",), ("factories",), "deal")
     factories = data["factories"]
     if not isinstance(factories, list) or not all(isinstance(f, list) for f in factories):
         raise InvalidMoveError("deal factories must be a list of lists of tile names")
@@ -530,6 +530,15 @@ class AzulState:
             p, r = self._tiling_at
             if move.row != r:
                 return f"line {r} is the next complete line to tile, not line {move.row}"
+            b = self._boards[p]
+            cols = self._wall_columns(b, r)
+            if move.column == FLOOR:
+                if cols:
+                    return f"line {r} fits on the wall (columns {', '.join(map(str, cols))}): the floor only when none does"
+            elif b.row_filled[r] >> move.column & 1:  # type: ignore[operator]
+                return f"wall space {r}.{move.column} is taken"
+            elif move.column not in cols:
+                return f"column {move.column} already has {COLORS[b.line_color[r]]}"
         else:
             if phase != _OFFER:
                 p, r = self._tiling_at
@@ -755,7 +764,8 @@ class AzulState:
             for t in floor:
                 if t != MARKER:
                     tiles[TILE_NAMES[t]] = tiles.get(TILE_NAMES[t], 0) + 1
-            self._log.append(moved(tiles, f"boards.{p}.floor", "lid"))
+            if tiles:
+                self._log.append(moved(tiles, f"boards.{p}.floor", "lid"))
         floor.clear()
 
     def _end_round(self) -> None:
