@@ -66,7 +66,7 @@ def measure(game: str, players: int, options: dict, seconds: float, seed: int = 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=2.0, help="time per configuration")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per configuration (the first second fills the move tables)")
     parser.add_argument("--game", choices=sorted(CONFIGS), default=None)
     args = parser.parse_args()
     print(f"{'game':9} {'variant':15} {'players':>7} {'games/s':>9} {'moves/s':>9} {'games':>6}")

@@ -64,7 +64,15 @@ def _color(name: Any, what: str = "colour") -> str:
 def _colors_list(value: Any, key: str) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise InvalidMoveError(f"{key} must be a list of colours, not {value!r}")
-    return tuple(sorted((_color(c) for c in value), key=COLOR_INDEX.__getitem__))
+    return tuple(_color(c) for c in value)
+
+
+def _sorted_colors(colors: Any) -> tuple[str, ...]:
+    """Colours in colour order; raises InvalidMoveError for a name that is no colour."""
+    if isinstance(colors, str) or not all(c in COLOR_INDEX for c in colors):
+        bad = colors if isinstance(colors, str) else next(c for c in colors if c not in COLOR_INDEX)
+        raise InvalidMoveError(f"unknown colour {bad!r} (Summer Pavilion colours: {', '.join(COLORS)})")
+    return tuple(sorted(colors, key=COLOR_INDEX.__getitem__))
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +112,9 @@ class Bonus:
 
     colors: tuple[str, ...]
 
+    def __post_init__(self) -> None:  # one move per multiset, whatever order it is written in
+        object.__setattr__(self, "colors", _sorted_colors(self.colors))
+
     def to_json(self) -> dict[str, Any]:
         return {"action": "bonus", "colors": list(self.colors)}
 
@@ -119,6 +130,10 @@ class Pass:
     """
 
     keep: tuple[str, ...] | None = ()
+
+    def __post_init__(self) -> None:
+        if self.keep is not None:
+            object.__setattr__(self, "keep", _sorted_colors(self.keep))
 
     def to_json(self) -> dict[str, Any]:
         return {"action": "pass"} if self.keep is None else {"action": "pass", "keep": list(self.keep)}
@@ -692,13 +707,21 @@ class PavilionState:
             log.append(moved(paid, f"boards.{player}.hand", "tower"))
             log.append(Scored(player, points, "placement", topo.SPACE_NAMES[i],
                               "no neighbour" if points == 1 else f"{points} connected tiles"))
-        if owed and any(x >= 0 for x in self._supply):
-            self._owed = owed
-            self._phase = _BONUS
+        if owed:
             if log is not None:
                 log.append(Scored(player, 0, "bonus", None, f"completed {', '.join(completed)}: {owed} tile(s) due"))
-            return
+            if any(x >= 0 for x in self._supply):
+                self._owed = owed
+                self._phase = _BONUS
+                return
+            # An empty supply pays nothing (ruling 2), but is still refilled at the end of the turn.
+            if self._refill_due():
+                self._phase = _REFILL
+                return
         self._next_placer()
+
+    def _refill_due(self) -> bool:
+        return -1 in self._supply and (any(self._bag) or any(self._tower))
 
     def _bonus(self, colors: tuple[str, ...]) -> None:
         player = self._to_move
@@ -711,7 +734,7 @@ class PavilionState:
         if self._log is not None:
             self._log.append(moved(_count_names(colors), "supply", f"boards.{player}.hand"))
         self._owed = 0
-        if -1 in supply and (any(self._bag) or any(self._tower)):
+        if self._refill_due():
             self._phase = _REFILL  # chance refills the supply at the end of the turn
             return
         self._phase = _PLACE
