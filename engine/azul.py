@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Union
 
-from .common import CHANCE, TERMINAL, LegalMoves, Moved, Outcome, Scored, moved
+from .common import CHANCE, TERMINAL, GameState, LegalMoves, Moved, Outcome, Scored, check_draw, check_keys, is_int, moved
 from .errors import IllegalMoveError, ImpossibleDealError, InvalidMoveError
 
 COLORS: tuple[str, ...] = ("blue", "yellow", "red", "black", "white")
@@ -132,47 +132,34 @@ class WallMove:
 AzulMove = Union[Take, WallMove]
 
 
-def _check_keys(data: dict[str, Any], allowed: Iterable[str], required: Iterable[str], what: str = "move") -> None:
-    unknown = sorted(set(data) - set(allowed))
-    if unknown:
-        raise InvalidMoveError(f"unknown key {unknown[0]!r} in {what} {data!r}")
-    for key in required:
-        if key not in data:
-            raise InvalidMoveError(f"{what} {data!r} lacks {key!r}")
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def move_from_json(data: Any) -> AzulMove:
     """Parse an Azul move from its JSON object (CONTRACTS.md). Raises :class:`InvalidMoveError`."""
     if not isinstance(data, dict):
         raise InvalidMoveError(f"a move must be a JSON object, not {data!r}")
     action = data.get("action")
     if action == "take":
-        _check_keys(data, ("action", "source", "color", "line", "jokers", "floor_jokers"), ("source", "line"))
+        check_keys(data, ("action", "source", "color", "line", "jokers", "floor_jokers"), ("source", "line"))
         source, color, line = data["source"], data.get("color"), data["line"]
         jokers, floor_jokers = data.get("jokers", False), data.get("floor_jokers", 0)
-        if not (source == CENTER or (_is_int(source) and source >= 0)):
+        if not (source == CENTER or (is_int(source) and source >= 0)):
             raise InvalidMoveError(f"source must be a factory index or 'center', not {source!r}")
         if color is not None and color not in COLOR_INDEX:
             raise InvalidMoveError(f"unknown colour {color!r} (Azul colours: {', '.join(COLORS)})")
-        if not (line == FLOOR or (_is_int(line) and 0 <= line <= 4)):
+        if not (line == FLOOR or (is_int(line) and 0 <= line <= 4)):
             raise InvalidMoveError(f"line must be 0..4 or 'floor', not {line!r}")
         if not isinstance(jokers, bool):
             raise InvalidMoveError(f"jokers must be true or false, not {jokers!r}")
-        if not (_is_int(floor_jokers) and floor_jokers >= 0):
+        if not (is_int(floor_jokers) and floor_jokers >= 0):
             raise InvalidMoveError(f"floor_jokers must be a count, not {floor_jokers!r}")
         if color is None and not jokers:
             raise InvalidMoveError("a take needs a colour, or jokers: true")
         return Take(source, color, line, jokers, floor_jokers)
     if action == "wall":
-        _check_keys(data, ("action", "row", "column"), ("row", "column"))
+        check_keys(data, ("action", "row", "column"), ("row", "column"))
         row, column = data["row"], data["column"]
-        if not (_is_int(row) and 0 <= row <= 4):
+        if not (is_int(row) and 0 <= row <= 4):
             raise InvalidMoveError(f"row must be 0..4, not {row!r}")
-        if not (column == FLOOR or (_is_int(column) and 0 <= column <= 4)):
+        if not (column == FLOOR or (is_int(column) and 0 <= column <= 4)):
             raise InvalidMoveError(f"column must be 0..4 or 'floor', not {column!r}")
         return WallMove(row, column)
     raise InvalidMoveError(f"unknown Azul action {action!r} (expected 'take' or 'wall')")
@@ -226,7 +213,7 @@ def deal_from_json(data: Any) -> Deal:
     """Parse ``{"factories": [[...], ...]}`` (the value of a record's ``deal`` key)."""
     if not isinstance(data, dict):
         raise InvalidMoveError(f"a deal must be a JSON object, not {data!r}")
-    _check_keys(data, ("factories",), ("factories",), "deal")
+    check_keys(data, ("factories",), ("factories",), "deal")
     factories = data["factories"]
     if not isinstance(factories, list) or not all(isinstance(f, list) for f in factories):
         raise InvalidMoveError("deal factories must be a list of lists of tile names")
@@ -307,7 +294,7 @@ class Board:
         return sum(1 for m in self.row_filled if m == _FULL_ROW)
 
 
-class AzulState:
+class AzulState(GameState):
     """A position of Azul: whose turn it is, every tile's place, the scores.
 
     Build one with :meth:`new`, then alternate :meth:`apply_chance` (when ``current_player``
@@ -337,7 +324,7 @@ class AzulState:
             raise ValueError(f"Azul is played by 2 to 4 players, not {players!r}")
         if wall not in ("colored", "grey"):
             raise ValueError(f"wall must be 'colored' or 'grey', not {wall!r}")
-        if not (_is_int(start_player) and 0 <= start_player < players):
+        if not (is_int(start_player) and 0 <= start_player < players):
             raise ValueError(f"start_player must be 0..{players - 1}, not {start_player!r}")
         s = object.__new__(cls)
         s.players = players
@@ -493,30 +480,14 @@ class AzulState:
 
     # -- playing ----------------------------------------------------------------
 
-    def play(self, move: AzulMove | dict[str, Any] | str) -> Outcome:
-        """Play a legal move for the player to move and say what happened.
-
-        Accepts a move, its JSON object or its text. Raises :class:`InvalidMoveError`
-        for a move that cannot be read and :class:`IllegalMoveError` for one that breaks a rule.
-        """
+    def _read_move(self, move: AzulMove | dict[str, Any] | str) -> AzulMove:
         if isinstance(move, dict):
-            move = move_from_json(move)
-        elif isinstance(move, str):
-            move = parse_move(move)
-        elif not isinstance(move, (Take, WallMove)):
+            return move_from_json(move)
+        if isinstance(move, str):
+            return parse_move(move)
+        if not isinstance(move, (Take, WallMove)):
             raise InvalidMoveError(f"not an Azul move: {move!r}")
-        reason = self._illegal_reason(move)
-        if reason is not None:
-            raise IllegalMoveError(f"illegal move {move} for player {self._to_move}: {reason}")
-        outcome = Outcome()
-        self._log = outcome.events
-        try:
-            self.play_unchecked(move)
-        finally:
-            self._log = None
-        outcome.round_over = self._phase in (_DEAL, _OVER)
-        outcome.game_over = self._phase == _OVER
-        return outcome
+        return move
 
     def _illegal_reason(self, move: AzulMove) -> str | None:
         phase = self._phase
@@ -543,7 +514,7 @@ class AzulState:
             if phase != _OFFER:
                 p, r = self._tiling_at
                 return f"wall tiling is under way: player {p} must place line {r} first"
-            if _is_int(move.source) and move.source >= len(self._factories):
+            if is_int(move.source) and move.source >= len(self._factories):
                 return f"there are only {len(self._factories)} factories"
             pile = self._center if move.source == CENTER else self._factories[move.source]  # type: ignore[index]
             where = "the centre" if move.source == CENTER else f"factory {move.source}"
@@ -788,21 +759,31 @@ class AzulState:
         self._phase = _DEAL
 
     def _any_row_completable(self) -> bool:
-        """Whether any player can still complete some wall row with the tiles off the walls."""
-        on_walls = [0] * 6
-        for b in self._boards:
-            for t in b.wall:
-                if t >= 0:
-                    on_walls[t] += 1
-        tiles = self.tile_counts()
+        """Whether any player can still complete some wall row (called at the end of a round).
+
+        Only tiles that still circulate count: those in the bag and the lid (factories, centre and
+        floors are empty by now). A tile on a pattern line moves again only when its line is
+        completed, which needs its colour (or a joker) to circulate; a line that cannot be
+        completed blocks its wall row for good. Counting the tiles stuck on such lines as
+        available let games loop forever (only a few tiles dealt, round after round)."""
         available = 0
         for c in range(5):
-            if tiles[c] - on_walls[c] > 0:
+            if self._bag[c] + self._lid[c]:
                 available |= 1 << c
-        if self.jokers and tiles[JOKER] - on_walls[JOKER] > 0:
-            return True  # a joker fills any space
+        if self.jokers:
+            if self._bag[JOKER] + self._lid[JOKER]:
+                return True  # a joker fills any space
+            for b in self._boards:
+                for r in range(5):
+                    if b.line_jokers[r]:
+                        c = b.line_color[r]
+                        if (available >> c & 1) if c >= 0 else (available & ~b.row_block[r] & _FULL_ROW):
+                            return True  # the line may be completed and free its jokers
         for b in self._boards:
             for r in range(5):
+                c = b.line_color[r]
+                if b.line_jokers[r] or (c >= 0 and not available >> c & 1):
+                    continue  # a pattern line that can never be completed: the row gets nothing more
                 filled = b.row_filled[r]
                 empty = _FREE_COLORS[filled]  # empty columns of the row
                 allowed = []
@@ -901,25 +882,8 @@ class AzulState:
                 if not 0 <= t <= JOKER or (t == JOKER and not self.jokers):
                     raise ImpossibleDealError(f"factory {i}: {name!r} is not a tile of this game")
                 counts[t] += 1
-        in_bag, in_lid = sum(self._bag), sum(self._lid)
-        expected = min(4 * nf, in_bag + in_lid)
-        total = sum(counts)
-        if total != expected:
-            raise ImpossibleDealError(
-                f"the deal has {total} tiles but {expected} must be dealt (bag {in_bag}, lid {in_lid}, {nf} factories of 4)")
-        if total <= in_bag:
-            for t in range(6):
-                if counts[t] > self._bag[t]:
-                    raise ImpossibleDealError(f"the deal has {counts[t]} {TILE_NAMES[t]} but the bag holds {self._bag[t]}")
-        else:
-            for t in range(6):
-                if counts[t] < self._bag[t]:
-                    raise ImpossibleDealError(
-                        f"the bag ran out, so all {self._bag[t]} {TILE_NAMES[t]} of the bag must be dealt, not {counts[t]}")
-                if counts[t] > self._bag[t] + self._lid[t]:
-                    raise ImpossibleDealError(
-                        f"the deal has {counts[t]} {TILE_NAMES[t]} but bag and lid hold {self._bag[t] + self._lid[t]}")
-        self._deal_unchecked(deal, counts, total > in_bag)
+        pour = check_draw(counts, TILE_NAMES[:6], self._bag, self._lid, 4 * nf, "deal", "dealt", "lid", f", {nf} factories of 4")
+        self._deal_unchecked(deal, counts, pour)
         outcome = Outcome()
         outcome.events.append(moved({TILE_NAMES[t]: counts[t] for t in range(6)}, "bag", "factories"))
         return outcome
@@ -1118,13 +1082,6 @@ class AzulState:
             tuple((tuple(b.line_color), tuple(b.line_count), tuple(b.line_jokers), tuple(b.wall), tuple(b.floor),
                    b.score, b.placement, b.penalties, tuple(b.bonus)) for b in self._boards),
         )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, AzulState):
-            return NotImplemented
-        return self._key() == other._key()
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"<AzulState {self.players}p {self.options} round {self.round} {self.phase} to_move={self.current_player} scores={self.scores()}>"

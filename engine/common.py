@@ -127,3 +127,88 @@ class LegalMoves(Sequence[M], Generic[M]):
 
 def _nth(moves: list[M], k: int) -> M:
     return moves[k]
+
+
+def is_int(value: Any) -> bool:
+    """An integer that is not a bool (JSON's ``true`` must not pass for 1)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_keys(data: dict[str, Any], allowed: Any, required: Any, what: str = "move") -> None:
+    """Refuse unknown keys and missing required keys of a JSON object, naming them."""
+    from .errors import InvalidMoveError
+
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        raise InvalidMoveError(f"unknown key {unknown[0]!r} in {what} {data!r}")
+    for key in required:
+        if key not in data:
+            raise InvalidMoveError(f"{what} {data!r} lacks {key!r}")
+
+
+def check_draw(counts: list[int], names: tuple[str, ...], bag: list[int], spare: list[int], wanted: int,
+               what: str, verb: str, spare_name: str, note: str = "") -> bool:
+    """Check that ``counts`` (tiles per kind) could be drawn from ``bag``, pouring ``spare`` (the
+    lid or the tower) into it when it runs out, when ``wanted`` tiles are to be drawn.
+
+    Returns whether the spare tiles were poured in. Raises :class:`ImpossibleDealError` naming
+    the count or the kind at fault.
+    """
+    from .errors import ImpossibleDealError
+
+    in_bag, in_spare = sum(bag), sum(spare)
+    expected = min(wanted, in_bag + in_spare)
+    total = sum(counts)
+    if total != expected:
+        raise ImpossibleDealError(
+            f"the {what} has {total} tiles but {expected} must be {verb} (bag {in_bag}, {spare_name} {in_spare}{note})")
+    pour = total > in_bag
+    for t, name in enumerate(names):
+        if not pour:
+            if counts[t] > bag[t]:
+                raise ImpossibleDealError(f"the {what} has {counts[t]} {name} but the bag holds {bag[t]}")
+        elif counts[t] < bag[t]:
+            raise ImpossibleDealError(f"the bag ran out, so all {bag[t]} {name} of the bag must be {verb}, not {counts[t]}")
+        elif counts[t] > bag[t] + spare[t]:
+            raise ImpossibleDealError(f"the {what} has {counts[t]} {name} but bag and {spare_name} hold {bag[t] + spare[t]}")
+    return pour
+
+
+class GameState:
+    """What the states of both games share: the checked ``play`` and equality by value.
+
+    A subclass provides ``_read_move`` (a move from a move, its JSON or its text),
+    ``_illegal_reason``, ``play_unchecked``, ``_key`` and the ``_log`` and ``_to_move`` slots.
+    """
+
+    __slots__ = ()
+
+    def play(self, move: Any) -> Outcome:
+        """Play a legal move for the player to move and say what happened.
+
+        Accepts a move, its JSON object or its text. Raises :class:`InvalidMoveError` for a move
+        that cannot be read, :class:`IllegalMoveError` for one that breaks a rule, and
+        :class:`AmbiguousMoveError` for one that could mean several moves.
+        """
+        from .errors import IllegalMoveError
+
+        move = self._read_move(move)  # type: ignore[attr-defined]
+        reason = self._illegal_reason(move)  # type: ignore[attr-defined]
+        if reason is not None:
+            raise IllegalMoveError(f"illegal move {move} for player {self._to_move}: {reason}")  # type: ignore[attr-defined]
+        outcome = Outcome()
+        self._log = outcome.events  # type: ignore[attr-defined]
+        try:
+            self.play_unchecked(move)  # type: ignore[attr-defined]
+        finally:
+            self._log = None  # type: ignore[attr-defined]
+        outcome.game_over = self.current_player == TERMINAL  # type: ignore[attr-defined]
+        outcome.round_over = outcome.game_over or self.phase == "deal"  # type: ignore[attr-defined]
+        return outcome
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]

@@ -19,7 +19,7 @@ from itertools import combinations_with_replacement
 from typing import Any, Iterator, Union
 
 from . import pavilion_board as topo
-from .common import CHANCE, TERMINAL, LegalMoves, Outcome, Scored, moved
+from .common import CHANCE, TERMINAL, GameState, LegalMoves, Outcome, Scored, check_draw, check_keys, is_int, moved
 from .errors import AmbiguousMoveError, IllegalMoveError, ImpossibleDealError, InvalidMoveError
 
 COLORS = topo.COLORS
@@ -40,19 +40,6 @@ _BITS = tuple(tuple(i for i in range(6) if m >> i & 1) for m in range(64))
 
 
 # --------------------------------------------------------------------------- moves
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_keys(data: dict[str, Any], allowed: tuple[str, ...], required: tuple[str, ...]) -> None:
-    unknown = sorted(set(data) - set(allowed))
-    if unknown:
-        raise InvalidMoveError(f"unknown key {unknown[0]!r} in move {data!r}")
-    for key in required:
-        if key not in data:
-            raise InvalidMoveError(f"move {data!r} lacks {key!r}")
 
 
 def _color(name: Any, what: str = "colour") -> str:
@@ -151,13 +138,13 @@ def move_from_json(data: Any) -> PavilionMove:
         raise InvalidMoveError(f"a move must be a JSON object, not {data!r}")
     action = data.get("action")
     if action == "take":
-        _check_keys(data, ("action", "source", "color"), ("source", "color"))
+        check_keys(data, ("action", "source", "color"), ("source", "color"))
         source = data["source"]
-        if not (source == CENTER or (_is_int(source) and source >= 0)):
+        if not (source == CENTER or (is_int(source) and source >= 0)):
             raise InvalidMoveError(f"source must be a factory index or 'center', not {source!r}")
         return Take(source, _color(data["color"]))
     if action == "place":
-        _check_keys(data, ("action", "space", "color", "wild"), ("space", "color"))
+        check_keys(data, ("action", "space", "color", "wild"), ("space", "color"))
         space = data["space"]
         if not isinstance(space, str):
             raise InvalidMoveError(f"space must be a name like '4.6', not {space!r}")
@@ -166,14 +153,14 @@ def move_from_json(data: Any) -> PavilionMove:
         except ValueError as exc:
             raise InvalidMoveError(str(exc)) from None
         wild = data.get("wild", 0)
-        if not (_is_int(wild) and wild >= 0):
+        if not (is_int(wild) and wild >= 0):
             raise InvalidMoveError(f"wild must be a count, not {wild!r}")
         return Place(space, _color(data["color"]), wild)
     if action == "bonus":
-        _check_keys(data, ("action", "colors"), ("colors",))
+        check_keys(data, ("action", "colors"), ("colors",))
         return Bonus(_colors_list(data["colors"], "colors"))
     if action == "pass":
-        _check_keys(data, ("action", "keep"), ())
+        check_keys(data, ("action", "keep"), ())
         return Pass(_colors_list(data["keep"], "keep") if "keep" in data else None)
     raise InvalidMoveError(f"unknown Summer Pavilion action {action!r} (expected take, place, bonus or pass)")
 
@@ -232,7 +219,7 @@ class Refill:
 def deal_from_json(data: Any) -> Deal:
     if not isinstance(data, dict):
         raise InvalidMoveError(f"a deal must be a JSON object, not {data!r}")
-    _check_keys(data, ("factories", "supply"), ("factories",))
+    check_keys(data, ("factories", "supply"), ("factories",))
     factories = data["factories"]
     if not isinstance(factories, list) or not all(isinstance(f, list) for f in factories):
         raise InvalidMoveError("deal factories must be a list of lists of colours")
@@ -246,7 +233,7 @@ def deal_from_json(data: Any) -> Deal:
 def refill_from_json(data: Any) -> Refill:
     if not isinstance(data, dict):
         raise InvalidMoveError(f"a refill must be a JSON object, not {data!r}")
-    _check_keys(data, ("supply",), ("supply",))
+    check_keys(data, ("supply",), ("supply",))
     if not isinstance(data["supply"], list):
         raise InvalidMoveError("refill supply must be a list of colours")
     return Refill(tuple(_color(c, "tile") for c in data["supply"]))
@@ -320,7 +307,7 @@ class Board:
         return loss
 
 
-class PavilionState:
+class PavilionState(GameState):
     """A position of Azul: Summer Pavilion. Build with :meth:`new`; see the module docstring."""
 
     game = "pavilion"
@@ -340,7 +327,7 @@ class PavilionState:
             raise ValueError(f"Summer Pavilion is played by 2 to 4 players, not {players!r}")
         if side not in topo.SIDES:
             raise ValueError(f"side must be 'colored' or 'grey', not {side!r}")
-        if not (_is_int(start_player) and 0 <= start_player < players):
+        if not (is_int(start_player) and 0 <= start_player < players):
             raise ValueError(f"start_player must be 0..{players - 1}, not {start_player!r}")
         s = object.__new__(cls)
         s.players = players
@@ -510,9 +497,7 @@ class PavilionState:
 
     # -- playing -----------------------------------------------------------------
 
-    def play(self, move: PavilionMove | dict[str, Any] | str) -> Outcome:
-        """Play a legal move and say what happened. Raises :class:`InvalidMoveError`,
-        :class:`IllegalMoveError` or :class:`AmbiguousMoveError` (a bare ``pass`` with more than 4 tiles)."""
+    def _read_move(self, move: PavilionMove | dict[str, Any] | str) -> PavilionMove:
         if isinstance(move, dict):
             move = move_from_json(move)
         elif isinstance(move, str):
@@ -521,18 +506,7 @@ class PavilionState:
             raise InvalidMoveError(f"not a Summer Pavilion move: {move!r}")
         if isinstance(move, Pass) and move.keep is None and self._phase == _PLACE:
             move = self._default_pass()
-        reason = self._illegal_reason(move)
-        if reason is not None:
-            raise IllegalMoveError(f"illegal move {move} for player {self._to_move}: {reason}")
-        outcome = Outcome()
-        self._log = outcome.events
-        try:
-            self.play_unchecked(move)
-        finally:
-            self._log = None
-        outcome.round_over = self._phase in (_DEAL, _OVER)
-        outcome.game_over = self._phase == _OVER
-        return outcome
+        return move
 
     def _default_pass(self) -> Pass:
         b = self._boards[self._to_move]
@@ -557,7 +531,7 @@ class PavilionState:
             return f"the player must {what}"
         b = self._boards[self._to_move]
         if isinstance(move, Take):
-            if _is_int(move.source) and move.source >= len(self._factories):  # type: ignore[operator]
+            if is_int(move.source) and move.source >= len(self._factories):  # type: ignore[operator]
                 return f"there are only {len(self._factories)} factories"
             pile = self._center if move.source == CENTER else self._factories[move.source]  # type: ignore[index]
             where = "the centre" if move.source == CENTER else f"factory {move.source}"
@@ -912,19 +886,7 @@ class PavilionState:
         counts = [0] * 6
         for name in tiles:
             counts[COLOR_INDEX[name]] += 1
-        in_bag, in_tower = sum(self._bag), sum(self._tower)
-        expected = min(wanted, in_bag + in_tower)
-        if len(tiles) != expected:
-            raise ImpossibleDealError(f"the {what} has {len(tiles)} tiles but {expected} must be drawn (bag {in_bag}, tower {in_tower})")
-        for c in range(6):
-            if expected <= in_bag:
-                if counts[c] > self._bag[c]:
-                    raise ImpossibleDealError(f"the {what} has {counts[c]} {COLORS[c]} but the bag holds {self._bag[c]}")
-            else:
-                if counts[c] < self._bag[c]:
-                    raise ImpossibleDealError(f"the bag ran out, so all {self._bag[c]} {COLORS[c]} of the bag must be drawn, not {counts[c]}")
-                if counts[c] > self._bag[c] + self._tower[c]:
-                    raise ImpossibleDealError(f"the {what} has {counts[c]} {COLORS[c]} but bag and tower hold {self._bag[c] + self._tower[c]}")
+        check_draw(counts, COLORS, self._bag, self._tower, wanted, what, "drawn", "tower")
         return counts
 
     def _apply_draw(self, counts: list[int]) -> None:
@@ -1104,13 +1066,6 @@ class PavilionState:
             tuple((tuple(b.space), tuple(b.hand), tuple(b.corners), b.score, b.placement, b.penalties,
                    b.stars, b.numbers, b.passed) for b in self._boards),
         )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, PavilionState):
-            return NotImplemented
-        return self._key() == other._key()
-
-    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return (f"<PavilionState {self.players}p {self.options} round {self.round} {self.phase} "
