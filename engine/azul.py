@@ -309,7 +309,7 @@ class AzulState(GameState):
     __slots__ = (
         "players", "grey", "jokers", "round", "_phase", "_to_move", "_start_player",
         "_marker_in_center", "_marker_holder", "_bag", "_lid", "_factories", "_center",
-        "_on_table", "_boards", "_tiling_at", "_end_reason", "_log",
+        "_on_table", "_boards", "_tiling_at", "_end_reason", "_log", "_last_round_end",
     )
 
     def __init__(self) -> None:  # use AzulState.new()
@@ -348,6 +348,7 @@ class AzulState(GameState):
         s._tiling_at = (0, 0)
         s._end_reason = None
         s._log = None
+        s._last_round_end = None
         return s
 
     def copy(self) -> "AzulState":
@@ -370,6 +371,7 @@ class AzulState(GameState):
         s._tiling_at = self._tiling_at
         s._end_reason = self._end_reason
         s._log = None
+        s._last_round_end = self._last_round_end
         return s
 
     __copy__ = copy
@@ -750,13 +752,31 @@ class AzulState(GameState):
         if not self._any_row_completable():
             self._finish("stalled")
             return
-        self.round += 1
         if self._marker_holder is not None:
             self._start_player = self._marker_holder
+        ending = self._round_end_fingerprint()
+        if ending == self._last_round_end:
+            # The whole round changed nothing: every tile, score and the start player are as the
+            # previous round left them, so the same forced round would repeat for ever.
+            self._finish("stalled")
+            return
+        self._last_round_end = ending
+        self.round += 1
         self._marker_holder = None
         self._marker_in_center = True
         self._to_move = self._start_player
         self._phase = _DEAL
+
+    def _round_end_fingerprint(self) -> int:
+        """A hash of everything a round can change (only integers, so it is the same in every run)."""
+        parts: list[int] = [self._start_player, *self._bag, *self._lid]
+        for b in self._boards:
+            parts += b.line_color
+            parts += b.line_count
+            parts += b.line_jokers
+            parts += b.wall
+            parts.append(b.score)
+        return hash(tuple(parts))
 
     def _any_row_completable(self) -> bool:
         """Whether any player can still complete some wall row (called at the end of a round).
@@ -991,6 +1011,7 @@ class AzulState(GameState):
             "center": pile(self._center),
             "tiling": list(self._tiling_at) if self._phase == _TILING else None,
             "end_reason": self._end_reason,
+            "last_round_end": self._last_round_end,
             "boards": [
                 {
                     "score": b.score,
@@ -1042,6 +1063,7 @@ class AzulState(GameState):
             s._on_table = sum(sum(f.values()) for f in s._factories) + sum(s._center.values())
             s._tiling_at = tuple(data["tiling"]) if data.get("tiling") else (0, 0)  # type: ignore[assignment]
             s._end_reason = data.get("end_reason")
+            s._last_round_end = data.get("last_round_end")
             if len(data["boards"]) != s.players:
                 raise ValueError("one board per player is needed")
             for b, bd in zip(s._boards, data["boards"]):
@@ -1078,7 +1100,7 @@ class AzulState(GameState):
             self.players, self.grey, self.jokers, self.round, self._phase, self._to_move, self._start_player,
             self._marker_in_center, self._marker_holder, tuple(self._bag), tuple(self._lid),
             tuple(tuple(sorted(f.items())) for f in self._factories), tuple(sorted(self._center.items())),
-            self._tiling_at if self._phase == _TILING else None, self._end_reason,
+            self._tiling_at if self._phase == _TILING else None, self._end_reason, self._last_round_end,
             tuple((tuple(b.line_color), tuple(b.line_count), tuple(b.line_jokers), tuple(b.wall), tuple(b.floor),
                    b.score, b.placement, b.penalties, tuple(b.bonus)) for b in self._boards),
         )

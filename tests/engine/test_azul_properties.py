@@ -36,7 +36,7 @@ MAX_ROUNDS = 60
 FLOOR_LOSS = (0, 1, 2, 4, 6, 8, 11, 14)
 
 PROPERTY_SETTINGS = settings(
-    max_examples=6, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow],
+    max_examples=5, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow],
 )
 
 
@@ -266,7 +266,8 @@ def check_legal_moves(state: AzulState, rng: random.Random, try_all: bool) -> No
     listed = list(moves)
     assert len(listed) == len(moves)
     assert [moves[i] for i in range(len(moves))] == listed
-    assert moves[-1] == listed[-1] if listed else True
+    if listed:
+        assert moves[-1] == listed[-1]
     assert len(set(listed)) == len(listed), "a legal move is listed twice"
     assert set(listed) == oracle_moves(state)
     if state.phase == "offer":
@@ -276,14 +277,14 @@ def check_legal_moves(state: AzulState, rng: random.Random, try_all: bool) -> No
         assert len(listed) >= 1
     else:
         assert listed == []
-    sample = listed if try_all else rng.sample(listed, min(4, len(listed)))
+    sample = listed if try_all else rng.sample(listed, min(3, len(listed)))
     for move in sample:
         trial = state.copy()
         trial.play(move)  # raises if the checked path disagrees with the list
-        trial_json = move.to_json()
-        again = state.copy()
-        again.play(trial_json)
-        assert again == trial
+        if rng.random() < 0.2:  # the move's JSON and text forms play the same
+            again = state.copy()
+            again.play(move.to_json() if rng.random() < 0.5 else str(move))
+            assert again == trial
 
 
 # --------------------------------------------------------------------------- every ply
@@ -294,8 +295,8 @@ def check_legal_moves(state: AzulState, rng: random.Random, try_all: bool) -> No
 def test_invariants_at_every_ply(wall: str, jokers: bool, players: int, floor_bias: float) -> None:
     """Tiles are conserved, scores stay >= 0, the legal moves match the rules, and the checked
     and unchecked paths give identical states, at every ply of seeded random games."""
-    for seed in range(2):
-        seed = seed * 7919 + players * 31 + (jokers * 3) + (wall == "grey") * 5 + int(floor_bias * 10)
+    for k in range(2):
+        seed = k * 7919 + players * 31 + (jokers * 3) + (wall == "grey") * 5 + int(floor_bias * 10)
         check_rng = random.Random(seed)
         unchecked = AzulState.new(players, wall, jokers, start_player=seed % players)
         expected = expected_tile_counts(players, jokers)
@@ -303,12 +304,20 @@ def test_invariants_at_every_ply(wall: str, jokers: bool, players: int, floor_bi
         previous = unchecked.copy()
         plies = 0
         tiling_cursor: tuple[int, int] | None = None
+        marker_taker: int | None = None
         for state, event, outcome in random_game(players, wall, jokers, seed, floor_bias):
             plies += 1
             # The same event through the unchecked path gives the same state.
             if previous.current_player == CHANCE:
                 unchecked.apply_chance_unchecked(event)
-                assert sum(len(f) for f in event.factories) <= 4 * len(event.factories)
+                # Four tiles a factory, unless bag and lid together hold fewer.
+                before = previous.to_json()
+                in_bag_and_lid = sum(before["bag"].values()) + sum(before["lid"].values())
+                dealt = [len(f) for f in event.factories]
+                assert sum(dealt) == min(4 * len(dealt), in_bag_and_lid)
+                assert all(n == 4 for n in dealt[:sum(dealt) // 4])
+                assert state.current_player == state.start_player == previous.start_player
+                marker_taker = None
             else:
                 assert event in previous.legal_moves()
                 unchecked.play_unchecked(event)
@@ -326,10 +335,19 @@ def test_invariants_at_every_ply(wall: str, jokers: bool, players: int, floor_bi
                     tiling_cursor = cursor
                 else:
                     tiling_cursor = None
-            if state.current_player == CHANCE or state.is_over():
-                assert outcome is None or outcome.round_over or previous.current_player == CHANCE
+            if previous.current_player != CHANCE:
+                assert outcome.round_over == (state.current_player == CHANCE or state.is_over())
+                assert outcome.game_over == state.is_over()
+                if any(isinstance(e, Moved) and dict(e.tiles).get("first_player") for e in outcome.events):
+                    assert marker_taker is None, "the first-player marker was taken twice in a round"
+                    marker_taker = previous.current_player
+                if state.current_player == CHANCE:
+                    # Whoever took the marker starts the next round; nobody did: the start stays (ruling 4).
+                    expected_start = previous.start_player if marker_taker is None else marker_taker
+                    assert state.start_player == expected_start
+                    assert state.round == previous.round + 1
             if state.current_player >= 0:
-                check_legal_moves(state, check_rng, try_all=seed % 2 == 0 and plies % 3 == 0)
+                check_legal_moves(state, check_rng, try_all=plies % 12 == 0)
             previous = state.copy()
         assert state.is_over()
         assert state.tile_counts() == expected
@@ -475,7 +493,7 @@ def test_games_end_and_records_replay_exactly(wall: str, jokers: bool, players: 
 def test_games_end_within_bounds(wall: str, jokers: bool, players: int) -> None:
     """Random games, some throwing many tiles on the floor, end within a bounded number of plies
     and rounds, with all 100 tiles still in the game, through the unchecked fast path."""
-    for seed in range(6):
+    for seed in range(4):
         plies = 0
         for state, _, _ in random_game(players, wall, jokers, 500 + seed, floor_bias=0.3 * (seed % 3), checked=False):
             plies += 1
@@ -598,7 +616,7 @@ def test_illegal_moves_leave_the_state_unchanged() -> None:
     rng = random.Random(99)
     for wall, jokers, players in VARIANTS:
         state = AzulState.new(players, wall, jokers)
-        for _ in range(120):
+        for _ in range(80):
             if state.is_over():
                 break
             if state.current_player == CHANCE:
@@ -612,10 +630,177 @@ def test_illegal_moves_leave_the_state_unchanged() -> None:
                           for jk in (False, True) for fj in (0, 1)
                           if color is not None or jk]
             candidates += [WallMove(r, c) for r in range(5) for c in (*range(5), "floor")]
-            for move in rng.sample(candidates, 40):
+            for move in rng.sample(candidates, 25):
                 if move in legal:
                     continue
                 with pytest.raises(IllegalMoveError):
                     state.play(move)
                 assert state.to_json() == snapshot
             state.play(rng.choice(sorted(legal, key=str)))
+
+
+# --------------------------------------------------------------------------- stubborn players, stalled games
+
+
+def completes_a_row(state: AzulState, move: Any) -> bool:
+    """Whether a take fills the pattern line of a wall row that lacks only one tile."""
+    if not isinstance(move, Take) or move.line == "floor":
+        return False
+    data = state.to_json()
+    board = data["boards"][data["to_move"]]
+    line = board["lines"][move.line]
+    pile = Counter(data["center"]) if move.source == "center" else Counter(data["factories"][move.source])
+    taken = (pile[move.color] if move.color else 0) + (pile["joker"] if move.jokers else 0)
+    wall_row = board["wall"][move.line]
+    return line["count"] + line["jokers"] + taken >= move.line + 1 and sum(t is not None for t in wall_row) == 4
+
+
+def stubborn_game(players: int, wall: str, jokers: bool, seed: int,
+                  stubborn_rounds: int = 12) -> Iterator[tuple[AzulState, AzulState, Any]]:
+    """Players who, for the first rounds, never complete a wall row and prefer pattern lines to
+    the floor: walls and lines fill up, the bag runs short and deals come out partial, and some
+    games stall. Then random play. Yields ``(state before, live state after, event)``."""
+    rng = random.Random(seed)
+    state = AzulState.new(players, wall, jokers)
+    plies = 0
+    while not state.is_over():
+        plies += 1
+        assert plies <= MAX_PLIES, f"stubborn game {wall} jokers={jokers} {players}p seed {seed} does not end"
+        before = state.copy()
+        if state.current_player == CHANCE:
+            event = state.sample_chance(rng)
+            state.apply_chance(event)
+        else:
+            moves = list(state.legal_moves())
+            if state.round <= stubborn_rounds and state.phase == "offer":
+                safe = [m for m in moves if not completes_a_row(state, m)]
+                moves = [m for m in safe if m.line != "floor"] or safe or moves
+            event = rng.choice(moves)
+            state.play(event)
+        yield before, state, event
+
+
+@parametrize_variants
+def test_stubborn_games_end(wall: str, jokers: bool, players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games in which the players long refuse to complete a row (partial deals, empty bags, full
+    walls) keep every invariant and end; a game the engine ends as ``stalled`` could indeed not
+    complete a row: played on from the position before the end with the stall check switched
+    off, no row is ever completed."""
+    partial_deals = 0
+    for seed in range(4):
+        for before, state, event in stubborn_game(players, wall, jokers, seed):
+            assert state.tile_counts() == expected_tile_counts(players, jokers)
+            assert all(s >= 0 for s in state.scores())
+            if isinstance(event, (Take, WallMove)):
+                assert event in before.legal_moves()
+            else:  # a deal: partial once bag and lid run short, factories filled in order
+                data = before.to_json()
+                dealt = [len(f) for f in event.factories]
+                assert sum(dealt) == min(4 * len(dealt), sum(data["bag"].values()) + sum(data["lid"].values()))
+                assert dealt == sorted(dealt, reverse=True) and all(n == 4 for n in dealt[:sum(dealt) // 4])
+                partial_deals += sum(dealt) < 4 * len(dealt)
+            if state.current_player >= 0 and state.round % 2:
+                assert set(state.legal_moves()) == oracle_moves(state)
+        assert state.round <= MAX_ROUNDS
+        check_final(state)
+        if state.end_reason != "stalled":
+            continue
+        assert not any(complete_rows(b) for b in state.to_json()["boards"])
+        with monkeypatch.context() as patch:
+            patch.setattr(AzulState, "_any_row_completable", lambda self: True)
+            for k in range(3):
+                again = before.copy()
+                again.play(event)
+                rng = random.Random(k)
+                while not again.is_over() and again.round < state.round + 15:
+                    if again.current_player == CHANCE:
+                        again.apply_chance(again.sample_chance(rng))
+                    else:
+                        moves = again.legal_moves()
+                        again.play(moves[rng.randrange(len(moves))])
+                    assert not any(complete_rows(b) for b in again.to_json()["boards"]), "stalled, yet a row was completed"
+    if players > 2:
+        assert partial_deals, "these games are meant to run the bag and the lid short"
+
+
+#: A 4-player game (coloured wall, jokers) reached by stubborn and then random play: one red
+#: tile is left in circulation, player 1 starts every round and can only put it on the floor
+#: (nobody takes from the centre, so by ruling 4 player 1 keeps the start), so every round
+#: replays the same forced move. Player 0 could complete wall row 0 with that red tile but never
+#: gets it. The rulebook never ends this game; the engine ends it as ``stalled`` once a whole
+#: round has left everything as the previous round did.
+FORCED_LOOP: dict[str, Any] = {'format': 'azulcam-state/1',
+ 'game': 'azul',
+ 'options': {'wall': 'colored', 'jokers': True},
+ 'players': 4,
+ 'round': 40,
+ 'phase': 'deal',
+ 'to_move': 1,
+ 'start_player': 1,
+ 'marker': 'center',
+ 'bag': {},
+ 'lid': {'red': 1},
+ 'factories': [[], [], [], [], [], [], [], [], []],
+ 'center': {},
+ 'tiling': None,
+ 'end_reason': None,
+ 'boards': [{'score': 31,
+             'placement': 57,
+             'penalties': -26,
+             'bonus': {'rows': 0, 'columns': 0, 'colors': 0},
+             'lines': [{'color': None, 'count': 0, 'jokers': 0}, {'color': 'red', 'count': 1, 'jokers': 0},
+                       {'color': 'black', 'count': 2, 'jokers': 0}, {'color': 'red', 'count': 3, 'jokers': 0},
+                       {'color': 'black', 'count': 2, 'jokers': 0}],
+             'wall': [['blue', 'yellow', None, 'black', 'white'], ['white', 'blue', 'yellow', None, 'black'],
+                      [None, 'joker', 'blue', 'yellow', 'red'], [None, 'black', 'white', 'blue', 'yellow'],
+                      [None, 'joker', None, 'white', 'blue']],
+             'floor': []},
+            {'score': 0,
+             'placement': 49,
+             'penalties': -49,
+             'bonus': {'rows': 0, 'columns': 0, 'colors': 0},
+             'lines': [{'color': None, 'count': 0, 'jokers': 0}, {'color': 'yellow', 'count': 1, 'jokers': 0},
+                       {'color': 'blue', 'count': 1, 'jokers': 0}, {'color': 'blue', 'count': 3, 'jokers': 0},
+                       {'color': 'yellow', 'count': 2, 'jokers': 0}],
+             'wall': [['joker', None, 'joker', 'black', 'joker'], [None, 'joker', None, 'red', 'black'],
+                      ['black', 'white', None, 'joker', 'red'], ['red', 'black', 'white', None, 'yellow'],
+                      [None, 'red', 'black', 'white', None]],
+             'floor': []},
+            {'score': 0,
+             'placement': 44,
+             'penalties': -44,
+             'bonus': {'rows': 0, 'columns': 0, 'colors': 0},
+             'lines': [{'color': None, 'count': 0, 'jokers': 0}, {'color': 'white', 'count': 1, 'jokers': 0},
+                       {'color': 'yellow', 'count': 2, 'jokers': 0}, {'color': 'yellow', 'count': 1, 'jokers': 0},
+                       {'color': 'yellow', 'count': 2, 'jokers': 0}],
+             'wall': [['blue', 'yellow', 'red', 'black', None], [None, 'blue', 'yellow', 'red', 'black'],
+                      [None, 'white', 'blue', None, None], ['red', 'black', 'joker', 'blue', None],
+                      [None, None, None, 'joker', None]],
+             'floor': []},
+            {'score': 23,
+             'placement': 58,
+             'penalties': -35,
+             'bonus': {'rows': 0, 'columns': 0, 'colors': 0},
+             'lines': [{'color': None, 'count': 0, 'jokers': 0}, {'color': 'white', 'count': 1, 'jokers': 0},
+                       {'color': 'white', 'count': 2, 'jokers': 0}, {'color': None, 'count': 0, 'jokers': 0},
+                       {'color': 'white', 'count': 4, 'jokers': 0}],
+             'wall': [['blue', None, 'red', 'black', 'white'], [None, 'blue', 'yellow', 'red', 'black'],
+                      ['joker', None, 'blue', 'yellow', 'red'], ['red', 'black', 'white', 'blue', None],
+                      ['yellow', 'red', None, None, 'blue']],
+             'floor': []}]}
+
+
+def test_a_forced_loop_ends() -> None:
+    state = AzulState.from_json(FORCED_LOOP)
+    assert sum(state.tile_counts()) == 100
+    rng = random.Random(0)
+    for _ in range(200):
+        if state.is_over():
+            break
+        if state.current_player == CHANCE:
+            state.apply_chance(state.sample_chance(rng))
+        else:
+            moves = state.legal_moves()
+            assert len(moves) == 1  # nobody has a choice
+            state.play(moves[0])
+    assert state.is_over()
