@@ -52,7 +52,12 @@ def random_game(game: str, players: int, options: dict, rng: random.Random) -> i
             return moves_played
 
 
-def measure(game: str, players: int, options: dict, seconds: float, seed: int = 1) -> tuple[float, float, int]:
+def measure(game: str, players: int, options: dict, seconds: float, seed: int = 1, warmup: float = 0.0
+            ) -> tuple[float, float, int]:
+    """Games/s, moves/s and games played in ``seconds``, after ``warmup`` seconds of play on
+    other seeds (Summer Pavilion fills its move tables as new hands appear)."""
+    if warmup > 0:
+        measure(game, players, options, warmup, seed + 1000)
     rng = random.Random(seed)
     games = moves = 0
     start = time.perf_counter()
@@ -66,14 +71,16 @@ def measure(game: str, players: int, options: dict, seconds: float, seed: int = 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per configuration (the first second fills the move tables)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per configuration")
+    parser.add_argument("--warmup", type=float, default=3.0,
+                        help="seconds of untimed play first, on other seeds (0: time a cold start)")
     parser.add_argument("--game", choices=sorted(CONFIGS), default=None)
     args = parser.parse_args()
     print(f"{'game':9} {'variant':15} {'players':>7} {'games/s':>9} {'moves/s':>9} {'games':>6}")
     for game in [args.game] if args.game else sorted(CONFIGS):
         for label, options in CONFIGS[game]:
             for players in (2, 3, 4):
-                gps, mps, n = measure(game, players, options, args.seconds)
+                gps, mps, n = measure(game, players, options, args.seconds, warmup=args.warmup)
                 print(f"{game:9} {label:15} {players:>7} {gps:>9.0f} {mps:>9.0f} {n:>6}", flush=True)
 
 
