@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Union
 
-from .common import CHANCE, TERMINAL, GameState, LegalMoves, Moved, Outcome, Scored, check_draw, check_keys, is_int, moved
+from .common import CHANCE, TERMINAL, GameState, LegalMoves, Moved, Outcome, Scored, check_draw, check_keys, is_int, moved, pile_from_json, pile_to_json
 from .errors import IllegalMoveError, ImpossibleDealError, InvalidMoveError
 
 COLORS: tuple[str, ...] = ("blue", "yellow", "red", "black", "white")
@@ -992,9 +992,6 @@ class AzulState(GameState):
     # -- values ----------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        def pile(counts: Any) -> dict[str, int]:
-            return {TILE_NAMES[t]: n for t, n in (sorted(counts.items()) if isinstance(counts, dict) else enumerate(counts)) if n}
-
         return {
             "format": "azulcam-state/1",
             "game": "azul",
@@ -1005,10 +1002,10 @@ class AzulState(GameState):
             "to_move": self._to_move,
             "start_player": self._start_player,
             "marker": "center" if self._marker_in_center else self._marker_holder,
-            "bag": pile(self._bag),
-            "lid": pile(self._lid),
+            "bag": pile_to_json(self._bag, TILE_NAMES),
+            "lid": pile_to_json(self._lid, TILE_NAMES),
             "factories": [[TILE_NAMES[t] for t in sorted(f) for _ in range(f[t])] for f in self._factories],
-            "center": pile(self._center),
+            "center": pile_to_json(self._center, TILE_NAMES),
             "tiling": list(self._tiling_at) if self._phase == _TILING else None,
             "end_reason": self._end_reason,
             "last_round_end": self._last_round_end,
@@ -1045,21 +1042,15 @@ class AzulState(GameState):
             s._marker_in_center = marker == "center"
             s._marker_holder = None if marker in ("center", None) else int(marker)
 
-            def counts(d: dict[str, int]) -> list[int]:
-                out = [0] * 6
-                for name, n in d.items():
-                    out[TILE_INDEX[name]] = int(n)
-                return out
-
-            s._bag = counts(data["bag"])
-            s._lid = counts(data["lid"])
+            s._bag = pile_from_json(data["bag"], TILE_INDEX)
+            s._lid = pile_from_json(data["lid"], TILE_INDEX)
             if len(data["factories"]) != len(s._factories):
                 raise ValueError("wrong number of factories")
             for pile, names in zip(s._factories, data["factories"]):
                 for name in sorted(names, key=lambda n: TILE_INDEX[n]):
                     t = TILE_INDEX[name]
                     pile[t] = pile.get(t, 0) + 1
-            s._center = {t: n for t, n in enumerate(counts(data["center"])) if n}
+            s._center = {t: n for t, n in enumerate(pile_from_json(data["center"], TILE_INDEX)) if n}
             s._on_table = sum(sum(f.values()) for f in s._factories) + sum(s._center.values())
             s._tiling_at = tuple(data["tiling"]) if data.get("tiling") else (0, 0)  # type: ignore[assignment]
             s._end_reason = data.get("end_reason")

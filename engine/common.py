@@ -212,3 +212,17 @@ class GameState:
         return self._key() == other._key()  # type: ignore[attr-defined]
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def pile_to_json(counts: list[int] | dict[int, int], names: tuple[str, ...]) -> dict[str, int]:
+    """Tile counts (a list by kind, or a ``{kind: count}`` pile) as ``{name: count}``, empty kinds left out."""
+    items = sorted(counts.items()) if isinstance(counts, dict) else enumerate(counts)
+    return {names[t]: n for t, n in items if n}
+
+
+def pile_from_json(data: dict[str, int], index: dict[str, int]) -> list[int]:
+    """``{name: count}`` back to a list of 6 counts by kind; an unknown name raises KeyError."""
+    out = [0] * 6
+    for name, n in data.items():
+        out[index[name]] = int(n)
+    return out

@@ -19,7 +19,7 @@ from itertools import combinations_with_replacement
 from typing import Any, Iterator, Union
 
 from . import pavilion_board as topo
-from .common import CHANCE, TERMINAL, GameState, LegalMoves, Outcome, Scored, check_draw, check_keys, is_int, moved
+from .common import CHANCE, TERMINAL, GameState, LegalMoves, Outcome, Scored, check_draw, check_keys, is_int, moved, pile_from_json, pile_to_json
 from .errors import AmbiguousMoveError, IllegalMoveError, ImpossibleDealError, InvalidMoveError
 
 COLORS = topo.COLORS
@@ -970,10 +970,6 @@ class PavilionState(GameState):
     # -- values ------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        def pile(counts: Any) -> dict[str, int]:
-            items = sorted(counts.items()) if isinstance(counts, dict) else enumerate(counts)
-            return {COLORS[c]: n for c, n in items if n}
-
         return {
             "format": "azulcam-state/1",
             "game": "pavilion",
@@ -984,11 +980,11 @@ class PavilionState(GameState):
             "to_move": self._to_move,
             "start_player": self._start_player,
             "token": "center" if self._token_in_center else self._token_holder,
-            "bag": pile(self._bag),
-            "tower": pile(self._tower),
+            "bag": pile_to_json(self._bag, COLORS),
+            "tower": pile_to_json(self._tower, COLORS),
             "supply": self.supply(),
             "factories": [[COLORS[c] for c in sorted(f) for _ in range(f[c])] for f in self._factories],
-            "center": pile(self._center),
+            "center": pile_to_json(self._center, COLORS),
             "owed": self._owed,
             "end_reason": self._end_reason,
             "boards": [
@@ -996,7 +992,7 @@ class PavilionState(GameState):
                     "score": b.score, "placement": b.placement, "penalties": b.penalties,
                     "stars": b.stars, "numbers": b.numbers, "passed": b.passed,
                     "spaces": {topo.SPACE_NAMES[i]: COLORS[c] for i, c in enumerate(b.space) if c >= 0},
-                    "hand": pile(b.hand),
+                    "hand": pile_to_json(b.hand, COLORS),
                     "corners": [COLORS[c] for c in b.corners],
                 }
                 for b in self._boards
@@ -1017,21 +1013,15 @@ class PavilionState(GameState):
             s._token_in_center = token == "center"
             s._token_holder = None if token in ("center", None) else int(token)
 
-            def counts(d: dict[str, int]) -> list[int]:
-                out = [0] * 6
-                for name, n in d.items():
-                    out[COLOR_INDEX[name]] = int(n)
-                return out
-
-            s._bag = counts(data["bag"])
-            s._tower = counts(data["tower"])
+            s._bag = pile_from_json(data["bag"], COLOR_INDEX)
+            s._tower = pile_from_json(data["tower"], COLOR_INDEX)
             s._supply = [COLOR_INDEX[c] if c is not None else -1 for c in data["supply"]]
             if len(s._supply) != topo.SUPPLY_SPACES or len(data["factories"]) != len(s._factories):
                 raise ValueError("wrong number of supply spaces or factories")
             for pile, names in zip(s._factories, data["factories"]):
                 for c in sorted(COLOR_INDEX[n] for n in names):
                     pile[c] = pile.get(c, 0) + 1
-            s._center = {c: n for c, n in enumerate(counts(data["center"])) if n}
+            s._center = {c: n for c, n in enumerate(pile_from_json(data["center"], COLOR_INDEX)) if n}
             s._on_table = sum(sum(f.values()) for f in s._factories) + sum(s._center.values())
             s._owed = int(data.get("owed", 0))
             s._end_reason = data.get("end_reason")
@@ -1051,7 +1041,7 @@ class PavilionState(GameState):
                     b.star_colors[i // 6] |= 1 << c
                     b.star_count[i // 6] += 1
                     b.star_filled[i // 6] |= 1 << (i % 6)
-                b.hand = counts(bd["hand"])
+                b.hand = pile_from_json(bd["hand"], COLOR_INDEX)
                 b.corners = [COLOR_INDEX[c] for c in bd["corners"]]
             return s
         except (KeyError, TypeError, IndexError) as exc:
