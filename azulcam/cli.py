@@ -35,7 +35,9 @@ def _options(args: argparse.Namespace) -> dict[str, object]:
     return {"side": args.side or "colored"}
 
 
-def _players(spec: str, count: int, seed: int) -> list[object]:
+def _players(spec: str | None, count: int, seed: int) -> list[object]:
+    if spec is None:
+        spec = "greedy,random" if count == 2 else "greedy"
     kinds = [k.strip() for k in spec.split(",")]
     if len(kinds) == 1:
         kinds = kinds * count
@@ -107,9 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--side", choices=["colored", "grey"], default=None,
                    help="Summer Pavilion: which side of the player boards (default colored)")
     p.add_argument("--seed", type=int, required=True, help="seed of the deals and of the random players")
-    p.add_argument("--bots", default="greedy,random", metavar="KINDS",
+    p.add_argument("--bots", default=None, metavar="KINDS",
                    help=f"comma-separated built-in players in seating order ({', '.join(PLAYERS)}); "
-                        "one name for all (default: greedy,random for 2 players)")
+                        "one name for all (default: greedy,random for 2 players, greedy for more)")
     p.add_argument("--out", required=True, help="record file to write ('-' for standard output)")
     p.set_defaults(func=cmd_play)
 
@@ -133,8 +135,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
-    if getattr(args, "func", None) is cmd_play and args.bots == "greedy,random" and args.players != 2:
-        args.bots = "greedy"
     try:
         return int(args.func(args))
     except (BadInput, EngineError) as exc:

@@ -899,6 +899,8 @@ class PavilionState(GameState):
             bag[c] -= counts[c]
 
     def apply_chance_unchecked(self, event: Deal | Refill) -> None:
+        """The same as :meth:`apply_chance`: its checks cost little next to a round's moves, so
+        this name exists only for the shared interface with the Azul engine."""
         self.apply_chance(event)
 
     # -- scores ------------------------------------------------------------------

@@ -206,18 +206,13 @@ def replay(record: Record) -> Iterator[Step]:
             if to_move == TERMINAL:
                 raise RecordError("the game is already over", index)
             if to_move == CHANCE:
-                if kind == "move":
+                if kind in ("move", "drawn"):  # no chance event written here: draw it from the seed
                     if rng is None:
                         raise RecordError(f"a chance event is due here, not a move by player {player}", index)
                     chance = state.sample_chance(rng)
                     outcome = state.apply_chance(chance)
                     yield Step(index, chance.to_json(), outcome, state)
-                    continue  # the move is read again against the dealt state
-                if kind == "drawn":
-                    chance = state.sample_chance(rng)
-                    outcome = state.apply_chance(chance)
-                    yield Step(index, chance.to_json(), outcome, state)
-                    continue
+                    continue  # a written move is read again against the dealt state
                 outcome = state.apply_chance(value)
             else:
                 if kind != "move":
