@@ -280,9 +280,9 @@ class Game:
             outcome = self.state.apply_chance(event)
             self.record.events.append(event.to_json() if hasattr(event, "to_json") else dict(event))
         else:
-            outcome = self.state.play(event)
-            move_json = event.to_json() if hasattr(event, "to_json") else GAMES[self.record.game]["move"](event).to_json()
-            self.record.events.append({"player": to_move, "move": move_json})
+            move = self.state._read_move(event)  # a move, its JSON or its text, read once for both uses
+            outcome = self.state.play(move)
+            self.record.events.append({"player": to_move, "move": move.to_json()})
         return outcome
 
 
