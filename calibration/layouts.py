@@ -1,0 +1,228 @@
+"""Board layouts (``azulcam-layout/1``): every slot of a board side as a polygon, as data.
+
+A layout says where each slot lies on a board, in fractions of the board's width and height
+from its top left as its owner sees it. Five layouts ship with azulcam (``LAYOUT_NAMES``);
+a user whose edition is printed differently can load an edited copy from a file instead
+(see ``calibration/README.md``). The shipped files are written by
+:func:`azulcam.vision.boards.build_layouts` from the measured board geometry and the Summer
+Pavilion engine's topology; a test keeps the two equal.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+LAYOUT_FORMAT = "azulcam-layout/1"
+LAYOUT_NAMES: tuple[str, ...] = ("azul-colored", "azul-grey", "pavilion-colored", "pavilion-grey", "pavilion-scoring")
+
+Point = tuple[float, float]
+
+
+class LayoutError(ValueError):
+    """A layout that cannot be read or used; the message names the file and the slot."""
+
+
+def expected_slots(name: str) -> tuple[str, ...]:
+    """The slot ids a layout of this board must have, from its name's prefix
+    (``azul-*``, ``pavilion-scoring``, ``pavilion-*``)."""
+    if name.startswith("azul"):
+        return (tuple(f"line.{r}.{i}" for r in range(5) for i in range(r + 1))
+                + tuple(f"wall.{r}.{c}" for r in range(5) for c in range(5))
+                + tuple(f"floor.{i}" for i in range(7)))
+    if name.startswith("pavilion-scoring"):
+        return tuple(f"supply.{i}" for i in range(10))
+    if name.startswith("pavilion"):
+        return tuple(f"{s}.{k}" for s in range(7) for k in range(1, 7)) + tuple(f"corner.{i}" for i in range(4))
+    raise LayoutError(f"layout name {name!r} names no board (azul-..., pavilion-..., pavilion-scoring...)")
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One slot: its id, outline (board fractions), the colour printed under it and its printed number."""
+
+    id: str
+    polygon: tuple[Point, ...]
+    printed: str | None = None
+    number: int | None = None
+
+    @property
+    def center(self) -> Point:
+        xs, ys = zip(*self.polygon)
+        return sum(xs) / len(xs), sum(ys) / len(ys)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "polygon": [[round(x, 5), round(y, 5)] for x, y in self.polygon]}
+        if self.printed is not None:
+            out["printed"] = self.printed
+        if self.number is not None:
+            out["number"] = self.number
+        return out
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A board side: its name, printed size in millimetres and slots in a fixed order."""
+
+    name: str
+    size_mm: tuple[float, float]
+    slots: tuple[Slot, ...]
+    _by_id: dict[str, Slot] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", {s.id: s for s in self.slots})
+
+    def __getitem__(self, slot_id: str) -> Slot:
+        try:
+            return self._by_id[slot_id]
+        except KeyError:
+            raise KeyError(f"layout {self.name} has no slot {slot_id!r}") from None
+
+    def __contains__(self, slot_id: object) -> bool:
+        return slot_id in self._by_id
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(s.id for s in self.slots)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": LAYOUT_FORMAT, "name": self.name, "size_mm": list(self.size_mm),
+                "slots": [s.to_json() for s in self.slots]}
+
+    def dumps(self) -> str:
+        """JSON text, one slot per line, so that edited layouts diff well."""
+        head = json.dumps({"format": LAYOUT_FORMAT, "name": self.name, "size_mm": list(self.size_mm)})[:-1]
+        body = ",\n  ".join(json.dumps(s.to_json()) for s in self.slots)
+        return f'{head}, "slots": [\n  {body}\n]}}\n'
+
+    @classmethod
+    def from_json(cls, data: Any, source: str = "layout") -> "Layout":
+        """Read and check a layout. Raises :class:`LayoutError` naming ``source`` and the slot."""
+        if not isinstance(data, dict) or data.get("format") != LAYOUT_FORMAT:
+            raise LayoutError(f"{source}: not an {LAYOUT_FORMAT} layout")
+        name = data.get("name")
+        if not isinstance(name, str) or not name:
+            raise LayoutError(f"{source}: the layout needs a name")
+        size = data.get("size_mm")
+        if not (isinstance(size, list) and len(size) == 2 and all(_is_number(v) and v > 0 for v in size)):
+            raise LayoutError(f"{source}: size_mm must be [width, height] in millimetres, not {size!r}")
+        raw = data.get("slots")
+        if not isinstance(raw, list) or not raw:
+            raise LayoutError(f"{source}: slots must be a non-empty list")
+        slots = []
+        for n, s in enumerate(raw):
+            where = f"{source}: slot {n}"
+            if not isinstance(s, dict) or not isinstance(s.get("id"), str):
+                raise LayoutError(f"{where}: a slot needs an id")
+            where = f"{source}: slot {s['id']}"
+            poly = s.get("polygon")
+            if not (isinstance(poly, list) and len(poly) >= 3
+                    and all(isinstance(p, list) and len(p) == 2 and all(_is_number(v) for v in p) for p in poly)):
+                raise LayoutError(f"{where}: polygon must be a list of at least 3 [x, y] points")
+            printed, number = s.get("printed"), s.get("number")
+            if printed is not None and not isinstance(printed, str):
+                raise LayoutError(f"{where}: printed must be a colour name")
+            if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+                raise LayoutError(f"{where}: number must be an integer")
+            slots.append(Slot(s["id"], tuple((float(x), float(y)) for x, y in poly), printed, number))
+        layout = cls(name, (float(size[0]), float(size[1])), tuple(slots))
+        problems = check_layout(layout)
+        if problems:
+            raise LayoutError(f"{source}: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+        return layout
+
+    def scaled(self, scale: Point = (1.0, 1.0), shift: Point = (0.0, 0.0), size_mm: Point | None = None,
+               name: str | None = None) -> "Layout":
+        """A copy with every slot moved by ``x' = (x - 0.5) * sx + 0.5 + dx`` (and likewise y):
+        for an edition whose print sits a little larger, smaller or off-centre on its board."""
+        (sx, sy), (dx, dy) = scale, shift
+        slots = tuple(Slot(s.id, tuple(((x - 0.5) * sx + 0.5 + dx, (y - 0.5) * sy + 0.5 + dy) for x, y in s.polygon),
+                           s.printed, s.number) for s in self.slots)
+        return Layout(name or self.name, tuple(size_mm) if size_mm else self.size_mm, slots)  # type: ignore[arg-type]
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _convex_area(poly: np.ndarray) -> float:
+    return abs(float(cv2.contourArea(poly)))
+
+
+def check_layout(layout: Layout) -> list[str]:
+    """What is wrong with a layout: missing, unknown or repeated slots, slots off the board,
+    slots that are not convex, and slots that overlap. An empty list means it is usable."""
+    problems = []
+    ids = [s.id for s in layout.slots]
+    try:
+        expected = expected_slots(layout.name)
+    except LayoutError as exc:
+        return [str(exc)]
+    missing = [i for i in expected if i not in ids]
+    if missing:
+        problems.append(f"missing slot {missing[0]}" + (f" and {len(missing) - 1} more" if len(missing) > 1 else ""))
+    problems += [f"unknown slot {i}" for i in ids if i not in expected]
+    problems += [f"slot {i} appears twice" for i in sorted({i for i in ids if ids.count(i) > 1})]
+    polys = []
+    for s in layout.slots:
+        if any(not (-0.001 <= v <= 1.001) for p in s.polygon for v in p):
+            problems.append(f"slot {s.id} lies outside the board (coordinates are fractions 0..1)")
+        poly = np.array(s.polygon, np.float32)
+        if not cv2.isContourConvex(poly) or _convex_area(poly) < 1e-6:
+            problems.append(f"slot {s.id} is not a convex polygon with an area")
+            poly = None
+        polys.append(poly)
+    for a in range(len(polys)):
+        for b in range(a + 1, len(polys)):
+            pa, pb = polys[a], polys[b]
+            if pa is None or pb is None:
+                continue
+            if (pa[:, 0].max() <= pb[:, 0].min() or pb[:, 0].max() <= pa[:, 0].min()
+                    or pa[:, 1].max() <= pb[:, 1].min() or pb[:, 1].max() <= pa[:, 1].min()):
+                continue
+            area, _ = cv2.intersectConvexConvex(pa, pb)
+            if area > 1e-3 * min(_convex_area(pa), _convex_area(pb)):
+                problems.append(f"slots {layout.slots[a].id} and {layout.slots[b].id} overlap")
+    return problems
+
+
+def _layout_dir() -> Any:
+    return resources.files("azulcam.calibration").joinpath("layouts")
+
+
+_CACHE: dict[str, Layout] = {}
+
+
+def load_layout(name_or_path: str | Path) -> Layout:
+    """A shipped layout by name (``azul-colored``), or a layout file by path.
+
+    Raises :class:`LayoutError` for an unknown name or a file that is not a usable layout.
+    """
+    key = str(name_or_path)
+    if key in _CACHE:
+        return _CACHE[key]
+    if key in LAYOUT_NAMES:
+        text = _layout_dir().joinpath(f"{key}.json").read_text(encoding="utf-8")
+        source = f"layout {key}"
+    else:
+        path = Path(key)
+        if path.suffix != ".json" and not path.exists():
+            raise LayoutError(f"unknown layout {key!r} (shipped: {', '.join(LAYOUT_NAMES)}; or give a .json file)")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise LayoutError(f"cannot read layout {key}: {getattr(exc, 'strerror', None) or exc}") from None
+        source = key
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LayoutError(f"{source}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    layout = Layout.from_json(data, source)
+    _CACHE[key] = layout
+    return layout

@@ -1,0 +1,128 @@
+"""The physical game components as geometry: boards, tiles and factory displays.
+
+Measurements come from ``shared/rules/BOARDS.md`` (retail copies) and, for Summer Pavilion,
+from the engine's topology (:mod:`azulcam.engine.pavilion_board`), so that the shipped
+layouts and the renderer share one description. :func:`build_layouts` writes the layout
+files of ``calibration/layouts/``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..calibration.layouts import LAYOUT_NAMES, Layout, Slot
+from ..engine import pavilion_board as topo
+from ..engine.azul import COLORS as AZUL_COLORS, wall_color
+
+# --------------------------------------------------------------------------- sizes in millimetres
+
+AZUL_BOARD_MM = (250.0, 250.0)
+PAVILION_BOARD_MM = (270.0, 270.0)
+SCORING_BOARD_MM = (360.0, 240.0)
+#: Azul tiles: squares about 2 cm across and 0.7 cm thick.
+AZUL_TILE_MM = 20.0
+AZUL_TILE_HEIGHT_MM = 7.0
+#: Summer Pavilion tiles: a 60-degree rhombus the size of a board space (side = star radius / sqrt 3).
+PAVILION_TILE_SIDE_MM = topo.STAR_RADIUS / 3 ** 0.5 * PAVILION_BOARD_MM[0]
+PAVILION_TILE_HEIGHT_MM = 6.0
+#: Factory displays: cardboard discs about 2.5 tiles across (a little more, so four tiles sit on one).
+FACTORY_DIAMETER_MM = 2.7 * AZUL_TILE_MM
+
+# --------------------------------------------------------------------------- Azul board (BOARDS.md)
+
+AZUL_PITCH = 0.0874  # wall x 0.519..0.956 in five cells
+AZUL_WALL_X0, AZUL_WALL_Y0 = 0.519, 0.344
+AZUL_LINES_X1 = 0.481  # every pattern line ends here
+AZUL_CELL = 0.080  # printed cell inside its pitch
+AZUL_FLOOR_X0, AZUL_FLOOR_PITCH, AZUL_FLOOR_Y0 = 0.03, 0.0957, 0.858
+FLOOR_PENALTIES = (-1, -1, -2, -2, -2, -3, -3)
+
+
+def _square(cx: float, cy: float, size: float) -> tuple[tuple[float, float], ...]:
+    h = size / 2
+    return ((cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h))
+
+
+def azul_row_y(r: int) -> float:
+    """Centre height of wall row ``r`` and pattern line ``r``."""
+    return AZUL_WALL_Y0 + (r + 0.5) * AZUL_PITCH
+
+
+def azul_layout(wall: str) -> Layout:
+    slots = []
+    for r in range(5):
+        for i in range(r + 1):  # I = 0 is the rightmost space
+            slots.append(Slot(f"line.{r}.{i}", _square(AZUL_LINES_X1 - (i + 0.5) * AZUL_PITCH, azul_row_y(r), AZUL_CELL)))
+    for r in range(5):
+        for c in range(5):
+            printed = AZUL_COLORS[wall_color(r, c)] if wall == "colored" else None
+            slots.append(Slot(f"wall.{r}.{c}", _square(AZUL_WALL_X0 + (c + 0.5) * AZUL_PITCH, azul_row_y(r), AZUL_CELL),
+                              printed))
+    for i in range(7):
+        cx = AZUL_FLOOR_X0 + (i + 0.5) * AZUL_FLOOR_PITCH
+        slots.append(Slot(f"floor.{i}", _square(cx, AZUL_FLOOR_Y0 + AZUL_CELL / 2, AZUL_CELL), None, FLOOR_PENALTIES[i]))
+    return Layout(f"azul-{wall}", AZUL_BOARD_MM, tuple(slots))
+
+
+# --------------------------------------------------------------------------- Summer Pavilion boards
+
+
+def rhombus(cx: float, cy: float, angle_deg: float, long_diag: float, aspect: float = 1.0) -> tuple[tuple[float, float], ...]:
+    """A 60-degree rhombus centred at (cx, cy) whose long diagonal points at ``angle_deg``
+    (counter-clockwise from +x, y down). ``aspect`` = height / width of the board, so that a
+    rhombus drawn in fractions of a non-square board keeps its shape in millimetres."""
+    import math
+
+    a = math.radians(angle_deg)
+    ux, uy = math.cos(a), -math.sin(a)
+    half_long, half_short = long_diag / 2, long_diag / 2 / 3 ** 0.5
+    pts = ((half_long * ux, half_long * uy), (-half_short * uy, half_short * ux),
+           (-half_long * ux, -half_long * uy), (half_short * uy, -half_short * ux))
+    return tuple((cx + x, cy + y / aspect) for x, y in pts)
+
+
+def pavilion_layout(side: str) -> Layout:
+    slots = []
+    for i in range(topo.SPACES):
+        star = i // 6
+        color = topo.STAR_COLOR[star]
+        printed = topo.COLORS[color] if side == "colored" and color is not None else None
+        polygon = tuple((round(x, 6), round(y, 6)) for x, y in topo.space_polygon(i))
+        slots.append(Slot(topo.SPACE_NAMES[i], polygon, printed, topo.PRINTED[side][i]))
+    for name, (cx, cy) in zip(topo.CORNER_NAMES, topo.CORNER_CENTERS):
+        slots.append(Slot(name, rhombus(cx, cy, 90.0, topo.STAR_RADIUS)))
+    return Layout(f"pavilion-{side}", PAVILION_BOARD_MM, tuple(slots))
+
+
+#: Supply spaces on the scoring board: two rows of five upright rhombuses in its middle.
+SUPPLY_CENTERS: tuple[tuple[float, float], ...] = tuple(
+    (0.26 + 0.12 * (i % 5), 0.45 if i < 5 else 0.70) for i in range(topo.SUPPLY_SPACES))
+
+
+def scoring_layout() -> Layout:
+    w, h = SCORING_BOARD_MM
+    long_diag = topo.STAR_RADIUS * PAVILION_BOARD_MM[0] / w
+    slots = tuple(Slot(f"supply.{i}", rhombus(cx, cy, 90.0, long_diag, h / w)) for i, (cx, cy) in enumerate(SUPPLY_CENTERS))
+    return Layout("pavilion-scoring", SCORING_BOARD_MM, slots)
+
+
+def build_layouts() -> dict[str, Layout]:
+    """Every shipped layout, built from the geometry above and the engine's topology."""
+    out = {layout.name: layout for layout in (
+        azul_layout("colored"), azul_layout("grey"),
+        pavilion_layout("colored"), pavilion_layout("grey"), scoring_layout())}
+    assert tuple(out) == LAYOUT_NAMES
+    return out
+
+
+def write_layouts(folder: str | Path) -> list[Path]:
+    """Write every shipped layout as ``NAME.json`` into ``folder`` (the package's
+    ``calibration/layouts/`` when regenerating them)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, layout in build_layouts().items():
+        path = folder / f"{name}.json"
+        path.write_text(layout.dumps(), encoding="utf-8")
+        written.append(path)
+    return written
