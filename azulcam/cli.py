@@ -6,12 +6,13 @@ import argparse
 import json
 import re
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from . import __version__
 from .engine.errors import EngineError
 from .engine.players import PLAYERS, make_player
-from .engine.record import Record, play_game, score_report
+from .engine.record import Record, play_game, replay, score_report
 
 
 def dump_json(data: object) -> str:
@@ -92,6 +93,72 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _size(text: str) -> tuple[int, int]:
+    w, x, h = text.lower().partition("x")
+    if not (x and w.isdigit() and h.isdigit() and 64 <= int(w) <= 8192 and 64 <= int(h) <= 8192):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size WIDTHxHEIGHT (64 to 8192 pixels each, e.g. 1280x720)")
+    return int(w), int(h)
+
+
+def _event_range(text: str) -> tuple[int, int | None]:
+    first, colon, last = text.partition(":")
+    try:
+        return int(first or 0), (int(last) if last else None) if colon else int(first or 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an event range FIRST:LAST (e.g. 0:40)") from None
+
+
+def _states(record: Record) -> list[object]:
+    """The position before any event, then after each (checked)."""
+    out = [record.new_state()]
+    for step in replay(record):
+        out.append(step.state.copy())
+    return out
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from .vision.camera import ViewRanges
+    from .vision.render import SceneOptions, render_state
+    from .vision.video import write_video
+
+    record = _load_record(args.record)
+    if args.video is not None:
+        if args.at is not None or args.out is not None or args.count != 1:
+            raise BadInput("--video draws the whole game: --at, --out and --count are for still images")
+        first, last = args.events
+        try:
+            path, sidecar, count = write_video(record, args.video, args.seed, args.size, first=first, last=last)
+        except OSError as exc:
+            raise BadInput(str(exc)) from None
+        print(f"{count} frames -> {path}, truth -> {sidecar}", file=sys.stderr)
+        return 0
+    if args.out is None:
+        raise BadInput("say where the images go with --out DIR (or make a video with --video OUT.mp4)")
+    if args.count < 1:
+        raise BadInput(f"--count must be at least 1, not {args.count}")
+    states = _states(record)
+    at = len(states) - 1 if args.at is None else args.at
+    if not 0 <= at < len(states):
+        raise BadInput(f"--at {at}: the record has {len(states) - 1} events (0 is the position before the first)")
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BadInput(f"cannot make {out}: {exc.strerror}") from None
+    options = SceneOptions(size=args.size, view=ViewRanges(framing=args.framing), clean=args.clean)
+    for i in range(args.count):
+        scene = render_state(states[at], (args.seed, i), options)
+        name = f"scene-{i:03d}"
+        truth = {"image": f"{name}.jpg", "record": str(args.record), "at": at, "seed": [args.seed, i], **scene.truth}
+        try:
+            (out / f"{name}.jpg").write_bytes(scene.jpeg)
+            (out / f"{name}.json").write_text(json.dumps(truth) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise BadInput(f"cannot write into {out}: {exc.strerror}") from None
+    print(f"{args.count} scenes of {record.game} after {at} events -> {out}", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="azulcam",
@@ -121,6 +188,27 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--compact", action="store_true", help="print the report on one line")
     s.set_defaults(func=cmd_score)
 
+    r = sub.add_parser("render", help="draw photo-like images (or a video) of a recorded game, with their truth",
+                       description="Draw photo-like pictures of a table at a point of a record, each with its truth "
+                                   "(azulcam-scene/1: the observation, the profile with the boards' corners, what is "
+                                   "hidden), or the whole game as a video with a JSON-lines truth file beside it. "
+                                   "The same seed gives the same images.")
+    r.add_argument("record", help="azulcam-record/1 file ('-' for standard input)")
+    r.add_argument("--at", type=int, default=None, metavar="K",
+                   help="draw the position after the first K events (0: before the first; default: the end)")
+    r.add_argument("--out", default=None, metavar="DIR", help="folder for scene-NNN.jpg and scene-NNN.json")
+    r.add_argument("--count", type=int, default=1, metavar="N", help="how many pictures (default 1)")
+    r.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the camera, light and table (default 0)")
+    r.add_argument("--size", type=_size, default=None, metavar="WxH",
+                   help="image size (default 1280x720; videos 960x540)")
+    r.add_argument("--framing", choices=["fit", "free"], default="fit",
+                   help="fit: the whole table in view where the tile size allows; free: any part of it")
+    r.add_argument("--clean", action="store_true", help="no photographic effects (even light, no blur, noise or hands)")
+    r.add_argument("--video", default=None, metavar="OUT.mp4", help="draw the whole game as a video instead")
+    r.add_argument("--events", type=_event_range, default=(0, None), metavar="FIRST:LAST",
+                   help="with --video: only these events (indices, inclusive)")
+    r.set_defaults(func=cmd_render)
+
     d = sub.add_parser("demo", help="play a seeded game (greedy against random) and print its score report",
                        description="The main job until a camera is attached: a seeded game between two "
                                    "built-in players, and its score report.")
@@ -135,6 +223,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
+    if getattr(args, "size", 0) is None:
+        args.size = (960, 540) if getattr(args, "video", None) else (1280, 720)
     try:
         return int(args.func(args))
     except (BadInput, EngineError) as exc:

@@ -1,0 +1,227 @@
+"""Procedural component art (azulcam.vision.art): shapes, determinism, and art that a
+classifier can learn from (printed slots where the layouts say, distinguishable tiles)."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from azulcam.calibration.layouts import LAYOUT_NAMES, load_layout
+from azulcam.vision import art
+
+AZUL_COLORS = ("blue", "yellow", "red", "black", "white")
+
+
+def _mean_bgr(img: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    return img[..., :3][mask > 0].reshape(-1, 3).astype(np.float64).mean(axis=0)
+
+
+def _slot_mask(shape, polygon, w: int, h: int) -> np.ndarray:
+    mask = np.zeros(shape[:2], np.uint8)
+    pts = np.round(np.array([(x * w, y * h) for x, y in polygon]) - 0.5).astype(np.int32)
+    cv2.fillPoly(mask, [pts], 255)
+    return mask
+
+
+# --------------------------------------------------------------------------- tiles
+
+
+@pytest.mark.parametrize("kind", art.AZUL_TILES)
+@pytest.mark.parametrize("size", [4, 9, 16, 64])
+def test_azul_tile_shape(kind, size):
+    img, poly = art.tile_sprite("azul", kind, size)
+    assert img.shape == (size, size, 4) and img.dtype == np.uint8
+    assert (img[..., 3] == 255).all()
+    assert poly.dtype == np.float32 and poly.shape == (4, 2)
+    np.testing.assert_array_equal(poly, [[0, 0], [size, 0], [size, size], [0, size]])
+    assert not img.flags.writeable and not poly.flags.writeable
+
+
+@pytest.mark.parametrize("kind", art.PAVILION_TILES)
+@pytest.mark.parametrize("size", [8, 31, 96])
+def test_pavilion_tile_shape(kind, size):
+    img, poly = art.tile_sprite("pavilion", kind, size)
+    w = round(size / math.sqrt(3))
+    assert img.shape == (size, w, 4) and img.dtype == np.uint8
+    assert poly.dtype == np.float32 and poly.shape == (4, 2)
+    np.testing.assert_allclose(poly, [[w / 2, 0], [w, size / 2], [w / 2, size], [0, size / 2]])
+    a = img[..., 3]
+    assert a[size // 2, w // 2] == 255
+    assert a[0, 0] == a[0, -1] == a[-1, 0] == a[-1, -1] == 0
+    assert 0 < np.count_nonzero((a > 0) & (a < 255))  # anti-aliased edge
+    # The face covers about half the bounding box (a rhombus).
+    assert abs(a.astype(np.float64).sum() / 255 / (size * w) - 0.5) < 0.08
+
+
+def test_pavilion_start_player_token_is_a_disc():
+    img, poly = art.tile_sprite("pavilion", "first_player", 48)
+    assert img.shape == (48, 48, 4)
+    np.testing.assert_array_equal(poly, [[0, 0], [48, 0], [48, 48], [0, 48]])
+    a = img[..., 3]
+    assert a[24, 24] == 255 and a[0, 0] == 0 and a[-1, -1] == 0
+    assert abs(a.astype(np.float64).sum() / 255 - math.pi * 24 ** 2) < 0.03 * 48 * 48
+
+
+@pytest.mark.parametrize("args", [("chess", "blue", 16), ("azul", "purple", 16), ("pavilion", "black", 16),
+                                  ("pavilion", "joker", 16), ("azul", "blue", 3), ("azul", "blue", 0)])
+def test_tile_sprite_rejects_bad_arguments(args):
+    with pytest.raises(ValueError):
+        art.tile_sprite(*args)
+
+
+def test_tile_side_color_is_darker_than_the_top():
+    for game, kinds in (("azul", art.AZUL_TILES), ("pavilion", art.PAVILION_TILES + ("first_player",))):
+        for kind in kinds:
+            side = art.tile_side_color(game, kind)
+            assert len(side) == 3 and all(isinstance(v, int) and 0 <= v <= 255 for v in side)
+            img, _ = art.tile_sprite(game, kind, 32)
+            top = _mean_bgr(img, img[..., 3] == 255)
+            assert sum(side) < top.sum(), (game, kind)
+    with pytest.raises(ValueError):
+        art.tile_side_color("azul", "green")
+
+
+def test_azul_tile_colours_are_distinguishable():
+    means = {k: _mean_bgr(*(lambda im: (im, np.ones(im.shape[:2])))(art.tile_sprite("azul", k, 24)[0]))
+             for k in AZUL_COLORS + ("joker",)}
+    kinds = list(means)
+    for i, a in enumerate(kinds):
+        for b in kinds[i + 1:]:
+            assert np.linalg.norm(means[a] - means[b]) > 40, (a, b)
+
+
+def test_pavilion_tile_colours_are_distinguishable():
+    means = {}
+    for k in art.PAVILION_TILES:
+        img, _ = art.tile_sprite("pavilion", k, 40)
+        means[k] = _mean_bgr(img, img[..., 3] == 255)
+    for i, a in enumerate(art.PAVILION_TILES):
+        for b in art.PAVILION_TILES[i + 1:]:
+            assert np.linalg.norm(means[a] - means[b]) > 40, (a, b)
+
+
+def test_joker_shows_all_five_colours():
+    img, _ = art.tile_sprite("azul", "joker", 64)
+    pixels = img[..., :3].reshape(-1, 3).astype(np.float64)
+    for kind in AZUL_COLORS:
+        ref = np.array(art.AZUL_BASE[kind], np.float64)
+        assert (np.linalg.norm(pixels - ref, axis=1) < 45).mean() > 0.03, kind
+
+
+# --------------------------------------------------------------------------- determinism and caching
+
+
+def test_art_is_deterministic_and_cached():
+    calls = [lambda: art.tile_sprite("azul", "yellow", 20)[0], lambda: art.tile_sprite("pavilion", "green", 40)[0],
+             lambda: art.board_art("pavilion-colored", 1.0), lambda: art.factory_sprite(40),
+             lambda: art.table_texture(0, 64), lambda: art.table_texture(4, 64)]
+    first = [f() for f in calls]
+    assert all(f() is a for f, a in zip(calls, first))  # cached: the very same array
+    art.clear_caches()
+    for f, a in zip(calls, first):
+        b = f()
+        assert b is not a
+        np.testing.assert_array_equal(a, b)
+        assert not b.flags.writeable
+
+
+# --------------------------------------------------------------------------- boards
+
+
+@pytest.mark.parametrize("name", LAYOUT_NAMES)
+def test_board_art_size(name):
+    layout = load_layout(name)
+    img = art.board_art(name, 1.5)
+    w, h = (round(v * 1.5) for v in layout.size_mm)
+    assert img.shape == (h, w, 3) and img.dtype == np.uint8 and not img.flags.writeable
+
+
+def test_board_art_rejects_unknown_sides():
+    with pytest.raises(ValueError):
+        art.board_art("azul-purple", 2.0)
+    with pytest.raises(ValueError):
+        art.board_art("azul-colored", 0.0)
+
+
+def test_azul_wall_cells_show_their_printed_colour():
+    layout = load_layout("azul-colored")
+    img = art.board_art("azul-colored", 2.0)
+    h, w = img.shape[:2]
+    refs = {k: np.array(art._wall_reference(k), np.float64) for k in AZUL_COLORS}
+    walls = [s for s in layout.slots if s.id.startswith("wall.")]
+    assert len(walls) == 25 and all(s.printed in refs for s in walls)
+    for slot in walls:
+        mean = _mean_bgr(img, _slot_mask(img.shape, slot.polygon, w, h))
+        nearest = min(refs, key=lambda k: np.linalg.norm(mean - refs[k]))
+        assert nearest == slot.printed, (slot.id, slot.printed, nearest, mean)
+
+
+def test_azul_grey_wall_is_plain():
+    layout = load_layout("azul-grey")
+    img = art.board_art("azul-grey", 2.0)
+    h, w = img.shape[:2]
+    means = [_mean_bgr(img, _slot_mask(img.shape, s.polygon, w, h)) for s in layout.slots if s.id.startswith("wall.")]
+    assert np.ptp(np.array(means), axis=0).max() < 12
+    assert all(np.ptp(m) < 15 for m in means)  # grey: B, G and R about equal
+
+
+@pytest.mark.parametrize("name", LAYOUT_NAMES)
+def test_every_slot_is_visibly_printed(name):
+    """Each slot's inside differs from the card just around it (other slots left out)."""
+    layout = load_layout(name)
+    img = art.board_art(name, 2.0)
+    h, w = img.shape[:2]
+    all_slots = np.zeros((h, w), np.uint8)
+    masks = {}
+    for s in layout.slots:
+        masks[s.id] = _slot_mask(img.shape, s.polygon, w, h)
+        all_slots |= masks[s.id]
+    ring_px = max(3, round(0.012 * w))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ring_px + 1, 2 * ring_px + 1))
+    for s in layout.slots:
+        inside = cv2.erode(masks[s.id], np.ones((3, 3), np.uint8))
+        ring = cv2.dilate(masks[s.id], kernel) & ~all_slots
+        assert np.count_nonzero(ring) > 10, s.id
+        diff = np.linalg.norm(_mean_bgr(img, inside) - _mean_bgr(img, ring))
+        assert diff > 15, (s.id, diff)
+
+
+def test_board_art_has_print_texture():
+    img = art.board_art("azul-colored", 2.0)
+    h, w = img.shape[:2]
+    patch = img[int(0.55 * h):int(0.6 * h), int(0.05 * w):int(0.1 * w)].astype(np.float64)  # plain card
+    assert all(0.5 < patch[..., c].std() < 12 for c in range(3))
+
+
+# --------------------------------------------------------------------------- factories and tables
+
+
+def test_factory_sprite():
+    img = art.factory_sprite(60)
+    assert img.shape == (60, 60, 4) and img.dtype == np.uint8 and not img.flags.writeable
+    a = img[..., 3]
+    assert a[30, 30] == 255 and a[0, 0] == 0 and a[-1, -1] == 0
+    centre = img[20:40, 20:40, :3].reshape(-1, 3).mean(axis=0)
+    assert centre[2] > 180 and centre[1] > 180  # cream middle
+    with pytest.raises(ValueError):
+        art.factory_sprite(2)
+
+
+def test_table_textures():
+    assert art.TABLE_TEXTURES >= 5
+    means = []
+    for i in range(art.TABLE_TEXTURES):
+        img = art.table_texture(i, 96)
+        assert img.shape == (96, 96, 3) and img.dtype == np.uint8 and not img.flags.writeable
+        assert img.std() > 1.0  # not a flat colour
+        means.append(img.reshape(-1, 3).mean(axis=0))
+    for i in range(len(means)):
+        for j in range(i + 1, len(means)):
+            assert np.linalg.norm(means[i] - means[j]) > 20, (i, j)
+    assert art.table_texture(0).shape == (512, 512, 3)
+    for bad in (-1, art.TABLE_TEXTURES):
+        with pytest.raises(ValueError):
+            art.table_texture(bad)

@@ -1,0 +1,992 @@
+"""Procedural, photo-like art of the game components for the synthetic table renderer.
+
+Everything here is drawn from scratch with numpy and OpenCV ("of our own making"; no real
+artwork is copied): tile faces, printed board sides, factory displays and table surfaces.
+The renderer draws many scenes per second, so every public function is cached and returns
+read-only arrays; every bit of noise comes from a generator seeded by the call's arguments,
+so the same call always gives the same pixels.
+
+Conventions: images are BGR(A) uint8 as OpenCV wants them. Small art (tiles, factories) is
+drawn at a higher internal resolution and shrunk with ``INTER_AREA`` so that patterns and
+edges stay smooth down to a few pixels. Board art is drawn at its final size with
+anti-aliased primitives; slot polygons (board fractions) map to pixels as ``fraction * size``
+in continuous coordinates (pixel ``i`` covers ``[i, i + 1)``).
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from ..calibration.layouts import LAYOUT_NAMES, Layout, load_layout
+from ..engine import pavilion_board as topo
+
+AZUL_TILES = ("blue", "yellow", "red", "black", "white", "joker", "first_player")
+PAVILION_TILES = ("purple", "green", "orange", "yellow", "blue", "red")
+GAMES = ("azul", "pavilion")
+
+# --------------------------------------------------------------------------- palette (BGR)
+
+#: Base colour of each Azul tile's top face.
+AZUL_BASE: dict[str, tuple[int, int, int]] = {
+    "blue": (150, 72, 18),
+    "yellow": (28, 172, 244),
+    "red": (42, 38, 196),
+    "black": (40, 34, 31),
+    "white": (238, 238, 234),
+    "joker": (60, 200, 235),
+    "first_player": (240, 240, 236),
+}
+#: Second colour of each patterned Azul tile.
+AZUL_ACCENT: dict[str, tuple[int, int, int]] = {
+    "yellow": (36, 46, 205),  # red ornament
+    "black": (150, 128, 104),  # blue-grey lattice
+    "white": (236, 190, 118),  # light-blue snowflake
+}
+#: Summer Pavilion tiles: base colour.
+PAVILION_BASE: dict[str, tuple[int, int, int]] = {
+    "purple": (128, 42, 112),
+    "green": (62, 148, 42),
+    "orange": (16, 100, 232),
+    "yellow": (36, 210, 248),
+    "blue": (186, 116, 26),
+    "red": (46, 36, 194),
+    "first_player": (150, 196, 226),  # light wood
+}
+GOLD = (55, 175, 215)
+INK = (60, 45, 40)  # dark print ink (warm black)
+
+#: Board card and print colours.
+CARD = (204, 226, 238)  # cream card
+FRAME_BLUE = (122, 58, 22)
+ORNAMENT_ORANGE = (40, 138, 232)
+LINE_CELL = (158, 192, 214)  # beige pattern-line squares
+LINE_EDGE = (80, 108, 138)
+WALL_GROUT = (150, 120, 96)  # blue-grey panel under the wall
+GREY_CELL = (158, 158, 156)
+FLOOR_CELL = (172, 196, 220)
+FLOOR_EDGE = (50, 60, 150)
+#: How much of the tile's own colour a printed wall cell keeps (the rest is card).
+WALL_PRINT_STRENGTH = 0.5
+
+PAV_CARD = (186, 214, 226)  # sand
+PAV_GREY_SPACE = (168, 170, 172)
+PAV_GREY_EDGE = (96, 98, 100)
+PLAYER_DISC = (60, 150, 70)  # the player's colour (green here)
+
+#: Internal supersampling of small sprites and the pixel budget that caps it.
+SUPERSAMPLE = 4
+MAX_INTERNAL_PX = 320
+
+
+def _seed(*key: object) -> int:
+    """A stable seed from the call's arguments (``hash`` is salted per process)."""
+    return zlib.crc32(repr(key).encode())
+
+
+def _frozen(arr: np.ndarray) -> np.ndarray:
+    arr.flags.writeable = False
+    return arr
+
+
+def _check_game_kind(game: str, kind: str) -> None:
+    if game == "azul":
+        if kind not in AZUL_TILES:
+            raise ValueError(f"unknown Azul tile {kind!r} (one of {', '.join(AZUL_TILES)})")
+    elif game == "pavilion":
+        if kind not in PAVILION_TILES + ("first_player",):
+            raise ValueError(f"unknown Summer Pavilion tile {kind!r} (one of {', '.join(PAVILION_TILES)}, first_player)")
+    else:
+        raise ValueError(f"unknown game {game!r} (azul or pavilion)")
+
+
+def _mix(a: tuple[int, ...], b: tuple[int, ...], t: float) -> tuple[int, int, int]:
+    """``a`` moved a fraction ``t`` towards ``b``."""
+    return tuple(int(round(x + (y - x) * t)) for x, y in zip(a, b))  # type: ignore[return-value]
+
+
+def _shade(c: tuple[int, ...], f: float) -> tuple[int, int, int]:
+    """Lighter (f > 0, towards white) or darker (f < 0, towards black) copy of a colour."""
+    return _mix(c, (255, 255, 255), f) if f >= 0 else _mix(c, (0, 0, 0), -f)
+
+
+def _fixed(pts: np.ndarray) -> np.ndarray:
+    """Float pixel coordinates (continuous, pixel i covers [i, i+1)) as OpenCV fixed point (shift 4)."""
+    return np.round((np.asarray(pts, np.float64) - 0.5) * 16).astype(np.int32)
+
+
+def _poly(img: np.ndarray, pts: np.ndarray, color, thickness: int = -1) -> None:
+    """Filled (thickness -1) or outlined anti-aliased polygon at sub-pixel float coordinates."""
+    p = _fixed(pts).reshape(-1, 1, 2)
+    if thickness < 0:
+        cv2.fillPoly(img, [p], color, cv2.LINE_AA, 4)
+    else:
+        cv2.polylines(img, [p], True, color, thickness, cv2.LINE_AA, 4)
+
+
+def _circle(img: np.ndarray, center, radius: float, color, thickness: int = -1) -> None:
+    c = tuple(int(round((v - 0.5) * 16)) for v in center)
+    cv2.circle(img, c, max(1, int(round(radius * 16))), color, thickness, cv2.LINE_AA, 4)
+
+
+def _line(img: np.ndarray, a, b, color, thickness: int = 1) -> None:
+    cv2.line(img, tuple(int(round((v - 0.5) * 16)) for v in a), tuple(int(round((v - 0.5) * 16)) for v in b),
+             color, max(1, int(thickness)), cv2.LINE_AA, 4)
+
+
+def _text(img: np.ndarray, text: str, center, height: float, color, weight: float = 0.12,
+          font: int = cv2.FONT_HERSHEY_DUPLEX) -> None:
+    """``text`` centred on ``center`` with its capitals ``height`` pixels tall; stroke = weight * height."""
+    (_, th), _ = cv2.getTextSize(text, font, 1.0, 1)
+    scale = height / max(th, 1)
+    thick = max(1, int(round(height * weight)))
+    (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
+    org = (int(round(center[0] - tw / 2)), int(round(center[1] + th / 2)))
+    if img.dtype == np.uint8:
+        cv2.putText(img, text, org, font, scale, color, thick, cv2.LINE_AA)
+        return
+    # putText draws only on 8-bit images: draw a local coverage mask and blend it into the float canvas.
+    pad = thick + 2
+    x0, y0 = max(0, org[0] - pad), max(0, org[1] - th - pad)
+    x1, y1 = min(img.shape[1], org[0] + tw + pad), min(img.shape[0], org[1] + th // 2 + pad)
+    if x1 <= x0 or y1 <= y0:
+        return
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.putText(mask, text, (org[0] - x0, org[1] - y0), font, scale, 255, thick, cv2.LINE_AA)
+    a = (mask.astype(np.float32) / 255.0)[..., None]
+    region = img[y0:y1, x0:x1]
+    region += (np.array(color, np.float32)[: region.shape[2]] - region) * a
+
+
+def _star_points(center, r_out: float, r_in: float, points: int = 5, rot_deg: float = -90.0) -> np.ndarray:
+    pts = []
+    for i in range(points * 2):
+        r = r_out if i % 2 == 0 else r_in
+        a = math.radians(rot_deg + i * 180.0 / points)
+        pts.append((center[0] + r * math.cos(a), center[1] + r * math.sin(a)))
+    return np.array(pts, np.float64)
+
+
+# --------------------------------------------------------------------------- tile surface finish
+
+
+def _finish_face(img: np.ndarray, poly: np.ndarray, rng: np.random.Generator, gloss: float = 1.0) -> np.ndarray:
+    """Photo finish for a flat-printed face (float32 BGR, internal resolution): a bevel that
+    catches the light on the top/left edges and falls into shadow on the bottom/right, a faint
+    gloss gradient with a soft highlight, and a tiny surface grain. ``poly`` is the convex face."""
+    h, w = img.shape[:2]
+    xs = np.arange(w, dtype=np.float32)[None, :] + 0.5  # broadcast rows and columns: no full grids
+    ys = np.arange(h, dtype=np.float32)[:, None] + 0.5
+    # Distance to the nearest edge and how that edge faces the light, for a convex polygon.
+    n = len(poly)
+    best_d = np.full((h, w), np.inf, np.float32)
+    facing = np.zeros((h, w), np.float32)
+    light = (-0.55, -0.83)  # from the top left, mostly from above
+    area2 = sum(poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1] for i in range(n))
+    orient = 1.0 if area2 > 0 else -1.0
+    for i in range(n):
+        (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % n]
+        length = math.hypot(x1 - x0, y1 - y0)
+        nx, ny = orient * (y1 - y0) / length, -orient * (x1 - x0) / length  # outward normal (y down)
+        d = np.float32(x0 * nx + y0 * ny) - xs * np.float32(nx) - ys * np.float32(ny)  # distance inside the edge
+        closer = d < best_d
+        np.copyto(best_d, d, where=closer)
+        facing[closer] = nx * light[0] + ny * light[1]
+    bevel = 0.075 * min(w, h)
+    t = np.clip(1.0 - best_d / np.float32(bevel), 0.0, 1.0) ** 1.6
+    lift = t * facing * np.float32(0.42)  # > 0: lit bevel, < 0: shaded bevel
+    # Gloss: brighter towards the top left, plus a soft off-centre highlight (separable Gaussian).
+    lift += np.float32(0.07 * gloss) * (0.5 - (xs / w + ys / h) / 2)
+    gx = np.exp(-((xs - 0.34 * w) / (0.32 * w)) ** 2)
+    gy = np.exp(-((ys - 0.28 * h) / (0.22 * h)) ** 2)
+    lift += np.float32(0.10 * gloss) * gy * gx
+    lift = lift[..., None]
+    out = np.where(lift > 0, img + (255.0 - img) * lift, img * (1.0 + lift))
+    # Resin grain: low-amplitude noise, a little blurred so it survives the shrink as mottling.
+    grain = rng.standard_normal((h, w), dtype=np.float32)
+    grain = cv2.GaussianBlur(grain, (0, 0), max(0.6, min(w, h) / 96))
+    grain *= 2.2 / max(float(grain.std()), 1e-6)
+    return out + grain[..., None]
+
+
+def _shrink(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    return cv2.resize(img, size, interpolation=cv2.INTER_AREA)
+
+
+def _internal_scale(size_px: int) -> int:
+    return max(1, min(SUPERSAMPLE, MAX_INTERNAL_PX // max(size_px, 1)))
+
+
+# --------------------------------------------------------------------------- Azul tile faces
+# Each painter draws on a float32 BGR canvas of side S (internal pixels).
+
+
+def _paint_azul_yellow(img: np.ndarray, s: int) -> None:
+    red = AZUL_ACCENT["yellow"]
+    c = (s / 2, s / 2)
+    # Corner quarter-rosettes and a central eight-pointed ornament, like glazed cuerda-seca tiles.
+    for cx, cy in ((0, 0), (s, 0), (s, s), (0, s)):
+        _circle(img, (cx, cy), 0.26 * s, red)
+        _circle(img, (cx, cy), 0.17 * s, AZUL_BASE["yellow"])
+        _circle(img, (cx, cy), 0.09 * s, red)
+    _poly(img, _star_points(c, 0.36 * s, 0.2 * s, 8, -90), red)
+    _poly(img, _star_points(c, 0.25 * s, 0.14 * s, 8, -67.5), _shade(AZUL_BASE["yellow"], 0.1))
+    _circle(img, c, 0.085 * s, red)
+    for k in range(4):  # petals pointing to the edge midpoints
+        a = k * math.pi / 2
+        p = (c[0] + 0.43 * s * math.cos(a), c[1] + 0.43 * s * math.sin(a))
+        _circle(img, p, 0.045 * s, red)
+
+
+def _paint_azul_black(img: np.ndarray, s: int) -> None:
+    lat = AZUL_ACCENT["black"]
+    t = max(1, int(round(0.028 * s)))
+    # Diagonal lattice with small squares where the bars cross.
+    for k in (-0.5, 0.0, 0.5, 1.0, 1.5):
+        _line(img, (k * s, 0), (k * s + s, s), lat, t)
+        _line(img, (k * s, s), (k * s + s, 0), lat, t)
+    for cx, cy in ((0.5, 0.5), (0.0, 0.5), (1.0, 0.5), (0.5, 0.0), (0.5, 1.0), (0.25, 0.25), (0.75, 0.25),
+                   (0.25, 0.75), (0.75, 0.75)):
+        d = 0.06 * s
+        pts = np.array([(cx * s, cy * s - d), (cx * s + d, cy * s), (cx * s, cy * s + d), (cx * s - d, cy * s)])
+        _poly(img, pts, lat)
+    _poly(img, np.array([(0.5 * s, 0.5 * s - 0.03 * s), (0.53 * s, 0.5 * s), (0.5 * s, 0.53 * s), (0.47 * s, 0.5 * s)]),
+          AZUL_BASE["black"])
+
+
+def _paint_snowflake(img: np.ndarray, c, r: float, color, t: int) -> None:
+    for k in range(6):
+        a = math.radians(90 + 60 * k)
+        ux, uy = math.cos(a), math.sin(a)
+        tip = (c[0] + r * ux, c[1] + r * uy)
+        _line(img, c, tip, color, t)
+        for f, blen in ((0.45, 0.34), (0.72, 0.24)):  # two pairs of side branches per arm
+            base = (c[0] + f * r * ux, c[1] + f * r * uy)
+            for side in (-1, 1):
+                b = a + side * math.radians(45)
+                _line(img, base, (base[0] + blen * r * math.cos(b), base[1] + blen * r * math.sin(b)), color, t)
+        _circle(img, tip, 1.1 * t, color)
+    _circle(img, c, 0.16 * r, color)
+
+
+def _paint_azul_white(img: np.ndarray, s: int) -> None:
+    blue = AZUL_ACCENT["white"]
+    _paint_snowflake(img, (s / 2, s / 2), 0.40 * s, blue, max(1, int(round(0.04 * s))))
+    # A thin light-blue inset frame.
+    m = 0.07 * s
+    _poly(img, np.array([(m, m), (s - m, m), (s - m, s - m), (m, s - m)]), _mix(blue, AZUL_BASE["white"], 0.35),
+          max(1, int(round(0.015 * s))))
+
+
+def _paint_azul_first_player(img: np.ndarray, s: int) -> None:
+    m = 0.08 * s
+    _poly(img, np.array([(m, m), (s - m, m), (s - m, s - m), (m, s - m)]), (150, 120, 90), max(1, int(round(0.02 * s))))
+    _text(img, "1", (s / 2, s / 2), 0.62 * s, (40, 30, 28), weight=0.16)
+
+
+def _paint_azul_joker(img: np.ndarray, s: int) -> None:
+    # Five pie wedges in the five tile colours (each with a hint of its pattern colour) ...
+    c = (s / 2, s / 2)
+    kinds = ("blue", "yellow", "red", "black", "white")
+    for k, kind in enumerate(kinds):
+        a0 = math.radians(-90 + 72 * k)
+        a1 = math.radians(-90 + 72 * (k + 1))
+        arc = [(c[0] + s * math.cos(a0 + (a1 - a0) * j / 8), c[1] + s * math.sin(a0 + (a1 - a0) * j / 8)) for j in range(9)]
+        _poly(img, np.array([c] + arc), AZUL_BASE[kind])
+    for k in range(5):  # gold seams between the wedges
+        a = math.radians(-90 + 72 * k)
+        _line(img, c, (c[0] + s * math.cos(a), c[1] + s * math.sin(a)), GOLD, max(1, int(round(0.03 * s))))
+    # ... and a big white-and-gold star in the middle with a dark rim: unmistakably wild.
+    _poly(img, _star_points(c, 0.40 * s, 0.18 * s), (30, 30, 30))
+    _poly(img, _star_points(c, 0.36 * s, 0.155 * s), GOLD)
+    _poly(img, _star_points(c, 0.22 * s, 0.095 * s), (250, 252, 252))
+
+
+_AZUL_PAINTERS = {
+    "yellow": _paint_azul_yellow,
+    "black": _paint_azul_black,
+    "white": _paint_azul_white,
+    "first_player": _paint_azul_first_player,
+    "joker": _paint_azul_joker,
+}
+
+
+def _azul_face(kind: str, size_px: int) -> np.ndarray:
+    k = _internal_scale(size_px)
+    s = size_px * k
+    img = np.empty((s, s, 3), np.float32)
+    img[:] = AZUL_BASE[kind]
+    painter = _AZUL_PAINTERS.get(kind)
+    if painter is not None:
+        painter(img, s)
+    poly = np.array([(0, 0), (s, 0), (s, s), (0, s)], np.float64)
+    img = _finish_face(img, poly, np.random.default_rng(_seed("azul", kind, size_px)))
+    bgr = _shrink(np.clip(img, 0, 255), (size_px, size_px))
+    alpha = np.full((size_px, size_px, 1), 255.0, np.float32)
+    return np.clip(np.concatenate([bgr, alpha], axis=2) + 0.5, 0, 255).astype(np.uint8)
+
+
+# --------------------------------------------------------------------------- Summer Pavilion tile faces
+# Painters get the canvas and a helper ``at(u, v)`` mapping rhombus coordinates (|u| + |v| <= 1,
+# u across the short diagonal, v down the long one) to internal pixels.
+
+
+def _rh(at, r: float, du: float = 0.0, dv: float = 0.0) -> np.ndarray:
+    """Rhombus outline ``|u - du| + |v - dv| = r`` in pixels."""
+    return np.array([at(du, dv - r), at(du + r, dv), at(du, dv + r), at(du - r, dv)])
+
+
+def _paint_pavilion(img: np.ndarray, kind: str, at, h: int) -> None:
+    base = PAVILION_BASE[kind]
+    light, dark = _shade(base, 0.45), _shade(base, -0.35)
+    t = max(1, int(round(0.012 * h)))
+    # Every tile: a thin gold line inset from the edge.
+    _poly(img, _rh(at, 0.86), GOLD, t)
+    if kind == "purple":  # inner rhombus with a lighter core and dots at its tips
+        _poly(img, _rh(at, 0.55), light)
+        _poly(img, _rh(at, 0.38), base)
+        _poly(img, _rh(at, 0.2), GOLD)
+        for du, dv in ((0, -0.55), (0, 0.55)):
+            p = at(du, dv)
+            _circle(img, p, 0.035 * h, light)
+    elif kind == "green":  # a leafy sprig along the long diagonal
+        _line(img, at(0, -0.7), at(0, 0.7), dark, 2 * t)
+        for v in (-0.45, -0.15, 0.15, 0.45):
+            for side in (-1, 1):
+                leaf = np.array([at(0, v), at(side * 0.22, v - 0.12), at(side * 0.36, v - 0.05), at(side * 0.18, v + 0.05)])
+                _poly(img, leaf, light)
+    elif kind == "orange":  # a flower: six petals round a gold heart
+        c = at(0, 0)
+        w = abs(at(1, 0)[0] - c[0])
+        for k in range(6):
+            a = math.radians(90 + 60 * k)
+            p = (c[0] + 0.42 * w * math.cos(a), c[1] + 0.42 * w * math.sin(a))
+            _circle(img, p, 0.24 * w, light)
+        _circle(img, c, 0.2 * w, GOLD)
+        for v in (-0.62, 0.62):
+            _circle(img, at(0, v), 0.12 * w, dark)
+    elif kind == "yellow":  # concentric rhombus bands
+        _poly(img, _rh(at, 0.66), dark, 2 * t)
+        _poly(img, _rh(at, 0.44), _shade(base, 0.5))
+        _poly(img, _rh(at, 0.22), dark)
+    elif kind == "blue":  # a column of pale dots with a ring in the middle
+        for v in (-0.56, -0.3, 0.3, 0.56):
+            _circle(img, at(0, v), 0.028 * h, light)
+        _circle(img, at(0, 0), 0.1 * h, light, 2 * t)
+        _circle(img, at(0, 0), 0.04 * h, GOLD)
+        for u in (-0.3, 0.3):
+            _circle(img, at(u, 0), 0.025 * h, light)
+    elif kind == "red":  # horizontal stripes across the middle
+        for v in (-0.32, -0.16, 0.0, 0.16, 0.32):
+            half = 0.8 - abs(v)
+            _line(img, at(-half, v), at(half, v), light if v else GOLD, 2 * t)
+
+
+def _pavilion_face(kind: str, size_px: int) -> tuple[np.ndarray, np.ndarray]:
+    w_out = max(1, round(size_px / math.sqrt(3)))
+    k = _internal_scale(size_px)
+    h, w = size_px * k, w_out * k
+    poly = np.array([(w / 2, 0), (w, h / 2), (w / 2, h), (0, h / 2)], np.float64)
+
+    def at(u: float, v: float) -> tuple[float, float]:
+        return (w / 2 + u * w / 2, h / 2 + v * h / 2)
+
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = PAVILION_BASE[kind]
+    _paint_pavilion(img, kind, at, h)
+    img = _finish_face(img, poly, np.random.default_rng(_seed("pavilion", kind, size_px)))
+    mask = np.zeros((h, w), np.uint8)
+    _poly(mask, poly, 255)
+    bgr = _shrink(np.clip(img, 0, 255), (w_out, size_px))
+    alpha = _shrink(mask, (w_out, size_px)).astype(np.float32)[..., None]
+    out = np.clip(np.concatenate([bgr, alpha], axis=2) + 0.5, 0, 255).astype(np.uint8)
+    out_poly = np.array([(w_out / 2, 0), (w_out, size_px / 2), (w_out / 2, size_px), (0, size_px / 2)], np.float32)
+    return out, out_poly
+
+
+def _disc_finish(img: np.ndarray, s: int, rng: np.random.Generator) -> np.ndarray:
+    """Photo finish for a round token or display: the face is the inscribed disc."""
+    poly = np.array([(s / 2 + s / 2 * math.cos(a), s / 2 + s / 2 * math.sin(a))
+                     for a in np.linspace(0, 2 * math.pi, 48, endpoint=False)])
+    return _finish_face(img, poly, rng, gloss=0.6)
+
+
+def _pavilion_token(size_px: int) -> np.ndarray:
+    k = _internal_scale(size_px)
+    s = size_px * k
+    rng = np.random.default_rng(_seed("pavilion", "first_player", size_px))
+    img = np.empty((s, s, 3), np.float32)
+    img[:] = PAVILION_BASE["first_player"]
+    # Wood grain: wavy rings of slightly darker tone.
+    ys, xs = np.mgrid[0:s, 0:s].astype(np.float32) / s
+    grain = np.sin((xs * 3.0 + 0.15 * np.sin(ys * 9.0 + 1.3)) * 2 * math.pi * 5)
+    img *= (1.0 - 0.06 * (grain[..., None] > 0.6))
+    c = (s / 2, s / 2)
+    _circle(img, c, 0.42 * s, (70, 90, 120), max(1, int(round(0.025 * s))))
+    _text(img, "1", c, 0.5 * s, (40, 50, 70), weight=0.16)
+    img = _disc_finish(img, s, rng)
+    mask = np.zeros((s, s), np.uint8)
+    _circle(mask, c, s / 2 - 0.5, 255)
+    bgr = _shrink(np.clip(img, 0, 255), (size_px, size_px))
+    alpha = _shrink(mask, (size_px, size_px)).astype(np.float32)[..., None]
+    return np.clip(np.concatenate([bgr, alpha], axis=2) + 0.5, 0, 255).astype(np.uint8)
+
+
+# --------------------------------------------------------------------------- public: tiles
+
+
+@lru_cache(maxsize=512)
+def tile_sprite(game: str, kind: str, size_px: int) -> tuple[np.ndarray, np.ndarray]:
+    """Top face of one tile as a BGRA uint8 image (alpha 0 outside the face, 255 inside,
+    anti-aliased edge) and the face polygon in that image's pixel coordinates (float32, 4 x 2).
+
+    ``azul``: a square of side ``size_px``, polygon ``[[0,0],[s,0],[s,s],[0,s]]``.
+    ``pavilion``: a 60-degree rhombus, long diagonal vertical and ``size_px`` long; image width
+    ``round(size_px / sqrt(3))``; polygon top tip, right vertex, bottom tip, left vertex.
+    ``pavilion`` / ``first_player``: the start-player disc filling a ``size_px`` square, polygon
+    its bounding square. Raises ValueError for an unknown game or kind, or ``size_px < 4``.
+    """
+    _check_game_kind(game, kind)
+    if not isinstance(size_px, (int, np.integer)) or size_px < 4:
+        raise ValueError(f"size_px must be an integer >= 4, not {size_px!r}")
+    size_px = int(size_px)
+    square = np.array([(0, 0), (size_px, 0), (size_px, size_px), (0, size_px)], np.float32)
+    if game == "azul":
+        img, poly = _azul_face(kind, size_px), square
+    elif kind == "first_player":
+        img, poly = _pavilion_token(size_px), square
+    else:
+        img, poly = _pavilion_face(kind, size_px)
+    return _frozen(img), _frozen(poly)
+
+
+#: Edge colours: the resin is the same colour through, the sides catch less light.
+_SIDE_DARKEN = 0.42
+
+
+def tile_side_color(game: str, kind: str) -> tuple[int, int, int]:
+    """BGR colour of the tile's edge (the bevelled sides seen in an oblique view), darker than the top."""
+    _check_game_kind(game, kind)
+    if game == "azul":
+        base = AZUL_BASE[kind]
+        if kind == "joker":
+            base = GOLD
+    else:
+        base = PAVILION_BASE[kind]
+    return _shade(base, -_SIDE_DARKEN)
+
+
+# --------------------------------------------------------------------------- board helpers
+
+
+def _paper(h: int, w: int, color: tuple[int, int, int], seed: int, mottle: float = 5.0) -> np.ndarray:
+    """A card surface (float32): ``color`` with soft low-frequency mottling (ink and card are never
+    perfectly even); the fine grain comes last, over the print, from :func:`_grain`."""
+    rng = np.random.default_rng(seed)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = color
+    low = rng.normal(0.0, 1.0, (max(2, h // 40), max(2, w // 40))).astype(np.float32)
+    low = cv2.resize(low, (w, h), interpolation=cv2.INTER_CUBIC)
+    img += (low * mottle)[..., None]
+    return img
+
+
+def _grain(img: np.ndarray, seed: int, amount: float = 3.0) -> np.ndarray:
+    """Fine print noise on the finished board, then uint8."""
+    rng = np.random.default_rng(seed)
+    h, w = img.shape[:2]
+    noise = rng.normal(0.0, amount, (h, w)).astype(np.float32)
+    out = img.astype(np.float32) + noise[..., None]
+    return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+def _inset(p: np.ndarray, px: float) -> np.ndarray:
+    """Convex polygon ``p`` shrunk towards its centroid by about ``px`` pixels (keeps outlines inside a slot)."""
+    c = p.mean(axis=0)
+    r = np.linalg.norm(p - c, axis=1).min()
+    return c + (p - c) * max(0.0, 1.0 - px / max(r, 1e-9))
+
+
+def _slot_px(layout: Layout, slot_id: str, w: int, h: int) -> np.ndarray:
+    return np.array([(x * w, y * h) for x, y in layout[slot_id].polygon], np.float64)
+
+
+def _paste(dst: np.ndarray, src: np.ndarray, x0: float, y0: float, x1: float, y1: float, strength: float = 1.0,
+           alpha: np.ndarray | None = None) -> None:
+    """Blend ``src`` (BGR) resized onto the pixel box [x0, x1) x [y0, y1) of ``dst`` (float32)."""
+    ix0, iy0, ix1, iy1 = int(round(x0)), int(round(y0)), int(round(x1)), int(round(y1))
+    if ix1 <= ix0 or iy1 <= iy0:
+        return
+    patch = cv2.resize(src.astype(np.float32), (ix1 - ix0, iy1 - iy0), interpolation=cv2.INTER_AREA)
+    region = dst[iy0:iy1, ix0:ix1]
+    a = strength
+    if alpha is not None:
+        a = cv2.resize(alpha.astype(np.float32) / 255.0, (ix1 - ix0, iy1 - iy0), interpolation=cv2.INTER_AREA)[..., None] * strength
+    region += (patch - region) * a
+
+
+def _ornament_band(img: np.ndarray, w: int, h: int, band: float, base, motif) -> None:
+    """A decorative frame of width ``band`` px around the edge: ``base`` with a running diamond motif."""
+    cv2.rectangle(img, (0, 0), (w - 1, h - 1), base, int(round(band * 2)))
+    edge = _shade(motif, -0.1)
+    step = band * 1.6
+    for side in range(4):
+        length = w if side % 2 == 0 else h
+        n = max(1, int(length // step))
+        for i in range(n):
+            t = (i + 0.5) * length / n
+            cxy = {0: (t, band / 2), 1: (w - band / 2, t), 2: (t, h - band / 2), 3: (band / 2, t)}[side]
+            r = band * 0.32
+            _poly(img, np.array([(cxy[0], cxy[1] - r), (cxy[0] + r, cxy[1]), (cxy[0], cxy[1] + r), (cxy[0] - r, cxy[1])]),
+                  motif)
+            # small dots halfway between the diamonds
+            half = length / n / 2
+            dot = (cxy[0] + half, cxy[1]) if side % 2 == 0 else (cxy[0], cxy[1] + half)
+            _circle(img, dot, band * 0.08, edge)
+    inner = band
+    cv2.rectangle(img, (int(inner), int(inner)), (int(w - inner - 1), int(h - inner - 1)), _shade(motif, 0.2),
+                  max(1, int(round(band * 0.12))), cv2.LINE_AA)
+
+
+# --------------------------------------------------------------------------- Azul board
+
+
+def _pale(color: tuple[int, ...]) -> tuple[int, int, int]:
+    """How a tile colour looks printed faintly on the card (the wall's empty cells)."""
+    return _mix(CARD, color, WALL_PRINT_STRENGTH)
+
+
+def _wall_reference(kind: str) -> tuple[int, int, int]:
+    """Expected mean colour of a printed wall cell of ``kind``: the card mixed with the tile's mean."""
+    img, _ = tile_sprite("azul", kind, 32)
+    mean = tuple(float(v) for v in img[..., :3].reshape(-1, 3).mean(axis=0))
+    return _pale(mean)
+
+
+def _azul_board(name: str, w: int, h: int) -> np.ndarray:
+    layout = load_layout(name)
+    u = float(w)  # pixels per board width
+    img = _paper(h, w, CARD, _seed(name, w, h, "paper"))
+    band = 0.022 * u
+    _ornament_band(img, w, h, band, FRAME_BLUE, ORNAMENT_ORANGE)
+    _azul_score_track(img, w, h)
+    _azul_cartouche(img, w, h)
+    # Pattern lines: beige squares with a darker rim, an arrow towards each wall row.
+    for r in range(5):
+        for i in range(r + 1):
+            p = _slot_px(layout, f"line.{r}.{i}", w, h)
+            rim = max(1, int(round(0.004 * u)))
+            _poly(img, p, LINE_CELL)
+            _poly(img, _inset(p, rim / 2), LINE_EDGE, rim)  # the rim is printed inside the square
+        p = _slot_px(layout, f"line.{r}.0", w, h)
+        yc = (p[0][1] + p[2][1]) / 2
+        xa, xb = 0.485 * w, 0.513 * w
+        _line(img, (xa, yc), (xb - 0.008 * w, yc), FRAME_BLUE, max(1, int(round(0.004 * u))))
+        _poly(img, np.array([(xb, yc), (xb - 0.012 * w, yc - 0.009 * h), (xb - 0.012 * w, yc + 0.009 * h)]), FRAME_BLUE)
+    _azul_wall(img, layout, w, h, colored=name.endswith("colored"))
+    _azul_floor(img, layout, w, h)
+    _azul_bonus(img, w, h)
+    return _grain(img, _seed(name, w, h, "grain"))
+
+
+def _azul_score_track(img: np.ndarray, w: int, h: int) -> None:
+    x0, x1, y0, y1 = 0.044 * w, 0.956 * w, 0.06 * h, 0.31 * h
+    cw, ch = (x1 - x0) / 20, (y1 - y0) / 5
+    panel = _shade(CARD, 0.35)
+    cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), panel, -1)
+    line = (150, 150, 140)
+    for r in range(5):
+        for c in range(20):
+            n = r * 20 + c + 1
+            cx, cy = x0 + (c + 0.5) * cw, y0 + (r + 0.5) * ch
+            if n % 5 == 0:
+                m = 0.08 * cw
+                cv2.rectangle(img, (int(cx - cw / 2 + m), int(cy - ch / 2 + m)), (int(cx + cw / 2 - m), int(cy + ch / 2 - m)),
+                              ORNAMENT_ORANGE, -1, cv2.LINE_AA)
+                _text(img, str(n), (cx, cy), (0.42 if n < 100 else 0.3) * ch, (250, 250, 250), 0.14)
+            else:
+                _text(img, str(n), (cx, cy), 0.3 * ch, FRAME_BLUE, 0.1)
+    for c in range(21):
+        _line(img, (x0 + c * cw, y0), (x0 + c * cw, y1), line, 1)
+    for r in range(6):
+        _line(img, (x0, y0 + r * ch), (x1, y0 + r * ch), line, 1)
+    # The separate 0 cell at the very top left, above row 1.
+    zx, zy = x0, 0.026 * h
+    cv2.rectangle(img, (int(zx), int(zy)), (int(zx + cw), int(y0 - 0.004 * h)), panel, -1)
+    cv2.rectangle(img, (int(zx), int(zy)), (int(zx + cw), int(y0 - 0.004 * h)), line, 1)
+    _text(img, "0", (zx + cw / 2, (zy + y0) / 2), 0.28 * ch, FRAME_BLUE, 0.1)
+
+
+def _azul_cartouche(img: np.ndarray, w: int, h: int) -> None:
+    """The AZUL title in a rounded cartouche above the staircase of pattern lines."""
+    x0, x1, y0, y1 = 0.05 * w, 0.37 * w, 0.352 * h, 0.424 * h
+    r = 0.25 * (y1 - y0)
+    box = np.array([(x0 + r, y0), (x1 - r, y0), (x1, y0 + r), (x1, y1 - r), (x1 - r, y1), (x0 + r, y1), (x0, y1 - r), (x0, y0 + r)])
+    _poly(img, box, FRAME_BLUE)
+    inset = 0.006 * w
+    box2 = np.array([(x0 + r, y0 + inset), (x1 - r, y0 + inset), (x1 - inset, y0 + r), (x1 - inset, y1 - r),
+                     (x1 - r, y1 - inset), (x0 + r, y1 - inset), (x0 + inset, y1 - r), (x0 + inset, y0 + r)])
+    _poly(img, box2, ORNAMENT_ORANGE, max(1, int(round(0.003 * w))))
+    _text(img, "AZUL", ((x0 + x1) / 2, (y0 + y1) / 2), 0.48 * (y1 - y0), (235, 242, 248), 0.14, cv2.FONT_HERSHEY_TRIPLEX)
+    for x in (x0 + 2.2 * inset, x1 - 2.2 * inset):  # little orange diamonds either side
+        y = (y0 + y1) / 2
+        d = 0.012 * w
+        _poly(img, np.array([(x, y - d), (x + d, y), (x, y + d), (x - d, y)]), ORNAMENT_ORANGE)
+
+
+def _azul_wall(img: np.ndarray, layout: Layout, w: int, h: int, colored: bool) -> None:
+    first, last = _slot_px(layout, "wall.0.0", w, h), _slot_px(layout, "wall.4.4", w, h)
+    pad = 0.006 * w
+    cv2.rectangle(img, (int(first[0][0] - pad), int(first[0][1] - pad)), (int(last[2][0] + pad), int(last[2][1] + pad)),
+                  WALL_GROUT, -1, cv2.LINE_AA)
+    cv2.rectangle(img, (int(first[0][0] - pad), int(first[0][1] - pad)), (int(last[2][0] + pad), int(last[2][1] + pad)),
+                  FRAME_BLUE, max(1, int(round(0.003 * w))), cv2.LINE_AA)
+    for r in range(5):
+        for c in range(5):
+            slot = layout[f"wall.{r}.{c}"]
+            p = _slot_px(layout, slot.id, w, h)
+            if colored and slot.printed:
+                side = max(4, int(round(p[1][0] - p[0][0])))
+                tile, _ = tile_sprite("azul", slot.printed, side)
+                # Card first, then the tile's art printed at partial strength: a paler copy.
+                _poly(img, p, CARD)
+                _paste(img, tile[..., :3], p[0][0], p[0][1], p[2][0], p[2][1], WALL_PRINT_STRENGTH)
+            else:
+                _poly(img, p, GREY_CELL)
+                _poly(img, p, _shade(GREY_CELL, 0.25), max(1, int(round(0.002 * w))))
+
+
+def _azul_floor(img: np.ndarray, layout: Layout, w: int, h: int) -> None:
+    for i in range(7):
+        slot = layout[f"floor.{i}"]
+        p = _slot_px(layout, slot.id, w, h)
+        _poly(img, p, FLOOR_CELL)
+        rim = max(1, int(round(0.003 * w)))
+        _poly(img, _inset(p, rim / 2), FLOOR_EDGE, rim)
+        if slot.number is not None:  # the penalty printed above the cell
+            cx = (p[0][0] + p[1][0]) / 2
+            _text(img, str(slot.number), (cx, (0.82 * h + p[0][1]) / 2 - 0.002 * h), 0.018 * h, FLOOR_EDGE, 0.14)
+
+
+def _azul_bonus(img: np.ndarray, w: int, h: int) -> None:
+    """End-bonus reminder: a row (+2), a column (+7), five of a colour (+10)."""
+    x0, x1, y0, y1 = 0.72 * w, 0.97 * w, 0.82 * h, 0.95 * h
+    _poly(img, np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)]), _shade(CARD, 0.3))
+    _poly(img, np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)]), FRAME_BLUE, max(1, int(round(0.002 * w))))
+    rows = ((y0 + 0.022 * h), (y0 + 0.065 * h), (y0 + 0.108 * h))
+    cell = 0.011 * w
+    colors = [AZUL_BASE[k] for k in ("blue", "yellow", "red", "black", "white")]
+    for j, (yc, label) in enumerate(zip(rows, ("+2", "+7", "+10"))):
+        for i in range(5):
+            if j == 0:
+                cx, cy, col = x0 + 0.02 * w + i * cell * 1.15, yc, (150, 150, 150)
+            elif j == 1:
+                cx, cy, col = x0 + 0.06 * w, yc - 0.02 * h + i * cell * 0.8, (150, 150, 150)
+            else:
+                cx, cy, col = x0 + 0.02 * w + i * cell * 1.15, yc, colors[i]
+            s = cell * (0.5 if j == 1 else 0.9)
+            _poly(img, np.array([(cx, cy - s / 2), (cx + s, cy - s / 2), (cx + s, cy + s / 2), (cx, cy + s / 2)]), col)
+        _text(img, label, (x0 + 0.185 * w, yc), 0.022 * h, FRAME_BLUE, 0.14)
+
+
+# --------------------------------------------------------------------------- Summer Pavilion boards
+
+
+def _pavilion_board(name: str, w: int, h: int) -> np.ndarray:
+    layout = load_layout(name)
+    colored = name.endswith("colored")
+    img = _paper(h, w, PAV_CARD, _seed(name, w, h, "paper"), mottle=3.5)
+    _pavilion_background(img, w, h)
+    _ornament_band(img, w, h, 0.016 * w, (80, 100, 60), GOLD)
+    for i in range(topo.SPACES):
+        slot = layout[topo.SPACE_NAMES[i]]
+        p = _slot_px(layout, slot.id, w, h)
+        star = i // 6
+        if not colored:
+            fill, edge = PAV_GREY_SPACE, PAV_GREY_EDGE
+        else:
+            color = slot.printed or topo.COLORS[(i % 6)]  # central star: every space its own colour
+            base = PAVILION_BASE[color]
+            fill, edge = _mix(PAV_CARD, base, 0.45 if star else 0.38), _shade(base, -0.25)
+        _poly(img, p, fill)
+        # A smaller inner rhombus in a lighter tint, like the printed tile outline.
+        c = p.mean(axis=0)
+        _poly(img, c + (p - c) * 0.62, _mix(fill, (255, 255, 255), 0.25), max(1, int(round(0.002 * w))))
+        _poly(img, p, edge, max(1, int(round(0.0028 * w))))
+        if slot.number is not None:
+            tip = p[2]
+            centre = p[0]
+            q = centre + (tip - centre) * 0.76
+            _text(img, str(slot.number), q, 0.022 * h, edge, 0.16)
+    _pavilion_structures(img, w, h)
+    for name_c in topo.CORNER_NAMES:
+        p = _slot_px(layout, name_c, w, h)
+        _poly(img, p, _mix(PAV_CARD, (120, 110, 100), 0.35))
+        c = p.mean(axis=0)
+        _poly(img, c + (p - c) * 0.7, GOLD, max(1, int(round(0.002 * w))))
+        _poly(img, p, (70, 80, 90), max(1, int(round(0.003 * w))))
+    # Player-colour disc at the top centre.
+    _circle(img, (0.5 * w, 0.075 * h), 0.038 * w, _shade(PLAYER_DISC, -0.3))
+    _circle(img, (0.5 * w, 0.075 * h), 0.032 * w, PLAYER_DISC)
+    _circle(img, (0.5 * w, 0.075 * h), 0.018 * w, _shade(PLAYER_DISC, 0.3), max(1, int(round(0.003 * w))))
+    return _grain(img, _seed(name, w, h, "grain"))
+
+
+def _pavilion_background(img: np.ndarray, w: int, h: int) -> None:
+    """A faint garden-floor pattern on the card: a lattice of small pale diamonds."""
+    step = 0.05 * w
+    col = _shade(PAV_CARD, -0.06)
+    n = int(w / step) + 2
+    for i in range(n):
+        for j in range(n):
+            cx, cy = (i + 0.5 * (j % 2)) * step, j * step
+            d = 0.12 * step
+            _poly(img, np.array([(cx, cy - d), (cx + d, cy), (cx, cy + d), (cx - d, cy)]), col)
+
+
+def _pavilion_structures(img: np.ndarray, w: int, h: int) -> None:
+    """Pillars, statues and windows in the gaps between the stars (positions from the topology)."""
+    def frac(x: float, y: float) -> tuple[float, float]:
+        return x * w, y * h
+
+    centre = topo.star_center(0)
+    outer = [topo.star_center(s) for s in range(1, 7)]
+    white, shadow = (235, 240, 242), (120, 130, 140)
+    for s in range(6):  # pillar: between the central star and outer star s + 1
+        x = (centre[0] + outer[s][0]) / 2
+        y = (centre[1] + outer[s][1]) / 2
+        p = frac(x, y)
+        _circle(img, (p[0] + 0.003 * w, p[1] + 0.004 * w), 0.026 * w, shadow)
+        _circle(img, p, 0.026 * w, white)
+        _circle(img, p, 0.017 * w, _shade(white, -0.1), max(1, int(round(0.002 * w))))
+    for s in range(6):  # statue: between outer stars s + 1 and its clockwise neighbour
+        a, b = outer[s], outer[(s + 1) % 6]
+        cx, cy = frac((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        r = 0.022 * w
+        _circle(img, (cx, cy), r * 1.25, (90, 110, 120))  # plinth seen from above
+        _circle(img, (cx, cy - 0.3 * r), 0.45 * r, white)  # head
+        body = np.array([(cx - 0.6 * r, cy + 0.9 * r), (cx - 0.35 * r, cy + 0.05 * r), (cx + 0.35 * r, cy + 0.05 * r),
+                         (cx + 0.6 * r, cy + 0.9 * r)])
+        _poly(img, body, white)
+    for s in range(6):  # window: outside outer star s + 1, facing away from the centre
+        d = math.radians(topo.STAR_DIRECTION[s + 1])
+        x = outer[s][0] + 0.152 * math.cos(d)
+        y = outer[s][1] - 0.152 * math.sin(d)
+        cx, cy = frac(x, y)
+        ww, wh = 0.028 * w, 0.04 * w
+        frame = (60, 80, 110)
+        cv2.ellipse(img, (int(cx), int(cy - wh / 4)), (int(ww / 2), int(ww / 2)), 0, 180, 360, frame, -1, cv2.LINE_AA)
+        cv2.rectangle(img, (int(cx - ww / 2), int(cy - wh / 4)), (int(cx + ww / 2), int(cy + wh / 2)), frame, -1, cv2.LINE_AA)
+        glass = (210, 180, 120)
+        iw = ww * 0.72
+        cv2.ellipse(img, (int(cx), int(cy - wh / 4)), (int(iw / 2), int(iw / 2)), 0, 180, 360, glass, -1, cv2.LINE_AA)
+        cv2.rectangle(img, (int(cx - iw / 2), int(cy - wh / 4)), (int(cx + iw / 2), int(cy + wh / 2 - ww * 0.14)), glass, -1,
+                      cv2.LINE_AA)
+        _line(img, (cx, cy - wh / 4 - iw / 2), (cx, cy + wh / 2), frame, max(1, int(round(0.002 * w))))
+
+
+def _scoring_board(name: str, w: int, h: int) -> np.ndarray:
+    layout = load_layout(name)
+    img = _paper(h, w, PAV_CARD, _seed(name, w, h, "paper"), mottle=3.5)
+    # Decorated centre: a teal tiled floor behind the supply spaces.
+    cell = 0.0333 * w  # score cell: 12 mm on a 360 mm board
+    nx, ny = int(round(w / cell)), int(round(h / cell))
+    cw, ch = w / nx, h / ny
+    inner = (cw * 1.0, ch * 1.0, w - cw, h - ch)
+    teal = (140, 130, 70)
+    cv2.rectangle(img, (int(inner[0]), int(inner[1])), (int(inner[2]), int(inner[3])), teal, -1)
+    step = 0.04 * w
+    for i in range(int(w / step) + 2):
+        for j in range(int(h / step) + 2):
+            cx, cy = inner[0] + (i + 0.5 * (j % 2)) * step, inner[1] + j * step * 0.8
+            if inner[0] < cx < inner[2] and inner[1] < cy < inner[3]:
+                d = 0.18 * step
+                _poly(img, np.array([(cx, cy - d), (cx + d, cy), (cx, cy + d), (cx - d, cy)]), _shade(teal, 0.2))
+    # Score track: numbered cells all round the edge, clockwise from the top left.
+    cells = [(i, 0) for i in range(nx)] + [(nx - 1, j) for j in range(1, ny)] + \
+            [(i, ny - 1) for i in range(nx - 2, -1, -1)] + [(0, j) for j in range(ny - 2, 0, -1)]
+    for n, (i, j) in enumerate(cells):
+        x0, y0 = i * cw, j * ch
+        col = ORNAMENT_ORANGE if n % 5 == 0 else _shade(PAV_CARD, 0.3)
+        cv2.rectangle(img, (int(x0), int(y0)), (int(x0 + cw), int(y0 + ch)), col, -1)
+        cv2.rectangle(img, (int(x0), int(y0)), (int(x0 + cw), int(y0 + ch)), (90, 100, 110), 1, cv2.LINE_AA)
+        _text(img, str(n), (x0 + cw / 2, y0 + ch / 2), 0.32 * ch, (250, 250, 250) if n % 5 == 0 else INK, 0.12)
+    # Round track 1..6 along the top inside the score track, each in its wild colour.
+    for r in range(6):
+        cx, cy = w * (0.3 + 0.08 * r), h * 0.17
+        color = PAVILION_BASE[topo.COLORS[topo.WILD_BY_ROUND[r]]]
+        _circle(img, (cx, cy), 0.027 * w, _shade(color, -0.3))
+        _circle(img, (cx, cy), 0.023 * w, _mix(color, (255, 255, 255), 0.25))
+        _text(img, str(r + 1), (cx, cy), 0.03 * h, INK, 0.14)
+    # Supply spaces: rhombus outlines on pale insets.
+    for i in range(topo.SUPPLY_SPACES):
+        p = _slot_px(layout, f"supply.{i}", w, h)
+        _poly(img, p, _mix(teal, (255, 255, 255), 0.55))
+        c = p.mean(axis=0)
+        _poly(img, c + (p - c) * 0.7, GOLD, max(1, int(round(0.0015 * w))))
+        _poly(img, p, GOLD, max(1, int(round(0.003 * w))))
+    return _grain(img, _seed(name, w, h, "grain"))
+
+
+@lru_cache(maxsize=16)
+def board_art(layout_name: str, px_per_mm: float) -> np.ndarray:
+    """BGR uint8 image of the printed board side ``layout_name`` (one of ``LAYOUT_NAMES``) at
+    ``px_per_mm`` (the layout's ``size_mm`` times it, rounded). Every slot of the layout is printed
+    exactly where its polygon says (fraction * image size). Raises ValueError for an unknown
+    side or a non-positive scale."""
+    if layout_name not in LAYOUT_NAMES:
+        raise ValueError(f"unknown board side {layout_name!r} (one of {', '.join(LAYOUT_NAMES)})")
+    if not px_per_mm > 0:
+        raise ValueError(f"px_per_mm must be positive, not {px_per_mm!r}")
+    layout = load_layout(layout_name)
+    w, h = (max(16, int(round(v * px_per_mm))) for v in layout.size_mm)
+    if layout_name.startswith("azul"):
+        img = _azul_board(layout_name, w, h)
+    elif layout_name == "pavilion-scoring":
+        img = _scoring_board(layout_name, w, h)
+    else:
+        img = _pavilion_board(layout_name, w, h)
+    return _frozen(img)
+
+
+# --------------------------------------------------------------------------- factory displays
+
+
+@lru_cache(maxsize=64)
+def factory_sprite(size_px: int) -> np.ndarray:
+    """BGRA image ``size_px`` square of an Azul factory display: a cream cardboard disc with a
+    blue and orange ornamental ring; alpha 0 outside the disc."""
+    if not isinstance(size_px, (int, np.integer)) or size_px < 4:
+        raise ValueError(f"size_px must be an integer >= 4, not {size_px!r}")
+    size_px = int(size_px)
+    k = max(1, min(SUPERSAMPLE, 1024 // size_px))
+    s = size_px * k
+    c = (s / 2, s / 2)
+    R = s / 2
+    img = _paper(s, s, (200, 226, 240), _seed("factory", size_px), mottle=4.0)
+    # Outer blue band with orange ornaments, a thin orange ring, then the cream field.
+    _circle(img, c, R * 0.98, FRAME_BLUE)
+    _circle(img, c, R * 0.80, ORNAMENT_ORANGE)
+    _circle(img, c, R * 0.75, (200, 226, 240))
+    for i in range(16):
+        a = 2 * math.pi * i / 16
+        p = (c[0] + R * 0.89 * math.cos(a), c[1] + R * 0.89 * math.sin(a))
+        d = R * 0.07
+        ca, sa = math.cos(a), math.sin(a)
+        diamond = np.array([(p[0] + d * ca, p[1] + d * sa), (p[0] - 0.6 * d * sa, p[1] + 0.6 * d * ca),
+                            (p[0] - d * ca, p[1] - d * sa), (p[0] + 0.6 * d * sa, p[1] - 0.6 * d * ca)])
+        _poly(img, diamond, ORNAMENT_ORANGE)
+        q = (c[0] + R * 0.89 * math.cos(a + math.pi / 16), c[1] + R * 0.89 * math.sin(a + math.pi / 16))
+        _circle(img, q, R * 0.022, (235, 240, 245))
+    # A faint rosette in the middle, mostly hidden by tiles.
+    for i in range(8):
+        a = 2 * math.pi * i / 8
+        _circle(img, (c[0] + R * 0.3 * math.cos(a), c[1] + R * 0.3 * math.sin(a)), R * 0.14, _shade((200, 226, 240), -0.06),
+                max(1, int(round(R * 0.012))))
+    _circle(img, c, R * 0.12, _mix((200, 226, 240), ORNAMENT_ORANGE, 0.25))
+    _circle(img, c, R * 0.985, _shade(FRAME_BLUE, -0.3), max(1, int(round(R * 0.02))))
+    img = _disc_finish(img, s, np.random.default_rng(_seed("factory-finish", size_px)))
+    mask = np.zeros((s, s), np.uint8)
+    _circle(mask, c, R - 0.5, 255)
+    bgr = _shrink(np.clip(img, 0, 255), (size_px, size_px))
+    alpha = _shrink(mask, (size_px, size_px)).astype(np.float32)[..., None]
+    return _frozen(np.clip(np.concatenate([bgr, alpha], axis=2) + 0.5, 0, 255).astype(np.uint8))
+
+
+# --------------------------------------------------------------------------- table surfaces
+
+
+def _periodic_noise(rng: np.random.Generator, n: int, sx: float, sy: float) -> np.ndarray:
+    """Tileable smooth noise (n x n, zero mean, unit std): white noise low-passed in the frequency
+    domain with a Gaussian of widths ``sx``, ``sy`` pixels, so that it wraps seamlessly."""
+    white = rng.normal(0.0, 1.0, (n, n))
+    fy = np.fft.fftfreq(n)[:, None]
+    fx = np.fft.fftfreq(n)[None, :]
+    filt = np.exp(-2 * (math.pi ** 2) * ((fx * sx) ** 2 + (fy * sy) ** 2))
+    out = np.real(np.fft.ifft2(np.fft.fft2(white) * filt))
+    out -= out.mean()
+    return (out / max(out.std(), 1e-9)).astype(np.float32)
+
+
+def _ramp(t: np.ndarray, a, b) -> np.ndarray:
+    """Colour ramp from BGR ``a`` (t = 0) to ``b`` (t = 1)."""
+    t = np.clip(t, 0, 1)[..., None]
+    return np.array(a, np.float32) * (1 - t) + np.array(b, np.float32) * t
+
+
+def _wood(rng, n: int, light, dark, planks: int) -> np.ndarray:
+    ys = np.arange(n, dtype=np.float32)[:, None] / n
+    warp = _periodic_noise(rng, n, n / 3, n / 24)
+    rings = np.sin(2 * math.pi * (ys * 14 + 0.35 * warp))  # grain lines run along x
+    fibre = _periodic_noise(rng, n, n / 6, 1.2)
+    t = 0.5 + 0.25 * rings + 0.12 * fibre + 0.1 * _periodic_noise(rng, n, n / 2, n / 8)
+    img = _ramp(t, light, dark)
+    # Plank seams (a whole number per tile so the texture wraps).
+    for k in range(planks):
+        y = int(k * n / planks)
+        img[y:y + 2] *= 0.55
+        tone = 1.0 + 0.06 * rng.normal()
+        img[y + 2:int((k + 1) * n / planks)] *= tone
+    return img
+
+
+def _cloth(rng, n: int, color, weave: float, period: int, mottle: float) -> np.ndarray:
+    ys, xs = np.mgrid[0:n, 0:n].astype(np.float32)
+    w = 2 * math.pi / period
+    # Over-under weave: threads along x and y alternating in a checker of period ``period``.
+    warp_th = np.sin(xs * w) ** 2
+    weft_th = np.sin(ys * w) ** 2
+    checker = ((np.floor(xs / period) + np.floor(ys / period)) % 2).astype(np.float32)
+    pattern = np.where(checker > 0, warp_th, weft_th)
+    t = weave * (pattern - 0.5) + mottle * _periodic_noise(rng, n, n / 8, n / 8) + 0.02 * _periodic_noise(rng, n, 1, 1)
+    if weave > 0:  # slubs: uneven threads running the length and width of the cloth, as in linen
+        t += weave * 0.35 * (_periodic_noise(rng, n, n / 3, 0.7) + _periodic_noise(rng, n, 0.7, n / 3))
+    img = np.empty((n, n, 3), np.float32)
+    img[:] = color
+    return img * (1.0 + t[..., None])
+
+
+def _texture(index: int, n: int) -> np.ndarray:
+    rng = np.random.default_rng(_seed("table", index, n))
+    if index == 0:  # light oak
+        img = _wood(rng, n, (150, 190, 222), (92, 132, 176), 4)
+    elif index == 1:  # dark walnut
+        img = _wood(rng, n, (52, 78, 110), (22, 36, 58), 3)
+    elif index == 2:  # green felt: fuzzy, no visible weave
+        img = _cloth(rng, n, (62, 110, 38), 0.0, 4, 0.06)
+        img *= (1.0 + 0.05 * _periodic_noise(rng, n, 1.0, 1.0))[..., None]
+    elif index == 3:  # grey cloth with a coarse weave
+        img = _cloth(rng, n, (118, 120, 122), 0.16, max(3, n // 128), 0.04)
+    elif index == 4:  # white tablecloth, fine weave
+        img = _cloth(rng, n, (228, 232, 234), 0.08, max(2, n // 170), 0.025)
+    else:  # dark slate laminate
+        img = np.empty((n, n, 3), np.float32)
+        img[:] = (62, 60, 58)
+        img *= (1.0 + 0.08 * _periodic_noise(rng, n, n / 10, n / 10) + 0.04 * _periodic_noise(rng, n, 1.5, 1.5))[..., None]
+    return np.clip(img + 0.5, 0, 255).astype(np.uint8)
+
+
+#: Number of table surfaces: light wood, dark wood, green felt, grey cloth, white tablecloth, slate.
+TABLE_TEXTURES = 6
+
+
+@lru_cache(maxsize=32)
+def table_texture(index: int, size_px: int = 512) -> np.ndarray:
+    """BGR uint8 tileable texture (``size_px`` square) of a table surface; ``index`` in
+    ``0 .. TABLE_TEXTURES - 1``: light wood, dark wood, green felt, grey cloth, white tablecloth,
+    dark slate. Raises ValueError for an index out of range or ``size_px < 16``."""
+    if not isinstance(index, (int, np.integer)) or not 0 <= index < TABLE_TEXTURES:
+        raise ValueError(f"table texture index must be 0..{TABLE_TEXTURES - 1}, not {index!r}")
+    if not isinstance(size_px, (int, np.integer)) or size_px < 16:
+        raise ValueError(f"size_px must be an integer >= 16, not {size_px!r}")
+    return _frozen(_texture(int(index), int(size_px)))
+
+
+def clear_caches() -> None:
+    """Forget every cached image (tests use it to check determinism)."""
+    for f in (tile_sprite, board_art, factory_sprite, table_texture):
+        f.cache_clear()

@@ -1,0 +1,685 @@
+"""The synthetic table renderer: photo-like images of a game position, with their truth.
+
+One scene is a chain of small steps, each a function below:
+
+1. :func:`draw_table` paints the table top-down in millimetres (a canvas): the table
+   surface, the boards with their thickness, factory discs, soft shadows, then every tile
+   with its bevelled sides, raised towards the camera by its height;
+2. the camera's maps turn the canvas into the perspective view with its lens distortion
+   (one ``cv2.remap``);
+3. :func:`draw_occluders` adds the things in front of the table (hands, cups, boxes) as 3-D
+   shapes projected by the same camera, and the mask of what they hide;
+4. :func:`light` applies the light: colour temperature, uneven light, cast shadows, exposure,
+   glare spots on tiles; :func:`degrade` the camera's faults: defocus, motion blur, sensor
+   noise; the JPEG encoder its artefacts.
+
+The truth comes from the same table: the ``azulcam-observation/1`` a perfect reader would
+print, the ``azulcam-profile/1`` with the boards' true corners, and what is hidden.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import cv2
+import numpy as np
+
+from ..calibration.profile import PROFILE_FORMAT
+from . import art
+from . import boards as geo
+from .camera import Camera, ViewRanges, sample_camera
+from .table import (BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, Arrangement, Item, Table, arrange, build_table,
+                    contents_of, factory_diameter, observation, rotate, tile_height, zone_contents)
+
+SCENE_FORMAT = "azulcam-scene/1"
+_MAX_CANVAS_PX = 4.5e6  # keeps a zoomed-out oblique view from drawing a huge canvas
+
+
+# --------------------------------------------------------------------------- settings
+
+
+@dataclass(frozen=True)
+class Look:
+    """Everything about one scene's light and camera faults, drawn once per scene (a video
+    keeps one and lets the light drift)."""
+
+    texture: int
+    light_dir: tuple[float, float]  # where shadows fall (table mm per mm of height)
+    shadow_strength: float
+    kelvin: float
+    white_balance: float  # 0: the camera keeps the light's colour, 1: it corrects it fully
+    exposure: float
+    gradient: tuple[float, float, float]  # uneven light: strength, direction (rad), centre offset
+    vignette: float
+    glare: float  # share of tiles with a glare spot
+    defocus: float  # Gaussian sigma in pixels
+    motion: tuple[float, float]  # length in pixels, angle
+    noise: float  # sensor noise sigma (8-bit levels)
+    jpeg: int
+    cast_shadows: tuple[tuple[float, float, float, float], ...]  # soft shadows of unseen things: x, y, radius, depth (image fractions)
+
+
+@dataclass(frozen=True)
+class SceneOptions:
+    """What a random scene may be. ``clean`` turns off every photographic effect (flat even light,
+    no blur, noise, glare, hands or clutter, JPEG 95) for tests of geometry."""
+
+    size: tuple[int, int] = (1280, 720)
+    view: ViewRanges = ViewRanges()
+    hands: float = 0.35  # probability of a hand over the table
+    clutter: float = 0.6  # probability of cups and boxes on the table
+    jpeg: tuple[int, int] = (30, 95)
+    clean: bool = False
+
+
+def sample_look(rng: np.random.Generator, options: SceneOptions) -> Look:
+    if options.clean:
+        return Look(0, (0.25, 0.2), 0.3, 5500.0, 1.0, 1.0, (0.0, 0.0, 0.0), 0.0, 0.0, 0.0, (0.0, 0.0), 0.0, 95, ())
+    a = rng.uniform(0, 2 * math.pi)
+    slope = rng.uniform(0.1, 0.6)
+    casts = tuple((float(rng.uniform(-0.2, 1.2)), float(rng.uniform(-0.2, 1.2)), float(rng.uniform(0.1, 0.5)),
+                   float(rng.uniform(0.1, 0.45))) for _ in range(int(rng.integers(0, 3))))
+    return Look(
+        texture=int(rng.integers(art.TABLE_TEXTURES)),
+        light_dir=(slope * math.cos(a), slope * math.sin(a)),
+        shadow_strength=float(rng.uniform(0.2, 0.55)),
+        kelvin=float(rng.uniform(2700, 6500)),
+        white_balance=float(rng.uniform(0.3, 0.9)),
+        exposure=float(math.exp(rng.uniform(math.log(0.6), math.log(1.35)))),
+        gradient=(float(rng.uniform(0, 0.45)), float(rng.uniform(0, 2 * math.pi)), float(rng.uniform(-0.5, 0.5))),
+        vignette=float(rng.uniform(0, 0.35)),
+        glare=float(rng.uniform(0, 0.25)),
+        defocus=float(rng.uniform(0, 1.6)) if rng.random() < 0.6 else 0.0,
+        motion=(float(rng.uniform(2, 9)), float(rng.uniform(0, 180))) if rng.random() < 0.2 else (0.0, 0.0),
+        noise=float(rng.uniform(0.5, 7)),
+        jpeg=int(rng.integers(options.jpeg[0], options.jpeg[1] + 1)),
+        cast_shadows=casts,
+    )
+
+
+# --------------------------------------------------------------------------- occluders
+
+
+@dataclass(frozen=True)
+class Solid:
+    """A 3-D thing in front of the table, as convex faces in table mm (z < 0 is up), each with
+    its BGR colour; ``kind`` is ``hand`` or ``clutter``."""
+
+    kind: str
+    faces: tuple[tuple[np.ndarray, tuple[int, int, int]], ...]
+
+    def shadow_points(self, light_dir: tuple[float, float]) -> list[np.ndarray]:
+        """The faces pushed down onto the table along the light."""
+        out = []
+        for pts, _ in self.faces:
+            h = -pts[:, 2]
+            out.append(np.stack([pts[:, 0] + h * light_dir[0], pts[:, 1] + h * light_dir[1], np.zeros(len(pts))], 1))
+        return out
+
+
+_SKIN = ((140, 170, 225), (120, 150, 205), (95, 125, 180), (70, 100, 150), (50, 75, 115), (160, 185, 235))
+_CLUTTER = ((40, 40, 160), (200, 200, 200), (60, 120, 60), (30, 30, 30), (150, 100, 40), (90, 160, 220), (230, 230, 235))
+
+
+def _circle(cx: float, cy: float, r: float, z: float, n: int = 20, squash: float = 1.0, turn: float = 0.0) -> np.ndarray:
+    a = np.linspace(0, 2 * math.pi, n, endpoint=False)
+    x, y = r * np.cos(a), r * squash * np.sin(a)
+    c, s = math.cos(turn), math.sin(turn)
+    return np.stack([cx + x * c - y * s, cy + x * s + y * c, np.full(n, z)], 1)
+
+
+def make_hand(rng: np.random.Generator, target: tuple[float, float], table_centre: tuple[float, float],
+              away: float | None = None, height: float | None = None) -> Solid:
+    """A hand hovering ``height`` mm over ``target``, its arm reaching in from the direction
+    ``away`` (radians; by default from beyond the table's edge behind the target)."""
+    tx, ty = target
+    if away is None:
+        away = math.atan2(ty - table_centre[1], tx - table_centre[0]) + rng.normal(0, 0.5)
+    ux, uy = math.cos(away), math.sin(away)  # from the hand towards the player's body
+    z = -(height if height is not None else rng.uniform(35, 110))
+    skin = _SKIN[int(rng.integers(len(_SKIN)))]
+    shade = lambda f: tuple(int(min(255, c * f)) for c in skin)  # noqa: E731
+    sleeve = _CLUTTER[int(rng.integers(len(_CLUTTER)))]
+    faces = []
+    px, py = -uy, ux  # across the arm
+    wrist = (tx + ux * 55, ty + uy * 55)
+    elbow = (tx + ux * 420, ty + uy * 420)
+    arm = np.array([[wrist[0] + px * 30, wrist[1] + py * 30, z - 5], [elbow[0] + px * 45, elbow[1] + py * 45, z - 220],
+                    [elbow[0] - px * 45, elbow[1] - py * 45, z - 220], [wrist[0] - px * 30, wrist[1] - py * 30, z - 5]])
+    faces.append((arm, shade(0.85)))
+    sleeve_start = arm[[0, 3]] * 0.6 + arm[[1, 2]] * 0.4  # a sleeve from part-way up the forearm
+    faces.append((np.vstack([sleeve_start[0], arm[1], arm[2], sleeve_start[1]]), sleeve))
+    faces.append((_circle(tx + ux * 12, ty + uy * 12, 45, z, 24, 0.85, away), shade(1.0)))
+    spread = rng.uniform(0.15, 0.35)
+    for k in range(4):  # fingers fanning out from the palm
+        ang = away + math.pi + (k - 1.5) * spread
+        fx, fy = math.cos(ang), math.sin(ang)
+        bx, by = tx - ux * 20 + px * (k - 1.5) * 18, ty - uy * 20 + py * (k - 1.5) * 18
+        length = rng.uniform(55, 80)
+        finger = np.array([[bx - fy * 8, by + fx * 8, z], [bx + fx * length - fy * 7, by + fy * length + fx * 7, z + 8],
+                           [bx + fx * length + fy * 7, by + fy * length - fx * 7, z + 8], [bx + fy * 8, by - fx * 8, z]])
+        faces.append((finger, shade(0.95 - 0.04 * k)))
+    thumb_ang = away + math.pi + (1.3 if rng.random() < 0.5 else -1.3)
+    tx2, ty2 = tx + math.cos(thumb_ang) * 55, ty + math.sin(thumb_ang) * 55
+    faces.append((np.array([[tx + px * 10, ty + py * 10, z], [tx2 + 8 * px, ty2 + 8 * py, z + 6],
+                            [tx2 - 8 * px, ty2 - 8 * py, z + 6], [tx - px * 10, ty - py * 10, z]]), shade(0.9)))
+    return Solid("hand", tuple(faces))
+
+
+def make_clutter(rng: np.random.Generator, extent: tuple[float, float, float, float], overlap: float = 0.0) -> Solid:
+    """A cup or a box standing on the table beside the play area ``extent`` (x0, y0, x1, y1),
+    reaching at most ``overlap`` mm over its edge."""
+    cup = rng.random() < 0.5
+    r, h = rng.uniform(35, 50), rng.uniform(80, 110)
+    w, d = rng.uniform(80, 260), rng.uniform(80, 260)
+    reach = r if cup else math.hypot(w, d) / 2
+    x0, y0, x1, y1 = extent
+    side, t = int(rng.integers(4)), rng.uniform(0, 1)
+    out = reach - overlap + rng.uniform(0, 150)
+    x = (x0 - out, x1 + out, x0 + t * (x1 - x0), x0 + t * (x1 - x0))[side]
+    y = (y0 + t * (y1 - y0), y0 + t * (y1 - y0), y0 - out, y1 + out)[side]
+    color = _CLUTTER[int(rng.integers(len(_CLUTTER)))]
+    dark = tuple(int(c * 0.7) for c in color)
+    if cup:  # a body, its rim and what is inside
+        base, top = _circle(x, y, r, 0.0), _circle(x, y, r * 1.08, -h)
+        body = np.vstack([base, top])
+        inner = _circle(x, y, r * 0.95, -h + 2)
+        drink = (20, 40, 70) if rng.random() < 0.5 else (200, 200, 205)
+        return Solid("clutter", ((body, dark), (top, color), (inner, drink)))
+    h = rng.uniform(30, 90)
+    turn = rng.uniform(0, math.pi)
+    corners = [rotate(sx * w / 2, sy * d / 2, math.degrees(turn)) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    bottom = np.array([[x + cx, y + cy, 0.0] for cx, cy in corners])
+    top = bottom.copy()
+    top[:, 2] = -h
+    faces = [(np.vstack([bottom[i:i + 2], top[i:i + 2]]), tuple(int(c * (0.55 + 0.1 * i)) for c in color)) for i in range(3)]
+    faces.append((np.vstack([bottom[[3, 0]], top[[3, 0]]]), dark))
+    faces.append((top, color))
+    return Solid("clutter", tuple(faces))
+
+
+def sample_occluders(rng: np.random.Generator, table: Table, options: SceneOptions) -> list[Solid]:
+    if options.clean:
+        return []
+    arr = table.arrangement
+    solids = []
+    if rng.random() < options.clutter:
+        for _ in range(int(rng.integers(1, 4))):  # around the play area, sometimes over its edge
+            solids.append(make_clutter(rng, arr.extent(), overlap=60.0))
+    if rng.random() < options.hands:
+        targets = list(arr.factories) + [b.slot_center(b.layout.ids[int(rng.integers(len(b.layout.ids)))])
+                                          for b in arr.boards]
+        solids.append(make_hand(rng, targets[int(rng.integers(len(targets)))], arr.center))
+    return solids
+
+
+# --------------------------------------------------------------------------- drawing the table
+
+
+@dataclass
+class Canvas:
+    """A top-down drawing of part of the table: pixel (0, 0) covers table point ``origin``."""
+
+    image: np.ndarray
+    origin: tuple[float, float]
+    ppm: float  # pixels per millimetre
+
+    def xy(self, pts: np.ndarray) -> np.ndarray:
+        """Table mm (N x 2) -> canvas pixel coordinates (OpenCV's: integers at pixel centres)."""
+        return (np.asarray(pts, np.float64) - self.origin) * self.ppm - 0.5
+
+
+def canvas_for(camera: Camera, arrangement: Arrangement) -> tuple[tuple[float, float], float, tuple[int, int]]:
+    """The part of the table the camera sees (clipped to the play area and a margin), and a
+    scale fine enough for its nearest point."""
+    world = camera.grid_table_points().reshape(-1, 2)
+    world = world[np.isfinite(world).all(1)]
+    x0, y0, x1, y1 = arrangement.extent()
+    margin = 160.0
+    lo = np.maximum(world.min(0), [x0 - margin, y0 - margin])
+    hi = np.minimum(world.max(0), [x1 + margin, y1 + margin])
+    hi = np.maximum(hi, lo + 10)
+    scale = camera.mm_per_px()
+    ppm = float(np.clip(1.15 / np.nanmin(scale[np.isfinite(scale)]), 0.3, 8.0))
+    span = hi - lo
+    if span[0] * span[1] * ppm * ppm > _MAX_CANVAS_PX:
+        ppm = math.sqrt(_MAX_CANVAS_PX / (span[0] * span[1]))
+    size = (int(math.ceil(span[0] * ppm)) + 1, int(math.ceil(span[1] * ppm)) + 1)
+    return (float(lo[0]), float(lo[1])), ppm, size
+
+
+def lift(points: np.ndarray, height: float, camera_xy: np.ndarray, camera_height: float) -> np.ndarray:
+    """Where a table point raised by ``height`` mm appears when the raised plane is drawn flat:
+    pushed away from the point under the camera, as perspective shows it."""
+    return points + (points - camera_xy) * (height / (camera_height - height))
+
+
+@lru_cache(maxsize=16)
+def _seamless(index: int) -> np.ndarray:
+    """The table texture beside its mirror images: tiles with no visible seam."""
+    tex = art.table_texture(index)
+    row = np.hstack([tex, tex[:, ::-1]])
+    out = np.vstack([row, row[::-1]])
+    out.flags.writeable = False
+    return out
+
+
+def _textured(index: int, ppm: float, size: tuple[int, int], offset: tuple[int, int]) -> np.ndarray:
+    tex = _seamless(index)
+    scale = ppm * 900.0 / tex.shape[1]  # one mirrored texture tile spans 90 cm of table
+    tw = max(8, int(round(tex.shape[1] * scale)))
+    tex = cv2.resize(tex, (tw, tw), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    reps = (size[1] // tw + 2, size[0] // tw + 2, 1)
+    ox, oy = offset[0] % tw, offset[1] % tw
+    return np.ascontiguousarray(np.tile(tex, reps)[oy:oy + size[1], ox:ox + size[0]])
+
+
+def _art_scale(ppm: float) -> float:
+    """Board art is cached at a few scales; take the smallest one at least as fine as needed."""
+    for s in (1.0, 2.0, 3.0, 4.5, 6.0):
+        if s >= ppm:
+            return s
+    return 8.0
+
+
+def _paste_affine(canvas: np.ndarray, src: np.ndarray, src_pts: np.ndarray, dst_pts: np.ndarray) -> None:
+    """Warp ``src`` (BGR or BGRA) so that its three points land on ``dst_pts``, inside the
+    bounding box of its destination only; BGRA is blended by its alpha."""
+    m = cv2.getAffineTransform(src_pts[:3].astype(np.float32), dst_pts[:3].astype(np.float32))
+    h, w = src.shape[:2]
+    corners = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], np.float64) @ m.T
+    x0, y0 = np.floor(corners.min(0)).astype(int) - 1
+    x1, y1 = np.ceil(corners.max(0)).astype(int) + 1
+    H, W = canvas.shape[:2]
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, W), min(y1, H)
+    if x1 <= x0 or y1 <= y0:
+        return
+    m = m.copy()
+    m[:, 2] -= (x0, y0)
+    roi = canvas[y0:y1, x0:x1]
+    if src.shape[2] == 3:
+        cv2.warpAffine(src, m, (x1 - x0, y1 - y0), dst=roi, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+        return
+    warped = cv2.warpAffine(src, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    alpha = warped[:, :, 3:4].astype(np.float32) * (1 / 255)
+    roi[:] = (warped[:, :, :3] * alpha + roi * (1 - alpha)).astype(np.uint8)
+
+
+_TOKEN_OUTLINE = tuple((math.cos(a) * geo.PAVILION_TILE_SIDE_MM * 0.75, math.sin(a) * geo.PAVILION_TILE_SIDE_MM * 0.75)
+                       for a in np.linspace(0, 2 * math.pi, 16, endpoint=False))
+
+
+def _item_polygon(game: str, item: Item) -> np.ndarray:
+    """The outline of a tile's face on the table (mm), in the sprite polygon's vertex order
+    (the round start-player token: its bounding square, then its outline)."""
+    if game == "azul" or item.kind == "first_player":
+        s = geo.AZUL_TILE_MM / 2 if game == "azul" else geo.PAVILION_TILE_SIDE_MM * 0.75
+        local = [(-s, -s), (s, -s), (s, s), (-s, s)]
+        if game == "pavilion":
+            local += list(_TOKEN_OUTLINE)
+    else:
+        half_long = geo.PAVILION_TILE_SIDE_MM * math.sqrt(3) / 2
+        half_short = geo.PAVILION_TILE_SIDE_MM / 2
+        local = [(0, -half_long), (half_short, 0), (0, half_long), (-half_short, 0)]
+    return np.array([(item.x + dx, item.y + dy) for dx, dy in (rotate(x, y, item.angle) for x, y in local)])
+
+
+def _sprite_size(game: str, kind: str, ppm: float) -> int:
+    if game == "azul":
+        mm = geo.AZUL_TILE_MM
+    elif kind == "first_player":
+        mm = geo.PAVILION_TILE_SIDE_MM * 1.5
+    else:
+        mm = geo.PAVILION_TILE_SIDE_MM * math.sqrt(3)
+    return max(6, int(round(mm * ppm * 1.25)))
+
+
+def table_background(camera: Camera, look: Look) -> np.ndarray:
+    """The bare table wherever the camera sees it, at a coarse scale: what lies beyond the
+    drawn canvas (the canvas covers the play area only, to stay small)."""
+    world = camera.grid_table_points().reshape(-1, 2)
+    world = world[np.isfinite(world).all(1)]
+    lo, hi = world.min(0), world.max(0)
+    lo, hi = np.maximum(lo, -4000), np.minimum(np.maximum(hi, lo + 10), 4000)
+    span = hi - lo
+    ppm = float(min(1.0 / np.nanmin(camera.mm_per_px()), math.sqrt(1.5e6 / (span[0] * span[1]))))
+    size = (int(math.ceil(span[0] * ppm)) + 1, int(math.ceil(span[1] * ppm)) + 1)
+    texture = _textured(look.texture, ppm, size, _texture_offset(look, (float(lo[0]), float(lo[1])), ppm))
+    mx, my = camera.table_maps((float(lo[0]), float(lo[1])), ppm)
+    return cv2.remap(texture, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101)
+
+
+def _texture_offset(look: Look, origin: tuple[float, float], ppm: float) -> tuple[int, int]:
+    # Anchored to the table, so the coarse background and the fine canvas show the same grain.
+    return int(round((origin[0] + 5000) * ppm)), int(round((origin[1] + 5000) * ppm))
+
+
+def draw_table(table: Table, camera: Camera, look: Look) -> Canvas:
+    """Paint the visible part of the table top-down: surface, boards, discs, shadows, tiles."""
+    arr = table.arrangement
+    origin, ppm, size = canvas_for(camera, arr)
+    canvas = Canvas(_textured(look.texture, ppm, size, _texture_offset(look, origin, ppm)), origin, ppm)
+    img = canvas.image
+    cam_xy = camera.position[:2]
+    cam_h = -float(camera.position[2])
+    light = np.array(look.light_dir)
+    shade = np.zeros(img.shape[:2], np.uint8)
+
+    # Boards: their shadows and card edges, then the printed art on their raised top.
+    for piece in arr.all_boards():
+        base = np.array(piece.corners())
+        top = lift(base, BOARD_HEIGHT_MM, cam_xy, cam_h)
+        cv2.fillConvexPoly(shade, np.round(canvas.xy(base + light * BOARD_HEIGHT_MM * 3) * 16).astype(np.int32), 255,
+                           cv2.LINE_AA, 4)
+        edge = cv2.convexHull(np.round(canvas.xy(np.vstack([base, top])) * 16).astype(np.int32))
+        cv2.fillConvexPoly(img, edge, (70, 85, 95), cv2.LINE_AA, 4)
+        s = _art_scale(ppm)
+        sheet = art.board_art(piece.layout.name, s)
+        h, w = sheet.shape[:2]
+        _paste_affine(img, sheet, np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5]]), canvas.xy(top[:3]))
+    # Factory displays.
+    diameter = factory_diameter(arr.game)
+    disc_px = max(8, int(round(diameter * ppm * 1.1)))
+    disc = art.factory_sprite(disc_px)
+    for (fx, fy), turn in zip(arr.factories, arr.factory_angles):
+        c = lift(np.array([[fx, fy]]), FACTORY_HEIGHT_MM, cam_xy, cam_h)[0]
+        cv2.circle(shade, tuple(np.round(canvas.xy(np.array([[fx, fy]]) + light * 4)[0] * 16).astype(int)),
+                   int(diameter / 2 * ppm * 16), 255, -1, cv2.LINE_AA, 4)
+        r = diameter / 2
+        pts = np.array([rotate(-r, -r, turn), rotate(r, -r, turn), rotate(r, r, turn)]) + c
+        _paste_affine(img, disc, np.array([[-0.5, -0.5], [disc_px - 0.5, -0.5], [disc_px - 0.5, disc_px - 0.5]]),
+                      canvas.xy(pts))
+    # Tiles: shadows first, then each tile far to near so that nearer sides cover farther ones.
+    height = tile_height(arr.game)
+    polys = [_item_polygon(arr.game, it) for it in table.items]
+    outlines = [poly[4:] if len(poly) > 4 else poly for poly in polys]
+    for it, outline in zip(table.items, outlines):
+        cv2.fillConvexPoly(shade, np.round(canvas.xy(outline + light * (height + it.base)) * 16).astype(np.int32), 255,
+                           cv2.LINE_AA, 4)
+    k = max(3, int(ppm * 3) | 1)
+    shade = cv2.blur(shade, (k, k))
+    factor = cv2.merge([255 - (shade.astype(np.float32) * look.shadow_strength).astype(np.uint8)] * 3)
+    cv2.multiply(img, factor, dst=img, scale=1 / 255)
+    order = sorted(range(len(table.items)),
+                   key=lambda i: -math.hypot(table.items[i].x - cam_xy[0], table.items[i].y - cam_xy[1]))
+    for i in order:
+        it, poly, outline = table.items[i], polys[i], outlines[i]
+        top = lift(poly, it.base + height, cam_xy, cam_h)
+        edge = np.vstack([lift(outline, it.base, cam_xy, cam_h), lift(outline, it.base + height, cam_xy, cam_h)])
+        sides = cv2.convexHull(np.round(canvas.xy(edge) * 16).astype(np.int32))
+        cv2.fillConvexPoly(img, sides, art.tile_side_color(arr.game, it.kind), cv2.LINE_AA, 4)
+        sprite, sprite_poly = art.tile_sprite(arr.game, it.kind, _sprite_size(arr.game, it.kind, ppm))
+        _paste_affine(img, sprite, sprite_poly[:3] - 0.5, canvas.xy(top[:3]))
+    return canvas
+
+
+# --------------------------------------------------------------------------- in front of the table
+
+
+def draw_occluders(image: np.ndarray, camera: Camera, solids: list[Solid]) -> dict[str, np.ndarray]:
+    """Draw the solids, farthest first, and return each kind's mask of what it hides."""
+    masks: dict[str, np.ndarray] = {}
+    cam = camera.position
+    ordered = sorted(solids, key=lambda s: -min(float(np.linalg.norm(f.mean(0) - cam)) for f, _ in s.faces))
+    for solid in ordered:
+        mask = masks.setdefault(solid.kind, np.zeros(image.shape[:2], np.uint8))
+        for pts, color in sorted(solid.faces, key=lambda f: -float(np.linalg.norm(f[0].mean(0) - cam))):
+            if np.any(pts[:, 2] * 1.0 <= cam[2]):  # never draw what lies behind the camera
+                continue
+            px = camera.project(pts)
+            if not np.isfinite(px).all() or np.abs(px).max() > 1e5:
+                continue
+            hull = cv2.convexHull(np.round(px * 16).astype(np.int32))
+            cv2.fillConvexPoly(image, hull, color, cv2.LINE_AA, 4)
+            cv2.fillConvexPoly(mask, hull, 255, cv2.LINE_8, 4)
+            if solid.kind == "hand":  # the creases between fingers, palm and arm
+                cv2.polylines(image, [hull], True, tuple(int(c * 0.72) for c in color), 1, cv2.LINE_AA, 4)
+    return masks
+
+
+# --------------------------------------------------------------------------- light and camera faults
+
+
+def kelvin_to_bgr(kelvin: float) -> np.ndarray:
+    """Relative BGR of a black body at ``kelvin`` (Tanner Helland's fit), green = 1."""
+    t = kelvin / 100.0
+    r = 255.0 if t <= 66 else 329.7 * (t - 60) ** -0.1332
+    g = 99.47 * math.log(t) - 161.12 if t <= 66 else 288.12 * (t - 60) ** -0.0755
+    b = 255.0 if t >= 66 else (0.0 if t <= 19 else 138.52 * math.log(t - 10) - 305.04)
+    rgb = np.clip([r, g, b], 1, 255)
+    return np.array([rgb[2], rgb[1], rgb[0]]) / rgb[1]
+
+
+def gain_field(look: Look, size: tuple[int, int], camera: Camera, solids: list[Solid], phase: float = 0.0) -> np.ndarray:
+    """The light reaching each pixel, per channel, at low resolution (1.0 = neutral): colour
+    temperature, exposure, uneven light, vignette, and soft cast shadows."""
+    w, h = size
+    gw, gh = 64, max(8, int(64 * h / w))
+    yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32)
+    u, v = (xx + 0.5) / gw, (yy + 0.5) / gh
+    strength, direction, offset = look.gradient
+    direction += phase
+    g = 1 + strength * ((u - 0.5) * math.cos(direction) + (v - 0.5) * math.sin(direction) + 0.2 * offset)
+    g *= 1 - look.vignette * ((u - 0.5) ** 2 + (v - 0.5) ** 2) * 2
+    shadow = np.zeros((gh, gw), np.float32)
+    for cx, cy, r, depth in look.cast_shadows:
+        cv2.circle(shadow, (int(cx * gw), int(cy * gh)), max(1, int(r * gw)), depth, -1, cv2.LINE_AA)
+    scale = np.array([gw / w, gh / h])
+    for solid in solids:
+        for pts in solid.shadow_points(look.light_dir):
+            px = camera.project(pts)
+            if np.isfinite(px).all() and np.abs(px).max() < 1e5:
+                poly = cv2.convexHull(np.round(px * scale * 16).astype(np.int32))
+                cv2.fillConvexPoly(shadow, poly, look.shadow_strength, cv2.LINE_AA, 4)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), 1.5)
+    g = g * (1 - np.clip(shadow, 0, 0.8))
+    cast = kelvin_to_bgr(look.kelvin)
+    cast = cast ** (1 - look.white_balance)
+    cast /= cast.mean()
+    return np.clip(g[..., None] * (cast * look.exposure)[None, None, :], 0, 1.99).astype(np.float32)
+
+
+@lru_cache(maxsize=8)
+def _glare_sprite(size: int) -> np.ndarray:
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    c = (size - 1) / 2
+    d = ((xx - c) / (size * 0.3)) ** 2 + ((yy - c) / (size * 0.18)) ** 2
+    sprite = (np.exp(-d * 2) * 255).astype(np.uint8)
+    sprite.flags.writeable = False
+    return sprite
+
+
+def light(image: np.ndarray, look: Look, camera: Camera, solids: list[Solid], glare_points: np.ndarray,
+          glare_size: np.ndarray, phase: float = 0.0) -> np.ndarray:
+    """Apply the gain field and the glare spots (tiles are glossy: a lamp shows on some of them)."""
+    h, w = image.shape[:2]
+    field_ = gain_field(look, (w, h), camera, solids, phase)
+    gain = cv2.resize((field_ * 128).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+    out = cv2.multiply(image, gain, scale=1 / 128)
+    for (x, y), s in zip(glare_points, glare_size):
+        s = int(max(4, s))
+        x0, y0 = int(x - s / 2), int(y - s / 2)
+        if x0 < 0 or y0 < 0 or x0 + s > w or y0 + s > h:
+            continue
+        spot = cv2.merge([_glare_sprite(s)] * 3)
+        roi = out[y0:y0 + s, x0:x0 + s]
+        cv2.add(roi, spot, dst=roi)
+    return out
+
+
+@lru_cache(maxsize=4)
+def _noise_bank(w: int, h: int) -> np.ndarray:
+    """A fixed field of unit Gaussian noise (x16, int16), larger than the image: each scene
+    takes a random window of it, which costs an addition instead of drawing 3 million numbers."""
+    bank = (np.random.default_rng(7).standard_normal((h + 64, w + 64, 3)) * 16).astype(np.int16)
+    bank.flags.writeable = False
+    return bank
+
+
+def degrade(image: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarray:
+    """Defocus, motion blur and sensor noise."""
+    out = image
+    if look.defocus > 0.2:
+        out = cv2.GaussianBlur(out, (0, 0), look.defocus)
+    length, angle = look.motion
+    if length >= 2:
+        k = int(math.ceil(length)) | 1
+        kernel = np.zeros((k, k), np.float32)
+        c = k // 2
+        dx, dy = math.cos(math.radians(angle)) * length / 2, math.sin(math.radians(angle)) * length / 2
+        cv2.line(kernel, (int(round(c - dx)), int(round(c - dy))), (int(round(c + dx)), int(round(c + dy))), 1.0, 1)
+        out = cv2.filter2D(out, -1, kernel / kernel.sum())
+    if look.noise > 0.3:
+        h, w = out.shape[:2]
+        bank = _noise_bank(w, h)
+        ox, oy = rng.integers(0, 64, 2)
+        noise = bank[oy:oy + h, ox:ox + w]
+        out16 = out.astype(np.int16)
+        out16 += (noise * (look.noise / 16)).astype(np.int16)
+        out = np.clip(out16, 0, 255).astype(np.uint8)
+    return out
+
+
+# --------------------------------------------------------------------------- truth
+
+
+def profile_json(table: Table, camera: Camera) -> dict[str, Any]:
+    """The ``azulcam-profile/1`` whose corners are where the boards' printed tops lie in the image."""
+
+    def placement(piece: Any) -> dict[str, Any]:
+        pts = np.hstack([np.array(piece.corners()), np.full((4, 1), -BOARD_HEIGHT_MM)])
+        corners = [[round(float(x), 2), round(float(y), 2)] for x, y in camera.project(pts)]
+        out: dict[str, Any] = {} if piece.player is None else {"player": piece.player}
+        out.update({"layout": piece.layout.name, "corners": corners})
+        return out
+
+    arr = table.arrangement
+    return {"format": PROFILE_FORMAT, "game": arr.game, "image_size": list(camera.size),
+            "boards": [placement(b) for b in arr.boards],
+            "scoring_board": placement(arr.scoring) if arr.scoring else None, "colors": None}
+
+
+def hidden_zones(table: Table, camera: Camera, masks: dict[str, np.ndarray]) -> list[dict[str, str]]:
+    """Every zone with a point that cannot be seen: a slot whose centre, or a factory, centre
+    area or hand strip with a tile (or a factory whose disc centre), that lies out of the frame
+    or under a hand or clutter. ``by`` says which: ``frame``, ``hand`` or ``clutter``."""
+    arr = table.arrangement
+    h_tile = tile_height(arr.game)
+    points: list[tuple[str, float, float, float]] = []
+    for piece in arr.all_boards():
+        prefix = "" if piece.player is None else f"boards.{piece.player}."
+        for slot in piece.layout.slots:
+            x, y = piece.to_world(*slot.center)
+            points.append((prefix + slot.id, x, y, BOARD_HEIGHT_MM))
+    for zone, (x, y) in zip(table.factory_zones, arr.factories):
+        points.append((zone, x, y, FACTORY_HEIGHT_MM))
+    for it in table.items:
+        if it.zone != "carried" and (not it.zone.startswith("boards.") or it.zone.endswith(".hand")):
+            points.append((it.zone, it.x, it.y, it.base + h_tile))
+    pts = np.array([[x, y, -z] for _, x, y, z in points])
+    px = camera.project(pts)
+    w, h = camera.size
+    out: dict[str, str] = {}
+    for (zone, *_), (u, v) in zip(points, px):
+        if zone in out:
+            continue
+        if not (0 <= u < w and 0 <= v < h):
+            out[zone] = "frame"
+            continue
+        for kind in ("hand", "clutter"):
+            mask = masks.get(kind)
+            if mask is not None and mask[int(v), int(u)]:
+                out[zone] = kind
+                break
+    return [{"zone": z, "by": by} for z, by in out.items()]
+
+
+# --------------------------------------------------------------------------- scenes
+
+
+@dataclass
+class Scene:
+    """One rendered image (JPEG bytes) and its truth (``azulcam-scene/1``)."""
+
+    jpeg: bytes
+    truth: dict[str, Any]
+    _image: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def image(self) -> np.ndarray:
+        if self._image is None:
+            self._image = cv2.imdecode(np.frombuffer(self.jpeg, np.uint8), cv2.IMREAD_COLOR)
+        return self._image
+
+
+def tile_mm(game: str) -> float:
+    return geo.AZUL_TILE_MM if game == "azul" else geo.PAVILION_TILE_SIDE_MM
+
+
+def layout_name(state: Any) -> str:
+    opts = state.options
+    return f"azul-{opts['wall']}" if state.game == "azul" else f"pavilion-{opts['side']}"
+
+
+def compose(table: Table, camera: Camera, look: Look, solids: list[Solid], rng: np.random.Generator,
+            phase: float = 0.0) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Every drawing step of one frame: the image (BGR, before JPEG) and the occluder masks."""
+    canvas = draw_table(table, camera, look)
+    image = table_background(camera, look)
+    mx, my = camera.table_maps(canvas.origin, canvas.ppm)
+    cv2.remap(canvas.image, mx, my, cv2.INTER_LINEAR, dst=image, borderMode=cv2.BORDER_TRANSPARENT)
+    masks = draw_occluders(image, camera, solids)
+    glare_items = [it for it in table.items if rng.random() < look.glare]
+    if glare_items:
+        h = tile_height(table.game)
+        pts = np.array([[it.x, it.y, -(it.base + h)] for it in glare_items])
+        glare_pts = camera.project(pts) + rng.normal(0, 1.5, (len(pts), 2))
+        sizes = tile_mm(table.game) / camera.mm_per_px().mean() * rng.uniform(0.4, 0.9, len(pts))
+    else:
+        glare_pts, sizes = np.zeros((0, 2)), np.zeros(0)
+    image = light(image, look, camera, solids, glare_pts, sizes, phase)
+    return degrade(image, look, rng), masks
+
+
+def encode_jpeg(image: np.ndarray, quality: int) -> bytes:
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    if not ok:  # pragma: no cover - OpenCV encodes any BGR image
+        raise RuntimeError("JPEG encoding failed")
+    return buf.tobytes()
+
+
+def render_state(state: Any, seed: int | tuple[int, ...], options: SceneOptions = SceneOptions()) -> Scene:
+    """A random photo of a game position (an ``AzulState`` or ``PavilionState``) and its truth.
+    The same state, seed and options give the same bytes."""
+    rng = np.random.default_rng(seed)
+    arrangement = arrange(state.game, state.players, layout_name(state), rng)
+    contents = zone_contents(state)
+    table = build_table(arrangement, contents, rng)
+    camera, params = sample_camera(rng, options.size, arrangement.extent(), tile_mm(state.game), options.view)
+    look = sample_look(rng, options)
+    solids = sample_occluders(rng, table, options)
+    image, masks = compose(table, camera, look, solids, rng)
+    jpeg = encode_jpeg(image, look.jpeg)
+    truth = scene_truth(table, camera, masks, params, look)
+    return Scene(jpeg, truth, None)
+
+
+def scene_truth(table: Table, camera: Camera, masks: dict[str, np.ndarray], params: dict[str, float],
+                look: Look | None) -> dict[str, Any]:
+    """The ``azulcam-scene/1`` truth of a drawn table."""
+    lifted = lambda pts: camera.project(np.hstack([np.asarray(pts, float), np.full((len(pts), 1), -FACTORY_HEIGHT_MM)]))  # noqa: E731
+    truth: dict[str, Any] = {
+        "format": SCENE_FORMAT,
+        "observation": observation(table, contents_of(table), lifted),
+        "profile": profile_json(table, camera),
+        "hidden": hidden_zones(table, camera, masks),
+        "camera": {**camera.to_json(), **params},
+    }
+    if look is not None:
+        truth["look"] = {"kelvin": round(look.kelvin), "exposure": round(look.exposure, 3),
+                         "defocus": round(look.defocus, 2), "motion_px": round(look.motion[0], 1),
+                         "noise": round(look.noise, 2), "jpeg": look.jpeg, "texture": look.texture}
+    return truth

@@ -1,0 +1,168 @@
+"""A whole game as a video: a fixed camera over the table while a record is played out.
+
+Each record event is shown as a real table shows it: a hand reaches in to where the tiles
+leave, carries them to where they arrive (tiles from the bag or to the lid come from or go
+beyond the table's edge), and leaves. The camera shakes a little and the light drifts. Each
+frame's truth goes to a JSON-lines sidecar: the observation of what lies on the table in that
+frame, the profile, what is hidden, and the last record event applied.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from ..engine.record import Record, replay
+from .camera import Camera, ViewRanges, sample_camera
+from .render import (Look, SceneOptions, Solid, compose, layout_name, make_clutter, make_hand, sample_look,
+                     scene_truth, tile_mm)
+from .table import Item, Table, arrange, build_table, contents_of, zone_contents
+
+#: Frames per phase of one event: still, reach in, carry, put down and leave.
+STILL, REACH, CARRY, LEAVE = 2, 3, 3, 2
+
+
+@dataclass
+class Frame:
+    """One video frame: the image (BGR) and its truth line."""
+
+    image: np.ndarray
+    truth: dict[str, Any]
+
+
+def _centroid(items: list[Item]) -> tuple[float, float]:
+    return float(np.mean([i.x for i in items])), float(np.mean([i.y for i in items]))
+
+
+def _edge_point(table: Table, player: int | None) -> tuple[float, float]:
+    """Beyond the table's edge behind a player's board (the bag, the lid, the player's lap)."""
+    arr = table.arrangement
+    piece = arr.boards[player if player is not None and 0 <= player < len(arr.boards) else 0]
+    return piece.to_world(0.5, 1.6)
+
+
+def _lerp(a: tuple[float, float], b: tuple[float, float], t: float) -> tuple[float, float]:
+    t = 0.5 - 0.5 * math.cos(math.pi * min(max(t, 0.0), 1.0))  # ease in and out
+    return a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+
+
+def frames(record: Record, seed: int = 0, size: tuple[int, int] = (960, 540), first: int = 0,
+           last: int | None = None) -> Iterator[Frame]:
+    """Render the events ``first`` .. ``last`` (indices, inclusive) of a record, checking each."""
+    rng = np.random.default_rng(seed)
+    state = record.new_state()
+    arrangement = arrange(state.game, state.players, layout_name(state), rng)
+    options = SceneOptions(size=size, view=ViewRanges(framing="fit"), hands=0.0)
+    camera, params = sample_camera(rng, size, arrangement.extent(), tile_mm(state.game), options.view)
+    look = sample_look(rng, options)
+    look = replace(look, defocus=min(look.defocus, 0.8), motion=(0.0, 0.0))
+    clutter = [make_clutter(rng, arrangement.extent()) for _ in range(int(rng.integers(0, 3)))]
+    table = build_table(arrangement, zone_contents(state), rng)
+    count = 0
+    shot = _Shot(camera, params, look, clutter, rng)
+    if first == 0:
+        for _ in range(STILL):
+            yield shot.frame(table, [], -1, "still", count)
+            count += 1
+    for step in replay(record):
+        mover = step.event.get("player") if isinstance(step.event, dict) else None
+        after = build_table(arrangement, zone_contents(step.state), rng, previous=table)
+        if last is not None and step.index > last:
+            return
+        if step.index < first:
+            table = after
+            continue
+        for frame in _event_frames(shot, table, after, step.index, mover, count):
+            yield frame
+            count += 1
+        table = after
+
+
+@dataclass
+class _Shot:
+    """What stays the same from frame to frame: the camera, the light, the clutter."""
+
+    camera: Camera
+    params: dict[str, float]
+    look: Look
+    clutter: list[Solid]
+    rng: np.random.Generator
+
+    def frame(self, table: Table, hand: list[Solid], event: int, phase: str, count: int) -> Frame:
+        """``event``: the record event the frame shows; the table shows its result in the
+        ``still`` and ``leave`` phases, and the tiles on their way in ``reach`` and ``carry``."""
+        t = count / 10.0
+        camera = self.camera.jittered(self.rng, 0.04, 0.4)
+        look = replace(self.look, exposure=self.look.exposure * (1 + 0.06 * math.sin(t / 7.0)))
+        image, masks = compose(table, camera, look, self.clutter + hand, self.rng, phase=0.15 * math.sin(t / 11.0))
+        truth = scene_truth(table, camera, masks, self.params, None)
+        truth = {"frame": count, "event": event, "phase": phase, "applied": phase in ("still", "leave"), **truth}
+        return Frame(image, truth)
+
+
+def _event_frames(shot: _Shot, before: Table, after: Table, index: int, mover: int | None, count: int) -> Iterator[Frame]:
+    kept_before = {id(i) for i in before.items}
+    kept_after = {id(i) for i in after.items}
+    leaving = [i for i in before.items if id(i) not in kept_after]
+    arriving = [i for i in after.items if id(i) not in kept_before]
+    if not leaving and not arriving:
+        for _ in range(STILL):
+            yield shot.frame(after, [], index, "still", count)
+            count += 1
+        return
+    home = _edge_point(before, mover)
+    source = _centroid(leaving) if leaving else _edge_point(before, mover)
+    target = _centroid(arriving) if arriving else _edge_point(before, mover)
+    arr = before.arrangement
+    seat = arr.boards[mover].to_world(0.5, 1.0) if mover is not None else home
+    away = math.atan2(seat[1] - arr.center[1], seat[0] - arr.center[0])
+    shape_seed = int(shot.rng.integers(1 << 30))
+
+    def hand_at(point: tuple[float, float], height: float) -> list[Solid]:
+        return [make_hand(np.random.default_rng(shape_seed), point, arr.center, away, height)]
+
+    for k in range(REACH):
+        yield shot.frame(before, hand_at(_lerp(home, source, (k + 1) / REACH), 60.0), index, "reach", count)
+        count += 1
+    lifted = Table(arr, [i for i in before.items if id(i) in kept_after], before.factory_zones)
+    for k in range(CARRY):
+        point = _lerp(source, target, (k + 1) / CARRY)
+        carried = [Item(i.kind, "carried", point[0] + (i.x - source[0]) * 0.3, point[1] + (i.y - source[1]) * 0.3,
+                        i.angle, 25.0) for i in leaving[:8]]
+        carrying = Table(arr, lifted.items + carried, before.factory_zones)
+        yield shot.frame(carrying, hand_at(point, 60.0), index, "carry", count)
+        count += 1
+    for k in range(LEAVE):
+        yield shot.frame(after, hand_at(_lerp(target, home, (k + 1) / LEAVE), 70.0), index, "leave", count)
+        count += 1
+    yield shot.frame(after, [], index, "still", count)
+
+
+def write_video(record: Record, out: str | Path, seed: int = 0, size: tuple[int, int] = (960, 540), fps: float = 10.0,
+                first: int = 0, last: int | None = None) -> tuple[Path, Path, int]:
+    """Write the video (MPEG-4) and its sidecar ``OUT.jsonl``; returns their paths and the frame count.
+
+    Raises :class:`~azulcam.engine.errors.RecordError` for a record that does not replay and
+    OSError when the video cannot be written."""
+    out = Path(out)
+    sidecar = out.with_suffix(".jsonl")
+    writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
+    if not writer.isOpened():
+        raise OSError(f"cannot write a video to {out} (is the folder there, and the name .mp4?)")
+    count = 0
+    try:
+        with sidecar.open("w", encoding="utf-8") as lines:
+            for frame in frames(record, seed, size, first, last):
+                writer.write(frame.image)
+                lines.write(json.dumps(frame.truth, separators=(",", ":")) + "\n")
+                count += 1
+    finally:
+        writer.release()
+    return out, sidecar, count
