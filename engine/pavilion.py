@@ -947,6 +947,17 @@ class PavilionState(GameState):
     def board(self, player: int) -> Board:
         return self._boards[player]
 
+    def factories(self) -> list[dict[str, int]]:
+        """The tiles on each factory display, by colour."""
+        return [{COLORS[c]: n for c, n in sorted(f.items()) if n} for f in self._factories]
+
+    def center(self) -> dict[str, int]:
+        """The tiles in the centre by colour, and ``first_player`` while the start-player token lies there."""
+        out = {COLORS[c]: n for c, n in sorted(self._center.items()) if n}
+        if self._token_in_center:
+            out["first_player"] = 1
+        return out
+
     def supply(self) -> list[str | None]:
         return [COLORS[c] if c >= 0 else None for c in self._supply]
 

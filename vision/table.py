@@ -150,9 +150,12 @@ def arrange(game: str, players: int, layout_name: str, rng: np.random.Generator)
         x, y = dx * dist - dy * along, dy * dist + dx * along
         piece = Piece(layout, x, y, angle, p)
         pieces.append(piece)
-        # The tiles a Summer Pavilion player holds lie in front of the board, towards the centre.
-        hx, hy = piece.to_world(0.5, -hand_depth / 2 / h - 0.03)
-        hands.append((hx, hy, angle, w * 0.9, hand_depth - 10))
+        if game == "pavilion":  # the tiles a player holds lie in front of the board, towards the centre
+            hx, hy = piece.to_world(0.5, -hand_depth / 2 / h - 0.03)
+            hands.append((hx, hy, angle, w * 0.9, hand_depth - 10))
+        else:  # Azul: only the first-player marker, once the game is over, lies beside the board
+            hx, hy = piece.to_world(1.0 + 30 / w, 0.8)
+            hands.append((hx, hy, angle, 40.0, 60.0))
     scoring = None
     if game == "pavilion":
         sh = geo.SCORING_BOARD_MM[1]
