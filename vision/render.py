@@ -20,6 +20,7 @@ print, the ``azulcam-profile/1`` with the boards' true corners, and what is hidd
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -35,7 +36,7 @@ from .table import (BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, Arrangement, Item, Table
                     contents_of, factory_diameter, observation, rotate, tile_height, zone_contents)
 
 SCENE_FORMAT = "azulcam-scene/1"
-_MAX_CANVAS_PX = 4.5e6  # keeps a zoomed-out oblique view from drawing a huge canvas
+_MAX_CANVAS_PX = 3e6  # keeps a zoomed-out oblique view from drawing a huge canvas
 
 
 # --------------------------------------------------------------------------- settings
@@ -243,7 +244,7 @@ def canvas_for(camera: Camera, arrangement: Arrangement) -> tuple[tuple[float, f
     hi = np.minimum(world.max(0), [x1 + margin, y1 + margin])
     hi = np.maximum(hi, lo + 10)
     scale = camera.mm_per_px()
-    ppm = float(np.clip(1.15 / np.nanmin(scale[np.isfinite(scale)]), 0.3, 8.0))
+    ppm = float(np.clip(1.0 / np.nanmin(scale[np.isfinite(scale)]), 0.3, 8.0))
     span = hi - lo
     if span[0] * span[1] * ppm * ppm > _MAX_CANVAS_PX:
         ppm = math.sqrt(_MAX_CANVAS_PX / (span[0] * span[1]))
@@ -327,6 +328,11 @@ def _item_polygon(game: str, item: Item) -> np.ndarray:
     return np.array([(item.x + dx, item.y + dy) for dx, dy in (rotate(x, y, item.angle) for x, y in local)])
 
 
+#: Sprite sizes are taken from this ladder (about 12% apart): the warp scales them the rest of the
+#: way, and the art cache holds a few dozen sprites per kind instead of one per scale ever seen.
+_SPRITE_LADDER = tuple(sorted({int(round(6 * 1.12 ** k)) for k in range(40)}))
+
+
 def _sprite_size(game: str, kind: str, ppm: float) -> int:
     if game == "azul":
         mm = geo.AZUL_TILE_MM
@@ -334,7 +340,8 @@ def _sprite_size(game: str, kind: str, ppm: float) -> int:
         mm = geo.PAVILION_TILE_SIDE_MM * 1.5
     else:
         mm = geo.PAVILION_TILE_SIDE_MM * math.sqrt(3)
-    return max(6, int(round(mm * ppm * 1.25)))
+    need = mm * ppm * 1.1
+    return next((s for s in _SPRITE_LADDER if s >= need), _SPRITE_LADDER[-1])
 
 
 def table_background(camera: Camera, look: Look) -> np.ndarray:
@@ -382,7 +389,7 @@ def draw_table(table: Table, camera: Camera, look: Look) -> Canvas:
         _paste_affine(img, sheet, np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5]]), canvas.xy(top[:3]))
     # Factory displays.
     diameter = factory_diameter(arr.game)
-    disc_px = max(8, int(round(diameter * ppm * 1.1)))
+    disc_px = next((s for s in _SPRITE_LADDER if s >= diameter * ppm), _SPRITE_LADDER[-1])
     disc = art.factory_sprite(disc_px)
     for (fx, fy), turn in zip(arr.factories, arr.factory_angles):
         c = lift(np.array([[fx, fy]]), FACTORY_HEIGHT_MM, cam_xy, cam_h)[0]
@@ -624,14 +631,33 @@ def layout_name(state: Any) -> str:
     return f"azul-{opts['wall']}" if state.game == "azul" else f"pavilion-{opts['side']}"
 
 
+class Stopwatch:
+    """Adds up the time of named stages into ``spent`` (seconds); a no-op without a dict."""
+
+    def __init__(self, spent: dict[str, float] | None) -> None:
+        self.spent = spent
+        self.last = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        if self.spent is not None:
+            now = time.perf_counter()
+            self.spent[stage] = self.spent.get(stage, 0.0) + now - self.last
+            self.last = now
+
+
 def compose(table: Table, camera: Camera, look: Look, solids: list[Solid], rng: np.random.Generator,
-            phase: float = 0.0) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """Every drawing step of one frame: the image (BGR, before JPEG) and the occluder masks."""
+            phase: float = 0.0, spent: dict[str, float] | None = None) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Every drawing step of one frame: the image (BGR, before JPEG) and the occluder masks.
+    With ``spent``, the seconds of each stage are added to it."""
+    clock = Stopwatch(spent)
     canvas = draw_table(table, camera, look)
+    clock.lap("table")
     image = table_background(camera, look)
     mx, my = camera.table_maps(canvas.origin, canvas.ppm)
     cv2.remap(canvas.image, mx, my, cv2.INTER_LINEAR, dst=image, borderMode=cv2.BORDER_TRANSPARENT)
+    clock.lap("camera")
     masks = draw_occluders(image, camera, solids)
+    clock.lap("occluders")
     glare_items = [it for it in table.items if rng.random() < look.glare]
     if glare_items:
         h = tile_height(table.game)
@@ -641,7 +667,10 @@ def compose(table: Table, camera: Camera, look: Look, solids: list[Solid], rng: 
     else:
         glare_pts, sizes = np.zeros((0, 2)), np.zeros(0)
     image = light(image, look, camera, solids, glare_pts, sizes, phase)
-    return degrade(image, look, rng), masks
+    clock.lap("light")
+    image = degrade(image, look, rng)
+    clock.lap("degrade")
+    return image, masks
 
 
 def encode_jpeg(image: np.ndarray, quality: int) -> bytes:
@@ -651,9 +680,12 @@ def encode_jpeg(image: np.ndarray, quality: int) -> bytes:
     return buf.tobytes()
 
 
-def render_state(state: Any, seed: int | tuple[int, ...], options: SceneOptions = SceneOptions()) -> Scene:
+def render_state(state: Any, seed: int | tuple[int, ...], options: SceneOptions = SceneOptions(),
+                 spent: dict[str, float] | None = None) -> Scene:
     """A random photo of a game position (an ``AzulState`` or ``PavilionState``) and its truth.
-    The same state, seed and options give the same bytes."""
+    The same state, seed and options give the same bytes. With ``spent``, the seconds of each
+    stage are added to it."""
+    clock = Stopwatch(spent)
     rng = np.random.default_rng(seed)
     arrangement = arrange(state.game, state.players, layout_name(state), rng)
     contents = zone_contents(state)
@@ -661,9 +693,13 @@ def render_state(state: Any, seed: int | tuple[int, ...], options: SceneOptions 
     camera, params = sample_camera(rng, options.size, arrangement.extent(), tile_mm(state.game), options.view)
     look = sample_look(rng, options)
     solids = sample_occluders(rng, table, options)
-    image, masks = compose(table, camera, look, solids, rng)
+    clock.lap("setup")
+    image, masks = compose(table, camera, look, solids, rng, spent=spent)
+    clock = Stopwatch(spent)
     jpeg = encode_jpeg(image, look.jpeg)
+    clock.lap("jpeg")
     truth = scene_truth(table, camera, masks, params, look)
+    clock.lap("truth")
     return Scene(jpeg, truth, None)
 
 
