@@ -166,19 +166,28 @@ def sample_camera(rng: np.random.Generator, size: tuple[int, int], extent: tuple
     centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
     f = K[0, 0]
     distance = f * tile_mm / tile_px
-    if ranges.framing == "fit":
+    if ranges.framing == "fit":  # the play area fills most of the frame, as a webcam set up over a table
         target = centre + rng.normal(0, 10, 2)
         corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, (y0 + y1) / 2], [x1, (y0 + y1) / 2],
                             [(x0 + x1) / 2, y0], [(x0 + x1) / 2, y1]])
-        far_enough = f * tile_mm / ranges.tile_px[0]
-        for _ in range(30):  # back away until the play area fits, but no further than the smallest tiles allow
-            cam = look_at(target, el, az, distance, roll, K, dist, size)
-            pts = cam.project(corners)
-            margin = 0.03 * min(size)
-            if (np.all(pts[:, 0] > margin) and np.all(pts[:, 0] < size[0] - margin)
-                    and np.all(pts[:, 1] > margin) and np.all(pts[:, 1] < size[1] - margin)) or distance > far_enough:
-                break
-            distance *= 1.08
+        margin = 0.03 * min(size)
+
+        def fits(d: float) -> bool:
+            pts = look_at(target, el, az, d, roll, K, dist, size).project(corners)
+            return bool(np.all(pts > margin) and np.all(pts[:, 0] < size[0] - margin)
+                        and np.all(pts[:, 1] < size[1] - margin))
+
+        nearest, farthest = f * tile_mm / ranges.tile_px[1], f * tile_mm / ranges.tile_px[0]
+        if fits(nearest):
+            distance = nearest  # a small table in a big image: the largest tiles allowed
+        elif not fits(farthest):
+            distance = farthest  # too big to fit even with the smallest tiles: show what fits
+        else:
+            lo, hi = nearest, farthest
+            for _ in range(24):
+                mid = (lo + hi) / 2
+                lo, hi = (lo, mid) if fits(mid) else (mid, hi)
+            distance = min(farthest, hi * rng.uniform(1.0, 1.3))
     else:
         half = np.array([(x1 - x0) / 2, (y1 - y0) / 2]) * 0.8
         target = centre + rng.uniform(-1, 1, 2) * half

@@ -147,12 +147,18 @@ def make_hand(rng: np.random.Generator, target: tuple[float, float], table_centr
     faces = []
     px, py = -uy, ux  # across the arm
     wrist = (tx + ux * 55, ty + uy * 55)
-    elbow = (tx + ux * 420, ty + uy * 420)
-    arm = np.array([[wrist[0] + px * 30, wrist[1] + py * 30, z - 5], [elbow[0] + px * 45, elbow[1] + py * 45, z - 220],
-                    [elbow[0] - px * 45, elbow[1] - py * 45, z - 220], [wrist[0] - px * 30, wrist[1] - py * 30, z - 5]])
-    faces.append((arm, shade(0.85)))
-    sleeve_start = arm[[0, 3]] * 0.6 + arm[[1, 2]] * 0.4  # a sleeve from part-way up the forearm
-    faces.append((np.vstack([sleeve_start[0], arm[1], arm[2], sleeve_start[1]]), sleeve))
+    elbow = (tx + ux * 300, ty + uy * 300)
+    shoulder = (tx + ux * 560, ty + uy * 560)
+    forearm = np.array([[wrist[0] + px * 32, wrist[1] + py * 32, z - 5], [elbow[0] + px * 44, elbow[1] + py * 44, z - 110],
+                        [elbow[0] - px * 44, elbow[1] - py * 44, z - 110], [wrist[0] - px * 32, wrist[1] - py * 32, z - 5]])
+    faces.append((forearm, shade(0.85)))
+    half = forearm.copy()  # the lit half of the forearm
+    half[2:] = (forearm[:2][::-1] + forearm[2:]) / 2
+    faces.append((half, shade(0.95)))
+    cuff = (forearm[[1, 2]] * 0.7 + forearm[[0, 3]] * 0.3)  # a sleeve from part-way up the forearm
+    upper = np.array([[shoulder[0] + px * 60, shoulder[1] + py * 60, z - 420],
+                      [shoulder[0] - px * 60, shoulder[1] - py * 60, z - 420]])
+    faces.append((np.vstack([cuff[0] + [px * 4, py * 4, 0], upper[0], upper[1], cuff[1] - [px * 4, py * 4, 0]]), sleeve))
     faces.append((_circle(tx + ux * 12, ty + uy * 12, 45, z, 24, 0.85, away), shade(1.0)))
     spread = rng.uniform(0.15, 0.35)
     for k in range(4):  # fingers fanning out from the palm
@@ -399,6 +405,14 @@ def draw_table(table: Table, camera: Camera, look: Look) -> Canvas:
         pts = np.array([rotate(-r, -r, turn), rotate(r, -r, turn), rotate(r, r, turn)]) + c
         _paste_affine(img, disc, np.array([[-0.5, -0.5], [disc_px - 0.5, -0.5], [disc_px - 0.5, disc_px - 0.5]]),
                       canvas.xy(pts))
+    # A board or disc is not in its own shadow: clear their tops before the tiles' shadows fall on them.
+    for piece in arr.all_boards():
+        top = lift(np.array(piece.corners()), BOARD_HEIGHT_MM, cam_xy, cam_h)
+        cv2.fillConvexPoly(shade, np.round(canvas.xy(top) * 16).astype(np.int32), 0, cv2.LINE_AA, 4)
+    for fx, fy in arr.factories:
+        c = lift(np.array([[fx, fy]]), FACTORY_HEIGHT_MM, cam_xy, cam_h)
+        cv2.circle(shade, tuple(np.round(canvas.xy(c)[0] * 16).astype(int)), int(diameter / 2 * ppm * 16), 0, -1,
+                   cv2.LINE_AA, 4)
     # Tiles: shadows first, then each tile far to near so that nearer sides cover farther ones.
     height = tile_height(arr.game)
     polys = [_item_polygon(arr.game, it) for it in table.items]
