@@ -14,7 +14,7 @@ import pytest
 from azulcam.cli import main
 from azulcam.engine.record import Record, final_state
 
-SUBCOMMANDS = ("play", "score", "render", "demo")
+SUBCOMMANDS = ("play", "score", "render", "layout", "demo")
 REPORT_KEYS = {"format", "game", "rounds", "final", "winners", "breakdown"}
 
 
