@@ -448,7 +448,7 @@ def draw_occluders(image: np.ndarray, camera: Camera, solids: list[Solid]) -> di
     for solid in ordered:
         mask = masks.setdefault(solid.kind, np.zeros(image.shape[:2], np.uint8))
         for pts, color in sorted(solid.faces, key=lambda f: -float(np.linalg.norm(f[0].mean(0) - cam))):
-            if np.any(pts[:, 2] * 1.0 <= cam[2]):  # never draw what lies behind the camera
+            if np.any(pts[:, 2] <= cam[2]):  # never draw what reaches above the camera
                 continue
             px = camera.project(pts)
             if not np.isfinite(px).all() or np.abs(px).max() > 1e5:

@@ -23,7 +23,7 @@ from ..engine.record import Record, replay
 from .camera import Camera, ViewRanges, sample_camera
 from .render import (Look, SceneOptions, Solid, compose, layout_name, make_clutter, make_hand, sample_look,
                      scene_truth, tile_mm)
-from .table import Item, Table, arrange, build_table, contents_of, zone_contents
+from .table import Item, Table, arrange, build_table, zone_contents
 
 #: Frames per phase of one event: still, reach in, carry, put down and leave.
 STILL, REACH, CARRY, LEAVE = 2, 3, 3, 2

@@ -8,16 +8,11 @@ import json
 import pytest
 
 from azulcam.calibration.layouts import load_layout
-from azulcam.cli import main
+from test_cli import run as run_cli
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = main(["layout", *argv])
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(["layout", *argv], capsys)
 
 
 @pytest.mark.parametrize("name", ["azul-colored", "pavilion-grey", "pavilion-scoring"])

@@ -8,18 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from azulcam.cli import main
+from test_cli import run as run_cli
 
 RECORD = Path(__file__).resolve().parents[2] / "fixtures" / "records" / "azul-2p-colored.json"
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = main(["render", *argv])
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_cli(["render", *argv], capsys)
 
 
 def test_render_writes_images_and_truth_and_repeats_itself(tmp_path, capsys):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 from expected_truth import TOTALS, expected_view, seen_view, tiles_in_view
