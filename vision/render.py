@@ -717,6 +717,22 @@ def render_state(state: Any, seed: int | tuple[int, ...], options: SceneOptions 
     return Scene(jpeg, truth, None)
 
 
+def item_outlines(table: Table, camera: Camera) -> list[dict[str, Any]]:
+    """Where each tile's top face lies in the image: zone, kind, centre and outline (pixels; a
+    square's four corners, a rhombus's tip, side, tip, side, the round token's bounding square)."""
+    h = tile_height(table.game)
+    out = []
+    for it in table.items:
+        if it.zone == "carried":
+            continue
+        poly = _item_polygon(table.game, it)[:4]
+        pts = np.vstack([[it.x, it.y], poly])
+        px = camera.project(np.hstack([pts, np.full((len(pts), 1), -(it.base + h))]))
+        out.append({"zone": it.zone, "kind": it.kind, "center": [round(float(v), 1) for v in px[0]],
+                    "outline": [[round(float(u), 1), round(float(v), 1)] for u, v in px[1:]]})
+    return out
+
+
 def scene_truth(table: Table, camera: Camera, masks: dict[str, np.ndarray], params: dict[str, float],
                 look: Look | None) -> dict[str, Any]:
     """The ``azulcam-scene/1`` truth of a drawn table."""
@@ -726,6 +742,7 @@ def scene_truth(table: Table, camera: Camera, masks: dict[str, np.ndarray], para
         "observation": observation(table, contents_of(table), lifted),
         "profile": profile_json(table, camera),
         "hidden": hidden_zones(table, camera, masks),
+        "items": item_outlines(table, camera),
         "camera": {**camera.to_json(), **params},
     }
     if look is not None:

@@ -1,0 +1,135 @@
+"""Training and evaluation patches for the tile classifier, cut from rendered scenes.
+
+Every patch is cut by :mod:`azulcam.vision.crops`, exactly as at inference, from a scene the
+renderer drew at a random moment of a random seeded game, with its label from the scene's
+truth. Board slots are cut through corners nudged by a few pixels (a profile is never exact);
+loose tiles through their true outline, nudged too; plain table patches teach ``empty``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..calibration.layouts import load_layout
+from ..calibration.profile import board_homography
+from ..engine.players import make_player
+from ..engine.record import play_game, replay
+from . import crops
+from .camera import ViewRanges
+from .render import SceneOptions, render_state
+
+#: The classifier's classes: ``empty``, then each game's tile kinds as ``game/kind``.
+CLASSES: tuple[str, ...] = (
+    "empty",
+    "azul/blue", "azul/yellow", "azul/red", "azul/black", "azul/white", "azul/joker", "azul/first_player",
+    "pavilion/purple", "pavilion/green", "pavilion/orange", "pavilion/yellow", "pavilion/blue", "pavilion/red",
+    "pavilion/first_player",
+)
+CLASS_INDEX = {name: i for i, name in enumerate(CLASSES)}
+
+
+def label(game: str, kind: str | None) -> int:
+    return 0 if kind is None else CLASS_INDEX[f"{game}/{kind}"]
+
+
+VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("azul", {"wall": "colored", "jokers": False}), ("azul", {"wall": "grey", "jokers": False}),
+    ("azul", {"wall": "colored", "jokers": True}), ("azul", {"wall": "grey", "jokers": True}),
+    ("pavilion", {"side": "colored"}), ("pavilion", {"side": "grey"}),
+)
+
+
+def random_position(rng: random.Random) -> Any:
+    """A position at a random moment of a random seeded game of any variant and player count."""
+    game, options = VARIANTS[rng.randrange(len(VARIANTS))]
+    players = rng.choice((2, 3, 4))
+    bots = [make_player(rng.choice(("greedy", "random")), rng.randrange(1 << 30)) for _ in range(players)]
+    match = play_game(game, bots, options, rng.randrange(1 << 30))
+    steps = list(replay(match.record))
+    return steps[rng.randrange(len(steps))].state
+
+
+@dataclass
+class Patches:
+    """Patches (N x PATCH x PATCH x 3, uint8, BGR) and their class indices."""
+
+    images: np.ndarray
+    labels: np.ndarray
+
+    @staticmethod
+    def join(parts: list["Patches"]) -> "Patches":
+        return Patches(np.concatenate([p.images for p in parts]), np.concatenate([p.labels for p in parts]))
+
+
+def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Generator, nudge_px: float = 1.5,
+                  empty_share: float = 0.35) -> Patches:
+    """Every visible slot and loose tile of one scene (empty slots thinned to ``empty_share`` of
+    the patches), plus a few patches of bare table."""
+    obs = truth["observation"]
+    game = obs["game"]
+    hidden = {h["zone"] for h in truth["hidden"]}
+    outlines, labels = [], []
+    boards = [(b, f"boards.{b['player']}.", obs["boards"][b["player"]]["slots"]) for b in truth["profile"]["boards"]]
+    if truth["profile"]["scoring_board"]:
+        supply = {f"supply.{i}": c for i, c in enumerate(obs["supply"]) if c is not None}
+        boards.append((truth["profile"]["scoring_board"], "", supply))
+    for placement, prefix, filled in boards:
+        layout = load_layout(placement["layout"])
+        corners = np.asarray(placement["corners"], np.float64) + rng.normal(0, nudge_px, (4, 2))
+        ids, quads = crops.slot_outlines(board_homography(corners), layout)
+        for slot_id, quad in zip(ids, quads):
+            if prefix + slot_id in hidden:
+                continue
+            outlines.append(quad)
+            labels.append(label(game, filled.get(slot_id)))
+    for item in truth["items"]:
+        if item["zone"].startswith("boards.") and not item["zone"].endswith(".hand"):
+            continue  # already cut as a slot
+        if item["zone"] in hidden or item["zone"].startswith("supply."):
+            continue
+        outlines.append(crops.outline_of(item) + rng.normal(0, nudge_px, (4, 2)))
+        labels.append(label(game, item["kind"]))
+    labels_arr = np.array(labels, np.int64)
+    keep = np.ones(len(labels_arr), bool)
+    empties = np.flatnonzero(labels_arr == 0)
+    tiles = len(labels_arr) - len(empties)
+    allowed = int(empty_share / (1 - empty_share) * max(tiles, 1))
+    if len(empties) > allowed:
+        keep[rng.choice(empties, len(empties) - allowed, replace=False)] = False
+    quads = [q for q, k in zip(outlines, keep) if k]
+    labels_arr = labels_arr[keep]
+    # Bare table: squares of a tile's size at random places away from every item and board.
+    h, w = image.shape[:2]
+    size = float(np.median([np.linalg.norm(np.subtract(i["outline"][0], i["outline"][1])) for i in truth["items"]]
+                           or [20.0]))
+    taken = np.array([i["center"] for i in truth["items"]] or [[-1e9, -1e9]])
+    bare = []
+    for _ in range(40):
+        if len(bare) >= 4:
+            break
+        c = rng.uniform([size, size], [w - size, h - size])
+        if np.min(np.linalg.norm(taken - c, axis=1)) > 2 * size:
+            a = rng.uniform(0, np.pi / 2)
+            d = size / np.sqrt(2)
+            bare.append(np.array([[c[0] + d * np.cos(a + k * np.pi / 2), c[1] + d * np.sin(a + k * np.pi / 2)]
+                                  for k in range(4)]))
+    all_quads = np.array(quads + bare, np.float64).reshape(-1, 4, 2)
+    all_labels = np.concatenate([labels_arr, np.zeros(len(bare), np.int64)])
+    return Patches(crops.cut(image, all_quads), all_labels)
+
+
+def make_patches(scenes: int, seed: int, size: tuple[int, int] = (960, 540), view: ViewRanges | None = None) -> Patches:
+    """Patches from ``scenes`` rendered scenes of random positions (seeded)."""
+    rng = random.Random(seed)
+    nprng = np.random.default_rng(seed)
+    parts = []
+    for n in range(scenes):
+        framing = "free" if rng.random() < 0.5 else "fit"
+        options = SceneOptions(size=size, view=view or ViewRanges(framing=framing))
+        scene = render_state(random_position(rng), (seed, n), options)
+        parts.append(scene_patches(scene.image, scene.truth, nprng))
+    return Patches.join(parts)
