@@ -1,0 +1,75 @@
+"""Board registration and automatic calibration on rendered tables with known corners."""
+
+from __future__ import annotations
+
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from azulcam.calibration.layouts import load_layout
+from azulcam.calibration.profile import board_homography, to_image
+from azulcam.vision.analyze import ImageError, load_image
+from azulcam.vision.calibrate import find_boards
+from azulcam.vision.dataset import random_position
+from azulcam.vision.register import refine_board
+from azulcam.vision.render import SceneOptions, render_state
+
+
+def slot_error(corners, true_corners, layout_name) -> float:
+    """Largest distance between where the two corner sets put a slot centre, in tile widths."""
+    centres = np.array([s.center for s in load_layout(layout_name).slots])
+    a = to_image(board_homography(corners), centres)
+    b = to_image(board_homography(true_corners), centres)
+    tile = np.linalg.norm(np.subtract(true_corners[1], true_corners[0])) * 20 / 250
+    return float(np.linalg.norm(a - b, axis=1).max() / tile)
+
+
+def test_refinement_brings_a_bumped_board_back_onto_its_slots():
+    rng, nudge = random.Random(11), np.random.default_rng(11)
+    before, after = [], []
+    for n in range(4):
+        scene = render_state(random_position(rng), (31, n), SceneOptions(size=(1280, 720), hands=0.0))
+        grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+        for board in scene.truth["profile"]["boards"]:
+            truth = np.array(board["corners"])
+            if (truth < 0).any() or (truth[:, 0] >= 1280).any() or (truth[:, 1] >= 720).any():
+                continue
+            width = np.linalg.norm(truth[1] - truth[0])
+            shift = nudge.normal(0, 0.025 * width, 2)  # the board moved by about 6 mm
+            start = truth + shift + nudge.normal(0, 0.01 * width, (4, 2))  # and the clicks are a little off
+            reg = refine_board(grey, start, board["layout"])
+            before.append(slot_error(start, truth, board["layout"]))
+            after.append(slot_error(reg.corners, truth, board["layout"]))
+    assert len(after) >= 8
+    assert np.median(after) < 0.2 and np.median(after) < np.median(before) / 2, (before, after)
+
+
+def test_calibrate_finds_the_boards_of_a_clear_photo():
+    rng = random.Random(3)
+    state = random_position(rng)
+    while state.game != "azul" or state.players != 4:
+        state = random_position(rng)
+    scene = render_state(state, (55, 3), SceneOptions(size=(1280, 720), hands=0.0, clutter=0.0))
+    truth = [np.array(b["corners"]) for b in scene.truth["profile"]["boards"]]
+    side = scene.truth["profile"]["boards"][0]["layout"].split("-", 1)[1]
+    boards, scoring = find_boards(scene.image, "azul", 4, side)
+    assert scoring is None and len(boards) == 4
+    # player numbers are a convention of the photo (nearest first, then clockwise): the seats
+    # go round in the same direction, so some turn of the found list matches the truth
+    best = max(sum(np.abs(boards[(i + s) % 4].corners - truth[i]).max() < 8 for i in range(4)) for s in range(4))
+    assert best == 4
+
+
+def test_unreadable_images_are_clear_errors(tmp_path):
+    with pytest.raises(ImageError, match="no such file"):
+        load_image(tmp_path / "absent.jpg")
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    with pytest.raises(ImageError, match="the file is empty"):
+        load_image(empty)
+    corrupt = tmp_path / "corrupt.jpg"
+    corrupt.write_bytes(b"\xff\xd8\xff\xe0 this is not really a JPEG")
+    with pytest.raises(ImageError, match="not an image OpenCV can decode"):
+        load_image(corrupt)

@@ -1,0 +1,228 @@
+"""From a photo to an ``azulcam-observation/1``: the reading pipeline, one step per function.
+
+1. :func:`load_image` and the profile (``calibration.profile``): clear errors for bad input;
+2. :func:`register_boards`: each board (and the scoring board) aligned from the profile's corners;
+3. ``locate``: factory displays, and the loose tiles in them, in the centre and beside boards;
+4. :mod:`crops` cuts one patch per slot and loose tile, and the classifier reads them all in one
+   batched call;
+5. :func:`assemble`: the observation, with what the classifier is unsure of in ``uncertain`` and
+   what could not be seen in ``warnings``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from ..calibration.layouts import LayoutError, load_layout
+from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_homography
+from . import crops
+from .register import Registration, refine_board
+
+#: Below this confidence a reading is listed in ``uncertain``.
+UNSURE = 0.9
+OBSERVATION_FORMAT = "azulcam-observation/1"
+TILE_ORDER = {
+    "azul": ("blue", "yellow", "red", "black", "white", "joker", "first_player"),
+    "pavilion": ("purple", "green", "orange", "yellow", "blue", "red", "first_player"),
+}
+
+
+class ImageError(ValueError):
+    """An image that cannot be read, or that does not fit the profile."""
+
+
+class Classifier(Protocol):
+    def classify(self, patches: np.ndarray, game: str) -> list[tuple[str | None, float]]: ...
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """A BGR image from a file. Raises :class:`ImageError` naming the file and the reason."""
+    data = np.fromfile(str(path), np.uint8) if Path(path).is_file() else None
+    if data is None:
+        raise ImageError(f"cannot read image {path}: no such file")
+    if data.size == 0:
+        raise ImageError(f"cannot read image {path}: the file is empty")
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if image is None:
+        raise ImageError(f"cannot read image {path}: not an image OpenCV can decode (corrupt or another format)")
+    return image
+
+
+def fit_profile(profile: Profile, image: np.ndarray) -> tuple[Profile, list[str]]:
+    """The profile for this image's size: the same when they agree, scaled (with a warning) when
+    the image is the same view at another resolution. Raises :class:`ImageError` otherwise."""
+    h, w = image.shape[:2]
+    pw, ph = profile.image_size
+    if (pw, ph) == (w, h):
+        return profile, []
+    if abs(pw / ph - w / h) > 0.01:
+        raise ImageError(f"the profile is for {pw}x{ph} images, this one is {w}x{h} (another shape: calibrate again)")
+    s = w / pw
+
+    def scaled(b: BoardPlacement | None) -> BoardPlacement | None:
+        if b is None:
+            return None
+        return BoardPlacement(b.player, b.layout, tuple((x * s, y * s) for x, y in b.corners))  # type: ignore[arg-type]
+
+    fitted = Profile(profile.game, (w, h), tuple(scaled(b) for b in profile.boards),  # type: ignore[misc]
+                     scaled(profile.scoring_board), profile.colors)
+    return fitted, [f"the profile is for {pw}x{ph} images; its corners were scaled to this {w}x{h} image"]
+
+
+def check_profile(profile: Profile) -> None:
+    """Raises :class:`ProfileError` when a board's layout is unknown or of another game."""
+    for b in profile.boards + ((profile.scoring_board,) if profile.scoring_board else ()):
+        try:
+            layout = load_layout(b.layout)
+        except LayoutError as exc:
+            raise ProfileError(str(exc)) from None
+        if not layout.name.startswith(profile.game):
+            raise ProfileError(f"the profile is for {profile.game}, but a board's layout is {layout.name}")
+    if profile.game == "pavilion" and profile.scoring_board is None:
+        raise ProfileError("a Summer Pavilion profile needs the scoring board's corners (scoring_board)")
+
+
+@dataclass
+class BoardView:
+    """A registered board: its placement, refined corners and homography."""
+
+    placement: BoardPlacement
+    registration: Registration
+    homography: np.ndarray
+
+
+def register_boards(grey: np.ndarray, profile: Profile) -> list[BoardView]:
+    views = []
+    for b in profile.boards + ((profile.scoring_board,) if profile.scoring_board else ()):
+        reg = refine_board(grey, np.asarray(b.corners, np.float64), load_layout(b.layout).name)
+        views.append(BoardView(b, reg, board_homography(reg.corners)))
+    return views
+
+
+@dataclass
+class Loose:
+    """A loose tile candidate: its outline (4 x 2 pixels) and zone (``factories.I``, ``center``,
+    ``boards.P.hand``)."""
+
+    outline: np.ndarray
+    zone: str
+
+
+@dataclass
+class Reading:
+    """Everything read from one image, before it becomes an observation."""
+
+    game: str
+    boards: list[BoardView]
+    factories: list[tuple[float, float]]
+    loose: list[Loose]
+    slot_ids: list[tuple[str, str]]  # (prefix, slot id) for each slot patch
+    kinds: list[tuple[str | None, float]]
+    warnings: list[str] = field(default_factory=list)
+    spent: dict[str, float] = field(default_factory=dict)
+
+
+def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = None) -> Reading:
+    """Every step of the pipeline up to the classifier's answers."""
+    spent: dict[str, float] = {}
+    t = time.perf_counter()
+
+    def lap(stage: str) -> None:
+        nonlocal t
+        now = time.perf_counter()
+        spent[stage] = spent.get(stage, 0.0) + now - t
+        t = now
+
+    check_profile(profile)
+    profile, warnings = fit_profile(profile, image)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    boards = register_boards(grey, profile)
+    lap("register")
+    h, w = image.shape[:2]
+    for view in boards:
+        who = "the scoring board" if view.placement.player is None else f"the board of player {view.placement.player}"
+        corners = view.registration.corners
+        if not view.registration.aligned:
+            warnings.append(f"{who} could not be aligned with its art (covered, moved far, or out of view): "
+                            "read at the profile's corners")
+        if (corners < 0).any() or (corners[:, 0] >= w).any() or (corners[:, 1] >= h).any():
+            warnings.append(f"{who} lies partly outside the image")
+    factories: list[tuple[float, float]] = []
+    loose: list[Loose] = []
+    if locator is not None:
+        factories, loose = locator(image, profile, boards)
+    lap("locate")
+    outlines, slot_ids = [], []
+    for view in boards:
+        layout = load_layout(view.placement.layout)
+        prefix = "supply" if view.placement.player is None else f"boards.{view.placement.player}"
+        ids, quads = crops.slot_outlines(view.homography, layout)
+        outlines.append(quads)
+        slot_ids += [(prefix, i) for i in ids]
+    outlines += [np.array([x.outline for x in loose], np.float64).reshape(-1, 4, 2)]
+    patches = crops.cut(image, np.concatenate(outlines) if outlines else np.zeros((0, 4, 2)))
+    lap("crop")
+    kinds = classifier.classify(patches, profile.game) if len(patches) else []
+    lap("classify")
+    return Reading(profile.game, boards, factories, loose, slot_ids, kinds, warnings, spent)
+
+
+def assemble(reading: Reading) -> dict[str, Any]:
+    """The ``azulcam-observation/1`` of a reading."""
+    game = reading.game
+    order = {name: i for i, name in enumerate(TILE_ORDER[game])}
+    uncertain: list[str] = []
+    players = sorted(v.placement.player for v in reading.boards if v.placement.player is not None)
+    slots: dict[int, dict[str, str]] = {p: {} for p in players}
+    supply: list[str | None] | None = [None] * 10 if game == "pavilion" else None
+    n_slots = len(reading.slot_ids)
+    for (prefix, slot_id), (kind, conf) in zip(reading.slot_ids, reading.kinds[:n_slots]):
+        path = f"{prefix}.{slot_id}" if prefix != "supply" else slot_id
+        if conf < UNSURE:
+            uncertain.append(path)
+        if kind is None:
+            continue
+        if prefix == "supply":
+            assert supply is not None
+            supply[int(slot_id.split(".")[1])] = kind
+        else:
+            slots[int(prefix.split(".")[1])][slot_id] = kind
+    factories = [{"center": [round(float(x), 1), round(float(y), 1)], "tiles": []} for x, y in reading.factories]
+    center: dict[str, int] = {}
+    hands: dict[int, dict[str, int]] = {p: {} for p in players}
+    for item, (kind, conf) in zip(reading.loose, reading.kinds[n_slots:]):
+        if conf < UNSURE and item.zone not in uncertain:
+            uncertain.append(item.zone)
+        if kind is None:
+            continue
+        if item.zone.startswith("factories."):
+            factories[int(item.zone.split(".")[1])]["tiles"].append(kind)
+        elif item.zone == "center":
+            center[kind] = center.get(kind, 0) + 1
+        else:
+            p = int(item.zone.split(".")[1])
+            hands[p][kind] = hands[p].get(kind, 0) + 1
+    for f in factories:
+        f["tiles"].sort(key=order.__getitem__)
+    sort_counts = lambda d: {k: d[k] for k in sorted(d, key=order.__getitem__)}  # noqa: E731
+    return {
+        "format": OBSERVATION_FORMAT,
+        "game": game,
+        "factories": factories,
+        "center": sort_counts(center),
+        "boards": [{"player": p, "slots": slots[p], "hand": sort_counts(hands[p])} for p in players],
+        "supply": supply,
+        "uncertain": uncertain,
+        "warnings": reading.warnings,
+    }
+
+
+def analyze(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = None) -> dict[str, Any]:
+    """Read one image with its profile into an ``azulcam-observation/1``."""
+    return assemble(read(image, profile, classifier, locator))

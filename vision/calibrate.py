@@ -1,0 +1,142 @@
+"""Finding the boards without a profile: ``azulcam calibrate``.
+
+1. :func:`board_candidates`: convex quadrilaterals among the image's edges, large enough to
+   be a board;
+2. :func:`identify`: for each candidate and each of its four turns, how well the board's printed
+   art matches (normalised correlation of edges); the best turn says which corner is the owner's
+   top left;
+3. the best non-overlapping matches become the boards, numbered from the one nearest the
+   camera (the bottom of the image), then clockwise; each is aligned by
+   :func:`~azulcam.vision.register.refine_board`.
+
+Where it cannot find a board it says so; corners can always be given by hand instead.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..calibration.layouts import load_layout
+from ..calibration.profile import PROFILE_FORMAT
+from .register import _LEVELS, _PAD, _edges, _frame_to_board, _template, refine_board
+
+
+class CalibrationError(ValueError):
+    """The boards could not be found; the message says how many were."""
+
+
+@dataclass(frozen=True)
+class Match:
+    corners: np.ndarray  # TL, TR, BR, BL as the owner sees the board
+    layout: str
+    score: float
+
+
+def board_candidates(grey: np.ndarray, min_area: float) -> list[np.ndarray]:
+    """Convex quadrilaterals (4 x 2, image pixels) that may be boards."""
+    out = []
+    blurred = cv2.GaussianBlur(grey, (5, 5), 0)
+    for low, high in ((30, 90), (60, 160)):
+        edges = cv2.dilate(cv2.Canny(blurred, low, high), np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            if cv2.contourArea(c) < min_area:
+                continue
+            hull = cv2.convexHull(c)
+            quad = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
+            if len(quad) == 4 and cv2.isContourConvex(quad) and cv2.contourArea(quad) >= min_area:
+                out.append(_clockwise(quad.reshape(4, 2).astype(np.float64)))
+    return out
+
+
+def _clockwise(quad: np.ndarray) -> np.ndarray:
+    """Corners in clockwise order on the image (y down), starting anywhere."""
+    c = quad.mean(0)
+    angles = np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0])
+    return quad[np.argsort(angles)]
+
+
+def _score(grey: np.ndarray, corners: np.ndarray, layout_name: str) -> float:
+    """Normalised correlation of the image's edges with the board art's, seen through ``corners``."""
+    from ..calibration.profile import board_homography
+
+    ppm = _LEVELS[1]
+    template = _template(layout_name, ppm)
+    th, tw = template.shape
+    w_mm, h_mm = load_layout(layout_name).size_mm
+    pad = (int(round(w_mm * ppm * _PAD)), int(round(h_mm * ppm * _PAD)))
+    view_to_image = board_homography(corners) @ _frame_to_board((tw, th), pad)
+    view = cv2.warpPerspective(grey, view_to_image, (tw, th), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    a, b = _edges(view)[pad[1]:-pad[1], pad[0]:-pad[0]], template[pad[1]:-pad[1], pad[0]:-pad[0]]
+    a, b = a - a.mean(), b - b.mean()
+    return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-9))
+
+
+def identify(grey: np.ndarray, quad: np.ndarray, layouts: list[str]) -> Match:
+    """The best layout and turn for a candidate quadrilateral."""
+    best = Match(quad, layouts[0], -1.0)
+    for name in layouts:
+        for turn in range(4):
+            corners = np.roll(quad, -turn, axis=0)
+            s = _score(grey, corners, name)
+            if s > best.score:
+                best = Match(corners, name, s)
+    return best
+
+
+def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
+    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return area > 0.2 * min(abs(cv2.contourArea(a.astype(np.float32))), abs(cv2.contourArea(b.astype(np.float32))))
+
+
+def find_boards(image: np.ndarray, game: str, players: int, side: str = "colored",
+                min_score: float = 0.25) -> tuple[list[Match], Match | None]:
+    """The players' boards (numbered: nearest the image's bottom first, then clockwise) and,
+    for Summer Pavilion, the scoring board. Raises :class:`CalibrationError` when fewer boards
+    than players are found."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    h, w = grey.shape
+    quads = board_candidates(grey, min_area=0.004 * h * w)
+    player_layout = f"{game}-{side}"
+    matches = sorted((identify(grey, q, [player_layout]) for q in quads), key=lambda m: -m.score)
+    chosen: list[Match] = []
+    for m in matches:
+        if m.score >= min_score and not any(_overlaps(m.corners, c.corners) for c in chosen):
+            chosen.append(m)
+    scoring = None
+    if game == "pavilion":
+        rest = [identify(grey, q, ["pavilion-scoring"]) for q in quads
+                if not any(_overlaps(q, c.corners) for c in chosen[:players])]
+        rest = [m for m in rest if m.score >= min_score]
+        scoring = max(rest, key=lambda m: m.score) if rest else None
+    chosen = chosen[:players]
+    if len(chosen) < players:
+        raise CalibrationError(f"found {len(chosen)} of the {players} boards; give their corners by hand "
+                               "(--board) or take a photo where every board shows whole")
+    # Seats: the board nearest the camera (lowest in the image) is player 0, then clockwise.
+    centres = np.array([m.corners.mean(0) for m in chosen])
+    middle = centres.mean(0)
+    first = int(np.argmax(centres[:, 1]))
+    angle = lambda i: (math.atan2(centres[i, 1] - middle[1], centres[i, 0] - middle[0])  # noqa: E731
+                       - math.atan2(centres[first, 1] - middle[1], centres[first, 0] - middle[0])) % (2 * math.pi)
+    order = sorted(range(len(chosen)), key=angle)
+    refined = []
+    for i in order:
+        reg = refine_board(grey, chosen[i].corners, chosen[i].layout)
+        refined.append(Match(reg.corners, chosen[i].layout, chosen[i].score))
+    if scoring is not None:
+        reg = refine_board(grey, scoring.corners, scoring.layout)
+        scoring = Match(reg.corners, scoring.layout, scoring.score)
+    return refined, scoring
+
+
+def profile_json(image: np.ndarray, game: str, boards: list[Match], scoring: Match | None) -> dict:
+    h, w = image.shape[:2]
+    placement = lambda m: {"layout": m.layout, "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in m.corners]}  # noqa: E731
+    return {"format": PROFILE_FORMAT, "game": game, "image_size": [w, h],
+            "boards": [{"player": p, **placement(m)} for p, m in enumerate(boards)],
+            "scoring_board": placement(scoring) if scoring else None, "colors": None}

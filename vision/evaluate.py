@@ -1,0 +1,108 @@
+"""How right a reading is: an observation compared with a rendered scene's truth.
+
+Zones the truth lists as hidden (out of frame, under a hand or clutter) are not scored: no
+reader can see them. The figures are those the vision issue names: per-slot error, factories
+exactly right, whole observations exactly right.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..calibration.layouts import load_layout
+
+
+@dataclass
+class Score:
+    """Counts over one or more images."""
+
+    slots: int = 0
+    slot_errors: int = 0
+    factories: int = 0
+    factories_right: int = 0
+    factories_missed: int = 0
+    images: int = 0
+    images_right: int = 0
+    errors: Counter[str] = field(default_factory=Counter)  # where the mistakes were, by zone kind
+
+    def add(self, other: "Score") -> None:
+        for name in ("slots", "slot_errors", "factories", "factories_right", "factories_missed", "images", "images_right"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.errors.update(other.errors)
+
+    def figures(self) -> dict[str, float]:
+        return {
+            "slot_error_rate": self.slot_errors / max(self.slots, 1),
+            "factories_exact": self.factories_right / max(self.factories, 1),
+            "observations_exact": self.images_right / max(self.images, 1),
+        }
+
+
+def _zone_kind(zone: str) -> str:
+    parts = zone.split(".")
+    if parts[0] == "boards":
+        return "hand" if parts[2] == "hand" else parts[2] if parts[2] in ("line", "wall", "floor", "corner") else "star"
+    return parts[0]
+
+
+def compare(seen: dict[str, Any], truth: dict[str, Any]) -> Score:
+    """Score one observation against one scene truth (``azulcam-scene/1``)."""
+    want = truth["observation"]
+    hidden = {h["zone"] for h in truth["hidden"]}
+    score = Score(images=1)
+    wrong: list[str] = []
+    # Board slots (every slot of every layout, empty ones included) and the supply.
+    for placement in truth["profile"]["boards"]:
+        p = placement["player"]
+        want_slots = want["boards"][p]["slots"]
+        got_board = next((b for b in seen["boards"] if b["player"] == p), {"slots": {}, "hand": {}})
+        for slot_id in load_layout(placement["layout"]).ids:
+            zone = f"boards.{p}.{slot_id}"
+            if zone in hidden:
+                continue
+            score.slots += 1
+            if want_slots.get(slot_id) != got_board["slots"].get(slot_id):
+                score.slot_errors += 1
+                wrong.append(zone)
+        if f"boards.{p}.hand" not in hidden and want["boards"][p]["hand"] != got_board.get("hand", {}):
+            wrong.append(f"boards.{p}.hand")
+    if want["supply"] is not None:
+        for i, kind in enumerate(want["supply"]):
+            if f"supply.{i}" in hidden:
+                continue
+            score.slots += 1
+            if (seen.get("supply") or [None] * 10)[i] != kind:
+                score.slot_errors += 1
+                wrong.append(f"supply.{i}")
+    # Factories: each true display matched with the nearest one seen (within its size).
+    seen_factories = list(seen["factories"])
+    reach = 1.5 * float(truth["camera"].get("tile_px", 20))  # about a display's radius
+    for i, f in enumerate(want["factories"]):
+        zone = f"factories.{i}"
+        if zone in hidden:
+            continue
+        score.factories += 1
+        near = sorted(seen_factories, key=lambda g: (g["center"][0] - f["center"][0]) ** 2 + (g["center"][1] - f["center"][1]) ** 2)
+        match = near[0] if near and _distance(near[0]["center"], f["center"]) < reach else None
+        if match is None:
+            score.factories_missed += 1
+            wrong.append(zone)
+            continue
+        seen_factories.remove(match)
+        if sorted(match["tiles"]) == sorted(f["tiles"]):
+            score.factories_right += 1
+        else:
+            wrong.append(zone)
+    if seen_factories:
+        wrong += ["factories.extra"] * len(seen_factories)
+    if "center" not in hidden and want["center"] != seen["center"]:
+        wrong.append("center")
+    score.images_right = int(not wrong)
+    score.errors.update(_zone_kind(z) for z in wrong)
+    return score
+
+
+def _distance(a: list[float], b: list[float]) -> float:
+    return float(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5)
