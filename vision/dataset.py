@@ -49,8 +49,11 @@ def random_position(rng: random.Random) -> Any:
     players = rng.choice((2, 3, 4))
     bots = [make_player(rng.choice(("greedy", "random")), rng.randrange(1 << 30)) for _ in range(players)]
     match = play_game(game, bots, options, rng.randrange(1 << 30))
-    steps = list(replay(match.record))
-    return steps[rng.randrange(len(steps))].state
+    stop = rng.randrange(len(match.record.events))
+    for step in replay(match.record):  # replay moves one live state along: copy the one we keep
+        if step.index >= stop:
+            return step.state.copy()
+    return match.state
 
 
 @dataclass

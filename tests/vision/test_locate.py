@@ -1,0 +1,123 @@
+"""Localisation of factory discs and loose tiles (vision/locate.py) on seeded rendered scenes.
+
+Thresholds sit a little below what these seeds measure; ``bench/locate.py`` gives the full
+figures on more scenes.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from functools import cache
+
+import numpy as np
+import pytest
+from azulcam.engine.players import make_player
+from azulcam.engine.record import play_game, replay
+from azulcam.vision import locate as L
+from azulcam.vision.camera import ViewRanges
+from azulcam.vision.render import SceneOptions, render_state
+
+CASES = [("azul", {"wall": "colored", "jokers": False}, 4, 3), ("azul", {"wall": "grey", "jokers": True}, 2, 7),
+         ("azul", {"wall": "colored", "jokers": False}, 3, 11), ("pavilion", {"side": "colored"}, 2, 5),
+         ("pavilion", {"side": "grey"}, 3, 8), ("pavilion", {"side": "colored"}, 4, 2)]
+
+
+def _mid_round(game: str, options: dict, players: int, seed: int):
+    """A copy of a state with tiles on the factories, part-way through a seeded game."""
+    match = play_game(game, [make_player("greedy", seed + i) for i in range(players)], options, seed)
+    states = [s.state.copy() for s in replay(match.record)]
+    full = [s for s in states if sum(len(f) for f in s.to_json()["factories"]) >= 8]
+    return full[random.Random(seed).randrange(len(full))]
+
+
+@cache
+def _scene(i: int):
+    game, options, players, seed = CASES[i]
+    return render_state(_mid_round(game, options, players, seed), (77, i), SceneOptions(view=ViewRanges(framing="fit")))
+
+
+def _counts(i: int) -> dict[str, int]:
+    scene = _scene(i)
+    truth = scene.truth
+    found = L.locate(scene.image, truth["profile"], truth["observation"]["game"])
+    hidden = {h["zone"] for h in truth["hidden"]}
+    out = {"disc_true": 0, "disc_tp": 0, "disc_found": len(found.discs), "tile_true": 0, "tile_tp": 0, "tile_found": 0}
+    facs = [(f"factories.{k}", np.array(f["center"])) for k, f in enumerate(truth["observation"]["factories"])]
+    for z, c in facs:
+        if z in hidden:
+            out["disc_found"] -= any(np.linalg.norm(c - d.center) < 0.5 * d.radius for d in found.discs)
+            continue
+        out["disc_true"] += 1
+        out["disc_tp"] += any(np.linalg.norm(c - d.center) < 0.5 * d.radius for d in found.discs)
+    items = [it for it in truth["items"] if it["zone"].startswith(("factories", "center")) or it["zone"].endswith(".hand")]
+    centres = np.array([it["center"] for it in items])
+    size = np.array([np.linalg.norm(np.subtract(it["outline"][0], it["outline"][2])) / 2 ** 0.5 for it in items])
+    taken = np.zeros(len(items), bool)
+    for t in found.tiles:
+        d = np.where(taken, np.inf, np.linalg.norm(centres - t.center, axis=1))
+        k = int(np.argmin(d))
+        if d[k] < 0.3 * size[k]:
+            taken[k] = True
+            if items[k]["zone"] in hidden:
+                continue
+            out["tile_tp"] += 1
+        out["tile_found"] += 1
+    out["tile_true"] = sum(1 for it in items if it["zone"] not in hidden)
+    return out
+
+
+def test_factories_and_tiles_found_on_seeded_scenes():
+    total: dict[str, int] = {}
+    for i in range(len(CASES)):
+        for k, v in _counts(i).items():
+            total[k] = total.get(k, 0) + v
+    assert total["disc_true"] >= 30
+    assert total["disc_tp"] / total["disc_true"] >= 0.95
+    assert total["disc_tp"] / max(total["disc_found"], 1) >= 0.93
+    assert total["tile_tp"] / total["tile_true"] >= 0.85
+    assert total["tile_tp"] / max(total["tile_found"], 1) >= 0.75
+
+
+def test_outlines_follow_the_truth_vertex_convention():
+    scene = _scene(0)
+    found = L.locate(scene.image, scene.truth["profile"], "azul")
+    assert found.tiles
+    for t in found.tiles:
+        assert t.outline.shape == (4, 2)
+        # Clockwise in the image (y down), as the truth's outlines are.
+        x, y = t.outline[:, 0], t.outline[:, 1]
+        assert 0.5 * float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y)) > 0
+        assert t.zone == "center" or t.zone.startswith(("factories.", "boards."))
+    assert set(found.ms) == {"plane", "view", "factories", "tiles"}
+
+
+def test_px_per_mm_and_plane_from_the_profile():
+    scene = _scene(0)
+    prof = L.check_profile(scene.truth["profile"], "azul")
+    plane = L.table_plane(prof)
+    assert 0.3 < L.px_per_mm(prof) < 4
+    # The fitted plane maps each board's corners onto a 250 mm square, to a few millimetres.
+    for quad in plane.boards:
+        assert np.allclose(np.linalg.norm(np.roll(quad, -1, 0) - quad, axis=1), 250, atol=0.5)
+    corners = np.array(scene.truth["profile"]["boards"][0]["corners"])
+    assert np.abs(plane.plane_points(corners) - plane.boards[0]).max() < 6
+
+
+def test_bad_input_is_refused_clearly():
+    scene = _scene(0)
+    profile = scene.truth["profile"]
+    with pytest.raises(L.LocateError, match="numpy array"):
+        L.locate("scene.jpg", profile, "azul")
+    with pytest.raises(L.LocateError, match="H x W x 3"):
+        L.locate(np.zeros((720, 1280), np.uint8), profile, "azul")
+    with pytest.raises(L.LocateError, match="for azul, not pavilion"):
+        L.find_factories(scene.image, profile, "pavilion")
+    other = copy.deepcopy(profile)
+    other["image_size"] = [1920, 1080]
+    with pytest.raises(L.LocateError, match="made for 1920x1080"):
+        L.find_loose_tiles(scene.image, other, "azul", [])
+    with pytest.raises(ValueError, match="bad profile"):
+        L.locate(scene.image, {"format": "something-else"}, "azul")
+    with pytest.raises(ValueError, match="game must be"):
+        L.locate(scene.image, profile, "chess")

@@ -1,0 +1,729 @@
+"""Localisation of everything that does not lie on a board slot: factory displays, loose tiles.
+
+Board slots are read from the calibration profile (one homography per board). Everything else
+is searched for, in a few plain steps that each can be tested and timed on its own:
+
+1. :func:`table_plane` fits one homography from the image to the table plane in millimetres,
+   using every board of the profile (each board is a rigid square of known size); from it the
+   camera's position over the table is estimated, for the parallax of raised tile tops;
+2. :func:`rectify` warps the play area to a top-down view at about a millimetre per pixel:
+   factory discs become circles and tiles squares or rhombuses of known size, whatever the view;
+3. :func:`find_factories` finds the cardboard discs (a circular Hough transform of their rim at
+   the known radius, then as many as the game has factories) in that view, empty or not;
+4. :func:`factory_tiles` proposes the tiles lying on each occupied disc (four, in a square or a
+   pinwheel turned as the tiles are turned);
+5. :func:`find_loose_tiles` finds the tiles lying on the table (the centre, next to each board):
+   what differs from the table's own colour, split into tile-sized pieces, and names their zone.
+
+Outlines are given in image pixels with the truth's vertex convention (a square's corners, a
+rhombus's tip, side, tip, side, clockwise in the image); a classifier labels each outline's
+patch (:func:`azulcam.vision.crops.cut`) and may call a false candidate ``empty``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import cv2
+import numpy as np
+
+from ..calibration.layouts import load_layout
+from ..calibration.profile import Profile, ProfileError
+from . import boards as geo
+from .table import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_height
+
+GAMES = ("azul", "pavilion")
+#: Scale of the top-down view the loose tiles are searched in (pixels per millimetre), at most.
+TILE_VIEW_PPM = 1.0
+#: Scale of the coarser top-down view the factory discs are searched in.
+DISC_VIEW_PPM = 0.5
+#: Margin around the boards that the top-down view covers (mm): the Azul marker lies beside a board.
+VIEW_MARGIN_MM = 70.0
+#: Focal length assumed (in image widths) when the view is too close to straight down to measure it.
+DEFAULT_FOCAL_WIDTHS = 0.85
+
+
+class LocateError(ValueError):
+    """Input the locator cannot work with (not an image, a profile of another game or size)."""
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class Disc:
+    """A factory display found in the image: its centre and mean radius in image pixels, its
+    centre on the table plane (mm) and how sure the ring finder is (its ring contrast)."""
+
+    center: tuple[float, float]
+    radius: float
+    plane: tuple[float, float]
+    score: float
+    occupied: bool = True
+
+
+@dataclass(frozen=True)
+class Loose:
+    """A tile's top face found in the image: its outline (4 x 2 image pixels, the truth's vertex
+    order), centre, zone (``factories.I``, ``center``, ``boards.P.hand``) and a score."""
+
+    outline: np.ndarray
+    center: tuple[float, float]
+    zone: str
+    score: float = 1.0
+
+
+@dataclass
+class Plane:
+    """The table plane seen by the camera: ``to_plane`` maps image pixels to millimetres (the
+    frame of the first board), ``to_image`` back; ``nadir`` and ``height`` place the camera
+    over that plane (for parallax); ``boards`` are the boards' outlines on the plane (mm)."""
+
+    to_plane: np.ndarray
+    to_image: np.ndarray
+    nadir: np.ndarray
+    height: float
+    boards: list[np.ndarray]
+    players: list[int | None]
+    px_per_mm: float
+
+    def image_points(self, pts: Any) -> np.ndarray:
+        return _apply(self.to_image, pts)
+
+    def plane_points(self, pts: Any) -> np.ndarray:
+        return _apply(self.to_plane, pts)
+
+    def lifted(self, pts: Any, height_mm: float) -> np.ndarray:
+        """Where plane points raised by ``height_mm`` above the board tops appear on the plane."""
+        pts = np.asarray(pts, np.float64)
+        k = self.height / max(self.height - height_mm, 1.0)
+        return self.nadir + (pts - self.nadir) * k
+
+
+@dataclass
+class View:
+    """A top-down image of the play area: pixel (0, 0) shows plane point ``origin``."""
+
+    image: np.ndarray
+    origin: np.ndarray
+    ppm: float
+
+    def to_px(self, pts: Any) -> np.ndarray:
+        return (np.asarray(pts, np.float64) - self.origin) * self.ppm
+
+    def to_mm(self, px: Any) -> np.ndarray:
+        return np.asarray(px, np.float64) / self.ppm + self.origin
+
+
+@dataclass
+class Located:
+    """What :func:`locate` found, and the milliseconds of each step."""
+
+    discs: list[Disc]
+    tiles: list[Loose]
+    ms: dict[str, float] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- input checks
+
+
+def _apply(h: np.ndarray, pts: Any) -> np.ndarray:
+    pts = np.asarray(pts, np.float64)
+    shape = pts.shape
+    out = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), h)
+    return out.reshape(shape)
+
+
+def check_image(image: Any) -> np.ndarray:
+    """The image as a H x W x 3 uint8 array. Raises :class:`LocateError` for anything else."""
+    if not isinstance(image, np.ndarray):
+        raise LocateError(f"image must be a numpy array (H x W x 3, uint8 BGR), not {type(image).__name__}")
+    if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        raise LocateError(f"image must be H x W x 3 uint8 (BGR), not {image.shape} {image.dtype}")
+    if image.shape[0] < 32 or image.shape[1] < 32:
+        raise LocateError(f"image is too small to read ({image.shape[1]}x{image.shape[0]})")
+    return image
+
+
+def check_profile(profile: Any, game: str, image: np.ndarray | None = None) -> Profile:
+    """The profile as a :class:`Profile` (from its JSON or as is), checked against the game and
+    the image. Raises :class:`LocateError` (a ``ValueError``) naming the mismatch."""
+    if game not in GAMES:
+        raise LocateError(f"game must be one of {GAMES}, not {game!r}")
+    if isinstance(profile, dict):
+        try:
+            profile = Profile.from_json(profile)
+        except ProfileError as exc:
+            raise LocateError(f"bad profile: {exc}") from None
+    if not isinstance(profile, Profile):
+        raise LocateError(f"profile must be an azulcam-profile/1 (dict or Profile), not {type(profile).__name__}")
+    if profile.game != game:
+        raise LocateError(f"the profile is for {profile.game}, not {game}")
+    if game == "pavilion" and profile.scoring_board is None:
+        raise LocateError("a Summer Pavilion profile needs its scoring_board")
+    if image is not None:
+        w, h = profile.image_size
+        if (image.shape[1], image.shape[0]) != (w, h):
+            raise LocateError(f"the image is {image.shape[1]}x{image.shape[0]}, the profile was made for {w}x{h}")
+    return profile
+
+
+# --------------------------------------------------------------------------- step 1: the table plane
+
+
+def px_per_mm(profile: Any) -> float:
+    """Image pixels per millimetre at the boards: the median over boards of the square root of
+    the board's area in pixels over its area in millimetres."""
+    prof = profile if isinstance(profile, Profile) else check_profile(profile, getattr(profile, "get", lambda *_: "")("game", ""))
+    out = []
+    for b in prof.boards + ((prof.scoring_board,) if prof.scoring_board else ()):
+        w, h = load_layout(b.layout).size_mm
+        area = abs(cv2.contourArea(np.asarray(b.corners, np.float32)))
+        out.append(math.sqrt(area / (w * h)))
+    return float(np.median(out))
+
+
+def _rigid_fit(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """The rotation and shift (no scale) that best maps ``src`` onto ``dst`` (N x 2), applied to ``src``."""
+    cs, cd = src.mean(0), dst.mean(0)
+    u, _, vt = np.linalg.svd((src - cs).T @ (dst - cd))
+    r = (u @ vt).T
+    if np.linalg.det(r) < 0:
+        vt[-1] *= -1
+        r = (u @ vt).T
+    return (src - cs) @ r.T + cd
+
+
+def _camera_from_homography(h: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, float]:
+    """The camera's foot point on the plane and its height (mm), from a plane -> image
+    homography, assuming square pixels and the principal point at the image centre."""
+    w, hgt = size
+    cx, cy = (w - 1) / 2, (hgt - 1) / 2
+    t = np.array([[1, 0, -cx], [0, 1, -cy], [0, 0, 1]], np.float64) @ h
+    a1, b1, c1 = t[:, 0]
+    a2, b2, c2 = t[:, 1]
+    f2 = []
+    if abs(c1 * c2) > 1e-12:
+        f2.append(-(a1 * a2 + b1 * b2) / (c1 * c2))
+    if abs(c2 * c2 - c1 * c1) > 1e-12:
+        f2.append((a1 * a1 + b1 * b1 - a2 * a2 - b2 * b2) / (c2 * c2 - c1 * c1))
+    good = [v for v in f2 if (0.3 * w) ** 2 < v < (3 * w) ** 2]
+    f = math.sqrt(float(np.median(good))) if good else DEFAULT_FOCAL_WIDTHS * w
+    kinv = np.diag([1 / f, 1 / f, 1.0]) @ t
+    lam = (np.linalg.norm(kinv[:, 0]) + np.linalg.norm(kinv[:, 1])) / 2
+    r1, r2, tr = kinv[:, 0] / lam, kinv[:, 1] / lam, kinv[:, 2] / lam
+    if tr[2] < 0:  # the plane must lie in front of the camera
+        r1, r2, tr = -r1, -r2, -tr
+    r = np.stack([r1, r2, np.cross(r1, r2)], 1)
+    u, _, vt = np.linalg.svd(r)
+    r = u @ vt
+    c = -r.T @ tr
+    return c[:2].copy(), float(abs(c[2]))
+
+
+def table_plane(profile: Profile) -> Plane:
+    """One homography between the image and the table plane (mm) fitted to every board's corners:
+    each board is a rigid rectangle of its layout's size, placed where the first board's
+    homography puts it (twice, so that no single board's view decides)."""
+    placements = list(profile.boards) + ([profile.scoring_board] if profile.scoring_board else [])
+    image_pts = np.array([b.corners for b in placements], np.float64)  # B x 4 x 2
+    ideal = []
+    for b in placements:
+        w, h = load_layout(b.layout).size_mm
+        ideal.append(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+    first = cv2.getPerspectiveTransform(image_pts[0].astype(np.float32), ideal[0].astype(np.float32))
+    to_plane = first.astype(np.float64)
+    for _ in range(2):
+        placed = [_rigid_fit(sq, _apply(to_plane, pts)) for sq, pts in zip(ideal, image_pts)]
+        to_plane, _ = cv2.findHomography(image_pts.reshape(-1, 2), np.vstack(placed), 0)
+    to_image = np.linalg.inv(to_plane)
+    nadir, height = _camera_from_homography(to_image / to_image[2, 2], profile.image_size)
+    boards = [_rigid_fit(sq, _apply(to_plane, pts)) for sq, pts in zip(ideal, image_pts)]
+    ppm = px_per_mm(profile)
+    return Plane(to_plane, to_image, nadir, height, boards, [b.player for b in placements], ppm)
+
+
+@lru_cache(maxsize=16)
+def _plane_cached(key: str) -> Plane:
+    import json
+    return table_plane(Profile.from_json(json.loads(key)))
+
+
+def plane_for(profile: Profile) -> Plane:
+    """:func:`table_plane`, remembered per profile (a camera keeps its profile for many frames)."""
+    import json
+    return _plane_cached(json.dumps(profile.to_json(), sort_keys=True))
+
+
+# --------------------------------------------------------------------------- step 2: top-down view
+
+
+def rectify(image: np.ndarray, plane: Plane, ppm: float, margin_mm: float = VIEW_MARGIN_MM) -> View:
+    """The play area (the boards' bounding box and a margin) seen from straight above at ``ppm``
+    pixels per millimetre."""
+    pts = np.vstack(plane.boards)
+    lo = pts.min(0) - margin_mm
+    hi = pts.max(0) + margin_mm
+    size = np.ceil((hi - lo) * ppm).astype(int) + 1
+    s = np.array([[ppm, 0, -lo[0] * ppm], [0, ppm, -lo[1] * ppm], [0, 0, 1]], np.float64)
+    img = image
+    shrink = 1.0
+    # A warp that shrinks a lot aliases: shrink the photo first (cheaply) to about twice the view's scale.
+    if plane.px_per_mm > 2.5 * ppm:
+        shrink = 2.0 * ppm / plane.px_per_mm
+        img = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    m = s @ plane.to_plane @ np.diag([1 / shrink, 1 / shrink, 1.0])
+    out = cv2.warpPerspective(img, m, (int(size[0]), int(size[1])), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    return View(out, lo, ppm)
+
+
+def board_mask(view: View, plane: Plane, grow_mm: float = 6.0) -> np.ndarray:
+    """255 where a board (grown by ``grow_mm``) lies in the view, and outside the photo."""
+    mask = np.zeros(view.image.shape[:2], np.uint8)
+    for quad in plane.boards:
+        c = quad.mean(0)
+        d = quad - c
+        grown = c + d * (1 + grow_mm / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1) * 1.42)
+        cv2.fillConvexPoly(mask, np.round(view.to_px(grown) * 16).astype(np.int32), 255, cv2.LINE_8, 4)
+    cv2.bitwise_or(mask, cv2.inRange(view.image, (0, 0, 0), (0, 0, 0)), dst=mask)
+    return mask
+
+
+# --------------------------------------------------------------------------- step 3: factory discs
+
+
+def find_factories(image: np.ndarray, profile: Any, game: str, view: View | None = None,
+                   plane: Plane | None = None) -> list[Disc]:
+    """Every factory display in the image, empty or not (see :func:`_discs_in_view`).
+
+    Raises :class:`LocateError` for an image that is not one or a profile of another game."""
+    image = check_image(image)
+    prof = check_profile(profile, game, image)
+    plane = plane or plane_for(prof)
+    if view is None:
+        view = rectify(image, plane, _tile_view_ppm(plane))
+    return _discs_in_view(view, plane, game)
+
+
+def _tile_view_ppm(plane: Plane) -> float:
+    return float(min(TILE_VIEW_PPM, max(0.6, plane.px_per_mm)))
+
+
+def _discs_in_view(view: View, plane: Plane, game: str) -> list[Disc]:
+    """Discs in the top-down view: a circular Hough transform at the disc's known radius (the
+    rim's outer edge and its inner edge against the cream card both vote for the centre, along
+    their gradients, whatever the table's colour), then at most as many discs as the game has
+    factories (5, 7 or 9 for 2, 3 or 4 players), each with most of its rim seen."""
+    f = DISC_VIEW_PPM / view.ppm
+    small = cv2.resize(view.image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 0.99 else view.image
+    ppm = view.ppm * (small.shape[1] / view.image.shape[1])
+    radius_mm = factory_diameter(game) / 2
+    radius = radius_mm * ppm
+    mask = board_mask(View(small, view.origin, ppm), plane, grow_mm=3.0)
+    gx, gy, mag = _colour_gradient(small)
+    mag[cv2.dilate(mask, np.ones((3, 3), np.uint8)) > 0] = 0
+    h, w = mag.shape
+    strong = mag > max(12.0, float(np.percentile(mag, 80)))
+    ys, xs = np.nonzero(strong)
+    m = mag[ys, xs]
+    ux, uy = gx[ys, xs] / (4 * m), gy[ys, xs] / (4 * m)
+    weight = np.sqrt(m)
+    acc = np.zeros(h * w, np.float64)
+    for r in (radius * 0.99, radius * 0.8):
+        for s in (1.0, -1.0):
+            vx = np.round(xs + s * r * ux).astype(np.int64)
+            vy = np.round(ys + s * r * uy).astype(np.int64)
+            ok = (vx >= 0) & (vx < w) & (vy >= 0) & (vy < h)
+            acc += np.bincount(vy[ok] * w + vx[ok], weight[ok], h * w)
+    acc = cv2.GaussianBlur(acc.reshape(h, w).astype(np.float32), (0, 0), 1.0)
+    acc /= 2 * math.pi * radius
+    peaks = (acc == cv2.dilate(acc, np.ones((5, 5), np.uint8))) & (acc > 0.05)
+    pys, pxs = np.nonzero(peaks)
+    order = np.argsort(-acc[pys, pxs])
+    wanted = 2 * sum(1 for p in plane.players if p is not None) + 1
+    cands = []
+    for i in order[:5 * wanted]:
+        p = np.array([float(pxs[i]), float(pys[i])])
+        if mask[int(p[1]), int(p[0])]:
+            continue
+        seen = _rim_sectors(gx, gy, mag, p, radius)
+        if seen < 0.2:
+            continue
+        cands.append((float(acc[pys[i], pxs[i]]) * seen, p, seen))
+    cands.sort(key=lambda c: -c[0])
+    chosen: list[tuple[float, np.ndarray, float]] = []
+    for c in cands:
+        if len(chosen) >= wanted:
+            break
+        if all(np.linalg.norm(c[1] - q[1]) > 1.7 * radius for q in chosen):
+            chosen.append(c)
+    if chosen:  # a disc hidden under a hand leaves a gap: what fills it scores far below the others
+        top = float(np.median([c[0] for c in chosen]))
+        chosen = [c for c in chosen if c[0] > 0.2 * top]
+    return [_disc_at(plane, p / ppm + view.origin, radius_mm, score, seen) for score, p, seen in chosen]
+
+
+def _colour_gradient(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per pixel, the Sobel gradient of the colour channel that changes most (a navy rim on green
+    felt differs in colour more than in brightness)."""
+    best_gx = best_gy = best = None
+    for ch in cv2.split(img):
+        gx = cv2.Sobel(ch, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(ch, cv2.CV_32F, 0, 1, ksize=3)
+        mag = cv2.magnitude(gx, gy)
+        if best is None:
+            best_gx, best_gy, best = gx, gy, mag
+        else:
+            more = mag > best
+            best_gx = np.where(more, gx, best_gx)
+            best_gy = np.where(more, gy, best_gy)
+            best = np.maximum(mag, best)
+    return best_gx, best_gy, best / 4.0  # type: ignore[return-value]
+
+
+def _rim_sectors(gx: np.ndarray, gy: np.ndarray, mag: np.ndarray, p: np.ndarray, radius: float,
+                 sectors: int = 16) -> float:
+    """Share of angular sectors where an edge crosses the rim (the outer edge or the inner one)
+    running round the centre (its gradient pointing along the radius)."""
+    a = np.linspace(0, 2 * math.pi, sectors * 2, endpoint=False)
+    ca, sa = np.cos(a), np.sin(a)
+    h, w = mag.shape
+    hit = np.zeros(len(a), bool)
+    for rr in (0.74, 0.8, 0.86, 0.93, 1.0, 1.06):
+        xs = np.clip(np.round(p[0] + rr * radius * ca).astype(int), 0, w - 1)
+        ys = np.clip(np.round(p[1] + rr * radius * sa).astype(int), 0, h - 1)
+        m = mag[ys, xs]
+        radial = np.abs(gx[ys, xs] * ca + gy[ys, xs] * sa) / np.maximum(m * 4.0, 1e-6)
+        hit |= (m > 10) & (radial > 0.8)
+    return float(hit.reshape(sectors, 2).any(1).mean())
+
+
+def _disc_at(plane: Plane, mm: np.ndarray, radius_mm: float, score: float, seen: float) -> Disc:
+    rim = mm + radius_mm * np.stack([np.cos(np.linspace(0, 2 * math.pi, 16, endpoint=False)),
+                                     np.sin(np.linspace(0, 2 * math.pi, 16, endpoint=False))], 1)
+    top = FACTORY_HEIGHT_MM - BOARD_HEIGHT_MM
+    c_img = plane.image_points(plane.lifted(mm[None], top))[0]
+    rim_img = plane.image_points(plane.lifted(rim, top))
+    radius = float(np.linalg.norm(rim_img - c_img, axis=1).mean())
+    return Disc((float(c_img[0]), float(c_img[1])), radius, (float(mm[0]), float(mm[1])), score * seen)
+
+
+# --------------------------------------------------------------------------- step 4: tiles on the discs
+
+
+def _tile_polygon(game: str, kind: str = "tile") -> np.ndarray:
+    """A tile's top face around its centre (mm), unturned, in the truth's vertex order."""
+    if game == "azul":
+        s = geo.AZUL_TILE_MM / 2
+        return np.array([(-s, -s), (s, -s), (s, s), (-s, s)], np.float64)
+    if kind == "token":
+        s = geo.PAVILION_TILE_SIDE_MM * 0.75
+        return np.array([(-s, -s), (s, -s), (s, s), (-s, s)], np.float64)
+    hl = geo.PAVILION_TILE_SIDE_MM * math.sqrt(3) / 2
+    hs = geo.PAVILION_TILE_SIDE_MM / 2
+    return np.array([(0, -hl), (hs, 0), (0, hl), (-hs, 0)], np.float64)
+
+
+def _turned(poly: np.ndarray, deg: float) -> np.ndarray:
+    a = math.radians(deg)
+    c, s = math.cos(a), math.sin(a)
+    return poly @ np.array([[c, s], [-s, c]])
+
+
+def _fourfold_angle(gray: np.ndarray, weight: np.ndarray | None = None, offset: float = 0.0) -> tuple[float, float]:
+    """The dominant direction of edges, modulo 90 degrees (structure of the gradients' angles
+    times four), and how strong it is (0..1). ``offset`` (degrees) is added to the result."""
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    mag2 = gx * gx + gy * gy
+    if weight is not None:
+        mag2 = mag2 * weight
+    z = (gx + 1j * gy).astype(np.complex64)
+    z4 = (z / np.maximum(np.abs(z), 1e-6)) ** 4
+    s = complex((z4 * mag2).sum())
+    total = float(mag2.sum())
+    if total <= 0:
+        return offset, 0.0
+    # A gradient at angle phi belongs to an edge at phi + 90; modulo 90 they are the same.
+    ang = math.degrees(math.atan2(s.imag, s.real)) / 4 + offset
+    return ang, abs(s) / total
+
+
+def factory_tiles(view: View, plane: Plane, game: str, discs: list[Disc]) -> list[tuple[int, np.ndarray]]:
+    """For each occupied disc, the top faces of the tiles lying on it (plane mm, 4 x 2 each), as
+    ``(disc index, outline)``: a square of four squares (Azul) or a pinwheel of four
+    rhombuses pointing out from the disc's centre (Summer Pavilion), turned so that their
+    outlines follow the strongest edges, then each tile nudged on its own. A disc whose inside
+    shows no edges is empty and proposes nothing."""
+    out: list[tuple[int, np.ndarray]] = []
+    gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    radius_mm = factory_diameter(game) / 2
+    lift = FACTORY_HEIGHT_MM + tile_height(game) - BOARD_HEIGHT_MM
+    base = _tile_polygon(game)
+    if game == "azul":
+        offsets = np.array([(-0.52, -0.52), (0.52, -0.52), (0.52, 0.52), (-0.52, 0.52)]) * geo.AZUL_TILE_MM
+        spins = np.zeros(4)
+    else:
+        offsets = np.array([(0.0, -0.62), (0.62, 0.0), (0.0, 0.62), (-0.62, 0.0)]) * geo.PAVILION_TILE_SIDE_MM * 1.4
+        spins = np.array([0.0, 90.0, 180.0, 270.0])
+    for n, d in enumerate(discs):
+        c = np.array(d.plane)
+        if not _occupied(gray, view, c, radius_mm):
+            continue
+        # Where a tile's top appears: raised by the disc and the tile, seen from the camera.
+        top = plane.lifted(c[None], lift)[0]
+        turns = np.arange(0.0, 90.0, 3.0)
+        polys = np.stack([np.stack([top + _turned(off[None], t)[0] + _turned(base, t + s) for off, s in zip(offsets, spins)])
+                          for t in turns])  # T x 4 x 4 x 2
+        scores = _edge_support(gx, gy, view, polys.reshape(len(turns), -1, 4, 2)).reshape(len(turns), 4).sum(1)
+        best = float(turns[int(np.argmax(scores))])
+        for off, s in zip(offsets, spins):
+            centre = top + _turned(off[None], best)[0]
+            out.append((n, _refine_tile(gx, gy, view, centre, base, best + s)))
+    return out
+
+
+def _edge_support(gx: np.ndarray, gy: np.ndarray, view: View, polys: np.ndarray, per_edge: int = 6) -> np.ndarray:
+    """For outlines (... x 4 x 2, plane mm), the mean strength of the image edges running along
+    their sides (the gradient across each side, sampled at ``per_edge`` points)."""
+    shape = polys.shape[:-2]
+    p = polys.reshape(-1, 4, 2)
+    a, b = p, np.roll(p, -1, axis=1)
+    t = (np.arange(per_edge) + 0.5) / per_edge
+    pts = a[:, :, None, :] + (b - a)[:, :, None, :] * t[None, None, :, None]  # N x 4 x E x 2
+    edge = b - a
+    normal = np.stack([-edge[..., 1], edge[..., 0]], -1)
+    normal /= np.maximum(np.linalg.norm(normal, axis=-1, keepdims=True), 1e-9)
+    px = view.to_px(pts)
+    h, w = gx.shape
+    xi = np.clip(np.round(px[..., 0]).astype(int), 0, w - 1)
+    yi = np.clip(np.round(px[..., 1]).astype(int), 0, h - 1)
+    g = np.abs(gx[yi, xi] * normal[:, :, None, 0] + gy[yi, xi] * normal[:, :, None, 1])
+    return g.mean(axis=(1, 2)).reshape(shape)
+
+
+def _refine_tile(gx: np.ndarray, gy: np.ndarray, view: View, centre: np.ndarray, base: np.ndarray, turn: float
+                 ) -> np.ndarray:
+    """A tile's outline (plane mm) nudged to the edges nearby: a few degrees and millimetres."""
+    d_turn = np.arange(-9.0, 9.1, 3.0)
+    d_xy = np.arange(-2.0, 2.1, 1.0)
+    cands = []
+    for dt in d_turn:
+        poly = _turned(base, turn + dt)
+        for dx in d_xy:
+            for dy in d_xy:
+                cands.append(poly + centre + (dx, dy))
+    cands_arr = np.array(cands)
+    scores = _edge_support(gx, gy, view, cands_arr)
+    # Prefer the prediction when the edges do not say much.
+    prior = 1.0 - 0.01 * np.array([abs(dt) / 3 + abs(dx) + abs(dy) for dt in d_turn for dx in d_xy for dy in d_xy])
+    return cands_arr[int(np.argmax(scores * prior))]
+
+
+def _occupied(gray: np.ndarray, view: View, centre_mm: np.ndarray, radius_mm: float) -> bool:
+    """Tiles on a disc show strong edges (their sides, the gaps between them); an empty disc's
+    cream card shows only its faint print."""
+    cp = view.to_px(centre_mm)
+    r = radius_mm * view.ppm * 0.55
+    x0, y0 = int(max(cp[0] - r, 0)), int(max(cp[1] - r, 0))
+    x1, y1 = int(min(cp[0] + r + 1, gray.shape[1])), int(min(cp[1] + r + 1, gray.shape[0]))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return False
+    patch = gray[y0:y1, x0:x1].astype(np.float32)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    inner = np.hypot(xx - cp[0], yy - cp[1]) < r
+    gx = cv2.Sobel(patch, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(patch, cv2.CV_32F, 0, 1, ksize=3)
+    mag = cv2.magnitude(gx, gy)
+    level = max(float(np.median(patch[inner])), 20.0)
+    return float(np.mean(mag[inner])) / level > 0.25
+
+
+# --------------------------------------------------------------------------- step 5: loose tiles
+
+
+def find_loose_tiles(image: np.ndarray, profile: Any, game: str, discs: list[Disc], view: View | None = None,
+                     plane: Plane | None = None) -> list[Loose]:
+    """The tiles on the discs (:func:`factory_tiles`) and the loose tiles on the table, each with
+    its zone: ``factories.I`` (I indexes ``discs``), ``center`` or ``boards.P.hand``.
+
+    Raises :class:`LocateError` for an image that is not one or a profile of another game."""
+    image = check_image(image)
+    prof = check_profile(profile, game, image)
+    plane = plane or plane_for(prof)
+    if view is None:
+        view = rectify(image, plane, _tile_view_ppm(plane))
+    out: list[Loose] = []
+    for n, poly in factory_tiles(view, plane, game, discs):
+        out.append(_loose(plane, poly, f"factories.{n}"))
+    for poly, zone, score in _table_tiles(view, plane, game, discs):
+        out.append(_loose(plane, poly, zone, score))
+    return out
+
+
+def _loose(plane: Plane, poly_mm: np.ndarray, zone: str, score: float = 1.0) -> Loose:
+    img = plane.image_points(poly_mm)
+    c = img.mean(0)
+    return Loose(img, (float(c[0]), float(c[1])), zone, score)
+
+
+def _table_tiles(view: View, plane: Plane, game: str, discs: list[Disc]) -> list[tuple[np.ndarray, str, float]]:
+    """Tiles lying on the table: pixels far from the table's local colour, off boards and discs,
+    split into tile-sized pieces (k-means on the pixels of each blob)."""
+    img = view.image
+    ppm = view.ppm
+    h, w = img.shape[:2]
+    tile = geo.AZUL_TILE_MM if game == "azul" else geo.PAVILION_TILE_SIDE_MM
+    tile_area = (tile * tile if game == "azul" else tile * tile * math.sqrt(3) / 2) * ppm * ppm
+    # Where to look: off the boards and the discs (the discs' tiles are proposed apart).
+    blocked = board_mask(view, plane, grow_mm=5.0)
+    radius = factory_diameter(game) / 2
+    for d in discs:
+        cp = view.to_px(d.plane)
+        cv2.circle(blocked, (round(cp[0]), round(cp[1])), math.ceil((radius + 4) * ppm), 255, -1)
+    # The table's colour around each point: a median over a wide window at a coarse scale.
+    f = 0.25
+    small = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    small_mask = cv2.resize(blocked, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_NEAREST)
+    fill = small.copy()
+    if (small_mask == 0).any():
+        fill[small_mask > 0] = np.median(small[small_mask == 0], axis=0).astype(np.uint8)
+    k = int(tile * ppm * f * 7) | 1
+    bg = cv2.medianBlur(fill, max(3, min(k, 255)))
+    bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+    # Light differences (shadows, uneven light) scale all channels together; a tile's colour does not.
+    imf = img.astype(np.float32) + 10.0
+    bgf = bg.astype(np.float32) + 10.0
+    ratio = cv2.divide(cv2.cvtColor(imf, cv2.COLOR_BGR2GRAY), cv2.cvtColor(bgf, cv2.COLOR_BGR2GRAY))
+    chroma = cv2.absdiff(imf, bgf * cv2.merge([ratio] * 3))
+    dist = cv2.absdiff(img, bg)
+    cmax = cv2.max(cv2.max(chroma[..., 0], chroma[..., 1]), chroma[..., 2])
+    dmax = cv2.max(cv2.max(dist[..., 0], dist[..., 1]), dist[..., 2])
+    fg = cv2.bitwise_or(cv2.compare(cmax, 28.0, cv2.CMP_GT), cv2.compare(dmax, 70, cv2.CMP_GT))
+    fg[blocked > 0] = 0
+    kk = max(3, round(tile * ppm * 0.15) | 1)
+    se = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kk, kk))
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, se)
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, se)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    lift = tile_height(game) - BOARD_HEIGHT_MM
+    out = []
+    for i in range(1, count):
+        area = stats[i, cv2.CC_STAT_AREA]
+        if area < 0.45 * tile_area:
+            continue
+        n = round(area / (tile_area * 1.15))
+        n = max(n, 1)
+        if n > 40:
+            continue  # a hand or a box, not tiles
+        x, y, bw, bh = stats[i, :4]
+        sub = labels[y:y + bh, x:x + bw] == i
+        ys, xs = np.nonzero(sub)
+        pts = np.stack([xs + x, ys + y], 1).astype(np.float32)
+        if n == 1:
+            groups = [pts]
+        else:
+            crit = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+            cv2.setRNGSeed(n)
+            _, lab, _ = cv2.kmeans(pts, n, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+            groups = [pts[lab.ravel() == j] for j in range(n)]
+        for g in groups:
+            if len(g) < 0.3 * tile_area:
+                continue
+            poly = _fit_tile(g, gray, game, ppm)
+            mm = view.to_mm(poly)
+            # The blob holds the top face and the sides below it: its centre lies half-way down.
+            centre = mm.mean(0)
+            shift = plane.lifted(centre[None], lift)[0] - centre
+            mm = mm + shift * 0.5
+            zone = _zone_of(mm.mean(0), plane, discs, game)
+            if zone is None:
+                continue
+            out.append((mm, zone, min(1.0, len(g) / tile_area)))
+    return out
+
+
+def _fit_tile(pts: np.ndarray, gray: np.ndarray, game: str, ppm: float) -> np.ndarray:
+    """The outline (view pixels) of the tile whose pixels are ``pts``: centred on them, turned
+    as their edges (squares) or their long axis (rhombuses) are."""
+    c = pts.mean(0)
+    if game == "azul":
+        x0, y0 = np.floor(pts.min(0)).astype(int)
+        x1, y1 = np.ceil(pts.max(0)).astype(int) + 1
+        x0, y0 = max(x0 - 1, 0), max(y0 - 1, 0)
+        patch = gray[y0:y1 + 1, x0:x1 + 1].astype(np.float32)
+        weight = np.zeros(patch.shape, np.float32)
+        weight[(pts[:, 1] - y0).astype(int), (pts[:, 0] - x0).astype(int)] = 1
+        weight = cv2.dilate(weight, np.ones((3, 3), np.uint8))
+        ang, _ = _fourfold_angle(patch, weight)
+        return c + _turned(_tile_polygon(game), ang) * ppm
+    d = pts - c
+    cov = d.T @ d / len(d)
+    evals, evecs = np.linalg.eigh(cov)
+    if evals[1] < 1.6 * evals[0]:  # round: the start-player token
+        return c + _tile_polygon(game, "token") * ppm
+    vx, vy = evecs[:, 1]
+    ang = math.degrees(math.atan2(-vx, vy))  # the long diagonal is the unturned polygon's y axis
+    return c + _turned(_tile_polygon(game), ang) * ppm
+
+
+def _zone_of(p: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> str | None:
+    """``center`` inside the ring of factory displays, ``boards.P.hand`` near board P outside it."""
+    radius = factory_diameter(game) / 2
+    for n, d in enumerate(discs):
+        if np.hypot(*(p - d.plane)) < radius * 0.9:
+            return f"factories.{n}"
+    if len(discs) >= 3:
+        ring = np.array([d.plane for d in discs])
+        hub = ring.mean(0)
+        ring_r = float(np.median(np.linalg.norm(ring - hub, axis=1)))
+    else:
+        hub = np.vstack([b for b, pl in zip(plane.boards, plane.players) if pl is not None]).mean(0)
+        ring_r = 130.0
+    from_hub = float(np.hypot(*(p - hub)))
+    best, best_d = None, 1e9
+    for quad, player in zip(plane.boards, plane.players):
+        if player is None:
+            continue
+        dist = -cv2.pointPolygonTest(quad.astype(np.float32), (float(p[0]), float(p[1])), True)
+        if dist < best_d:
+            best, best_d = player, dist
+    if from_hub < ring_r:
+        return "center"
+    if best is not None and best_d < 110.0 and best_d < from_hub - ring_r + 40:
+        return f"boards.{best}.hand"
+    return "center" if from_hub < ring_r + radius * 2 else None
+
+
+# --------------------------------------------------------------------------- all steps
+
+
+def locate(image: np.ndarray, profile: Any, game: str) -> Located:
+    """Every step on one image: the factory discs and every loose tile, with the milliseconds of
+    each step (``plane``, ``view``, ``factories``, ``tiles``).
+
+    Raises :class:`LocateError` for an image that is not one or a profile of another game."""
+    ms: dict[str, float] = {}
+    t = time.perf_counter()
+    image = check_image(image)
+    prof = check_profile(profile, game, image)
+    plane = plane_for(prof)
+    t1 = time.perf_counter()
+    ms["plane"] = (t1 - t) * 1000
+    view = rectify(image, plane, _tile_view_ppm(plane))
+    t2 = time.perf_counter()
+    ms["view"] = (t2 - t1) * 1000
+    discs = _discs_in_view(view, plane, game)
+    t3 = time.perf_counter()
+    ms["factories"] = (t3 - t2) * 1000
+    tiles = find_loose_tiles(image, prof, game, discs, view, plane)
+    ms["tiles"] = (time.perf_counter() - t3) * 1000
+    return Located(discs, tiles, ms)
