@@ -151,9 +151,11 @@ class ViewRanges:
 
 
 def sample_camera(rng: np.random.Generator, size: tuple[int, int], extent: tuple[float, float, float, float],
-                  tile_mm: float, ranges: ViewRanges = ViewRanges()) -> tuple[Camera, dict[str, float]]:
+                  tile_mm: float, ranges: ViewRanges = ViewRanges(), points: list[tuple[float, float]] | None = None
+                  ) -> tuple[Camera, dict[str, float]]:
     """A random camera over a table whose play area is ``extent`` (x0, y0, x1, y1 in mm), and
-    the parameters it was drawn with."""
+    the parameters it was drawn with. ``fit`` framing keeps ``points`` (by default the extent's
+    corners and edge midpoints) in view."""
     fov = rng.uniform(*ranges.fov)
     k1 = rng.uniform(*ranges.k1)
     dist = np.array([k1, -0.3 * k1 * rng.uniform(0, 1), rng.normal(0, 0.0008), rng.normal(0, 0.0008), 0.0])
@@ -168,7 +170,8 @@ def sample_camera(rng: np.random.Generator, size: tuple[int, int], extent: tuple
     distance = f * tile_mm / tile_px
     if ranges.framing == "fit":  # the play area fills most of the frame, as a webcam set up over a table
         target = centre + rng.normal(0, 10, 2)
-        corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, (y0 + y1) / 2], [x1, (y0 + y1) / 2],
+        corners = np.array(points if points is not None else
+                           [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, (y0 + y1) / 2], [x1, (y0 + y1) / 2],
                             [(x0 + x1) / 2, y0], [(x0 + x1) / 2, y1]])
         margin = 0.03 * min(size)
 

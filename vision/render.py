@@ -704,7 +704,8 @@ def render_state(state: Any, seed: int | tuple[int, ...], options: SceneOptions 
     arrangement = arrange(state.game, state.players, layout_name(state), rng)
     contents = zone_contents(state)
     table = build_table(arrangement, contents, rng)
-    camera, params = sample_camera(rng, options.size, arrangement.extent(), tile_mm(state.game), options.view)
+    camera, params = sample_camera(rng, options.size, arrangement.extent(), tile_mm(state.game), options.view,
+                                   arrangement.outline_points())
     look = sample_look(rng, options)
     solids = sample_occluders(rng, table, options)
     clock.lap("setup")

@@ -106,15 +106,19 @@ class Arrangement:
     #: For each player, the strip where the tiles next to the board lie: (x, y, angle, width, depth).
     hand_zones: tuple[tuple[float, float, float, float, float], ...]
 
-    def extent(self) -> tuple[float, float, float, float]:
-        """Bounding box (x0, y0, x1, y1) of everything on the table, in mm."""
+    def outline_points(self) -> list[Point]:
+        """Points around everything on the table (board corners, discs, hand strips), in mm."""
         pts = [p for b in self.all_boards() for p in b.corners()]
         r = factory_diameter(self.game) / 2
-        pts += [(x + dx, y + dy) for x, y in self.factories for dx, dy in ((-r, -r), (r, r))]
+        pts += [(x + dx, y + dy) for x, y in self.factories for dx, dy in ((-r, -r), (r, r), (-r, r), (r, -r))]
         for x, y, a, w, d in self.hand_zones:
             pts += [(x + px, y + py) for px, py in (rotate(-w / 2, -d / 2, a), rotate(w / 2, d / 2, a),
                                                      rotate(-w / 2, d / 2, a), rotate(w / 2, -d / 2, a))]
-        xs, ys = zip(*pts)
+        return pts
+
+    def extent(self) -> tuple[float, float, float, float]:
+        """Bounding box (x0, y0, x1, y1) of everything on the table, in mm."""
+        xs, ys = zip(*self.outline_points())
         return min(xs), min(ys), max(xs), max(ys)
 
     def all_boards(self) -> tuple[Piece, ...]:

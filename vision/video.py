@@ -60,7 +60,8 @@ def frames(record: Record, seed: int = 0, size: tuple[int, int] = (960, 540), fi
     state = record.new_state()
     arrangement = arrange(state.game, state.players, layout_name(state), rng)
     options = SceneOptions(size=size, view=ViewRanges(framing="fit"), hands=0.0)
-    camera, params = sample_camera(rng, size, arrangement.extent(), tile_mm(state.game), options.view)
+    camera, params = sample_camera(rng, size, arrangement.extent(), tile_mm(state.game), options.view,
+                                   arrangement.outline_points())
     look = sample_look(rng, options)
     look = replace(look, defocus=min(look.defocus, 0.8), motion=(0.0, 0.0))
     clutter = [make_clutter(rng, arrangement.extent()) for _ in range(int(rng.integers(0, 3)))]
