@@ -82,14 +82,42 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+SAMPLES = ("azul-4p", "pavilion-2p")
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
-    players = _players("greedy,random", 2, args.seed)
-    game = play_game("azul", players, {"wall": "colored", "jokers": False}, args.seed)
-    report = score_report(game.record)
-    print(dump_json(report))
-    state = game.state
-    print(f"demo: seeded Azul game (seed {args.seed}), greedy (player 0) against random (player 1): "
-          f"{state.round} rounds, final {state.scores()}, winners {state.winners()}", file=sys.stderr)
+    """The main job without a camera: read the bundled photo of each game and check it."""
+    from importlib import resources
+
+    from .calibration.profile import Profile
+    from .engine.position import problems
+    from .vision.analyze import analyze, load_image
+    from .vision.classify import default_classifier
+    from .vision.evaluate import compare
+
+    chosen = default_classifier()
+    classifier, note = chosen.classifier, chosen.warning
+    samples = resources.files("azulcam").joinpath("samples")
+    for name in SAMPLES:
+        with resources.as_file(samples.joinpath(f"{name}.jpg")) as image_path:
+            image = load_image(image_path)
+        profile = Profile.from_json(json.loads(samples.joinpath(f"{name}.profile.json").read_text(encoding="utf-8")))
+        observation = analyze(image, profile, classifier)
+        if note:
+            observation["warnings"].append(note)
+        layout = profile.boards[0].layout
+        options: dict[str, object] = ({"wall": "grey" if "grey" in layout else "colored", "jokers": True}
+                                      if profile.game == "azul" else {"side": "grey" if "grey" in layout else "colored"})
+        found = problems(observation, options)
+        observation["check"] = {"possible": not found, "problems": found}
+        print(dump_json({"sample": f"{name}.jpg", **observation}))
+        truth = json.loads(samples.joinpath(f"{name}.truth.json").read_text(encoding="utf-8"))
+        score = compare(observation, {**truth, "profile": profile.to_json(), "camera": {}})
+        tiles = sum(len(b["slots"]) for b in observation["boards"]) + sum(len(f["tiles"]) for f in observation["factories"])
+        print(f"demo: {name}.jpg ({profile.game}, {len(profile.boards)} players): {len(observation['factories'])} factory "
+              f"displays, {tiles} tiles on boards and displays, {len(observation['uncertain'])} uncertain; "
+              f"board slots read right {score.slots - score.slot_errors} of {score.slots}; "
+              f"the position is {'possible' if not found else 'impossible: ' + found[0]}", file=sys.stderr)
     return 0
 
 
@@ -187,6 +215,104 @@ def cmd_layout(args: argparse.Namespace) -> int:
     return 0
 
 
+def _load_json(path: str, what: str) -> object:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"cannot read {what} {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"{what} {path}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    from .calibration.profile import Profile, ProfileError
+    from .engine.position import problems
+    from .vision.analyze import ImageError, analyze, load_image
+    from .vision.classify import default_classifier
+    from .vision.locate import LocateError
+
+    try:
+        profile = Profile.from_json(_load_json(args.profile, "profile"))
+        image = load_image(args.image)
+        chosen = default_classifier(profile.colors)
+        observation = analyze(image, profile, chosen.classifier)
+        note = chosen.warning
+    except (ImageError, ProfileError, LocateError) as exc:
+        raise BadInput(str(exc)) from None
+    if note:
+        observation["warnings"].append(note)
+    if args.check:
+        layout = profile.boards[0].layout
+        options: dict[str, object] = ({"wall": "grey" if "grey" in layout else "colored", "jokers": args.jokers}
+                                      if profile.game == "azul" else {"side": "grey" if "grey" in layout else "colored"})
+        found = problems(observation, options)
+        observation["check"] = {"possible": not found, "problems": found}
+    print(json.dumps(observation) if args.compact else dump_json(observation))
+    return 0
+
+
+def _quad(text: str) -> list[tuple[float, float]]:
+    try:
+        values = [float(v) for v in text.replace(";", ",").split(",")]
+    except ValueError:
+        values = []
+    if len(values) != 8:
+        raise argparse.ArgumentTypeError(f"{text!r} is not four corners x1,y1,x2,y2,x3,y3,x4,y4 (TL TR BR BL)")
+    return [(values[i], values[i + 1]) for i in range(0, 8, 2)]
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    import cv2
+    import numpy as np
+
+    from .vision.analyze import ImageError, load_image
+    from .vision.calibrate import CalibrationError, Match, find_boards, profile_json
+    from .vision.register import refine_board
+
+    side = args.side or args.wall or "colored"
+    if args.game == "azul" and args.side is not None or args.game == "pavilion" and args.wall is not None:
+        raise BadInput("--wall is an Azul option and --side a Summer Pavilion one")
+    try:
+        image = load_image(args.image)
+    except ImageError as exc:
+        raise BadInput(str(exc)) from None
+    if args.board:
+        if len(args.board) != args.players:
+            raise BadInput(f"--board given {len(args.board)} times for {args.players} players")
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+        def placed(corners: list[tuple[float, float]], layout: str) -> Match:
+            reg = refine_board(grey, np.array(corners, np.float64), layout)
+            return Match(reg.corners, layout, reg.score)
+
+        boards = [placed(c, f"{args.game}-{side}") for c in args.board]
+        if args.game == "pavilion" and args.scoring is None:
+            raise BadInput("a Summer Pavilion profile needs the scoring board's corners too (--scoring)")
+        scoring = placed(args.scoring, "pavilion-scoring") if args.scoring else None
+    else:
+        try:
+            boards, scoring = find_boards(image, args.game, args.players, side)
+        except CalibrationError as exc:
+            raise BadInput(str(exc)) from None
+        if args.game == "pavilion" and scoring is None:
+            raise BadInput("the scoring board was not found; give its corners with --scoring (and the boards' "
+                           "with --board)")
+    profile = profile_json(image, args.game, boards, scoring)
+    text = dump_json(profile) + "\n"
+    if args.out == "-":
+        sys.stdout.write(text)
+    else:
+        try:
+            Path(args.out).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise BadInput(f"cannot write {args.out}: {exc.strerror}") from None
+        print(f"{len(boards)} boards" + (" and the scoring board" if scoring else "") + f" -> {args.out}",
+              file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="azulcam",
@@ -253,10 +379,39 @@ def build_parser() -> argparse.ArgumentParser:
     lay.add_argument("--out", default="-", help="file to write the adjusted copy to ('-' for standard output)")
     lay.set_defaults(func=cmd_layout)
 
-    d = sub.add_parser("demo", help="play a seeded game (greedy against random) and print its score report",
-                       description="The main job until a camera is attached: a seeded game between two "
-                                   "built-in players, and its score report.")
-    d.add_argument("--seed", type=int, default=2026)
+    c = sub.add_parser("calibrate", help="find the boards in a photo and write the camera's profile",
+                       description="Find the players' boards (and the Summer Pavilion scoring board) in a photo of "
+                                   "the table and write an azulcam-profile/1. Player 0 is the board nearest the "
+                                   "bottom of the image, then clockwise; give corners with --board to choose.")
+    c.add_argument("image", help="photo of the table, every board in view")
+    c.add_argument("--game", choices=["azul", "pavilion"], required=True)
+    c.add_argument("--players", type=int, choices=[2, 3, 4], required=True)
+    c.add_argument("--wall", choices=["colored", "grey"], default=None, help="Azul: which wall side the boards show")
+    c.add_argument("--side", choices=["colored", "grey"], default=None, help="Summer Pavilion: which side")
+    c.add_argument("--board", type=_quad, action="append", default=None, metavar="X1,Y1,...,X4,Y4",
+                   help="a board's corners by hand (TL TR BR BL as its owner sees it), once per player in order")
+    c.add_argument("--scoring", type=_quad, default=None, metavar="X1,Y1,...,X4,Y4",
+                   help="Summer Pavilion: the scoring board's corners by hand")
+    c.add_argument("--out", default="-", help="profile file to write ('-' for standard output)")
+    c.set_defaults(func=cmd_calibrate)
+
+    a = sub.add_parser("analyze", help="read a photo of a table and print what is on it (azulcam-observation/1)",
+                       description="Read a photo of a table with its calibration profile and print the "
+                                   "azulcam-observation/1: every factory display, the centre, every board slot, the "
+                                   "tiles beside the boards and the supply, with what is uncertain and what could "
+                                   "not be seen.")
+    a.add_argument("image", help="photo of the table (JPEG, PNG, ...)")
+    a.add_argument("--profile", required=True, help="azulcam-profile/1 file of this camera ('-' for standard input)")
+    a.add_argument("--check", action="store_true",
+                   help="add the rules engine's verdict: what no legal game can show in this position")
+    a.add_argument("--jokers", action="store_true", help="Azul with the joker tiles (for --check)")
+    a.add_argument("--compact", action="store_true", help="print the observation on one line")
+    a.set_defaults(func=cmd_analyze)
+
+    d = sub.add_parser("demo", help="read the bundled photo of each game and print what it sees, with the check",
+                       description="The main job without a camera: read the bundled table photo of each game "
+                                   "(Azul, 4 players; Summer Pavilion, 2 players) with its profile, print each "
+                                   "azulcam-observation/1 with the rules engine's check, and a summary on stderr.")
     d.set_defaults(func=cmd_demo)
     return parser
 

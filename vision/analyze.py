@@ -223,6 +223,15 @@ def assemble(reading: Reading) -> dict[str, Any]:
     }
 
 
-def analyze(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = None) -> dict[str, Any]:
+def locator(image: np.ndarray, profile: Profile, boards: list[BoardView]) -> tuple[list[tuple[float, float]], list[Loose]]:
+    """Factory displays and loose tile candidates (:func:`azulcam.vision.locate.locate`)."""
+    from .locate import locate
+
+    located = locate(image, profile, profile.game)
+    factories = [(float(d.center[0]), float(d.center[1])) for d in located.discs]
+    return factories, [Loose(np.asarray(t.outline, np.float64), t.zone) for t in located.tiles]
+
+
+def analyze(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = locator) -> dict[str, Any]:
     """Read one image with its profile into an ``azulcam-observation/1``."""
     return assemble(read(image, profile, classifier, locator))

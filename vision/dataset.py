@@ -111,7 +111,7 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
                            or [20.0]))
     taken = np.array([i["center"] for i in truth["items"]] or [[-1e9, -1e9]])
     bare = []
-    for _ in range(40):
+    for _ in range(40 if 2 * size < min(w, h) else 0):  # a close view may have no room for bare table
         if len(bare) >= 4:
             break
         c = rng.uniform([size, size], [w - size, h - size])

@@ -1,0 +1,99 @@
+"""Reading photos: accuracy on a held-out rendered set, and time per image.
+
+Renders scenes the classifier never saw (other seeds; and, with --edge, viewpoints and light at
+the edges of the training ranges), reads each with `analyze` from its profile (corners nudged as a
+user's clicks would be), and prints the figures issue 5 names:
+
+- per-slot error (every board slot and supply space, hidden ones excluded);
+- factory displays whose contents are exactly right;
+- whole observations exactly right;
+- milliseconds per image by stage, and for a 4-player table at 1920x1080.
+
+    python bench/vision.py [--images 60] [--size 1920x1080] [--players 4] [--edge] [--seed 900000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections import Counter
+
+import cv2
+import numpy as np
+
+from azulcam.calibration.profile import Profile
+from azulcam.vision.analyze import assemble, locator, read
+from azulcam.vision.camera import ViewRanges
+from azulcam.vision.classify import default_classifier
+from azulcam.vision.dataset import random_position
+from azulcam.vision.evaluate import Score, compare
+from azulcam.vision.render import SceneOptions, render_state
+
+
+def nudged(profile: dict, rng: np.random.Generator, px: float) -> Profile:
+    """The true profile with every corner a few pixels off, as clicked by hand."""
+    data = {**profile, "boards": [dict(b) for b in profile["boards"]]}
+    for b in data["boards"] + ([data["scoring_board"]] if data["scoring_board"] else []):
+        b["corners"] = (np.asarray(b["corners"]) + rng.normal(0, px, (4, 2))).tolist()
+    if data["scoring_board"]:
+        data["scoring_board"] = dict(data["scoring_board"])
+    return Profile.from_json(data)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--images", type=int, default=60)
+    parser.add_argument("--size", default="1920x1080")
+    parser.add_argument("--players", type=int, choices=[2, 3, 4], default=None, help="default: any")
+    parser.add_argument("--edge", action="store_true", help="viewpoints near 45 degrees and the smallest tiles")
+    parser.add_argument("--seed", type=int, default=900000)
+    parser.add_argument("--nudge", type=float, default=2.0, help="corner error of the profile (pixels)")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    w, h = (int(v) for v in args.size.split("x"))
+    view = ViewRanges(elevation=(45.0, 55.0), tile_px=(12.0, 16.0)) if args.edge else ViewRanges()
+    options = SceneOptions(size=(w, h), view=view)
+    chosen = default_classifier()
+    classifier, note = chosen.classifier, chosen.warning
+    if note:
+        print(note)
+    rng, nudge = random.Random(args.seed), np.random.default_rng(args.seed)
+    total, per_game = Score(), {"azul": Score(), "pavilion": Score()}
+    spent: Counter[str] = Counter()
+    times = []
+    for n in range(args.images):
+        state = random_position(rng)
+        while args.players and state.players != args.players:
+            state = random_position(rng)
+        scene = render_state(state, (args.seed, n), options)
+        profile = nudged(scene.truth["profile"], nudge, args.nudge)
+        image = scene.image
+        t = time.perf_counter()
+        reading = read(image, profile, classifier, locator)
+        observation = assemble(reading)
+        times.append(time.perf_counter() - t)
+        spent.update(reading.spent)
+        score = compare(observation, scene.truth)
+        total.add(score)
+        per_game[state.game].add(score)
+    figures = total.figures()
+    print(f"{args.images} images {w}x{h}{' (edge of the training ranges)' if args.edge else ''}, "
+          f"players {args.players or 'any'}, profile corners nudged by {args.nudge} px")
+    print(f"  per-slot error        {figures['slot_error_rate'] * 100:.3f}%  ({total.slot_errors} of {total.slots} slots)")
+    print(f"  factories exact       {figures['factories_exact'] * 100:.2f}%  ({total.factories_right} of {total.factories},"
+          f" {total.factories_missed} not found)")
+    print(f"  observations exact    {figures['observations_exact'] * 100:.1f}%  ({total.images_right} of {total.images})")
+    for game, s in per_game.items():
+        if s.images:
+            f = s.figures()
+            print(f"  {game:9} slots {f['slot_error_rate'] * 100:.3f}%  factories {f['factories_exact'] * 100:.2f}%  "
+                  f"observations {f['observations_exact'] * 100:.1f}%")
+    print(f"  mistakes by zone      {dict(total.errors.most_common())}")
+    times_ms = np.array(times) * 1000
+    print(f"  ms per image          median {np.median(times_ms):.1f}, p90 {np.percentile(times_ms, 90):.1f}; by stage: "
+          + ", ".join(f"{k} {v / len(times) * 1000:.1f}" for k, v in spent.items()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,351 @@
+"""Classify slot and loose-tile patches: a colour, ``joker``, ``first_player`` or empty.
+
+Two classifiers with one interface, ``classify(patches, game) -> [(kind or None, confidence)]``:
+
+- :class:`OnnxClassifier`, the small CNN of ``models/tiles.onnx`` (trained by ``models/train.py``
+  on renderer crops), run with onnxruntime on one thread, all patches of a frame in ONE batched
+  call. :func:`load_model` checks the file's SHA-256 against ``tiles.onnx.sha256`` first.
+- :class:`ColorReferenceClassifier`, the fallback when no model loads and the oracle in tests: the
+  CIE Lab mean and spread of the patch's centre, compared with references (measured from the
+  project's own tile art, or at calibration: a profile's ``colors``).
+
+Patches are what :mod:`azulcam.vision.crops` cuts: N x 32 x 32 x 3 uint8 BGR. Results are
+restricted to the game's kinds plus empty (``None``); confidences are in 0..1.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from . import crops
+
+GAMES = ("azul", "pavilion")
+MODEL_NAME = "tiles.onnx"
+
+Result = tuple[str | None, float]
+
+
+class ModelError(ValueError):
+    """The shipped model is missing, altered (SHA-256 mismatch) or unreadable."""
+
+
+class Classifier(Protocol):
+    def classify(self, patches: np.ndarray, game: str) -> list[Result]: ...
+
+
+def _check_patches(patches: np.ndarray, size: int) -> np.ndarray:
+    patches = np.asarray(patches)
+    if patches.ndim != 4 or patches.shape[1:] != (size, size, 3) or patches.dtype != np.uint8:
+        raise ValueError(f"patches must be N x {size} x {size} x 3 uint8 BGR, not {patches.shape} {patches.dtype}")
+    return patches
+
+
+def _check_game(game: str) -> None:
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}: expected one of {GAMES}")
+
+
+# --------------------------------------------------------------------------- ONNX model
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """What the model's metadata says, and the file's digest."""
+
+    labels: tuple[str, ...]
+    input_size: int
+    version: str
+    sha256: str
+    metadata: dict[str, str] = field(default_factory=dict)
+
+
+class OnnxClassifier:
+    """The CNN classifier. Build it with :func:`load_model`."""
+
+    def __init__(self, session: Any, info: ModelInfo) -> None:
+        self.session = session
+        self.info = info
+        self._input = session.get_inputs()[0].name
+        # Columns of the model's output that each game may answer, and what each column means.
+        self._columns: dict[str, tuple[np.ndarray, list[str | None]]] = {}
+        for game in GAMES:
+            cols, kinds = [], []
+            for i, label in enumerate(info.labels):
+                if label == "empty":
+                    cols.append(i)
+                    kinds.append(None)
+                elif label.startswith(game + "/"):
+                    cols.append(i)
+                    kinds.append(label.split("/", 1)[1])
+            self._columns[game] = (np.array(cols), kinds)
+
+    def probabilities(self, patches: np.ndarray) -> np.ndarray:
+        """The model's softmax output (N x labels) for uint8 BGR patches, in one batched call."""
+        patches = _check_patches(patches, self.info.input_size)
+        if len(patches) == 0:
+            return np.zeros((0, len(self.info.labels)), np.float32)
+        return self.session.run(None, {self._input: patches.astype(np.float32)})[0]
+
+    def classify(self, patches: np.ndarray, game: str) -> list[Result]:
+        """(kind or None for empty, confidence) per patch, among ``game``'s kinds and empty; the
+        confidence is the probability renormalised over those. Raises ValueError for an unknown
+        game or patches of the wrong shape or type."""
+        _check_game(game)
+        probs = self.probabilities(patches)
+        cols, kinds = self._columns[game]
+        sub = probs[:, cols].astype(np.float64)
+        sub /= np.maximum(sub.sum(axis=1, keepdims=True), 1e-12)
+        best = sub.argmax(axis=1)
+        return [(kinds[b], float(sub[n, b])) for n, b in enumerate(best)]
+
+
+def _package_file(name: str) -> Path:
+    from importlib.resources import files
+
+    return Path(str(files("azulcam.models") / name))
+
+
+def load_model(path: str | Path | None = None, digest_path: str | Path | None = None) -> OnnxClassifier:
+    """Load the tile model (by default the package's ``tiles.onnx``), after checking its SHA-256
+    against ``<model>.sha256``; labels and input size come from the model's metadata.
+
+    Raises ModelError when the model or its digest file is missing, the digest does not match,
+    onnxruntime is missing or cannot read the file, or the metadata is incomplete."""
+    path = Path(path) if path is not None else _package_file(MODEL_NAME)
+    digest_path = Path(digest_path) if digest_path is not None else path.with_name(path.name + ".sha256")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ModelError(f"tile model missing or unreadable: {path} ({exc.strerror or exc})") from exc
+    try:
+        expected = digest_path.read_text().split()[0].lower()
+    except (OSError, IndexError) as exc:
+        raise ModelError(f"SHA-256 file missing or empty: {digest_path}") from exc
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != expected:
+        raise ModelError(f"tile model SHA-256 mismatch for {path}: expected {expected}, got {actual}"
+                         " (the file was altered or is not the shipped model)")
+    try:
+        import onnxruntime as ort
+    except ImportError as exc:
+        raise ModelError("onnxruntime is not installed") from exc
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    try:
+        session = ort.InferenceSession(data, sess_options=options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own exception types for a corrupt graph
+        raise ModelError(f"tile model is corrupt, onnxruntime cannot load {path}: {exc}") from exc
+    meta = dict(session.get_modelmeta().custom_metadata_map)
+    try:
+        labels = tuple(json.loads(meta["labels"]))
+        input_size = int(meta["input_size"])
+        version = meta["version"]
+    except (KeyError, ValueError, TypeError) as exc:
+        raise ModelError(f"tile model metadata incomplete (labels, input_size, version): {exc}") from exc
+    if not labels or not all(isinstance(x, str) for x in labels) or "empty" not in labels:
+        raise ModelError(f"tile model labels are not a list of class names with 'empty': {labels!r}")
+    outputs = session.get_outputs()[0].shape
+    if len(outputs) != 2 or (isinstance(outputs[1], int) and outputs[1] != len(labels)):
+        raise ModelError(f"tile model output {outputs} does not match its {len(labels)} labels")
+    if input_size != crops.PATCH:
+        raise ModelError(f"tile model input size {input_size} differs from the patch size {crops.PATCH}")
+    return OnnxClassifier(session, ModelInfo(labels, input_size, version, actual, meta))
+
+
+# --------------------------------------------------------------------------- colour references
+
+#: The centre of the patch that is measured: the outline spans the middle 1 / (1 + 2 * MARGIN) of
+#: the patch; the central half of that keeps clear of the tile's edge, the slot's rim and the
+#: few pixels a profile is off by.
+_CENTRE = slice(crops.PATCH // 2 - 6, crops.PATCH // 2 + 6)
+
+
+def lab_features(patches: np.ndarray) -> np.ndarray:
+    """N x 4: CIE L*a*b* mean (L 0..100, a and b signed) of each patch's centre and the spread
+    (standard deviation of L) there."""
+    patches = np.asarray(patches)
+    if len(patches) == 0:
+        return np.zeros((0, 4))
+    centre = patches[:, _CENTRE, _CENTRE].astype(np.float32) / 255.0
+    n, h, w, _ = centre.shape
+    lab = cv2.cvtColor(centre.reshape(n * h, w, 3), cv2.COLOR_BGR2Lab).reshape(n, h * w, 3).astype(np.float64)
+    return np.concatenate([lab.mean(axis=1), lab[..., 0].std(axis=1, keepdims=True)], axis=1)
+
+
+#: Tile sizes (px across) the art references are measured at: a webcam sees tiles 12 to 60 px
+#: wide, and a tile's printed pattern blurs (its spread drops) as it shrinks.
+_REFERENCE_SIZES = (16, 24, 40)
+
+
+def _tile_reference(game: str, kind: str, size: int) -> np.ndarray:
+    """Features of a tile's face as the crop code cuts it from the tile's own art (over grey)."""
+    from . import art
+
+    sprite, poly = art.tile_sprite(game, kind, size)
+    alpha = sprite[..., 3:].astype(np.float32) / 255.0
+    canvas = (sprite[..., :3].astype(np.float32) * alpha + 128.0 * (1 - alpha)).astype(np.uint8)
+    patch = crops.cut(canvas, np.asarray(poly, np.float64)[None])
+    return lab_features(patch)[0]
+
+
+@lru_cache(maxsize=1)
+def art_references() -> dict[str, np.ndarray]:
+    """Default references ``{"game/kind": K x 4}`` (L, a, b, spread), measured from the tile
+    art at a few sizes."""
+    from . import art
+
+    refs = {}
+    for game, kinds in (("azul", art.AZUL_TILES), ("pavilion", art.PAVILION_TILES + ("first_player",))):
+        for kind in kinds:
+            ref = np.array([_tile_reference(game, kind, s) for s in _REFERENCE_SIZES])
+            ref.flags.writeable = False  # cached and shared
+            refs[f"{game}/{kind}"] = ref
+    return refs
+
+
+#: Board art scale for the empty-slot references: about 25 px per tile, a mid-range webcam view.
+_BOARD_PX_PER_MM = 1.25
+
+
+@lru_cache(maxsize=1)
+def art_empty_references() -> dict[str, np.ndarray]:
+    """What an empty slot or a bare table shows, per game: features (L, a, b, spread) of every
+    slot of every board side, cut from the board art by the crop code used at inference, and of
+    squares of every table texture. Returned as ``{game: K x 4}``."""
+    from ..calibration.layouts import LAYOUT_NAMES, load_layout
+    from . import art
+
+    out: dict[str, list[np.ndarray]] = {g: [] for g in GAMES}
+    for name in LAYOUT_NAMES:
+        layout = load_layout(name)
+        image = art.board_art(name, _BOARD_PX_PER_MM)
+        h, w = image.shape[:2]
+        homography = np.diag([float(w), float(h), 1.0])  # board fractions -> pixels
+        _, patches = crops.board_patches(image, homography, layout)
+        out["azul" if name.startswith("azul") else "pavilion"].append(lab_features(patches))
+    rng = np.random.default_rng(0)
+    for index in range(art.TABLE_TEXTURES):
+        texture = art.table_texture(index, 256)
+        for side in (16.0, 32.0):  # table patches the size of a small and of a large tile
+            corners = rng.uniform(0, 256 - side, (8, 1, 2)) + np.array([[0, 0], [side, 0], [side, side], [0, side]])
+            feats = lab_features(crops.cut(texture, corners))
+            for g in GAMES:
+                out[g].append(feats)
+    refs = {g: np.unique(np.round(np.concatenate(v), 1), axis=0) for g, v in out.items()}
+    for ref in refs.values():
+        ref.flags.writeable = False  # cached and shared
+    return refs
+
+
+class ColorReferenceClassifier:
+    """Nearest colour reference in CIE Lab, with empty as the answer when the patch is nearer an
+    empty-slot colour, or nowhere near any tile.
+
+    ``references``: ``{"game/kind": [L, a, b]}`` or ``[L, a, b, spread]`` (a profile's
+    ``colors``, measured at calibration, CIE L*a*b* with L 0..100); kinds it leaves out keep the
+    art's references. ``empty_references``: ``{game: K x 4}`` features of empty slots and bare
+    table (default: measured from the board and table art).
+    ``empty_distance``: how far (Lab units, spread included) a tile may be from its reference
+    before the patch counts as empty. ``spread_weight`` weighs the spread against the mean, and
+    ``lightness_weight`` L against a and b (light varies over a table more than hue does).
+    ``scale``: how much further (Lab units) the runner-up must be for a confidence of about
+    0.98; a tie gives 0.5. The defaults were tuned on clean renders (see models/MODEL_CARD.md)."""
+
+    def __init__(self, references: Mapping[str, Sequence[float]] | None = None,
+                 empty_references: Mapping[str, Any] | None = None,
+                 empty_distance: float = 30.0, spread_weight: float = 1.0, lightness_weight: float = 0.5,
+                 scale: float = 6.0) -> None:
+        refs = dict(art_references())
+        for name, value in (references or {}).items():
+            if name == "empty":
+                continue
+            if "/" not in name or name.split("/", 1)[0] not in GAMES:
+                raise ValueError(f"colour reference {name!r} is not 'game/kind'")
+            values = [float(v) for v in value]
+            if len(values) not in (3, 4):
+                raise ValueError(f"colour reference {name!r} must be [L, a, b] or [L, a, b, spread]")
+            if len(values) == 3:  # no spread measured: the art's, at its middle size
+                values.append(float(refs[name][len(_REFERENCE_SIZES) // 2, 3]) if name in refs else 0.0)
+            refs[name] = np.array([values])
+        self.references = refs
+        self.empty_references = {g: np.asarray(v, np.float64).reshape(-1, 4)
+                                 for g, v in (empty_references or art_empty_references()).items()}
+        self.empty_distance = empty_distance
+        self.spread_weight = spread_weight
+        self.lightness_weight = lightness_weight
+        self.scale = scale
+
+    @classmethod
+    def from_colors(cls, colors: Mapping[str, Sequence[float]] | None, **kwargs: Any) -> ColorReferenceClassifier:
+        """From a calibration profile's ``colors`` (None: the art's references)."""
+        return cls(references=colors, **kwargs)
+
+    def distances(self, patches: np.ndarray, game: str) -> tuple[list[str | None], np.ndarray]:
+        """The candidate kinds (None: empty) and the N x candidates distances to them."""
+        _check_game(game)
+        feats = lab_features(_check_patches(patches, crops.PATCH))
+        w = np.array([self.lightness_weight, 1.0, 1.0])
+        kinds: list[str | None] = []
+        cols = []
+        for name, ref in self.references.items():
+            if name.startswith(game + "/"):
+                r = np.asarray(ref, np.float64).reshape(-1, 4)
+                d = (np.linalg.norm((feats[:, None, :3] - r[None, :, :3]) * w, axis=2)
+                     + self.spread_weight * np.abs(feats[:, None, 3] - r[None, :, 3])).min(axis=1)
+                kinds.append(name.split("/", 1)[1])
+                cols.append(d)
+        empties = self.empty_references.get(game, np.zeros((0, 4)))
+        d_empty = np.full(len(feats), self.empty_distance)
+        if len(empties):
+            near = (np.linalg.norm((feats[:, None, :3] - empties[None, :, :3]) * w, axis=2)
+                    + self.spread_weight * np.abs(feats[:, None, 3] - empties[None, :, 3])).min(axis=1)
+            d_empty = np.minimum(d_empty, near)
+        kinds.append(None)
+        cols.append(d_empty)
+        return kinds, np.stack(cols, axis=1) if len(feats) else np.zeros((0, len(kinds)))
+
+    def classify(self, patches: np.ndarray, game: str) -> list[Result]:
+        """(kind or None for empty, confidence) per patch. The confidence is a softmax of the
+        negative distances: 0.5 on a tie with the runner-up, near 1 when the runner-up is
+        ``scale`` or more Lab units further. Raises ValueError for an unknown game or patches of
+        the wrong shape or type."""
+        kinds, d = self.distances(patches, game)
+        if len(d) == 0:
+            return []
+        logits = -(d - d.min(axis=1, keepdims=True)) / (self.scale / 4)
+        probs = np.exp(logits)
+        probs /= probs.sum(axis=1, keepdims=True)
+        best = d.argmin(axis=1)
+        return [(kinds[b], float(probs[n, b])) for n, b in enumerate(best)]
+
+
+# --------------------------------------------------------------------------- default
+
+
+@dataclass
+class DefaultClassifier:
+    """What :func:`default_classifier` chose, and why when it fell back."""
+
+    classifier: OnnxClassifier | ColorReferenceClassifier
+    warning: str | None = None
+
+
+def default_classifier(colors: Mapping[str, Sequence[float]] | None = None) -> DefaultClassifier:
+    """The shipped ONNX classifier, or the colour-reference one (from the profile's ``colors``
+    when given) with a warning saying why the model could not be loaded. Never raises for a
+    missing or altered model."""
+    try:
+        return DefaultClassifier(load_model())
+    except ModelError as exc:
+        return DefaultClassifier(ColorReferenceClassifier.from_colors(colors),
+                                 f"tile model not loaded, using colour references instead: {exc}")
