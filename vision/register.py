@@ -20,7 +20,7 @@ from ..calibration.profile import board_homography, to_image
 from . import art
 
 #: Scales (pixels per board millimetre) of the coarse-to-fine alignment.
-_LEVELS = (0.18, 0.35, 0.7)
+_LEVELS = (0.25, 0.7)
 #: How far past the board's edge the warped view reaches (fraction of its size): room to move.
 _PAD = 0.12
 
