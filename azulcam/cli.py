@@ -26,6 +26,29 @@ class BadInput(Exception):
     """Input the user gave that azulcam cannot use (exit code 1)."""
 
 
+def _write_out(path: str, text: str, summary: str) -> None:
+    """``text`` to standard output (``-``) or to a file, then ``summary`` on stderr."""
+    if path == "-":
+        sys.stdout.write(text)
+        return
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise BadInput(f"cannot write {path}: {exc.strerror}") from None
+    print(f"{summary} -> {path}", file=sys.stderr)
+
+
+def _check(observation: dict, profile: object, jokers: bool) -> dict[str, object]:
+    """The rules engine's verdict on an observation, the game's options read off the profile's layouts."""
+    from .engine.position import problems
+
+    grey = "grey" in profile.boards[0].layout  # type: ignore[attr-defined]
+    side = "grey" if grey else "colored"
+    options = {"wall": side, "jokers": jokers} if profile.game == "azul" else {"side": side}  # type: ignore[attr-defined]
+    found = problems(observation, options)
+    return {"possible": not found, "problems": found}
+
+
 def _options(args: argparse.Namespace) -> dict[str, object]:
     if args.game == "azul":
         if args.side is not None:
@@ -90,7 +113,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from importlib import resources
 
     from .calibration.profile import Profile
-    from .engine.position import problems
     from .vision.analyze import analyze, load_image
     from .vision.classify import default_classifier
     from .vision.evaluate import compare
@@ -105,11 +127,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         observation = analyze(image, profile, classifier)
         if note:
             observation["warnings"].append(note)
-        layout = profile.boards[0].layout
-        options: dict[str, object] = ({"wall": "grey" if "grey" in layout else "colored", "jokers": True}
-                                      if profile.game == "azul" else {"side": "grey" if "grey" in layout else "colored"})
-        found = problems(observation, options)
-        observation["check"] = {"possible": not found, "problems": found}
+        observation["check"] = _check(observation, profile, jokers=True)  # the Azul sample plays with jokers
+        found = observation["check"]["problems"]
         print(dump_json({"sample": f"{name}.jpg", **observation}))
         truth = json.loads(samples.joinpath(f"{name}.truth.json").read_text(encoding="utf-8"))
         score = compare(observation, {**truth, "profile": profile.to_json(), "camera": {}})
@@ -204,14 +223,7 @@ def cmd_layout(args: argparse.Namespace) -> int:
     problems = check_layout(adjusted)
     if problems:
         raise BadInput(f"the adjusted layout is not usable: {problems[0]}")
-    if args.out == "-":
-        sys.stdout.write(adjusted.dumps())
-    else:
-        try:
-            Path(args.out).write_text(adjusted.dumps(), encoding="utf-8")
-        except OSError as exc:
-            raise BadInput(f"cannot write {args.out}: {exc.strerror}") from None
-        print(f"adjusted {layout.name} -> {args.out}", file=sys.stderr)
+    _write_out(args.out, adjusted.dumps(), f"adjusted {layout.name}")
     return 0
 
 
@@ -228,7 +240,6 @@ def _load_json(path: str, what: str) -> object:
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     from .calibration.profile import Profile, ProfileError
-    from .engine.position import problems
     from .vision.analyze import ImageError, analyze, load_image
     from .vision.classify import default_classifier
     from .vision.locate import LocateError
@@ -244,11 +255,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     if note:
         observation["warnings"].append(note)
     if args.check:
-        layout = profile.boards[0].layout
-        options: dict[str, object] = ({"wall": "grey" if "grey" in layout else "colored", "jokers": args.jokers}
-                                      if profile.game == "azul" else {"side": "grey" if "grey" in layout else "colored"})
-        found = problems(observation, options)
-        observation["check"] = {"possible": not found, "problems": found}
+        observation["check"] = _check(observation, profile, args.jokers)
     print(json.dumps(observation) if args.compact else dump_json(observation))
     return 0
 
@@ -300,16 +307,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             raise BadInput("the scoring board was not found; give its corners with --scoring (and the boards' "
                            "with --board)")
     profile = profile_json(image, args.game, boards, scoring)
-    text = dump_json(profile) + "\n"
-    if args.out == "-":
-        sys.stdout.write(text)
-    else:
-        try:
-            Path(args.out).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise BadInput(f"cannot write {args.out}: {exc.strerror}") from None
-        print(f"{len(boards)} boards" + (" and the scoring board" if scoring else "") + f" -> {args.out}",
-              file=sys.stderr)
+    _write_out(args.out, dump_json(profile) + "\n", f"{len(boards)} boards" + (" and the scoring board" if scoring else ""))
     return 0
 
 
