@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -23,14 +22,12 @@ from ..calibration.layouts import LayoutError, load_layout
 from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_homography
 from . import crops
 from .register import Registration, refine_board
+from .table import TILE_ORDER
+from .timing import Stopwatch
 
 #: Below this confidence a reading is listed in ``uncertain``.
 UNSURE = 0.9
 OBSERVATION_FORMAT = "azulcam-observation/1"
-TILE_ORDER = {
-    "azul": ("blue", "yellow", "red", "black", "white", "joker", "first_player"),
-    "pavilion": ("purple", "green", "orange", "yellow", "blue", "red", "first_player"),
-}
 
 
 class ImageError(ValueError):
@@ -131,14 +128,7 @@ class Reading:
 def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = None) -> Reading:
     """Every step of the pipeline up to the classifier's answers."""
     spent: dict[str, float] = {}
-    t = time.perf_counter()
-
-    def lap(stage: str) -> None:
-        nonlocal t
-        now = time.perf_counter()
-        spent[stage] = spent.get(stage, 0.0) + now - t
-        t = now
-
+    lap = Stopwatch(spent).lap
     check_profile(profile)
     profile, warnings = fit_profile(profile, image)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)

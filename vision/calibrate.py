@@ -20,9 +20,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ..calibration.layouts import load_layout
-from ..calibration.profile import PROFILE_FORMAT
-from .register import _LEVELS, _PAD, _edges, _frame_to_board, _template, refine_board
+from ..calibration.profile import PROFILE_FORMAT, board_homography
+from .register import _LEVELS, art_view, refine_board
 
 
 class CalibrationError(ValueError):
@@ -62,16 +61,9 @@ def _clockwise(quad: np.ndarray) -> np.ndarray:
 
 def _score(grey: np.ndarray, corners: np.ndarray, layout_name: str) -> float:
     """Normalised correlation of the image's edges with the board art's, seen through ``corners``."""
-    from ..calibration.profile import board_homography
-
-    ppm = _LEVELS[1]
-    template = _template(layout_name, ppm)
-    th, tw = template.shape
-    w_mm, h_mm = load_layout(layout_name).size_mm
-    pad = (int(round(w_mm * ppm * _PAD)), int(round(h_mm * ppm * _PAD)))
-    view_to_image = board_homography(corners) @ _frame_to_board((tw, th), pad)
-    view = cv2.warpPerspective(grey, view_to_image, (tw, th), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
-    a, b = _edges(view)[pad[1]:-pad[1], pad[0]:-pad[0]], template[pad[1]:-pad[1], pad[0]:-pad[0]]
+    view = art_view(grey, board_homography(corners), layout_name, _LEVELS[-1])
+    px, py = view.pad
+    a, b = view.edges[py:-py, px:-px], view.template[py:-py, px:-px]
     a, b = a - a.mean(), b - b.mean()
     return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-9))
 

@@ -302,12 +302,16 @@ def find_factories(image: np.ndarray, profile: Any, game: str, view: View | None
     """Every factory display in the image, empty or not (see :func:`_discs_in_view`).
 
     Raises :class:`LocateError` for an image that is not one or a profile of another game."""
+    view, plane = _prepared(image, profile, game, view, plane)
+    return _discs_in_view(view, plane, game)
+
+
+def _prepared(image: Any, profile: Any, game: str, view: View | None, plane: Plane | None) -> tuple[View, Plane]:
+    """The checked inputs' top-down view and table plane, made unless the caller has them."""
     image = check_image(image)
     prof = check_profile(profile, game, image)
     plane = plane or plane_for(prof)
-    if view is None:
-        view = rectify(image, plane, _tile_view_ppm(plane))
-    return _discs_in_view(view, plane, game)
+    return (view if view is not None else rectify(image, plane, _tile_view_ppm(plane))), plane
 
 
 def _tile_view_ppm(plane: Plane) -> float:
@@ -555,11 +559,7 @@ def find_loose_tiles(image: np.ndarray, profile: Any, game: str, discs: list[Dis
     its zone: ``factories.I`` (I indexes ``discs``), ``center`` or ``boards.P.hand``.
 
     Raises :class:`LocateError` for an image that is not one or a profile of another game."""
-    image = check_image(image)
-    prof = check_profile(profile, game, image)
-    plane = plane or plane_for(prof)
-    if view is None:
-        view = rectify(image, plane, _tile_view_ppm(plane))
+    view, plane = _prepared(image, profile, game, view, plane)
     out: list[Loose] = []
     for n, poly in factory_tiles(view, plane, game, discs):
         out.append(_loose(plane, poly, f"factories.{n}"))

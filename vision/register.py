@@ -65,29 +65,47 @@ def _frame_to_board(size: tuple[int, int], pad: tuple[int, int]) -> np.ndarray:
     return np.array([[1 / (w - 2 * px), 0, -px / (w - 2 * px)], [0, 1 / (h - 2 * py), -py / (h - 2 * py)], [0, 0, 1]])
 
 
+@dataclass(frozen=True)
+class ArtView:
+    """The image around a board warped into the board's padded frame at ``ppm`` pixels per mm,
+    as edges, beside the same edges of the board's art (``template``)."""
+
+    edges: np.ndarray
+    template: np.ndarray
+    pad: tuple[int, int]
+    view_to_image: np.ndarray
+    view_to_board: np.ndarray
+
+
+def art_view(grey: np.ndarray, homography: np.ndarray, layout_name: str, ppm: float) -> ArtView:
+    """Warp the image through a board's ``homography`` (board fractions -> pixels) into its frame."""
+    template = _template(layout_name, ppm)
+    th, tw = template.shape
+    w_mm, h_mm = load_layout(layout_name).size_mm
+    pad = (int(round(w_mm * ppm * _PAD)), int(round(h_mm * ppm * _PAD)))
+    view_to_board = _frame_to_board((tw, th), pad)
+    view_to_image = homography @ view_to_board
+    view = cv2.warpPerspective(grey, view_to_image, (tw, th), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+    return ArtView(_edges(view), template, pad, view_to_image, view_to_board)
+
+
 def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterations: int = 40) -> Registration:
     """Align a board's art with a greyscale image, starting from ``corners`` (4 x 2 pixels)."""
     h_img = board_homography(np.asarray(corners, np.float64)).astype(np.float64)
     score, aligned = 0.0, True
     for ppm in _LEVELS:
-        template = _template(layout_name, ppm)
-        th, tw = template.shape
-        w_mm, h_mm = load_layout(layout_name).size_mm
-        pad = (int(round(w_mm * ppm * _PAD)), int(round(h_mm * ppm * _PAD)))
-        view_to_board = _frame_to_board((tw, th), pad)
-        view_to_image = h_img @ view_to_board
-        view = cv2.warpPerspective(grey, view_to_image, (tw, th), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_REPLICATE)
+        view = art_view(grey, h_img, layout_name, ppm)
         warp = np.eye(3, dtype=np.float32)
         try:
-            score, warp = cv2.findTransformECC(template, _edges(view), warp, cv2.MOTION_HOMOGRAPHY,
+            score, warp = cv2.findTransformECC(view.template, view.edges, warp, cv2.MOTION_HOMOGRAPHY,
                                                (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, 1e-5),
                                                None, 3)
         except cv2.error:
             aligned = False
             break
         # ECC's warp takes template pixels to view pixels; the board's homography follows it.
-        h_img = view_to_image @ warp.astype(np.float64) @ np.linalg.inv(view_to_board)
+        h_img = view.view_to_image @ warp.astype(np.float64) @ np.linalg.inv(view.view_to_board)
     if not aligned:
         return Registration(np.asarray(corners, np.float64), 0.0, False)
     refined = to_image(h_img, [[0, 0], [1, 0], [1, 1], [0, 1]])

@@ -20,7 +20,6 @@ print, the ``azulcam-profile/1`` with the boards' true corners, and what is hidd
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -32,6 +31,7 @@ from ..calibration.profile import PROFILE_FORMAT
 from . import art
 from . import boards as geo
 from .camera import Camera, ViewRanges, sample_camera
+from .timing import Stopwatch
 from .table import (BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, Arrangement, Item, Table, arrange, build_table,
                     contents_of, factory_diameter, observation, rotate, tile_height, zone_contents)
 
@@ -643,20 +643,6 @@ def tile_mm(game: str) -> float:
 def layout_name(state: Any) -> str:
     opts = state.options
     return f"azul-{opts['wall']}" if state.game == "azul" else f"pavilion-{opts['side']}"
-
-
-class Stopwatch:
-    """Adds up the time of named stages into ``spent`` (seconds); a no-op without a dict."""
-
-    def __init__(self, spent: dict[str, float] | None) -> None:
-        self.spent = spent
-        self.last = time.perf_counter()
-
-    def lap(self, stage: str) -> None:
-        if self.spent is not None:
-            now = time.perf_counter()
-            self.spent[stage] = self.spent.get(stage, 0.0) + now - self.last
-            self.last = now
 
 
 def compose(table: Table, camera: Camera, look: Look, solids: list[Solid], rng: np.random.Generator,

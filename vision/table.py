@@ -194,12 +194,15 @@ class Table:
 
     arrangement: Arrangement
     items: list[Item] = field(default_factory=list)
-    #: Zones of factory displays, in factory order, including empty ones.
-    factory_zones: tuple[str, ...] = ()
 
     @property
     def game(self) -> str:
         return self.arrangement.game
+
+    @property
+    def factory_zones(self) -> tuple[str, ...]:
+        """Zones of the factory displays, in factory order, empty ones included."""
+        return tuple(f"factories.{i}" for i in range(len(self.arrangement.factories)))
 
 
 # --------------------------------------------------------------------------- what lies where
@@ -301,8 +304,7 @@ def build_table(arrangement: Arrangement, contents: dict[str, list[str]], rng: n
             jitter = rng.normal(0, 0.5, 3)
             items.append(Item(tiles[0], zone, x + jitter[0], y + jitter[1], piece.slot_angle(slot) + 2.0 * jitter[2],
                               BOARD_HEIGHT_MM))
-    factory_zones = tuple(f"factories.{i}" for i in range(len(arrangement.factories)))
-    return Table(arrangement, items, factory_zones)
+    return Table(arrangement, items)
 
 
 def _factory_items(arr: Arrangement, index: int, tiles: list[str], rng: np.random.Generator) -> list[Item]:

@@ -132,12 +132,12 @@ def _event_frames(shot: _Shot, before: Table, after: Table, index: int, mover: i
     for k in range(REACH):
         yield shot.frame(before, hand_at(_lerp(home, source, (k + 1) / REACH), 60.0), index, "reach", count)
         count += 1
-    lifted = Table(arr, [i for i in before.items if id(i) in kept_after], before.factory_zones)
+    lifted = Table(arr, [i for i in before.items if id(i) in kept_after])
     for k in range(CARRY):
         point = _lerp(source, target, (k + 1) / CARRY)
         carried = [Item(i.kind, "carried", point[0] + (i.x - source[0]) * 0.3, point[1] + (i.y - source[1]) * 0.3,
                         i.angle, 25.0) for i in leaving[:8]]
-        carrying = Table(arr, lifted.items + carried, before.factory_zones)
+        carrying = Table(arr, lifted.items + carried)
         yield shot.frame(carrying, hand_at(point, 60.0), index, "carry", count)
         count += 1
     for k in range(LEAVE):

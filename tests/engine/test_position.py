@@ -21,7 +21,7 @@ NAMES = sorted(p.name for p in RECORDS.glob("*.json") if not p.name.endswith(".s
 def seen(state, arrangement) -> dict:
     """The observation a perfect reader would print of ``state`` (factory centres left at 0)."""
     contents = zone_contents(state)
-    table = Table(arrangement, [], tuple(f"factories.{i}" for i in range(len(arrangement.factories))))
+    table = Table(arrangement, [])
     return observation(table, contents, lambda pts: np.zeros((len(pts), 2)))
 
 
