@@ -21,7 +21,11 @@ import cv2
 import numpy as np
 
 from ..calibration.profile import PROFILE_FORMAT, board_homography
-from .register import _LEVELS, art_view, refine_board
+from .register import art_view, refine_board
+
+#: Scale (pixels per board millimetre) at which a candidate is compared with the art: coarse, so
+#: that a quadrilateral a little off the board's true outline still matches.
+_SCORE_PPM = 0.35
 
 
 class CalibrationError(ValueError):
@@ -61,7 +65,7 @@ def _clockwise(quad: np.ndarray) -> np.ndarray:
 
 def _score(grey: np.ndarray, corners: np.ndarray, layout_name: str) -> float:
     """Normalised correlation of the image's edges with the board art's, seen through ``corners``."""
-    view = art_view(grey, board_homography(corners), layout_name, _LEVELS[-1])
+    view = art_view(grey, board_homography(corners), layout_name, _SCORE_PPM)
     px, py = view.pad
     a, b = view.edges[py:-py, px:-px], view.template[py:-py, px:-px]
     a, b = a - a.mean(), b - b.mean()
