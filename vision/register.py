@@ -42,11 +42,18 @@ def _template(layout_name: str, ppm: float) -> np.ndarray:
     w, h = load_layout(layout_name).size_mm
     size = (max(8, int(round(w * ppm))), max(8, int(round(h * ppm))))
     grey = cv2.cvtColor(cv2.resize(sheet, size, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
-    pad_x, pad_y = int(round(size[0] * _PAD)), int(round(size[1] * _PAD))
+    pad_x, pad_y = _pad(layout_name, ppm)
     out = cv2.copyMakeBorder(grey, pad_y, pad_y, pad_x, pad_x, cv2.BORDER_CONSTANT, value=int(grey.mean()))
     out = _edges(out)
     out.flags.writeable = False
     return out
+
+
+def _pad(layout_name: str, ppm: float) -> tuple[int, int]:
+    """Pixels of grey round the board in its padded view, across and down."""
+    w, h = load_layout(layout_name).size_mm
+    size = (max(8, int(round(w * ppm))), max(8, int(round(h * ppm))))
+    return int(round(size[0] * _PAD)), int(round(size[1] * _PAD))
 
 
 def _edges(grey: np.ndarray) -> np.ndarray:
@@ -59,10 +66,13 @@ def _edges(grey: np.ndarray) -> np.ndarray:
 
 
 def _frame_to_board(size: tuple[int, int], pad: tuple[int, int]) -> np.ndarray:
-    """Pixels of a padded board view -> board fractions."""
+    """Pixels of a padded board view -> board fractions. A pixel's centre is its whole coordinate
+    (as in ``warpPerspective``), and the template's pixel ``i`` (past the pad) covers the board
+    from ``i`` to ``i + 1`` pixels: its centre is half a pixel in."""
     w, h = size
     px, py = pad
-    return np.array([[1 / (w - 2 * px), 0, -px / (w - 2 * px)], [0, 1 / (h - 2 * py), -py / (h - 2 * py)], [0, 0, 1]])
+    return np.array([[1 / (w - 2 * px), 0, (0.5 - px) / (w - 2 * px)],
+                     [0, 1 / (h - 2 * py), (0.5 - py) / (h - 2 * py)], [0, 0, 1]])
 
 
 @dataclass(frozen=True)
@@ -81,8 +91,7 @@ def art_view(grey: np.ndarray, homography: np.ndarray, layout_name: str, ppm: fl
     """Warp the image through a board's ``homography`` (board fractions -> pixels) into its frame."""
     template = _template(layout_name, ppm)
     th, tw = template.shape
-    w_mm, h_mm = load_layout(layout_name).size_mm
-    pad = (int(round(w_mm * ppm * _PAD)), int(round(h_mm * ppm * _PAD)))
+    pad = _pad(layout_name, ppm)
     view_to_board = _frame_to_board((tw, th), pad)
     view_to_image = homography @ view_to_board
     view = cv2.warpPerspective(grey, view_to_image, (tw, th), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
