@@ -21,6 +21,13 @@ from . import art
 
 #: Scales (pixels per board millimetre) of the coarse-to-fine alignment.
 _LEVELS = (0.25, 0.7)
+#: The coarse level is OpenCV's ECC (wide basin), stopped once the warp moves less than this.
+_COARSE_EPS = 1e-2
+#: The fine level is an inverse-compositional ECC on the template's strongest-gradient pixels:
+#: the share of pixels it reads, its iterations, and the corner motion (view pixels) that ends it.
+_FINE_KEEP = 0.4
+_FINE_ITERATIONS = 20
+_FINE_EPS = 0.03
 #: How far past the board's edge the warped view reaches (fraction of its size): room to move.
 _PAD = 0.12
 
@@ -99,21 +106,120 @@ def art_view(grey: np.ndarray, homography: np.ndarray, layout_name: str, ppm: fl
     return ArtView(_edges(view), template, pad, view_to_image, view_to_board)
 
 
+@dataclass(frozen=True)
+class _Model:
+    """What the fine alignment needs of a template, worked out once per layout and scale.
+
+    Coordinates are normalised (centre 0, half the larger side 1) so that the eight homography
+    parameters are alike in size. ``points``: the chosen template pixels (3 x n, homogeneous
+    pixel coordinates); ``values``: the template there, zero-mean; ``step``: H^-1 G^T, which takes
+    an error vector to a parameter update (G: the steepest-descent images, zero-mean; H = G^T G);
+    ``lam_num``/``proj``: the parts of ECC's photometric factor that depend on the template only."""
+
+    points: np.ndarray
+    values: np.ndarray
+    jacobian_t: np.ndarray
+    step: np.ndarray
+    proj: np.ndarray
+    lam_num: float
+    norm: np.ndarray
+    corners: np.ndarray
+    half: float
+
+
+@lru_cache(maxsize=32)
+def _model(layout_name: str, ppm: float) -> _Model:
+    template = cv2.GaussianBlur(_template(layout_name, ppm), (3, 3), 0)
+    h, w = template.shape
+    gx = cv2.Sobel(template, cv2.CV_32F, 1, 0, ksize=3, scale=1 / 8)
+    gy = cv2.Sobel(template, cv2.CV_32F, 0, 1, ksize=3, scale=1 / 8)
+    mag = np.hypot(gx, gy)
+    mag[:2], mag[-2:], mag[:, :2], mag[:, -2:] = 0, 0, 0, 0
+    strengths = mag[mag > 0]
+    keep = max(1, int(len(strengths) * _FINE_KEEP))
+    ys, xs = np.nonzero(mag >= np.partition(strengths, len(strengths) - keep)[len(strengths) - keep])
+    half, cx, cy = max(w, h) / 2, (w - 1) / 2, (h - 1) / 2
+    x, y = (xs - cx) / half, (ys - cy) / half
+    gx, gy = gx[ys, xs] * half, gy[ys, xs] * half
+    g = np.stack([gx * x, gx * y, gx, gy * x, gy * y, gy, -(gx * x * x + gy * x * y), -(gx * x * y + gy * y * y)], 1)
+    g -= g.mean(0)
+    h_inv = np.linalg.inv(g.T @ g)
+    t = template[ys, xs].astype(np.float64)
+    t -= t.mean()
+    t_proj = g.T @ t
+    norm = np.array([[1 / half, 0, -cx / half], [0, 1 / half, -cy / half], [0, 0, 1]])
+    corners = norm @ np.array([[0, w - 1, w - 1, 0], [0, 0, h - 1, h - 1], [1, 1, 1, 1]], np.float64)
+    return _Model(np.stack([xs, ys, np.ones_like(xs)]).astype(np.float64), t.astype(np.float32),
+                  g.T.astype(np.float32), (h_inv @ g.T).astype(np.float32), h_inv @ t_proj,
+                  float(t @ t - t_proj @ h_inv @ t_proj), norm, corners, half)
+
+
+def _align_fine(edges: np.ndarray, model: _Model) -> tuple[np.ndarray, float, bool] | None:
+    """Inverse-compositional ECC (Evangelidis & Psarakis): the warp (template pixels -> view
+    pixels, 3 x 3) that best correlates the template's chosen pixels with ``edges``, that
+    correlation and whether it converged; None where the two do not correlate. The template's gradients, Jacobian and
+    Hessian are fixed, so an iteration is one sampling of ``edges`` and two small products."""
+    edges = cv2.GaussianBlur(edges, (3, 3), 0)
+    n = model.points.shape[1]
+    rows = -(-n // 1024)  # remap wants fewer than 32767 columns
+    denorm = np.linalg.inv(model.norm)
+    warp = np.eye(3)  # in normalised coordinates
+    sampled, converged = np.zeros(0, np.float32), False
+    for _ in range(_FINE_ITERATIONS):
+        q = (denorm @ warp @ model.norm) @ model.points
+        maps = [np.resize((q[k] / q[2]).astype(np.float32), rows * 1024).reshape(rows, 1024) for k in (0, 1)]
+        sampled = cv2.remap(edges, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).ravel()[:n]
+        sampled -= sampled.mean()
+        lam_den = float(sampled @ model.values) - float((model.jacobian_t @ sampled) @ model.proj)
+        if not lam_den > 0:
+            return None
+        dp = (model.step @ (sampled * (model.lam_num / lam_den) - model.values)).astype(np.float64)
+        delta = np.array([[1 + dp[0], dp[1], dp[2]], [dp[3], 1 + dp[4], dp[5]], [dp[6], dp[7], 1]])
+        warp = warp @ np.linalg.inv(delta)
+        moved = delta @ model.corners
+        if np.abs(moved[:2] / moved[2] - model.corners[:2]).max() * model.half < _FINE_EPS:
+            converged = True
+            break
+    score = float(sampled @ model.values) / (float(np.linalg.norm(sampled) * np.linalg.norm(model.values)) + 1e-12)
+    return denorm @ warp @ model.norm, score, converged
+
+
 def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterations: int = 40) -> Registration:
-    """Align a board's art with a greyscale image, starting from ``corners`` (4 x 2 pixels)."""
+    """Align a board's art with a greyscale image, starting from ``corners`` (4 x 2 pixels).
+
+    Coarse level: OpenCV's ECC (at most ``iterations``), which takes a start a few centimetres
+    off; fine level: the inverse-compositional ECC of :func:`_align_fine`, several times cheaper
+    per iteration at the same accuracy."""
     h_img = board_homography(np.asarray(corners, np.float64)).astype(np.float64)
     score, aligned = 0.0, True
-    for ppm in _LEVELS:
+    coarse, *finer = _LEVELS
+    view = art_view(grey, h_img, layout_name, coarse)
+    try:
+        score, warp = cv2.findTransformECC(view.template, view.edges, np.eye(3, dtype=np.float32),
+                                           cv2.MOTION_HOMOGRAPHY,
+                                           (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, _COARSE_EPS),
+                                           None, 3)
+    except cv2.error:
+        aligned = False
+    if aligned:
+        # ECC's warp takes template pixels to view pixels; the board's homography follows it.
+        h_img = view.view_to_image @ warp.astype(np.float64) @ np.linalg.inv(view.view_to_board)
+    for ppm in finer if aligned else ():
         view = art_view(grey, h_img, layout_name, ppm)
-        warp = np.eye(3, dtype=np.float32)
-        try:
-            score, warp = cv2.findTransformECC(view.template, view.edges, warp, cv2.MOTION_HOMOGRAPHY,
-                                               (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, 1e-5),
-                                               None, 3)
-        except cv2.error:
+        found = _align_fine(view.edges, _model(layout_name, ppm))
+        if found is None:
             aligned = False
             break
-        # ECC's warp takes template pixels to view pixels; the board's homography follows it.
+        warp, score, converged = found
+        if not converged:  # still creeping (a start far off, a board partly covered): OpenCV's ECC takes over
+            try:
+                score, warp = cv2.findTransformECC(view.template, view.edges, warp.astype(np.float32),
+                                                   cv2.MOTION_HOMOGRAPHY,
+                                                   (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, 1e-4),
+                                                   None, 3)
+            except cv2.error:
+                aligned = False
+                break
         h_img = view.view_to_image @ warp.astype(np.float64) @ np.linalg.inv(view.view_to_board)
     if not aligned:
         return Registration(np.asarray(corners, np.float64), 0.0, False)
