@@ -22,6 +22,7 @@ patch (:func:`azulcam.vision.crops.cut`) and may call a false candidate ``empty`
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from dataclasses import dataclass, field
@@ -322,7 +323,13 @@ def _discs_in_view(view: View, plane: Plane, game: str) -> list[Disc]:
     """Discs in the top-down view: a circular Hough transform at the disc's known radius (the
     rim's outer edge and its inner edge against the cream card both vote for the centre, along
     their gradients, whatever the table's colour), then at most as many discs as the game has
-    factories (5, 7 or 9 for 2, 3 or 4 players), each with most of its rim seen."""
+    factories (5, 7 or 9 for 2, 3 or 4 players), each with most of its rim seen.
+
+    A disc with four tiles on it shows little of its rim and votes a fifth as much as an empty
+    one, hardly more than a heap of loose tiles does; but the displays stand in a circle round
+    the middle of the table (the rules' set-up): the circle through the strongest candidates
+    (:func:`_factory_ring`) admits the weak ones on it, and one off it only when it is about as
+    strong as the displays on it."""
     f = DISC_VIEW_PPM / view.ppm
     small = cv2.resize(view.image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 0.99 else view.image
     ppm = view.ppm * (small.shape[1] / view.image.shape[1])
@@ -360,16 +367,58 @@ def _discs_in_view(view: View, plane: Plane, game: str) -> list[Disc]:
             continue
         cands.append((float(acc[pys[i], pxs[i]]) * seen, p, seen))
     cands.sort(key=lambda c: -c[0])
-    chosen: list[tuple[float, np.ndarray, float]] = []
+    distinct: list[tuple[float, np.ndarray, float]] = []  # the best of each neighbourhood, best first
     for c in cands:
-        if len(chosen) >= wanted:
-            break
-        if all(np.linalg.norm(c[1] - q[1]) > 1.7 * radius for q in chosen):
-            chosen.append(c)
-    if chosen:  # a disc hidden under a hand leaves a gap: what fills it scores far below the others
-        top = float(np.median([c[0] for c in chosen]))
-        chosen = [c for c in chosen if c[0] > 0.2 * top]
+        if all(np.linalg.norm(c[1] - q[1]) > 1.7 * radius for q in distinct):
+            distinct.append(c)
+    distinct = distinct[:3 * wanted]
+    on_ring = _factory_ring(np.array([c[1] for c in distinct]).reshape(-1, 2),
+                            np.array([c[0] for c in distinct]), radius, wanted)
+    if on_ring is not None:
+        # On the circle: anything well above the noise, the weak with most of the rim seen (four
+        # tiles leave gaps all round; a hand over a display hides a whole side of it, and the
+        # display is not to be read); off it: only what scores like the displays on it.
+        top = max(c[0] for c, on in zip(distinct, on_ring) if on)
+        chosen = [c for c, on in zip(distinct, on_ring)
+                  if on and c[0] > 0.1 * top and (c[0] >= 0.3 * top or c[2] >= 0.75)][:wanted]
+        typical = float(np.median([c[0] for c in chosen]))
+        chosen += [c for c, on in zip(distinct, on_ring) if not on and c[0] > 0.5 * typical][:wanted - len(chosen)]
+    else:  # no circle of three: the strongest, less what scores far below the others
+        chosen = distinct[:wanted]
+        if chosen:
+            top = float(np.median([c[0] for c in chosen]))
+            chosen = [c for c in chosen if c[0] > 0.2 * top]
     return [_disc_at(plane, p / ppm + view.origin, radius_mm, score, seen) for score, p, seen in chosen]
+
+
+def _factory_ring(points: np.ndarray, scores: np.ndarray, radius: float, wanted: int) -> np.ndarray | None:
+    """Which ``points`` (n x 2 view pixels, ``scores`` best first) lie on the circle the factory
+    displays stand in: of the circles through three of the strongest, the one whose best
+    ``wanted`` points within half a disc radius score most, no smaller than ``wanted`` discs
+    side by side. None where no such circle passes through three points."""
+    k = min(len(points), wanted + 3)
+    if k < 3:
+        return None
+    i, j, l = np.array([t for t in itertools.combinations(range(k), 3)]).T
+    a, b, c = points[i], points[j], points[l]
+    # circumcentres of the triples
+    d = 2 * (a[:, 0] * (b[:, 1] - c[:, 1]) + b[:, 0] * (c[:, 1] - a[:, 1]) + c[:, 0] * (a[:, 1] - b[:, 1]))
+    ok = np.abs(d) > 1e-6
+    d = np.where(ok, d, 1.0)
+    na, nb, nc = (a * a).sum(1), (b * b).sum(1), (c * c).sum(1)
+    cx = (na * (b[:, 1] - c[:, 1]) + nb * (c[:, 1] - a[:, 1]) + nc * (a[:, 1] - b[:, 1])) / d
+    cy = (na * (c[:, 0] - b[:, 0]) + nb * (a[:, 0] - c[:, 0]) + nc * (b[:, 0] - a[:, 0])) / d
+    ring = np.hypot(a[:, 0] - cx, a[:, 1] - cy)
+    smallest = wanted * radius / math.pi  # discs touching all round
+    ok &= (ring >= smallest) & (ring <= 6 * smallest + 10 * radius)
+    if not ok.any():
+        return None
+    cx, cy, ring = cx[ok], cy[ok], ring[ok]
+    on = np.abs(np.hypot(points[None, :, 0] - cx[:, None], points[None, :, 1] - cy[:, None]) - ring[:, None]) < 0.5 * radius
+    # points are best first: the best `wanted` on a circle are its first `wanted` on it
+    counted = on & (np.cumsum(on, 1) <= wanted)
+    best = int(np.argmax((counted * scores[None]).sum(1)))
+    return on[best] if on[best].sum() >= 3 else None
 
 
 def _colour_gradient(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
