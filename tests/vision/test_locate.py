@@ -123,3 +123,32 @@ def test_bad_input_is_refused_clearly():
         L.locate(scene.image, {"format": "something-else"}, "azul")
     with pytest.raises(ValueError, match="game must be"):
         L.locate(scene.image, profile, "chess")
+
+
+def test_every_display_of_the_azul_sample_is_found_tiles_on_it_or_not():
+    """Three of the sample's nine displays hold four tiles and show little rim: they vote a fifth
+    as much as the empty ones, and are kept because they stand on the displays' circle."""
+    import json
+    from importlib import resources
+
+    import cv2
+
+    samples = resources.files("azulcam").joinpath("samples")
+    with resources.as_file(samples.joinpath("azul-4p.jpg")) as path:
+        image = cv2.imread(str(path))
+    profile = json.loads(samples.joinpath("azul-4p.profile.json").read_text(encoding="utf-8"))
+    truth = json.loads(samples.joinpath("azul-4p.truth.json").read_text(encoding="utf-8"))
+    discs = L.find_factories(image, profile, "azul")
+    centres = [np.array(f["center"]) for f in truth["observation"]["factories"]]
+    assert len(discs) == len(centres) == 9
+    assert all(any(np.linalg.norm(c - d.center) < 0.5 * d.radius for d in discs) for c in centres)
+
+
+def test_the_factory_ring_takes_the_circle_and_leaves_what_is_off_it():
+    angles = np.linspace(0, 2 * np.pi, 7, endpoint=False)
+    ring = np.stack([100 + 60 * np.cos(angles), 100 + 60 * np.sin(angles)], 1)
+    points = np.vstack([ring[:3], [[100.0, 100.0]], ring[3:], [[190.0, 30.0]]])  # the middle, a far corner
+    scores = np.linspace(1.0, 0.1, len(points))
+    on = L._factory_ring(points, scores, radius=12.0, wanted=7)
+    assert on is not None and on.tolist() == [True] * 3 + [False] + [True] * 4 + [False]
+    assert L._factory_ring(points[:2], scores[:2], radius=12.0, wanted=7) is None
