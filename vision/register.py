@@ -45,7 +45,7 @@ class Registration:
 @lru_cache(maxsize=32)
 def _template(layout_name: str, ppm: float) -> np.ndarray:
     """The board's art as the edges the aligner matches: grey, blurred, padded with flat grey."""
-    sheet = art.board_art(layout_name, 3.0)
+    sheet = art.board_art(layout_name, 1.5)
     w, h = load_layout(layout_name).size_mm
     size = (max(8, int(round(w * ppm))), max(8, int(round(h * ppm))))
     grey = cv2.cvtColor(cv2.resize(sheet, size, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
