@@ -15,7 +15,6 @@ restricted to the game's kinds plus empty (``None``); confidences are in 0..1.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ import cv2
 import numpy as np
 
 from . import crops
+from .shipped import package_file, verified_session
 
 GAMES = ("azul", "pavilion")
 MODEL_NAME = "tiles.onnx"
@@ -108,43 +108,15 @@ class OnnxClassifier:
         return [(kinds[b], float(sub[n, b])) for n, b in enumerate(best)]
 
 
-def _package_file(name: str) -> Path:
-    from importlib.resources import files
-
-    return Path(str(files("azulcam.models") / name))
-
-
 def load_model(path: str | Path | None = None, digest_path: str | Path | None = None) -> OnnxClassifier:
     """Load the tile model (by default the package's ``tiles.onnx``), after checking its SHA-256
     against ``<model>.sha256``; labels and input size come from the model's metadata.
 
     Raises ModelError when the model or its digest file is missing, the digest does not match,
     onnxruntime is missing or cannot read the file, or the metadata is incomplete."""
-    path = Path(path) if path is not None else _package_file(MODEL_NAME)
-    digest_path = Path(digest_path) if digest_path is not None else path.with_name(path.name + ".sha256")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ModelError(f"tile model missing or unreadable: {path} ({exc.strerror or exc})") from exc
-    try:
-        expected = digest_path.read_text().split()[0].lower()
-    except (OSError, IndexError) as exc:
-        raise ModelError(f"SHA-256 file missing or empty: {digest_path}") from exc
-    actual = hashlib.sha256(data).hexdigest()
-    if actual != expected:
-        raise ModelError(f"tile model SHA-256 mismatch for {path}: expected {expected}, got {actual}"
-                         " (the file was altered or is not the shipped model)")
-    try:
-        import onnxruntime as ort
-    except ImportError as exc:
-        raise ModelError("onnxruntime is not installed") from exc
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    try:
-        session = ort.InferenceSession(data, sess_options=options, providers=["CPUExecutionProvider"])
-    except Exception as exc:  # onnxruntime raises its own exception types for a corrupt graph
-        raise ModelError(f"tile model is corrupt, onnxruntime cannot load {path}: {exc}") from exc
+    path = Path(path) if path is not None else package_file(MODEL_NAME)
+    session, actual = verified_session(path, "tile model", ModelError,
+                                       Path(digest_path) if digest_path is not None else None)
     meta = dict(session.get_modelmeta().custom_metadata_map)
     try:
         labels = tuple(json.loads(meta["labels"]))

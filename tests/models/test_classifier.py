@@ -176,7 +176,7 @@ def test_default_classifier_falls_back_with_a_warning(tmp_path: Path, monkeypatc
     assert isinstance(chosen.classifier, OnnxClassifier) and chosen.warning is None
     path = _copy(tmp_path)
     path.write_bytes(path.read_bytes()[:-1] + b"\0")
-    monkeypatch.setattr(classify, "_package_file", lambda name: tmp_path / name)
+    monkeypatch.setattr(classify, "package_file", lambda name: tmp_path / name)
     chosen = default_classifier()
     assert isinstance(chosen.classifier, ColorReferenceClassifier)
     assert chosen.warning and "SHA-256 mismatch" in chosen.warning

@@ -1,0 +1,49 @@
+"""The models shipped inside the package: found, checked against their SHA-256, opened on one thread.
+
+Both networks (the tile classifier and the loose-tile detector) load the same way, so that an
+altered or truncated file is refused with the same clear reason whichever it is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+
+def package_file(name: str) -> Path:
+    """A file of the ``azulcam.models`` package (the ``models/`` folder)."""
+    from importlib.resources import files
+
+    return Path(str(files("azulcam.models") / name))
+
+
+def verified_session(path: Path, what: str, error: type[Exception], digest_path: Path | None = None) -> tuple[Any, str]:
+    """An onnxruntime session of the model at ``path`` (one thread, CPU) and its SHA-256, after
+    checking the digest against ``digest_path`` (by default ``<path>.sha256``). Raises ``error`` naming ``what``, the file and
+    the reason: missing, digest file missing, digest mismatch, no onnxruntime, corrupt graph."""
+    digest_path = digest_path if digest_path is not None else path.with_name(path.name + ".sha256")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise error(f"{what} missing or unreadable: {path} ({exc.strerror or exc})") from exc
+    try:
+        expected = digest_path.read_text().split()[0].lower()
+    except (OSError, IndexError) as exc:
+        raise error(f"SHA-256 file missing or empty: {digest_path}") from exc
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != expected:
+        raise error(f"{what} SHA-256 mismatch for {path}: expected {expected}, got {actual}"
+                    " (the file was altered or is not the shipped model)")
+    try:
+        import onnxruntime as ort
+    except ImportError as exc:
+        raise error("onnxruntime is not installed") from exc
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    try:
+        session = ort.InferenceSession(data, sess_options=options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own exception types for a corrupt graph
+        raise error(f"{what} is corrupt, onnxruntime cannot load {path}: {exc}") from exc
+    return session, actual
