@@ -68,9 +68,10 @@ def _patches_job(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, int]:
     return np.concatenate(images), np.concatenate(labels), skipped
 
 
-def generate(scenes: int, base_seed: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
-    """Patches of ``scenes`` scenes, split into jobs of distinct seeds ``base_seed + k``, run on
-    ``workers`` processes; the result does not depend on the number of workers."""
+def run_jobs(job, scenes: int, base_seed: int, workers: int) -> list:
+    """``job((n, seed))`` over ``scenes`` scenes split into jobs of distinct seeds ``base_seed + k``,
+    on ``workers`` processes; the results (in job order) do not depend on the number of workers.
+    Each job returns its data and, last, how many scenes it skipped."""
     jobs = []
     k = 0
     while scenes > 0:
@@ -80,12 +81,18 @@ def generate(scenes: int, base_seed: int, workers: int) -> tuple[np.ndarray, np.
         k += 1
     if workers > 1:
         with mp.get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_patches_job, jobs, chunksize=1)
+            parts = pool.map(job, jobs, chunksize=1)
     else:
-        parts = [_patches_job(j) for j in jobs]
-    skipped = sum(p[2] for p in parts)
+        parts = [job(j) for j in jobs]
+    skipped = sum(p[-1] for p in parts)
     if skipped:
-        print(f"skipped {skipped} of {sum(j[0] for j in jobs)} scenes (patch cutting failed)", flush=True)
+        print(f"skipped {skipped} of {sum(j[0] for j in jobs)} scenes (cutting failed)", flush=True)
+    return parts
+
+
+def generate(scenes: int, base_seed: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
+    """Patches of ``scenes`` scenes (:func:`run_jobs` of :func:`_patches_job`)."""
+    parts = run_jobs(_patches_job, scenes, base_seed, workers)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
