@@ -178,14 +178,19 @@ def check_profile(profile: Any, game: str, image: np.ndarray | None = None) -> P
 
 def px_per_mm(profile: Any) -> float:
     """Image pixels per millimetre at the boards: the median over boards of the square root of
-    the board's area in pixels over its area in millimetres."""
+    the board's area in pixels over its area in millimetres. Boards wholly inside the image
+    decide when there are any: the corners of a board far out of view (a close-up) can be wild."""
     prof = profile if isinstance(profile, Profile) else check_profile(profile, getattr(profile, "get", lambda *_: "")("game", ""))
-    out = []
+    out, inside = [], []
+    iw, ih = prof.image_size
     for b in prof.boards + ((prof.scoring_board,) if prof.scoring_board else ()):
         w, h = load_layout(b.layout).size_mm
-        area = abs(cv2.contourArea(np.asarray(b.corners, np.float32)))
-        out.append(math.sqrt(area / (w * h)))
-    return float(np.median(out))
+        corners = np.asarray(b.corners, np.float32)
+        ratio = math.sqrt(abs(cv2.contourArea(corners)) / (w * h))
+        out.append(ratio)
+        if (corners >= 0).all() and (corners[:, 0] < iw).all() and (corners[:, 1] < ih).all():
+            inside.append(ratio)
+    return float(np.median(inside or out))
 
 
 def _rigid_fit(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
@@ -312,10 +317,10 @@ def _prepared(image: Any, profile: Any, game: str, view: View | None, plane: Pla
     image = check_image(image)
     prof = check_profile(profile, game, image)
     plane = plane or plane_for(prof)
-    return (view if view is not None else rectify(image, plane, _tile_view_ppm(plane))), plane
+    return (view if view is not None else rectify(image, plane, tile_view_ppm(plane))), plane
 
 
-def _tile_view_ppm(plane: Plane) -> float:
+def tile_view_ppm(plane: Plane) -> float:
     return float(min(TILE_VIEW_PPM, max(0.6, plane.px_per_mm)))
 
 
@@ -693,7 +698,7 @@ def _table_tiles(view: View, plane: Plane, game: str, discs: list[Disc]) -> list
             centre = mm.mean(0)
             shift = plane.lifted(centre[None], lift)[0] - centre
             mm = mm + shift * 0.5
-            zone = _zone_of(mm.mean(0), plane, discs, game)
+            zone = zone_of(mm.mean(0), plane, discs, game)
             if zone is None:
                 continue
             out.append((mm, zone, min(1.0, len(g) / tile_area)))
@@ -724,7 +729,7 @@ def _fit_tile(pts: np.ndarray, gray: np.ndarray, game: str, ppm: float) -> np.nd
     return c + _turned(_tile_polygon(game), ang) * ppm
 
 
-def _zone_of(p: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> str | None:
+def zone_of(p: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> str | None:
     """``center`` inside the ring of factory displays, ``boards.P.hand`` near board P outside it."""
     radius = factory_diameter(game) / 2
     for n, d in enumerate(discs):
@@ -767,7 +772,7 @@ def locate(image: np.ndarray, profile: Any, game: str) -> Located:
     plane = plane_for(prof)
     t1 = time.perf_counter()
     ms["plane"] = (t1 - t) * 1000
-    view = rectify(image, plane, _tile_view_ppm(plane))
+    view = rectify(image, plane, tile_view_ppm(plane))
     t2 = time.perf_counter()
     ms["view"] = (t2 - t1) * 1000
     discs = _discs_in_view(view, plane, game)
