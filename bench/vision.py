@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from azulcam.calibration.profile import Profile
-from azulcam.vision.analyze import assemble, locator, read
+from azulcam.vision.analyze import TableLocator, assemble, default_locator, read
 from azulcam.vision.camera import ViewRanges
 from azulcam.vision.classify import default_classifier
 from azulcam.vision.dataset import random_position
@@ -48,6 +48,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, choices=[2, 3, 4], default=None, help="default: any")
     parser.add_argument("--edge", action="store_true", help="viewpoints near 45 degrees and the smallest tiles")
     parser.add_argument("--seed", type=int, default=900000)
+    parser.add_argument("--classic", action="store_true", help="the classic locator instead of the detector network")
     parser.add_argument("--nudge", type=float, default=2.0, help="corner error of the profile (pixels)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
@@ -56,8 +57,10 @@ def main() -> None:
     options = SceneOptions(size=(w, h), view=view)
     chosen = default_classifier()
     classifier, note = chosen.classifier, chosen.warning
-    if note:
-        print(note)
+    locator, located_note = (TableLocator(None), None) if args.classic else default_locator()
+    for line in (note, located_note):
+        if line:
+            print(line)
     rng, nudge = random.Random(args.seed), np.random.default_rng(args.seed)
     total, per_game = Score(), {"azul": Score(), "pavilion": Score()}
     spent: Counter[str] = Counter()
@@ -79,7 +82,8 @@ def main() -> None:
         per_game[state.game].add(score)
     figures = total.figures()
     print(f"{args.images} images {w}x{h}{' (edge of the training ranges)' if args.edge else ''}, "
-          f"players {args.players or 'any'}, profile corners nudged by {args.nudge} px")
+          f"players {args.players or 'any'}, profile corners nudged by {args.nudge} px, "
+          f"loose tiles by {'the classic locator' if locator.detector is None else 'the detector network'}")
     print(f"  per-slot error        {figures['slot_error_rate'] * 100:.3f}%  ({total.slot_errors} of {total.slots} slots)")
     print(f"  factories exact       {figures['factories_exact'] * 100:.2f}%  ({total.factories_right} of {total.factories},"
           f" {total.factories_missed} not found)")

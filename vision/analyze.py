@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -104,11 +105,16 @@ def register_boards(grey: np.ndarray, profile: Profile) -> list[BoardView]:
 
 @dataclass
 class Loose:
-    """A loose tile candidate: its outline (4 x 2 pixels) and zone (``factories.I``, ``center``,
-    ``boards.P.hand``)."""
+    """A loose tile or candidate: its outline (4 x 2 pixels) and zone (``factories.I``,
+    ``center``, ``boards.P.hand``); with its ``kind`` and ``confidence`` when the locator already
+    named it (the detector network), else the classifier reads its patch. Below ``unsure_below``
+    its zone is listed as uncertain."""
 
     outline: np.ndarray
     zone: str
+    kind: str | None = None
+    confidence: float = 0.0
+    unsure_below: float = UNSURE
 
 
 @dataclass
@@ -155,11 +161,15 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
         ids, quads = crops.slot_outlines(view.homography, layout)
         outlines.append(quads)
         slot_ids += [(prefix, i) for i in ids]
-    outlines += [np.array([x.outline for x in loose], np.float64).reshape(-1, 4, 2)]
-    patches = crops.cut(image, np.concatenate(outlines) if outlines else np.zeros((0, 4, 2)))
+    unnamed = [n for n, x in enumerate(loose) if x.kind is None]
+    outlines += [np.array([loose[n].outline for n in unnamed], np.float64).reshape(-1, 4, 2)]
+    patches = crops.cut(image, np.concatenate(outlines))
     lap("crop")
     kinds = classifier.classify(patches, profile.game) if len(patches) else []
     lap("classify")
+    # One answer per slot, then per loose tile: the locator's own where it named the tile.
+    answers = iter(kinds[len(slot_ids):])
+    kinds = kinds[:len(slot_ids)] + [next(answers) if x.kind is None else (x.kind, x.confidence) for x in loose]
     return Reading(profile.game, boards, factories, loose, slot_ids, kinds, warnings, spent)
 
 
@@ -187,7 +197,7 @@ def assemble(reading: Reading) -> dict[str, Any]:
     center: dict[str, int] = {}
     hands: dict[int, dict[str, int]] = {p: {} for p in players}
     for item, (kind, conf) in zip(reading.loose, reading.kinds[n_slots:]):
-        if conf < UNSURE and item.zone not in uncertain:
+        if conf < item.unsure_below and item.zone not in uncertain:
             uncertain.append(item.zone)
         if kind is None:
             continue
@@ -213,15 +223,62 @@ def assemble(reading: Reading) -> dict[str, Any]:
     }
 
 
+class TableLocator:
+    """Factory displays and loose tiles (``locate``). The tiles are found and named by the
+    detector network (:mod:`azulcam.vision.detect`) when one is given; without one, the classic
+    locator proposes candidates for the classifier (:func:`azulcam.vision.locate.locate`)."""
+
+    def __init__(self, detector: Any | None = None, factory_places: bool = True) -> None:
+        self.detector = detector
+        self.factory_places = factory_places
+
+    def __call__(self, image: np.ndarray, profile: Profile, boards: list[BoardView]
+                 ) -> tuple[list[tuple[float, float]], list[Loose]]:
+        from . import detect, locate
+
+        if self.detector is None:
+            located = locate.locate(image, profile, profile.game)
+            factories = [(float(d.center[0]), float(d.center[1])) for d in located.discs]
+            return factories, [Loose(np.asarray(t.outline, np.float64), t.zone) for t in located.tiles]
+        game = profile.game
+        image = locate.check_image(image)
+        profile = locate.check_profile(profile, game, image)
+        plane = locate.plane_for(profile)
+        view = locate.rectify(image, plane, detect.VIEW_PPM)
+        discs = locate.find_factories(image, profile, game, view, plane)
+        # A display holds four tiles or none: its four places are proposed and classified.
+        fine = locate.rectify(image, plane, locate.tile_view_ppm(plane)) if self.factory_places else view
+        loose = [Loose(plane.image_points(poly), f"factories.{n}") for n, poly in locate.factory_tiles(fine, plane, game, discs)] \
+            if self.factory_places else []
+        for f in detect.loose_tiles(self.detector, view, plane, game, discs):
+            if not (self.factory_places and f.zone.startswith("factories.")):
+                loose.append(Loose(f.outline, f.zone, f.kind, f.confidence, detect.SURE))
+        return [(float(d.center[0]), float(d.center[1])) for d in discs], loose
+
+
+@lru_cache(maxsize=1)
+def default_locator() -> tuple[TableLocator, str | None]:
+    """The locator with the shipped detector, or (with a warning saying why) without it."""
+    from .detect import DetectorError, load_detector
+
+    try:
+        return TableLocator(load_detector()), None
+    except DetectorError as exc:
+        return TableLocator(None), f"{exc}; loose tiles are proposed by the classic locator instead"
+
+
 def locator(image: np.ndarray, profile: Profile, boards: list[BoardView]) -> tuple[list[tuple[float, float]], list[Loose]]:
-    """Factory displays and loose tile candidates (:func:`azulcam.vision.locate.locate`)."""
-    from .locate import locate
-
-    located = locate(image, profile, profile.game)
-    factories = [(float(d.center[0]), float(d.center[1])) for d in located.discs]
-    return factories, [Loose(np.asarray(t.outline, np.float64), t.zone) for t in located.tiles]
+    """Factory displays and loose tiles by the classic locator (:class:`TableLocator` without a detector)."""
+    return TableLocator(None)(image, profile, boards)
 
 
-def analyze(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = locator) -> dict[str, Any]:
-    """Read one image with its profile into an ``azulcam-observation/1``."""
-    return assemble(read(image, profile, classifier, locator))
+def analyze(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = None) -> dict[str, Any]:
+    """Read one image with its profile into an ``azulcam-observation/1``. ``locator`` defaults to
+    :func:`default_locator`; when its detector could not load, the observation's warnings say so."""
+    note = None
+    if locator is None:
+        locator, note = default_locator()
+    observation = assemble(read(image, profile, classifier, locator))
+    if note:
+        observation["warnings"].append(note)
+    return observation

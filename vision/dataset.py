@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+import cv2
 import numpy as np
 
 from ..calibration.layouts import load_layout
@@ -19,6 +20,7 @@ from ..calibration.profile import board_homography
 from ..engine.players import make_player
 from ..engine.record import play_game, replay
 from . import crops
+from .boards import AZUL_TILE_MM, PAVILION_TILE_SIDE_MM
 from .camera import ViewRanges
 from .render import SceneOptions, render_state
 
@@ -136,3 +138,84 @@ def make_patches(scenes: int, seed: int, size: tuple[int, int] = (960, 540), vie
         scene = render_state(random_position(rng), (seed, n), options)
         parts.append(scene_patches(scene.image, scene.truth, nprng))
     return Patches.join(parts)
+
+
+# --------------------------------------------------------------------------- detector samples
+
+#: Side of a training crop of the top-down view (pixels at ``detect.VIEW_PPM``): 192 mm, twice
+#: what the network sees around a cell, and small enough to train fast.
+DETECT_CROP = 96
+
+
+@dataclass
+class DetectorSamples:
+    """Crops of top-down views (N x DETECT_CROP x DETECT_CROP x 3 uint8 BGR), their heat-map
+    targets (N x K x DETECT_CROP/STRIDE x DETECT_CROP/STRIDE float32) and weights (N x h x w)."""
+
+    views: np.ndarray
+    heat: np.ndarray
+    weight: np.ndarray
+
+    @staticmethod
+    def join(parts: list["DetectorSamples"]) -> "DetectorSamples":
+        return DetectorSamples(*(np.concatenate([getattr(p, n) for p in parts]) for n in ("views", "heat", "weight")))
+
+
+def scene_views(image: np.ndarray, truth: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A scene's top-down view at ``detect.VIEW_PPM`` as the locator makes it (from the truth's
+    profile), its heat-map targets and weights: every tile off the boards (factories, centre,
+    beside the boards), tiles in hidden zones and the boards themselves ignored."""
+    from ..calibration.profile import Profile
+    from . import detect, locate
+
+    game = truth["observation"]["game"]
+    plane = locate.table_plane(Profile.from_json(truth["profile"]))
+    view = locate.rectify(image, plane, detect.VIEW_PPM)
+    hidden = {h["zone"] for h in truth["hidden"]}
+    centres, channels, ignored = [], [], []
+    for item in truth["items"]:
+        zone = item["zone"]
+        if not (zone.startswith("factories.") or zone == "center" or zone.endswith(".hand")):
+            continue  # board slots and the supply are read slot by slot
+        at = view.to_px(plane.plane_points(np.array([item["center"]], np.float64)))[0]
+        if zone in hidden:
+            ignored.append(at)
+        else:
+            centres.append(at)
+            channels.append(detect.KINDS.index(f"{game}/{item['kind']}"))
+    tile_mm = AZUL_TILE_MM if game == "azul" else PAVILION_TILE_SIDE_MM
+    heat, weight = detect.heatmap_targets(view.image.shape[:2], np.array(centres).reshape(-1, 2), np.array(channels, int),
+                                          np.array(ignored).reshape(-1, 2), [view.to_px(b) for b in plane.boards],
+                                          tile_mm * detect.VIEW_PPM)
+    return view.image, heat, weight
+
+
+def detector_samples(image: np.ndarray, truth: dict[str, Any], rng: np.random.Generator, crops_per_scene: int = 6
+                     ) -> DetectorSamples:
+    """Crops of a scene's top-down view with their targets: half centred near a tile off the
+    boards, half anywhere."""
+    from . import detect
+
+    view, heat, weight = scene_views(image, truth)
+    s = detect.STRIDE
+    size, cell = DETECT_CROP, DETECT_CROP // s
+    pad = size
+    view = cv2.copyMakeBorder(view, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(0, 0, 0))
+    heat = np.pad(heat, ((0, 0), (pad // s, pad // s), (pad // s, pad // s)))
+    weight = np.pad(weight, ((pad // s, pad // s), (pad // s, pad // s)), constant_values=1.0)
+    tiles = np.argwhere(heat.max(0) >= 1.0)  # (row, col) cells of the tile centres
+    views, heats, weights = [], [], []
+    vh, vw = view.shape[:2]
+    for k in range(crops_per_scene):
+        if k % 2 == 0 and len(tiles):
+            r, c = tiles[rng.integers(len(tiles))]
+            y = int(r * s - size // 2 + rng.integers(-size // 3, size // 3 + 1))
+            x = int(c * s - size // 2 + rng.integers(-size // 3, size // 3 + 1))
+        else:
+            y, x = int(rng.integers(pad // 2, vh - size - pad // 2)), int(rng.integers(pad // 2, vw - size - pad // 2))
+        y = int(np.clip(y, 0, vh - size)) // s * s
+        x = int(np.clip(x, 0, vw - size)) // s * s
+        views.append(view[y:y + size, x:x + size])
+        heats.append(heat[:, y // s:y // s + cell, x // s:x // s + cell])
+        weights.append(weight[y // s:y // s + cell, x // s:x // s + cell])
+    return DetectorSamples(np.stack(views), np.stack(heats).astype(np.float16), np.stack(weights).astype(np.uint8))

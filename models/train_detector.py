@@ -1,0 +1,272 @@
+"""Train the loose-tile detector on top-down views of rendered tables and export it to ONNX.
+
+    python models/train_detector.py [--scenes N] [--val-scenes M] [--seed S] [--epochs E] [--out models/detector.onnx]
+
+Each scene is rendered from a random moment of a random seeded game (any variant, 2-4 players,
+any viewpoint of the renderer's ranges), warped to the top-down view the locator reads
+(:func:`azulcam.vision.dataset.scene_views`) and cut into crops with their heat-map targets.
+Held-out crops come from other seeds. Training is seeded on CPU (two threads) and the whole run,
+data included, is sized to stay under 15 minutes on a two-core machine.
+
+The exported graph takes ``view``: float32, 1 x H x W x 3, BGR, 0..255 (H, W multiples of the
+stride) and returns ``heat``: 1 x K x H/2 x W/2 probabilities, one map per kind of
+:data:`azulcam.vision.detect.KINDS`. Its metadata holds ``kinds``, ``view_ppm``, ``stride``,
+``version`` and the held-out figures; ``<out>.sha256`` (checked at load) and
+``<stem>.metrics.json`` are written beside it.
+
+Needs the ``train`` extra (torch, onnx); the runtime needs neither.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from train import run_jobs  # noqa: E402  (models/ is a folder of scripts, not a package)
+
+#: Bumped whenever the architecture, the input contract or the training data change.
+VERSION = "1.0.0"
+
+
+def _samples_job(job: tuple[int, int]):
+    """Detector crops of ``n`` scenes from ``seed``; a scene that cannot be cut is skipped."""
+    scenes, seed = job
+    import random
+
+    import cv2
+    from azulcam.vision.camera import ViewRanges
+    from azulcam.vision.dataset import DetectorSamples, detector_samples, random_position
+    from azulcam.vision.render import SceneOptions, render_state
+
+    cv2.setNumThreads(1)
+    rng = random.Random(seed)
+    nprng = np.random.default_rng(seed)
+    parts, skipped = [], 0
+    for n in range(scenes):
+        framing = "free" if rng.random() < 0.3 else "fit"
+        size = (1920, 1080) if rng.random() < 0.3 else (1280, 720)
+        scene = render_state(random_position(rng), (seed, n), SceneOptions(size=size, view=ViewRanges(framing=framing)))
+        try:
+            parts.append(detector_samples(scene.image, scene.truth, nprng))
+        except (ValueError, cv2.error):  # a view the locator cannot make (no board in sight)
+            skipped += 1
+    return DetectorSamples.join(parts), skipped
+
+
+def build_model(kinds: int):
+    """A small fully convolutional net: one strided 3 x 3 convolution to half size, then five
+    depthwise-separable blocks with dilations 1, 2, 4, 8, 1 (it sees about 30 mm around each cell:
+    a whole tile and what it lies on), and a 1 x 1 convolution to one logit map per kind."""
+    import torch
+    from torch import nn
+
+    def separable(cin: int, cout: int, dilation: int) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cin, 3, padding=dilation, dilation=dilation, groups=cin, bias=False),
+                nn.BatchNorm2d(cin), nn.ReLU(inplace=True),
+                nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    class DetectorNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.features = nn.Sequential(
+                nn.Conv2d(3, 24, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(24), nn.ReLU(inplace=True),
+                *separable(24, 32, 1), *separable(32, 48, 2), *separable(48, 48, 4), *separable(48, 48, 8),
+                *separable(48, 48, 1),
+            )
+            self.head = nn.Conv2d(48, kinds, 1)
+            nn.init.constant_(self.head.bias, -2.2)  # start near "no tile anywhere" (CenterNet's prior)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:  # logits
+            x = x.permute(0, 3, 1, 2) * (2.0 / 255.0) - 1.0
+            return self.head(self.features(x))
+
+    return DetectorNet()
+
+
+def focal_loss(logits, target, weight):
+    """CenterNet's penalty-reduced focal loss, over the cells whose weight is 1, per tile."""
+    import torch
+
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    pos = (target >= 0.999).float()
+    w = weight[:, None]
+    pos_loss = -torch.log(p) * (1 - p) ** 2 * pos * w
+    neg_loss = -torch.log(1 - p) * p ** 2 * (1 - target) ** 4 * (1 - pos) * w
+    return (pos_loss.sum() + neg_loss.sum()) / torch.clamp((pos * w).sum(), min=1.0)
+
+
+def augment(x, heat, weight, gen):
+    """The same quarter turn and flip of a batch's views and targets (a top-down view has no
+    preferred direction), and a brightness/contrast/white-balance change of the views."""
+    import torch
+
+    k = int(torch.randint(0, 4, (1,), generator=gen))
+    x, heat, weight = torch.rot90(x, k, (1, 2)), torch.rot90(heat, k, (2, 3)), torch.rot90(weight, k, (1, 2))
+    if int(torch.randint(0, 2, (1,), generator=gen)):
+        x, heat, weight = torch.flip(x, (2,)), torch.flip(heat, (3,)), torch.flip(weight, (2,))
+    n = x.shape[0]
+    gain = torch.exp(torch.empty(n, 1, 1, 1).uniform_(-0.25, 0.25, generator=gen))
+    channel = torch.exp(torch.empty(n, 1, 1, 3).uniform_(-0.06, 0.06, generator=gen))
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    contrast = torch.exp(torch.empty(n, 1, 1, 1).uniform_(-0.2, 0.2, generator=gen))
+    x = ((x - mean) * contrast + mean) * gain * channel
+    return x.clamp_(0.0, 255.0), heat, weight
+
+
+def detection_figures(model, views: np.ndarray, heat: np.ndarray, weight: np.ndarray) -> dict:
+    """Held-out recall and precision of the decoded peaks (a tile is found when a peak of its kind
+    lies within two cells, 8 mm, of its centre), over the cells that are scored."""
+    import torch
+
+    from azulcam.vision.detect import KINDS, peaks
+
+    model.eval()
+    found = missed = wrong_kind = extra = 0
+    with torch.no_grad():
+        for i in range(0, len(views), 256):
+            probs = torch.sigmoid(model(torch.from_numpy(views[i:i + 256]).float())).numpy()
+            for p, t, w in zip(probs, heat[i:i + 256].astype(np.float32), weight[i:i + 256]):
+                truth = [(y, x, KINDS[int(t[:, y, x].argmax())]) for y, x in np.argwhere(t.max(0) >= 0.999)]
+                got = [d for d in peaks(p, None) if w[int(round(d.center[1] / 2)), int(round(d.center[0] / 2))] > 0]
+                used: set[int] = set()
+                for y, x, kind in truth:
+                    near = [j for j, d in enumerate(got) if j not in used
+                            and abs(d.center[0] / 2 - x) <= 2.01 and abs(d.center[1] / 2 - y) <= 2.01]
+                    if not near:
+                        missed += 1
+                        continue
+                    used.add(near[0])
+                    if got[near[0]].kind == kind:
+                        found += 1
+                    else:
+                        wrong_kind += 1
+                extra += len(got) - len(used)
+    tiles = found + missed + wrong_kind
+    return {"tiles": tiles, "found": found, "missed": missed, "wrong_kind": wrong_kind, "extra": extra,
+            "recall": round(found / max(tiles, 1), 5), "precision": round(found / max(found + wrong_kind + extra, 1), 5)}
+
+
+def export(model, path: Path, metadata: dict[str, str]) -> None:
+    """ONNX with dynamic height and width, a sigmoid at the end, ``metadata`` as metadata_props."""
+    import onnx
+    import torch
+
+    class Exported(torch.nn.Module):
+        def __init__(self, inner) -> None:
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, x):
+            return torch.sigmoid(self.inner(x))
+
+    wrapped = Exported(model).eval()
+    tmp = path.with_suffix(".tmp.onnx")
+    torch.onnx.export(wrapped, (torch.zeros(1, 64, 64, 3),), str(tmp), dynamo=False,
+                      input_names=["view"], output_names=["heat"], opset_version=17,
+                      dynamic_axes={"view": {1: "height", 2: "width"}, "heat": {2: "rows", 3: "cols"}},
+                      do_constant_folding=True)
+    proto = onnx.load(str(tmp))
+    tmp.unlink()
+    del proto.metadata_props[:]
+    for key, value in metadata.items():
+        entry = proto.metadata_props.add()
+        entry.key, entry.value = key, value
+    proto.producer_name = "azulcam models/train_detector.py"
+    proto.doc_string = "azulcam loose-tile detector: view float32 1 x H x W x 3 BGR 0..255 -> heat 1 x K x H/2 x W/2"
+    onnx.checker.check_model(proto)
+    path.write_bytes(proto.SerializeToString())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scenes", type=int, default=2400, help="training scenes")
+    parser.add_argument("--val-scenes", type=int, default=200, help="held-out scenes (other seeds)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--lr", type=float, default=4e-3)
+    parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "detector.onnx")
+    args = parser.parse_args(argv)
+
+    from azulcam.vision.dataset import DetectorSamples
+    from azulcam.vision.detect import KINDS, STRIDE, VIEW_PPM
+
+    started = time.perf_counter()
+    # Seeds: training scenes from seed*100000 + 20001.., held-out from seed*100000 + 70000.. (disjoint
+    # from each other and from the classifier's).
+    base = args.seed * 100_000
+    train = DetectorSamples.join([p[0] for p in run_jobs(_samples_job, args.scenes, base + 20_001, args.workers)])
+    val = DetectorSamples.join([p[0] for p in run_jobs(_samples_job, args.val_scenes, base + 70_000, args.workers)])
+    data_s = time.perf_counter() - started
+    import torch  # after the worker processes are gone
+
+    torch.set_num_threads(2)
+    torch.manual_seed(args.seed)
+    print(f"crops: {len(train.views)} training, {len(val.views)} held-out, made in {data_s:.0f} s", flush=True)
+    model = build_model(len(KINDS)).to(memory_format=torch.channels_last)
+    params = sum(p.numel() for p in model.parameters())
+    steps_per_epoch = (len(train.views) + args.batch - 1) // args.batch
+    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=args.lr, epochs=args.epochs,
+                                                   steps_per_epoch=steps_per_epoch, pct_start=0.15)
+    gen = torch.Generator().manual_seed(args.seed)
+    views = torch.from_numpy(train.views)
+    heat = torch.from_numpy(train.heat)
+    weight = torch.from_numpy(train.weight)
+    train_started = time.perf_counter()
+    for epoch in range(args.epochs):
+        model.train()
+        order = torch.randperm(len(views), generator=gen)
+        total, seen = 0.0, 0
+        for i in range(0, len(order), args.batch):
+            idx = order[i:i + args.batch]
+            x, t, w = augment(views[idx].float(), heat[idx].float(), weight[idx].float(), gen)
+            loss = focal_loss(model(x), t, w)
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            optimizer.step()
+            schedule.step()
+            total += float(loss.detach()) * len(idx)
+            seen += len(idx)
+        fig = detection_figures(model, val.views, val.heat, val.weight)
+        print(f"epoch {epoch + 1}/{args.epochs}: loss {total / seen:.4f}, held-out recall {fig['recall']:.4%} "
+              f"precision {fig['precision']:.4%} ({fig['missed']} missed, {fig['wrong_kind']} wrong kind, "
+              f"{fig['extra']} extra of {fig['tiles']}), {time.perf_counter() - started:.0f} s", flush=True)
+    train_s = time.perf_counter() - train_started
+    out: Path = args.out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    setting = {"scenes": args.scenes, "val_scenes": args.val_scenes, "seed": args.seed, "epochs": args.epochs,
+               "batch": args.batch, "lr": args.lr, "train_crops": len(train.views), "parameters": int(params),
+               "data_seconds": round(data_s, 1), "train_seconds": round(train_s, 1), "torch": torch.__version__}
+    model.eval()
+    export(model.to(memory_format=torch.contiguous_format), out, {
+        "kinds": json.dumps(list(KINDS)),
+        "view_ppm": str(VIEW_PPM),
+        "stride": str(STRIDE),
+        "input_format": "float32 1 x H x W x 3 BGR 0..255",
+        "version": VERSION,
+        "heldout": json.dumps(fig),
+        "training": json.dumps(setting),
+    })
+    digest = hashlib.sha256(out.read_bytes()).hexdigest()
+    out.with_name(out.name + ".sha256").write_text(f"{digest}  {out.name}\n")
+    setting["total_seconds"] = round(time.perf_counter() - started, 1)
+    metrics = {"version": VERSION, "model": out.name, "sha256": digest, "bytes": out.stat().st_size,
+               "kinds": list(KINDS), "setting": setting, "heldout": fig}
+    out.with_name(out.name.split(".")[0] + ".metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
+    print(f"wrote {out} ({out.stat().st_size} bytes, sha256 {digest}), total {setting['total_seconds']:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("OMP_NUM_THREADS", "2")
+    sys.exit(main())

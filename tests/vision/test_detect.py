@@ -1,0 +1,136 @@
+"""The loose-tile detector: its heat-map targets and their decoding, the shipped network's checks,
+and the network at work on the fixture scenes (tiles on the discs, in the centre, beside the boards)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from azulcam.calibration.profile import Profile
+from azulcam.vision import detect, locate
+from azulcam.vision.analyze import TableLocator
+from azulcam.vision.dataset import scene_views
+from azulcam.vision.detect import KINDS, STRIDE, DetectorError, heatmap_targets, load_detector, peaks
+
+SCENES = Path(__file__).resolve().parents[2] / "fixtures" / "scenes"
+MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+def _fixture_scenes() -> list[tuple[np.ndarray, dict]]:
+    out = []
+    for path in sorted(SCENES.glob("*/scene-*.json")):
+        out.append((cv2.imread(str(path.with_suffix(".jpg"))), json.loads(path.read_text())))
+    return out
+
+
+# --------------------------------------------------------------------------- targets and peaks
+
+
+def test_targets_decode_back_to_their_tiles():
+    # Three touching Azul tiles (10 view pixels apart, as at VIEW_PPM) and one Pavilion rhombus.
+    centres = np.array([[40.0, 40.0], [50.0, 40.0], [50.0, 50.0], [90.0, 20.0]])
+    kinds = ["azul/red", "azul/red", "azul/white", "pavilion/green"]
+    heat, weight = heatmap_targets((100, 120), centres, np.array([KINDS.index(k) for k in kinds]),
+                                   np.zeros((0, 2)), [], 10.0)
+    assert heat.shape == (len(KINDS), 50, 60) and weight.min() == 1.0
+    found = sorted((d.center, d.kind) for d in peaks(heat, "azul"))
+    assert [k for _, k in found] == ["red", "red", "white"]
+    for (c, _), want in zip(found, sorted(map(tuple, centres[:3]))):
+        assert np.allclose(c, want, atol=STRIDE / 2)
+    assert [(d.kind, d.confidence) for d in peaks(heat, "pavilion")] == [("green", 1.0)]
+    assert {d.kind for d in peaks(heat, None)} == {"azul/red", "azul/white", "pavilion/green"}
+
+
+def test_boards_and_hidden_tiles_are_not_learned():
+    board = np.array([[10.0, 10.0], [60.0, 10.0], [60.0, 40.0], [10.0, 40.0]])
+    heat, weight = heatmap_targets((100, 100), np.zeros((0, 2)), np.zeros(0, int), np.array([[80.0, 80.0]]), [board], 10.0)
+    assert heat.max() == 0
+    assert weight[12, 17] == 0 and weight[40, 40] == 0  # inside the board; on the hidden tile
+    assert weight[45, 5] == 1 and weight[5, 45] == 1
+    assert 0.15 < 1 - weight.mean() < 0.3
+
+
+def test_peaks_refuses_an_unknown_game():
+    with pytest.raises(ValueError, match="unknown game"):
+        peaks(np.zeros((len(KINDS), 4, 4), np.float32), "chess")
+
+
+def _loose_count(truth: dict) -> int:
+    return sum(1 for i in truth["items"] if not i["zone"].startswith(("boards.", "supply.")) or i["zone"].endswith(".hand"))
+
+
+def test_scene_targets_hold_every_visible_tile_off_the_boards():
+    image, truth = max(_fixture_scenes(), key=lambda scene: _loose_count(scene[1]))
+    view, heat, weight = scene_views(image, truth)
+    hidden = {h["zone"] for h in truth["hidden"]}
+    want = Counter(f"{truth['observation']['game']}/{i['kind']}" for i in truth["items"]
+                   if (i["zone"].startswith("factories.") or i["zone"] == "center" or i["zone"].endswith(".hand"))
+                   and i["zone"] not in hidden)
+    got = Counter(d.kind for d in peaks(heat, None))
+    assert sum(want.values()) > 5 and got == want
+    assert (view.shape[0] + STRIDE - 1) // STRIDE == heat.shape[1]
+
+
+# --------------------------------------------------------------------------- the shipped model
+
+
+def test_the_shipped_detector_loads_and_altered_copies_are_refused(tmp_path):
+    found = load_detector()
+    assert found.metadata["view_ppm"] == str(detect.VIEW_PPM) and json.loads(found.metadata["kinds"]) == list(KINDS)
+    for name in ("detector.onnx", "detector.onnx.sha256"):
+        shutil.copy(MODELS / name, tmp_path / name)
+    copy = tmp_path / "detector.onnx"
+    assert load_detector(copy).sha256 == found.sha256
+    copy.write_bytes(copy.read_bytes()[:-1] + b"\0")
+    with pytest.raises(DetectorError, match="SHA-256 mismatch"):
+        load_detector(copy)
+    (tmp_path / "detector.onnx.sha256").unlink()
+    with pytest.raises(DetectorError, match="SHA-256 file missing"):
+        load_detector(copy)
+    with pytest.raises(DetectorError, match="missing or unreadable"):
+        load_detector(tmp_path / "nothing.onnx")
+
+
+def test_the_detector_reads_only_views_at_its_scale():
+    image, truth = _fixture_scenes()[0]
+    profile = Profile.from_json(truth["profile"])
+    plane = locate.plane_for(profile)
+    with pytest.raises(ValueError, match="px/mm"):
+        detect.loose_tiles(load_detector(), locate.rectify(image, plane, 1.0), plane, "azul", [])
+
+
+def test_loose_tiles_of_the_fixture_scenes_are_found_and_named():
+    """Every fixture scene: the tiles in the centre and beside each board counted by kind as the
+    truth has them (zones the truth calls hidden are not scored); the displays' four places are
+    proposed, not detected."""
+    table = TableLocator(load_detector())
+    zones = right = 0
+    wrong = []
+    for image, truth in _fixture_scenes():
+        discs, loose = table(image, Profile.from_json(truth["profile"]), [])
+        assert all(x.kind is None for x in loose if x.zone.startswith("factories."))
+        assert len([x for x in loose if x.zone.startswith("factories.")]) % 4 == 0
+        hidden = {h["zone"] for h in truth["hidden"]}
+        got: dict[str, Counter] = {}
+        for x in loose:
+            got.setdefault(x.zone, Counter())[x.kind] += 1
+        want: dict[str, Counter] = {}
+        for i in truth["items"]:
+            if i["zone"] == "center" or i["zone"].endswith(".hand"):
+                want.setdefault(i["zone"], Counter())[i["kind"]] += 1
+        for zone in (set(want) | set(got)) - hidden:
+            if zone.startswith("factories."):
+                continue
+            zones += 1
+            if want.get(zone, Counter()) == got.get(zone, Counter()):
+                right += 1
+            else:
+                wrong.append((zone, dict(want.get(zone, {})), dict(got.get(zone, {}))))
+    assert zones > 25
+    assert right >= 0.75 * zones, wrong

@@ -1,0 +1,215 @@
+"""Loose tiles found and named in one pass: a small fully convolutional network over the top-down view.
+
+Tiles off the boards (on the factory displays, in the centre, next to each board) lie anywhere,
+turned anyhow and often touching. Splitting colour blobs into tiles fails exactly where it matters
+(a heap in the centre), so the locator asks a network trained on rendered tables instead:
+
+1. ``locate.rectify`` warps the play area to a top-down view at :data:`VIEW_PPM` pixels per
+   millimetre, so that a tile has the same size in every photo, whatever the camera;
+2. the network (``models/detector.onnx``, trained by ``models/train_detector.py``) answers, for
+   every cell of :data:`STRIDE` view pixels, how likely a tile of each kind has its centre there
+   (one heat map per kind, as CenterNet does: Zhou et al., "Objects as Points", 2019);
+3. :func:`peaks` keeps the local maxima above a threshold among the game's kinds: one tile each,
+   with its kind and confidence.
+
+Heat-map targets for training come from a scene's truth (:func:`heatmap_targets`): the same view,
+the same geometry, so that training and reading cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .shipped import package_file, verified_session
+
+#: Scale of the top-down view the network reads (pixels per mm): an Azul tile is 10 pixels wide.
+VIEW_PPM = 0.5
+#: One heat-map cell per STRIDE x STRIDE view pixels (4 mm).
+STRIDE = 2
+#: The network's heat maps, in order: every tile kind of both games (the classifier's classes but empty).
+KINDS: tuple[str, ...] = (
+    "azul/blue", "azul/yellow", "azul/red", "azul/black", "azul/white", "azul/joker", "azul/first_player",
+    "pavilion/purple", "pavilion/green", "pavilion/orange", "pavilion/yellow", "pavilion/blue", "pavilion/red",
+    "pavilion/first_player",
+)
+#: A peak below this is not a tile.
+THRESHOLD = 0.35
+#: A tile whose peak is lower than this is listed as uncertain.
+SURE = 0.6
+#: Spread of a target peak (heat-map cells).
+SIGMA = 0.9
+MODEL_NAME = "detector.onnx"
+GAMES = ("azul", "pavilion")
+
+
+def game_channels(game: str | None) -> tuple[np.ndarray, list[str]]:
+    """The heat maps a game's tiles use (every map for None), and the kind each one names
+    (``game/kind`` for None)."""
+    if game is None:
+        return np.arange(len(KINDS)), list(KINDS)
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}: expected one of {GAMES}")
+    cols = [i for i, k in enumerate(KINDS) if k.startswith(game + "/")]
+    return np.array(cols), [KINDS[i].split("/", 1)[1] for i in cols]
+
+
+@dataclass(frozen=True)
+class Detection:
+    """A tile found in the view: its centre in view pixels, kind and confidence (peak height)."""
+
+    center: tuple[float, float]
+    kind: str
+    confidence: float
+
+
+# --------------------------------------------------------------------------- training targets
+
+
+def heatmap_targets(view_shape: tuple[int, int], centres: np.ndarray, channels: np.ndarray,
+                    ignore_centres: np.ndarray, ignore_polygons: list[np.ndarray], tile_px: float
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Targets for a view of ``view_shape`` (h, w pixels): K x h/STRIDE x w/STRIDE heat maps with a
+    Gaussian peak (exactly 1 at its cell) at each tile centre (view pixels) in its channel, and a
+    weight map that is 0 where nothing should be learned: around tiles that cannot be seen
+    (``ignore_centres``, under a hand) and inside ``ignore_polygons`` (the boards, read slot by slot)."""
+    h, w = (view_shape[0] + STRIDE - 1) // STRIDE, (view_shape[1] + STRIDE - 1) // STRIDE
+    heat = np.zeros((len(KINDS), h, w), np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    for (cx, cy), ch in zip(np.asarray(centres, np.float64).reshape(-1, 2) / STRIDE, channels):
+        ix, iy = int(round(cx)), int(round(cy))
+        if not (0 <= ix < w and 0 <= iy < h):
+            continue
+        x0, x1, y0, y1 = max(ix - 4, 0), min(ix + 5, w), max(iy - 4, 0), min(iy + 5, h)
+        g = np.exp(-((xx[y0:y1, x0:x1] - ix) ** 2 + (yy[y0:y1, x0:x1] - iy) ** 2) / (2 * SIGMA ** 2))
+        np.maximum(heat[ch, y0:y1, x0:x1], g, out=heat[ch, y0:y1, x0:x1])
+    weight = np.ones((h, w), np.uint8)
+    for poly in ignore_polygons:
+        cv2.fillPoly(weight, [np.round(np.asarray(poly) / STRIDE * 16).astype(np.int32)], 0, cv2.LINE_8, 4)
+    r = max(1, int(round(tile_px / STRIDE)))
+    for cx, cy in np.asarray(ignore_centres, np.float64).reshape(-1, 2) / STRIDE:
+        cv2.circle(weight, (int(round(cx)), int(round(cy))), r, 0, -1)
+    return heat, weight.astype(np.float32)
+
+
+# --------------------------------------------------------------------------- reading heat maps
+
+
+def peaks(heat: np.ndarray, game: str | None, threshold: float = THRESHOLD) -> list[Detection]:
+    """Tiles in one set of heat maps (K x h x w, probabilities): local maxima (3 x 3) of the
+    strongest of the game's kinds (any kind for None) above ``threshold``, with that kind."""
+    cols, kinds = game_channels(game)
+    sub = heat[cols]
+    best = sub.max(axis=0)
+    local = cv2.dilate(best, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((best >= local) & (best > threshold))
+    out = []
+    for y, x in zip(ys, xs):
+        # Sub-cell centre: the heat-weighted mean of the 3 x 3 cells around the peak.
+        y0, y1, x0, x1 = max(y - 1, 0), min(y + 2, best.shape[0]), max(x - 1, 0), min(x + 2, best.shape[1])
+        win = best[y0:y1, x0:x1]
+        gy, gx = np.mgrid[y0:y1, x0:x1]
+        cy, cx = float((win * gy).sum() / win.sum()), float((win * gx).sum() / win.sum())
+        out.append(Detection((cx * STRIDE, cy * STRIDE), kinds[int(sub[:, y, x].argmax())], float(best[y, x])))
+    return out
+
+
+# --------------------------------------------------------------------------- the model
+
+
+class DetectorError(ValueError):
+    """The detector model is missing, altered (SHA-256 mismatch) or unreadable."""
+
+
+@dataclass
+class TileDetector:
+    """The heat-map network; build it with :func:`load_detector`."""
+
+    session: Any
+    version: str
+    sha256: str
+    metadata: dict[str, str] = field(default_factory=dict)
+    threshold: float = THRESHOLD
+
+    def heatmaps(self, view: np.ndarray) -> np.ndarray:
+        """K x h/STRIDE x w/STRIDE heat maps of a uint8 BGR top-down view."""
+        view = np.asarray(view)
+        if view.ndim != 3 or view.shape[2] != 3 or view.dtype != np.uint8:
+            raise ValueError(f"a view must be h x w x 3 uint8 BGR, not {view.shape} {view.dtype}")
+        # The network halves the size twice at most: pad to a multiple of its stride.
+        h, w = view.shape[:2]
+        ph, pw = -h % STRIDE, -w % STRIDE
+        if ph or pw:
+            view = cv2.copyMakeBorder(view, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=(0, 0, 0))
+        x = view[None].astype(np.float32)
+        return self.session.run(None, {self.session.get_inputs()[0].name: x})[0][0]
+
+    def detect(self, view: np.ndarray, game: str) -> list[Detection]:
+        """The tiles of ``game`` in a top-down view at :data:`VIEW_PPM`."""
+        return peaks(self.heatmaps(view), game, self.threshold)
+
+
+def load_detector(path: str | Path | None = None) -> TileDetector:
+    """Load the detector (by default the package's ``detector.onnx``) after checking its SHA-256
+    against ``<model>.sha256``. Raises :class:`DetectorError` naming the file and the reason."""
+    path = Path(path) if path is not None else package_file(MODEL_NAME)
+    session, actual = verified_session(path, "detector model", DetectorError)
+    meta = dict(session.get_modelmeta().custom_metadata_map)
+    try:
+        kinds = tuple(json.loads(meta["kinds"]))
+        ppm, stride, version = float(meta["view_ppm"]), int(meta["stride"]), meta["version"]
+    except (KeyError, ValueError, TypeError) as exc:
+        raise DetectorError(f"detector metadata incomplete (kinds, view_ppm, stride, version): {exc}") from exc
+    if kinds != KINDS or ppm != VIEW_PPM or stride != STRIDE:
+        raise DetectorError(f"detector {path} was trained for kinds {kinds}, {ppm} px/mm, stride {stride}; "
+                            f"this code reads {len(KINDS)} kinds at {VIEW_PPM} px/mm, stride {STRIDE}")
+    return TileDetector(session, version, actual, meta)
+
+
+# --------------------------------------------------------------------------- tiles on the table
+
+
+@dataclass(frozen=True)
+class Found:
+    """A loose tile: its zone (``factories.I``, ``center``, ``boards.P.hand``), kind, the
+    detector's confidence, its centre on the table plane (mm) and its outline in the image
+    (a tile-sized square around its centre, 4 x 2 pixels)."""
+
+    zone: str
+    kind: str
+    confidence: float
+    plane: tuple[float, float]
+    outline: np.ndarray
+
+
+#: A tile centre this far inside a board's edge (mm) lies on the board: its slots are read instead.
+ON_BOARD_MM = 3.0
+
+
+def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs: list[Any]) -> list[Found]:
+    """The tiles of ``game`` off the boards in a top-down ``view`` (``locate.rectify`` at
+    :data:`VIEW_PPM`), each in its zone: on a disc of ``discs``, in the centre or beside a board.
+    Peaks on the boards themselves, and far from every zone, are dropped."""
+    from . import locate
+    from .boards import AZUL_TILE_MM, PAVILION_TILE_SIDE_MM
+
+    if abs(view.ppm - VIEW_PPM) > 1e-9:
+        raise ValueError(f"the detector reads views at {VIEW_PPM} px/mm, not {view.ppm}")
+    half = (AZUL_TILE_MM if game == "azul" else PAVILION_TILE_SIDE_MM) / 2
+    square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
+    boards = [b.astype(np.float32) for b in plane.boards]
+    out = []
+    for d in detector.detect(view.image, game):
+        mm = view.to_mm(np.array(d.center))
+        if any(cv2.pointPolygonTest(b, (float(mm[0]), float(mm[1])), True) > ON_BOARD_MM for b in boards):
+            continue
+        zone = locate.zone_of(mm, plane, discs, game)
+        if zone is None:
+            continue
+        out.append(Found(zone, d.kind, d.confidence, (float(mm[0]), float(mm[1])), plane.image_points(mm + square)))
+    return out
