@@ -136,6 +136,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(f"demo: {name}.jpg ({profile.game}, {len(profile.boards)} players): {len(observation['factories'])} factory "
               f"displays, {tiles} tiles on boards and displays, {len(observation['uncertain'])} uncertain; "
               f"board slots read right {score.slots - score.slot_errors} of {score.slots}; "
+              f"factories right {score.factories_right} of {score.factories}; "
+              f"{'everything as the truth has it' if score.images_right else 'wrong: ' + ', '.join(sorted(score.errors))}; "
               f"the position is {'possible' if not found else 'impossible: ' + found[0]}", file=sys.stderr)
     return 0
 

@@ -224,9 +224,12 @@ def assemble(reading: Reading) -> dict[str, Any]:
 
 
 class TableLocator:
-    """Factory displays and loose tiles (``locate``). The tiles are found and named by the
-    detector network (:mod:`azulcam.vision.detect`) when one is given; without one, the classic
-    locator proposes candidates for the classifier (:func:`azulcam.vision.locate.locate`)."""
+    """Factory displays and loose tiles (``locate``). With a detector network
+    (:mod:`azulcam.vision.detect`), the tiles in the centre and beside the boards are found and
+    named by it, and each occupied display's four places are proposed for the classifier
+    (``factory_places``; without it the detector's peaks on the displays are taken too). Without
+    a detector, the classic locator proposes every candidate for the classifier
+    (:func:`azulcam.vision.locate.locate`)."""
 
     def __init__(self, detector: Any | None = None, factory_places: bool = True) -> None:
         self.detector = detector
@@ -246,9 +249,9 @@ class TableLocator:
         plane = locate.plane_for(profile)
         view = locate.rectify(image, plane, detect.VIEW_PPM)
         discs = locate.find_factories(image, profile, game, view, plane)
-        # A display holds four tiles or none: its four places are proposed and classified.
-        fine = locate.rectify(image, plane, locate.tile_view_ppm(plane)) if self.factory_places else view
-        loose = [Loose(plane.image_points(poly), f"factories.{n}") for n, poly in locate.factory_tiles(fine, plane, game, discs)] \
+        # A display holds four tiles or none: its four places are proposed (in the same view: a
+        # finer one reads no better) and classified.
+        loose = [Loose(plane.image_points(poly), f"factories.{n}") for n, poly in locate.factory_tiles(view, plane, game, discs)] \
             if self.factory_places else []
         for f in detect.loose_tiles(self.detector, view, plane, game, discs):
             if not (self.factory_places and f.zone.startswith("factories.")):

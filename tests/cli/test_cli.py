@@ -399,5 +399,7 @@ def test_demo(capsys: pytest.CaptureFixture[str]) -> None:
         assert doc["format"] == "azulcam-observation/1" and set(doc["check"]) == {"possible", "problems"}
         assert doc["factories"] and doc["boards"]
     assert err.count("demo: ") == 2 and "Traceback" not in err
+    # The bundled photos are read exactly as their truth has them: slots, displays, centre, hands.
+    assert err.count("everything as the truth has it") == 2, err
     code, again, _ = run(["demo"], capsys)
     assert again == out  # the same photos read the same way every time
