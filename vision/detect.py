@@ -40,6 +40,9 @@ KINDS: tuple[str, ...] = (
 )
 #: A peak below this is not a tile.
 THRESHOLD = 0.35
+#: Tiles lying flat never have centres closer than this (two Summer Pavilion rhombuses side by
+#: side: 19 mm; two Azul tiles: 20 mm), with room for the parallax of their raised tops.
+MIN_GAP_MM = 12.0
 #: A tile whose peak is lower than this is listed as uncertain.
 SURE = 0.6
 #: Spread of a target peak (heat-map cells).
@@ -108,8 +111,16 @@ def peaks(heat: np.ndarray, game: str | None, threshold: float = THRESHOLD) -> l
     best = sub.max(axis=0)
     local = cv2.dilate(best, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((best >= local) & (best > threshold))
+    # Two tiles lying flat never have centres closer than MIN_GAP_MM: a weaker peak that near a
+    # stronger one is the same tile (or the gap between two), not another.
+    order = np.argsort(-best[ys, xs], kind="stable")
+    gap = MIN_GAP_MM * VIEW_PPM / STRIDE
+    kept: list[tuple[int, int]] = []
+    for i in order:
+        if all((ys[i] - ky) ** 2 + (xs[i] - kx) ** 2 >= gap * gap for ky, kx in kept):
+            kept.append((int(ys[i]), int(xs[i])))
     out = []
-    for y, x in zip(ys, xs):
+    for y, x in kept:
         # Sub-cell centre: the heat-weighted mean of the 3 x 3 cells around the peak.
         y0, y1, x0, x1 = max(y - 1, 0), min(y + 2, best.shape[0]), max(x - 1, 0), min(x + 2, best.shape[1])
         win = best[y0:y1, x0:x1]

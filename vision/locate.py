@@ -732,8 +732,12 @@ def _fit_tile(pts: np.ndarray, gray: np.ndarray, game: str, ppm: float) -> np.nd
 def zone_of(p: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> str | None:
     """``center`` inside the ring of factory displays, ``boards.P.hand`` near board P outside it."""
     radius = factory_diameter(game) / 2
+    # A tile on a display lies on the disc and is raised by it: seen from the camera, its top
+    # moves outwards from the camera's foot point, past the disc's own rim when seen at a slant.
+    lift = FACTORY_HEIGHT_MM + tile_height(game) - BOARD_HEIGHT_MM
     for n, d in enumerate(discs):
-        if np.hypot(*(p - d.plane)) < radius * 0.9:
+        top = plane.lifted(np.asarray(d.plane, np.float64)[None], lift)[0]
+        if min(np.hypot(*(p - d.plane)), np.hypot(*(p - top))) < radius * 1.05:
             return f"factories.{n}"
     if len(discs) >= 3:
         ring = np.array([d.plane for d in discs])
