@@ -1,7 +1,7 @@
 """Reading photos: accuracy on a held-out rendered set, and time per image.
 
-Renders scenes the classifier never saw (other seeds; and, with --edge, viewpoints and light at
-the edges of the training ranges), reads each with `analyze` from its profile (corners nudged as a
+Renders scenes the networks never saw (other seeds; and, with --edge, viewpoints, tile sizes and
+light at the edges of the training ranges), reads each with `analyze` from its profile (corners nudged as a
 user's clicks would be), and prints the figures issue 5 names:
 
 - per-slot error (every board slot and supply space, hidden ones excluded);
@@ -46,7 +46,8 @@ def main() -> None:
     parser.add_argument("--images", type=int, default=60)
     parser.add_argument("--size", default="1920x1080")
     parser.add_argument("--players", type=int, choices=[2, 3, 4], default=None, help="default: any")
-    parser.add_argument("--edge", action="store_true", help="viewpoints near 45 degrees and the smallest tiles")
+    parser.add_argument("--edge", action="store_true",
+                        help="viewpoints near 45 degrees, the smallest tiles, and light at the ends of its ranges")
     parser.add_argument("--seed", type=int, default=900000)
     parser.add_argument("--classic", action="store_true", help="the classic locator instead of the detector network")
     parser.add_argument("--nudge", type=float, default=2.0, help="corner error of the profile (pixels)")
@@ -54,7 +55,7 @@ def main() -> None:
     cv2.setNumThreads(1)
     w, h = (int(v) for v in args.size.split("x"))
     view = ViewRanges(elevation=(45.0, 55.0), tile_px=(12.0, 16.0)) if args.edge else ViewRanges()
-    options = SceneOptions(size=(w, h), view=view)
+    options = SceneOptions(size=(w, h), view=view, edge_light=args.edge)
     chosen = default_classifier()
     classifier, note = chosen.classifier, chosen.warning
     locator, located_note = (TableLocator(None), None) if args.classic else default_locator()

@@ -115,12 +115,14 @@ def peaks(heat: np.ndarray, game: str | None, threshold: float = THRESHOLD) -> l
     # stronger one is the same tile (or the gap between two), not another.
     order = np.argsort(-best[ys, xs], kind="stable")
     gap = MIN_GAP_MM * VIEW_PPM / STRIDE
-    kept: list[tuple[int, int]] = []
-    for i in order:
-        if all((ys[i] - ky) ** 2 + (xs[i] - kx) ** 2 >= gap * gap for ky, kx in kept):
-            kept.append((int(ys[i]), int(xs[i])))
+    cells = np.stack([ys[order], xs[order]], 1).astype(np.float64)
+    near = ((cells[:, None] - cells[None]) ** 2).sum(-1) < gap * gap
+    keep = np.ones(len(cells), bool)
+    for i in range(len(cells)):
+        if keep[i]:
+            keep[i + 1:] &= ~near[i, i + 1:]
     out = []
-    for y, x in kept:
+    for y, x in cells[keep].astype(int):
         # Sub-cell centre: the heat-weighted mean of the 3 x 3 cells around the peak.
         y0, y1, x0, x1 = max(y - 1, 0), min(y + 2, best.shape[0]), max(x - 1, 0), min(x + 2, best.shape[1])
         win = best[y0:y1, x0:x1]

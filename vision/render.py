@@ -20,6 +20,7 @@ print, the ``azulcam-profile/1`` with the boards' true corners, and what is hidd
 from __future__ import annotations
 
 import math
+import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -74,6 +75,9 @@ class SceneOptions:
     clutter: float = 0.6  # probability of cups and boxes on the table
     jpeg: tuple[int, int] = (30, 95)
     clean: bool = False
+    #: Light at the edges of the ranges only: the warmest or coldest colour temperature, the
+    #: darkest or brightest exposure, a camera that barely corrects white balance.
+    edge_light: bool = False
 
 
 def sample_look(rng: np.random.Generator, options: SceneOptions) -> Look:
@@ -83,7 +87,7 @@ def sample_look(rng: np.random.Generator, options: SceneOptions) -> Look:
     slope = rng.uniform(0.1, 0.6)
     casts = tuple((float(rng.uniform(-0.2, 1.2)), float(rng.uniform(-0.2, 1.2)), float(rng.uniform(0.1, 0.5)),
                    float(rng.uniform(0.1, 0.45))) for _ in range(int(rng.integers(0, 3))))
-    return Look(
+    look = Look(
         texture=int(rng.integers(art.TABLE_TEXTURES)),
         light_dir=(slope * math.cos(a), slope * math.sin(a)),
         shadow_strength=float(rng.uniform(0.2, 0.55)),
@@ -99,6 +103,13 @@ def sample_look(rng: np.random.Generator, options: SceneOptions) -> Look:
         jpeg=int(rng.integers(options.jpeg[0], options.jpeg[1] + 1)),
         cast_shadows=casts,
     )
+    if options.edge_light:  # drawn after the rest, so that scenes without it are unchanged
+        warm, dark = rng.random() < 0.5, rng.random() < 0.5
+        look = dataclasses.replace(
+            look, kelvin=float(rng.uniform(2700, 3000) if warm else rng.uniform(6200, 6500)),
+            exposure=float(rng.uniform(0.6, 0.68) if dark else rng.uniform(1.25, 1.35)),
+            white_balance=float(rng.uniform(0.3, 0.4)))
+    return look
 
 
 # --------------------------------------------------------------------------- occluders

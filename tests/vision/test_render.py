@@ -134,3 +134,15 @@ def test_light_colour_runs_from_warm_to_cold():
     warm, cold = kelvin_to_bgr(2700), kelvin_to_bgr(6500)
     assert warm[2] > warm[0]  # red above blue under a tungsten bulb
     assert cold[0] / cold[2] > warm[0] / warm[2]
+
+
+def test_edge_light_draws_the_ends_of_the_light_ranges_and_changes_nothing_else():
+    from azulcam.vision.render import sample_look
+
+    for seed in range(20):
+        plain = sample_look(np.random.default_rng(seed), SceneOptions())
+        edge = sample_look(np.random.default_rng(seed), SceneOptions(edge_light=True))
+        assert edge.kelvin <= 3000 or edge.kelvin >= 6200
+        assert edge.exposure <= 0.68 or edge.exposure >= 1.25
+        assert 0.3 <= edge.white_balance <= 0.4
+        assert (edge.texture, edge.light_dir, edge.defocus, edge.noise) == (plain.texture, plain.light_dir, plain.defocus, plain.noise)
