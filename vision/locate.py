@@ -362,15 +362,10 @@ def _discs_in_view(view: View, plane: Plane, game: str) -> list[Disc]:
     pys, pxs = np.nonzero(peaks)
     order = np.argsort(-acc[pys, pxs])
     wanted = 2 * sum(1 for p in plane.players if p is not None) + 1
-    cands = []
-    for i in order[:5 * wanted]:
-        p = np.array([float(pxs[i]), float(pys[i])])
-        if mask[int(p[1]), int(p[0])]:
-            continue
-        seen = _rim_sectors(gx, gy, mag, p, radius)
-        if seen < 0.2:
-            continue
-        cands.append((float(acc[pys[i], pxs[i]]) * seen, p, seen))
+    top_peaks = [i for i in order[:5 * wanted] if not mask[pys[i], pxs[i]]]
+    points = np.array([[float(pxs[i]), float(pys[i])] for i in top_peaks]).reshape(-1, 2)
+    cands = [(float(acc[pys[i], pxs[i]]) * seen, p, seen)
+             for i, p, seen in zip(top_peaks, points, _rim_sectors(gx, gy, mag, points, radius)) if seen >= 0.2]
     cands.sort(key=lambda c: -c[0])
     distinct: list[tuple[float, np.ndarray, float]] = []  # the best of each neighbourhood, best first
     for c in cands:
@@ -444,21 +439,22 @@ def _colour_gradient(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return best_gx, best_gy, best / 4.0  # type: ignore[return-value]
 
 
-def _rim_sectors(gx: np.ndarray, gy: np.ndarray, mag: np.ndarray, p: np.ndarray, radius: float,
-                 sectors: int = 16) -> float:
-    """Share of angular sectors where an edge crosses the rim (the outer edge or the inner one)
-    running round the centre (its gradient pointing along the radius)."""
+def _rim_sectors(gx: np.ndarray, gy: np.ndarray, mag: np.ndarray, points: np.ndarray, radius: float,
+                 sectors: int = 16) -> np.ndarray:
+    """For each centre of ``points`` (n x 2), the share of angular sectors where an edge crosses
+    the rim (the outer edge or the inner one) running round the centre (its gradient pointing
+    along the radius)."""
     a = np.linspace(0, 2 * math.pi, sectors * 2, endpoint=False)
     ca, sa = np.cos(a), np.sin(a)
+    rr = np.array([0.74, 0.8, 0.86, 0.93, 1.0, 1.06])[:, None] * radius  # R x A samples per centre
     h, w = mag.shape
-    hit = np.zeros(len(a), bool)
-    for rr in (0.74, 0.8, 0.86, 0.93, 1.0, 1.06):
-        xs = np.clip(np.round(p[0] + rr * radius * ca).astype(int), 0, w - 1)
-        ys = np.clip(np.round(p[1] + rr * radius * sa).astype(int), 0, h - 1)
-        m = mag[ys, xs]
-        radial = np.abs(gx[ys, xs] * ca + gy[ys, xs] * sa) / np.maximum(m * 4.0, 1e-6)
-        hit |= (m > 10) & (radial > 0.8)
-    return float(hit.reshape(sectors, 2).any(1).mean())
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 1, 2)
+    xs = np.clip(np.round(pts[..., 0] + rr * ca), 0, w - 1).astype(int)  # n x R x A
+    ys = np.clip(np.round(pts[..., 1] + rr * sa), 0, h - 1).astype(int)
+    m = mag[ys, xs]
+    radial = np.abs(gx[ys, xs] * ca + gy[ys, xs] * sa) / np.maximum(m * 4.0, 1e-6)
+    hit = ((m > 10) & (radial > 0.8)).any(axis=1)  # n x A
+    return hit.reshape(len(hit), sectors, 2).any(axis=2).mean(axis=1)
 
 
 def _disc_at(plane: Plane, mm: np.ndarray, radius_mm: float, score: float, seen: float) -> Disc:
