@@ -50,15 +50,16 @@ def main() -> None:
                         help="viewpoints near 45 degrees, the smallest tiles, and light at the ends of its ranges")
     parser.add_argument("--seed", type=int, default=900000)
     parser.add_argument("--classic", action="store_true", help="the classic locator instead of the detector network")
+    parser.add_argument("--threads", type=int, default=1, help="threads for OpenCV and the networks (this machine has 2)")
     parser.add_argument("--nudge", type=float, default=2.0, help="corner error of the profile (pixels)")
     args = parser.parse_args()
-    cv2.setNumThreads(1)
+    cv2.setNumThreads(args.threads)
     w, h = (int(v) for v in args.size.split("x"))
     view = ViewRanges(elevation=(45.0, 55.0), tile_px=(12.0, 16.0)) if args.edge else ViewRanges()
     options = SceneOptions(size=(w, h), view=view, edge_light=args.edge)
-    chosen = default_classifier()
+    chosen = default_classifier(threads=args.threads)
     classifier, note = chosen.classifier, chosen.warning
-    locator, located_note = (TableLocator(None), None) if args.classic else default_locator()
+    locator, located_note = (TableLocator(None), None) if args.classic else default_locator(args.threads)
     for line in (note, located_note):
         if line:
             print(line)
@@ -66,6 +67,7 @@ def main() -> None:
     total, per_game = Score(), {"azul": Score(), "pavilion": Score()}
     spent: Counter[str] = Counter()
     times = []
+    by_table: dict[tuple[str, int], list[float]] = {}
     for n in range(args.images):
         state = random_position(rng)
         while args.players and state.players != args.players:
@@ -77,13 +79,14 @@ def main() -> None:
         reading = read(image, profile, classifier, locator)
         observation = assemble(reading)
         times.append(time.perf_counter() - t)
+        by_table.setdefault((state.game, state.players), []).append(times[-1])
         spent.update(reading.spent)
         score = compare(observation, scene.truth)
         total.add(score)
         per_game[state.game].add(score)
     figures = total.figures()
     print(f"{args.images} images {w}x{h}{' (edge of the training ranges)' if args.edge else ''}, "
-          f"players {args.players or 'any'}, profile corners nudged by {args.nudge} px, "
+          f"players {args.players or 'any'}, profile corners nudged by {args.nudge} px, {args.threads} thread(s), "
           f"loose tiles by {'the classic locator' if locator.detector is None else 'the detector network'}")
     print(f"  per-slot error        {figures['slot_error_rate'] * 100:.3f}%  ({total.slot_errors} of {total.slots} slots)")
     print(f"  factories exact       {figures['factories_exact'] * 100:.2f}%  ({total.factories_right} of {total.factories},"
@@ -98,6 +101,8 @@ def main() -> None:
     times_ms = np.array(times) * 1000
     print(f"  ms per image          median {np.median(times_ms):.1f}, p90 {np.percentile(times_ms, 90):.1f}; by stage: "
           + ", ".join(f"{k} {v / len(times) * 1000:.1f}" for k, v in spent.items()))
+    print("  median ms by table    " + ", ".join(f"{game} {players}p {np.median(t) * 1000:.1f} ({len(t)})"
+                                                for (game, players), t in sorted(by_table.items())))
 
 
 if __name__ == "__main__":

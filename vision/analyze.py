@@ -260,12 +260,13 @@ class TableLocator:
 
 
 @lru_cache(maxsize=1)
-def default_locator() -> tuple[TableLocator, str | None]:
-    """The locator with the shipped detector, or (with a warning saying why) without it."""
+def default_locator(threads: int = 1) -> tuple[TableLocator, str | None]:
+    """The locator with the shipped detector (run on ``threads`` threads), or (with a warning
+    saying why) without it."""
     from .detect import DetectorError, load_detector
 
     try:
-        return TableLocator(load_detector()), None
+        return TableLocator(load_detector(threads=threads)), None
     except DetectorError as exc:
         return TableLocator(None), f"{exc}; loose tiles are proposed by the classic locator instead"
 

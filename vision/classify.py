@@ -108,7 +108,7 @@ class OnnxClassifier:
         return [(kinds[b], float(sub[n, b])) for n, b in enumerate(best)]
 
 
-def load_model(path: str | Path | None = None, digest_path: str | Path | None = None) -> OnnxClassifier:
+def load_model(path: str | Path | None = None, digest_path: str | Path | None = None, threads: int = 1) -> OnnxClassifier:
     """Load the tile model (by default the package's ``tiles.onnx``), after checking its SHA-256
     against ``<model>.sha256``; labels and input size come from the model's metadata.
 
@@ -116,7 +116,7 @@ def load_model(path: str | Path | None = None, digest_path: str | Path | None = 
     onnxruntime is missing or cannot read the file, or the metadata is incomplete."""
     path = Path(path) if path is not None else package_file(MODEL_NAME)
     session, actual = verified_session(path, "tile model", ModelError,
-                                       Path(digest_path) if digest_path is not None else None)
+                                       Path(digest_path) if digest_path is not None else None, threads)
     meta = dict(session.get_modelmeta().custom_metadata_map)
     try:
         labels = tuple(json.loads(meta["labels"]))
@@ -312,12 +312,12 @@ class DefaultClassifier:
     warning: str | None = None
 
 
-def default_classifier(colors: Mapping[str, Sequence[float]] | None = None) -> DefaultClassifier:
+def default_classifier(colors: Mapping[str, Sequence[float]] | None = None, threads: int = 1) -> DefaultClassifier:
     """The shipped ONNX classifier, or the colour-reference one (from the profile's ``colors``
     when given) with a warning saying why the model could not be loaded. Never raises for a
     missing or altered model."""
     try:
-        return DefaultClassifier(load_model())
+        return DefaultClassifier(load_model(threads=threads))
     except ModelError as exc:
         return DefaultClassifier(ColorReferenceClassifier.from_colors(colors),
                                  f"tile model not loaded, using colour references instead: {exc}")

@@ -167,11 +167,11 @@ class TileDetector:
         return peaks(self.heatmaps(view), game, self.threshold)
 
 
-def load_detector(path: str | Path | None = None) -> TileDetector:
+def load_detector(path: str | Path | None = None, threads: int = 1) -> TileDetector:
     """Load the detector (by default the package's ``detector.onnx``) after checking its SHA-256
     against ``<model>.sha256``. Raises :class:`DetectorError` naming the file and the reason."""
     path = Path(path) if path is not None else package_file(MODEL_NAME)
-    session, actual = verified_session(path, "detector model", DetectorError)
+    session, actual = verified_session(path, "detector model", DetectorError, threads=threads)
     meta = dict(session.get_modelmeta().custom_metadata_map)
     try:
         kinds = tuple(json.loads(meta["kinds"]))

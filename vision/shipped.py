@@ -1,4 +1,4 @@
-"""The models shipped inside the package: found, checked against their SHA-256, opened on one thread.
+"""The models shipped inside the package: found, checked against their SHA-256, opened on the CPU.
 
 Both networks (the tile classifier and the loose-tile detector) load the same way, so that an
 altered or truncated file is refused with the same clear reason whichever it is.
@@ -18,8 +18,9 @@ def package_file(name: str) -> Path:
     return Path(str(files("azulcam.models") / name))
 
 
-def verified_session(path: Path, what: str, error: type[Exception], digest_path: Path | None = None) -> tuple[Any, str]:
-    """An onnxruntime session of the model at ``path`` (one thread, CPU) and its SHA-256, after
+def verified_session(path: Path, what: str, error: type[Exception], digest_path: Path | None = None,
+                     threads: int = 1) -> tuple[Any, str]:
+    """An onnxruntime session of the model at ``path`` (CPU, ``threads`` threads) and its SHA-256, after
     checking the digest against ``digest_path`` (by default ``<path>.sha256``). Raises ``error`` naming ``what``, the file and
     the reason: missing, digest file missing, digest mismatch, no onnxruntime, corrupt graph."""
     digest_path = digest_path if digest_path is not None else path.with_name(path.name + ".sha256")
@@ -40,7 +41,7 @@ def verified_session(path: Path, what: str, error: type[Exception], digest_path:
     except ImportError as exc:
         raise error("onnxruntime is not installed") from exc
     options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
+    options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     try:
         session = ort.InferenceSession(data, sess_options=options, providers=["CPUExecutionProvider"])
