@@ -1,0 +1,53 @@
+"""The figures of bench/vision.py: an observation scored against a scene's truth."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+from azulcam.vision.evaluate import compare
+
+SCENES = Path(__file__).resolve().parents[2] / "fixtures" / "scenes"
+
+
+def _truth() -> dict:
+    """A fixture scene where every display can be seen."""
+    for path in sorted(SCENES.glob("*/scene-*.json")):
+        truth = json.loads(path.read_text())
+        if not any(h["zone"].startswith("factories.") for h in truth["hidden"]) and truth["observation"]["center"]:
+            return truth
+    raise AssertionError("no fixture scene shows every display")
+
+
+def test_the_truths_own_observation_is_exactly_right():
+    truth = _truth()
+    score = compare(truth["observation"], truth)
+    assert score.images_right == 1 and score.slot_errors == 0 and not score.errors
+    assert score.slots > 80 and score.factories == len(truth["observation"]["factories"]) == score.factories_right
+
+
+def test_each_kind_of_mistake_is_counted_where_it_is():
+    truth = _truth()
+    seen = copy.deepcopy(truth["observation"])
+    board = seen["boards"][0]["slots"]
+    slot = next(iter(board))
+    del board[slot]  # a tile missed on a slot
+    seen["center"] = {**seen["center"], "red": seen["center"].get("red", 0) + 1}
+    lost = seen["factories"].pop()  # a display not found
+    score = compare(seen, truth)
+    assert score.images_right == 0 and score.slot_errors == 1 and score.factories_missed == 1
+    assert score.errors["center"] == 1 and score.errors["factories"] == 1
+    seen["factories"] += [lost, {"center": [5.0, 5.0], "tiles": []}]  # found again, and one that is not there
+    assert compare(seen, truth).errors["factories"] == 1  # the extra one
+
+
+def test_a_display_under_a_hand_is_not_scored_found_or_not():
+    truth = _truth()
+    truth["hidden"] = truth["hidden"] + [{"zone": "factories.0", "by": "hand"}]
+    seen = copy.deepcopy(truth["observation"])
+    seen["factories"][0]["tiles"] = seen["factories"][0]["tiles"][:1]  # what shows of it
+    found = compare(seen, truth)
+    assert found.images_right == 1 and found.factories == len(seen["factories"]) - 1
+    seen["factories"].pop(0)
+    assert compare(seen, truth).images_right == 1
