@@ -2,11 +2,13 @@
 
 1. :func:`load_image` and the profile (``calibration.profile``): clear errors for bad input;
 2. :func:`register_boards`: each board (and the scoring board) aligned from the profile's corners;
-3. ``locate``: factory displays, and the loose tiles in them, in the centre and beside boards;
-4. :mod:`crops` cuts one patch per slot and loose tile, and the classifier reads them all in one
-   batched call;
-5. :func:`assemble`: the observation, with what the classifier is unsure of in ``uncertain`` and
-   what could not be seen in ``warnings``.
+3. :class:`TableLocator`: the factory displays and the four places of the tiles on each occupied
+   one (``locate``); the loose tiles in the centre and beside the boards, found and named by the
+   detector network (``detect``) on the same top-down view;
+4. :mod:`crops` cuts one patch per slot and display place, and the classifier reads them all in
+   one batched call;
+5. :func:`assemble`: the observation, with what the classifier or the detector is unsure of in
+   ``uncertain`` and what could not be seen in ``warnings``.
 """
 
 from __future__ import annotations
