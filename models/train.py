@@ -192,7 +192,6 @@ def print_figures(fig: dict, classes: tuple[str, ...]) -> None:
 
 def export(model, path: Path, metadata: dict[str, str]) -> None:
     """ONNX with a dynamic batch axis, softmax at the end, and ``metadata`` as metadata_props."""
-    import onnx
     import torch
 
     class Exported(torch.nn.Module):
@@ -208,16 +207,32 @@ def export(model, path: Path, metadata: dict[str, str]) -> None:
     torch.onnx.export(wrapped, (torch.zeros(2, INPUT_SIZE, INPUT_SIZE, 3),), str(tmp), dynamo=False,
                       input_names=["patches"], output_names=["probs"], opset_version=17,
                       dynamic_axes={"patches": {0: "batch"}, "probs": {0: "batch"}}, do_constant_folding=True)
+    finish_onnx(tmp, path, metadata, "azulcam models/train.py",
+                "azulcam tile classifier: patches float32 N x 32 x 32 x 3 BGR 0..255 -> probs N x classes")
+
+
+def finish_onnx(tmp: Path, path: Path, metadata: dict[str, str], producer: str, doc: str) -> None:
+    """The exported graph at ``tmp`` written to ``path`` with ``metadata`` as its metadata_props,
+    its producer and description, after ONNX's own check; ``tmp`` is removed."""
+    import onnx
+
     proto = onnx.load(str(tmp))
     tmp.unlink()
     del proto.metadata_props[:]
     for key, value in metadata.items():
         entry = proto.metadata_props.add()
         entry.key, entry.value = key, value
-    proto.producer_name = "azulcam models/train.py"
-    proto.doc_string = "azulcam tile classifier: patches float32 N x 32 x 32 x 3 BGR 0..255 -> probs N x classes"
+    proto.producer_name = producer
+    proto.doc_string = doc
     onnx.checker.check_model(proto)
     path.write_bytes(proto.SerializeToString())
+
+
+def write_digest(path: Path) -> str:
+    """``<path>.sha256`` beside the model (what the loader checks); returns the digest."""
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    path.with_name(path.name + ".sha256").write_text(f"{digest}  {path.name}\n")
+    return digest
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -302,8 +317,7 @@ def main(argv: list[str] | None = None) -> int:
         "heldout_patches": str(fig["patches"]),
         "training": json.dumps({k: v for k, v in setting.items() if k != "train_class_counts"}),
     })
-    digest = hashlib.sha256(out.read_bytes()).hexdigest()
-    out.with_name(out.name + ".sha256").write_text(f"{digest}  {out.name}\n")
+    digest = write_digest(out)
     total_s = time.perf_counter() - started
     setting["total_seconds"] = round(total_s, 1)
     metrics = {"version": VERSION, "model": out.name, "sha256": digest, "bytes": out.stat().st_size,

@@ -20,7 +20,6 @@ Needs the ``train`` extra (torch, onnx); the runtime needs neither.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import sys
@@ -30,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import run_jobs  # noqa: E402  (models/ is a folder of scripts, not a package)
+from train import finish_onnx, run_jobs, write_digest  # noqa: E402  (models/ is a folder of scripts, not a package)
 
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "1.0.0"
@@ -156,7 +155,6 @@ def detection_figures(model, views: np.ndarray, heat: np.ndarray, weight: np.nda
 
 def export(model, path: Path, metadata: dict[str, str]) -> None:
     """ONNX with dynamic height and width, a sigmoid at the end, ``metadata`` as metadata_props."""
-    import onnx
     import torch
 
     class Exported(torch.nn.Module):
@@ -173,16 +171,8 @@ def export(model, path: Path, metadata: dict[str, str]) -> None:
                       input_names=["view"], output_names=["heat"], opset_version=17,
                       dynamic_axes={"view": {1: "height", 2: "width"}, "heat": {2: "rows", 3: "cols"}},
                       do_constant_folding=True)
-    proto = onnx.load(str(tmp))
-    tmp.unlink()
-    del proto.metadata_props[:]
-    for key, value in metadata.items():
-        entry = proto.metadata_props.add()
-        entry.key, entry.value = key, value
-    proto.producer_name = "azulcam models/train_detector.py"
-    proto.doc_string = "azulcam loose-tile detector: view float32 1 x H x W x 3 BGR 0..255 -> heat 1 x K x H/2 x W/2"
-    onnx.checker.check_model(proto)
-    path.write_bytes(proto.SerializeToString())
+    finish_onnx(tmp, path, metadata, "azulcam models/train_detector.py",
+                "azulcam loose-tile detector: view float32 1 x H x W x 3 BGR 0..255 -> heat 1 x K x H/2 x W/2")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -257,8 +247,7 @@ def main(argv: list[str] | None = None) -> int:
         "heldout": json.dumps(fig),
         "training": json.dumps(setting),
     })
-    digest = hashlib.sha256(out.read_bytes()).hexdigest()
-    out.with_name(out.name + ".sha256").write_text(f"{digest}  {out.name}\n")
+    digest = write_digest(out)
     setting["total_seconds"] = round(time.perf_counter() - started, 1)
     metrics = {"version": VERSION, "model": out.name, "sha256": digest, "bytes": out.stat().st_size,
                "kinds": list(KINDS), "setting": setting, "heldout": fig}
