@@ -207,7 +207,8 @@ ON_BOARD_MM = 3.0
 def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs: list[Any]) -> list[Found]:
     """The tiles of ``game`` off the boards in a top-down ``view`` (``locate.rectify`` at
     :data:`VIEW_PPM`), each in its zone: on a disc of ``discs``, in the centre or beside a board.
-    Peaks on the boards themselves, and far from every zone, are dropped."""
+    Peaks on the boards themselves, and far from every zone, are dropped. Only the part of the
+    view around the players' boards is searched (not the scoring board's)."""
     from . import locate
     from .boards import AZUL_TILE_MM, PAVILION_TILE_SIDE_MM
 
@@ -216,9 +217,14 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     half = (AZUL_TILE_MM if game == "azul" else PAVILION_TILE_SIDE_MM) / 2
     square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
     boards = [b.astype(np.float32) for b in plane.boards]
+    # Loose tiles lie among the players' boards: the scoring board's side of the view is skipped.
+    players = np.vstack([b for b, p in zip(plane.boards, plane.players) if p is not None])
+    lo = np.floor(view.to_px(players.min(0) - locate.VIEW_MARGIN_MM) / STRIDE).astype(int).clip(0) * STRIDE
+    hi = np.ceil(view.to_px(players.max(0) + locate.VIEW_MARGIN_MM) / STRIDE).astype(int) * STRIDE
+    window = view.image[lo[1]:hi[1], lo[0]:hi[0]]
     out = []
-    for d in detector.detect(view.image, game):
-        mm = view.to_mm(np.array(d.center))
+    for d in detector.detect(np.ascontiguousarray(window), game):
+        mm = view.to_mm(np.array(d.center) + lo)
         if any(cv2.pointPolygonTest(b, (float(mm[0]), float(mm[1])), True) > ON_BOARD_MM for b in boards):
             continue
         zone = locate.zone_of(mm, plane, discs, game)
