@@ -228,14 +228,12 @@ def assemble(reading: Reading) -> dict[str, Any]:
 class TableLocator:
     """Factory displays and loose tiles (``locate``). With a detector network
     (:mod:`azulcam.vision.detect`), the tiles in the centre and beside the boards are found and
-    named by it, and each occupied display's four places are proposed for the classifier
-    (``factory_places``; without it the detector's peaks on the displays are taken too). Without
-    a detector, the classic locator proposes every candidate for the classifier
+    named by it, and each occupied display's four places are proposed for the classifier.
+    Without a detector, the classic locator proposes every candidate for the classifier
     (:func:`azulcam.vision.locate.locate`)."""
 
-    def __init__(self, detector: Any | None = None, factory_places: bool = True) -> None:
+    def __init__(self, detector: Any | None = None) -> None:
         self.detector = detector
-        self.factory_places = factory_places
 
     def __call__(self, image: np.ndarray, profile: Profile, boards: list[BoardView]
                  ) -> tuple[list[tuple[float, float]], list[Loose]]:
@@ -252,11 +250,10 @@ class TableLocator:
         view = locate.rectify(image, plane, detect.VIEW_PPM)
         discs = locate.find_factories(image, profile, game, view, plane)
         # A display holds four tiles or none: its four places are proposed (in the same view: a
-        # finer one reads no better) and classified.
-        loose = [Loose(plane.image_points(poly), f"factories.{n}") for n, poly in locate.factory_tiles(view, plane, game, discs)] \
-            if self.factory_places else []
+        # finer one reads no better) and classified; the detector's peaks on it are not needed.
+        loose = [Loose(plane.image_points(poly), f"factories.{n}") for n, poly in locate.factory_tiles(view, plane, game, discs)]
         for f in detect.loose_tiles(self.detector, view, plane, game, discs):
-            if not (self.factory_places and f.zone.startswith("factories.")):
+            if not f.zone.startswith("factories."):
                 loose.append(Loose(f.outline, f.zone, f.kind, f.confidence, detect.SURE))
         return [(float(d.center[0]), float(d.center[1])) for d in discs], loose
 
@@ -271,11 +268,6 @@ def default_locator(threads: int = 1) -> tuple[TableLocator, str | None]:
         return TableLocator(load_detector(threads=threads)), None
     except DetectorError as exc:
         return TableLocator(None), f"{exc}; loose tiles are proposed by the classic locator instead"
-
-
-def locator(image: np.ndarray, profile: Profile, boards: list[BoardView]) -> tuple[list[tuple[float, float]], list[Loose]]:
-    """Factory displays and loose tiles by the classic locator (:class:`TableLocator` without a detector)."""
-    return TableLocator(None)(image, profile, boards)
 
 
 def analyze(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = None) -> dict[str, Any]:
