@@ -20,9 +20,9 @@ from ..calibration.profile import board_homography
 from ..engine.players import make_player
 from ..engine.record import play_game, replay
 from . import crops
-from .boards import AZUL_TILE_MM, PAVILION_TILE_SIDE_MM
 from .camera import ViewRanges
 from .render import SceneOptions, render_state
+from .table import tile_mm
 
 #: The classifier's classes: ``empty``, then each game's tile kinds as ``game/kind``.
 CLASSES: tuple[str, ...] = (
@@ -183,10 +183,9 @@ def scene_views(image: np.ndarray, truth: dict[str, Any]) -> tuple[np.ndarray, n
         else:
             centres.append(at)
             channels.append(detect.KINDS.index(f"{game}/{item['kind']}"))
-    tile_mm = AZUL_TILE_MM if game == "azul" else PAVILION_TILE_SIDE_MM
     heat, weight = detect.heatmap_targets(view.image.shape[:2], np.array(centres).reshape(-1, 2), np.array(channels, int),
                                           np.array(ignored).reshape(-1, 2), [view.to_px(b) for b in plane.boards],
-                                          tile_mm * detect.VIEW_PPM)
+                                          tile_mm(game) * detect.VIEW_PPM)
     return view.image, heat, weight
 
 

@@ -26,6 +26,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from .classify import GAMES
 from .shipped import package_file, verified_session
 
 #: Scale of the top-down view the network reads (pixels per mm): an Azul tile is 10 pixels wide.
@@ -48,7 +49,6 @@ SURE = 0.6
 #: Spread of a target peak (heat-map cells).
 SIGMA = 0.9
 MODEL_NAME = "detector.onnx"
-GAMES = ("azul", "pavilion")
 
 
 def game_channels(game: str | None) -> tuple[np.ndarray, list[str]]:
@@ -147,14 +147,13 @@ class TileDetector:
     version: str
     sha256: str
     metadata: dict[str, str] = field(default_factory=dict)
-    threshold: float = THRESHOLD
 
     def heatmaps(self, view: np.ndarray) -> np.ndarray:
         """K x h/STRIDE x w/STRIDE heat maps of a uint8 BGR top-down view."""
         view = np.asarray(view)
         if view.ndim != 3 or view.shape[2] != 3 or view.dtype != np.uint8:
             raise ValueError(f"a view must be h x w x 3 uint8 BGR, not {view.shape} {view.dtype}")
-        # The network halves the size twice at most: pad to a multiple of its stride.
+        # The network halves the size: pad to a multiple of its stride.
         h, w = view.shape[:2]
         ph, pw = -h % STRIDE, -w % STRIDE
         if ph or pw:
@@ -164,7 +163,7 @@ class TileDetector:
 
     def detect(self, view: np.ndarray, game: str) -> list[Detection]:
         """The tiles of ``game`` in a top-down view at :data:`VIEW_PPM`."""
-        return peaks(self.heatmaps(view), game, self.threshold)
+        return peaks(self.heatmaps(view), game)
 
 
 def load_detector(path: str | Path | None = None, threads: int = 1) -> TileDetector:
@@ -190,13 +189,12 @@ def load_detector(path: str | Path | None = None, threads: int = 1) -> TileDetec
 @dataclass(frozen=True)
 class Found:
     """A loose tile: its zone (``factories.I``, ``center``, ``boards.P.hand``), kind, the
-    detector's confidence, its centre on the table plane (mm) and its outline in the image
-    (a tile-sized square around its centre, 4 x 2 pixels)."""
+    detector's confidence and its outline in the image (a tile-sized square around its centre,
+    4 x 2 pixels)."""
 
     zone: str
     kind: str
     confidence: float
-    plane: tuple[float, float]
     outline: np.ndarray
 
 
@@ -210,11 +208,11 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     Peaks on the boards themselves, and far from every zone, are dropped. Only the part of the
     view around the players' boards is searched (not the scoring board's)."""
     from . import locate
-    from .boards import AZUL_TILE_MM, PAVILION_TILE_SIDE_MM
+    from .table import tile_mm
 
     if abs(view.ppm - VIEW_PPM) > 1e-9:
         raise ValueError(f"the detector reads views at {VIEW_PPM} px/mm, not {view.ppm}")
-    half = (AZUL_TILE_MM if game == "azul" else PAVILION_TILE_SIDE_MM) / 2
+    half = tile_mm(game) / 2
     square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
     boards = [b.astype(np.float32) for b in plane.boards]
     # Loose tiles lie among the players' boards: the scoring board's side of the view is skipped.
@@ -230,5 +228,5 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
         zone = locate.zone_of(mm, plane, discs, game)
         if zone is None:
             continue
-        out.append(Found(zone, d.kind, d.confidence, (float(mm[0]), float(mm[1])), plane.image_points(mm + square)))
+        out.append(Found(zone, d.kind, d.confidence, plane.image_points(mm + square)))
     return out

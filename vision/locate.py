@@ -35,7 +35,7 @@ import numpy as np
 from ..calibration.layouts import load_layout
 from ..calibration.profile import Profile, ProfileError
 from . import boards as geo
-from .table import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_height
+from .table import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_height, tile_mm
 
 GAMES = ("azul", "pavilion")
 #: Scale of the top-down view the loose tiles are searched in (pixels per millimetre), at most.
@@ -630,7 +630,7 @@ def _table_tiles(view: View, plane: Plane, game: str, discs: list[Disc]) -> list
     img = view.image
     ppm = view.ppm
     h, w = img.shape[:2]
-    tile = geo.AZUL_TILE_MM if game == "azul" else geo.PAVILION_TILE_SIDE_MM
+    tile = tile_mm(game)
     tile_area = (tile * tile if game == "azul" else tile * tile * math.sqrt(3) / 2) * ppm * ppm
     # Where to look: off the boards and the discs (the discs' tiles are proposed apart).
     blocked = board_mask(view, plane, grow_mm=5.0)

@@ -34,7 +34,7 @@ from . import boards as geo
 from .camera import Camera, ViewRanges, sample_camera
 from .timing import Stopwatch
 from .table import (BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, Arrangement, Item, Table, arrange, build_table,
-                    contents_of, factory_diameter, observation, rotate, tile_height, zone_contents)
+                    contents_of, factory_diameter, observation, rotate, tile_height, tile_mm, zone_contents)
 
 SCENE_FORMAT = "azulcam-scene/1"
 _MAX_CANVAS_PX = 3e6  # keeps a zoomed-out oblique view from drawing a huge canvas
@@ -645,10 +645,6 @@ class Scene:
         if self._image is None:
             self._image = cv2.imdecode(np.frombuffer(self.jpeg, np.uint8), cv2.IMREAD_COLOR)
         return self._image
-
-
-def tile_mm(game: str) -> float:
-    return geo.AZUL_TILE_MM if game == "azul" else geo.PAVILION_TILE_SIDE_MM
 
 
 def layout_name(state: Any) -> str:

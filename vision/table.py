@@ -36,6 +36,11 @@ BOARD_HEIGHT_MM = 2.5
 FACTORY_HEIGHT_MM = 2.0
 
 
+def tile_mm(game: str) -> float:
+    """A tile's width (Azul's square side, Summer Pavilion's rhombus side)."""
+    return geo.AZUL_TILE_MM if game == "azul" else geo.PAVILION_TILE_SIDE_MM
+
+
 def tile_height(game: str) -> float:
     return geo.AZUL_TILE_HEIGHT_MM if game == "azul" else geo.PAVILION_TILE_HEIGHT_MM
 
@@ -275,7 +280,7 @@ def build_table(arrangement: Arrangement, contents: dict[str, list[str]], rng: n
             kept.setdefault(item.zone, []).append(item)
     items: list[Item] = []
     boards = {b.player: b for b in arrangement.boards}
-    tile_mm = geo.AZUL_TILE_MM if game == "azul" else geo.PAVILION_TILE_SIDE_MM
+    size = tile_mm(game)
     for zone, tiles in contents.items():
         if not tiles:
             continue
@@ -292,7 +297,7 @@ def build_table(arrangement: Arrangement, contents: dict[str, list[str]], rng: n
             items.append(Item(tiles[0], zone, x + jitter[0], y + jitter[1], arrangement.scoring.slot_angle(zone) + jitter[2],
                               BOARD_HEIGHT_MM))
         elif zone == "center" or zone.endswith(".hand"):
-            items += _loose_items(arrangement, zone, tiles, old, rng, tile_mm)
+            items += _loose_items(arrangement, zone, tiles, old, rng, size)
         else:
             p, slot = _board_slot(zone)  # type: ignore[misc]
             same = [i for i in old if i.kind == tiles[0]]

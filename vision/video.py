@@ -21,9 +21,8 @@ import numpy as np
 
 from ..engine.record import Record, replay
 from .camera import Camera, ViewRanges, sample_camera
-from .render import (Look, SceneOptions, Solid, compose, layout_name, make_clutter, make_hand, sample_look,
-                     scene_truth, tile_mm)
-from .table import Item, Table, arrange, build_table, zone_contents
+from .render import Look, SceneOptions, Solid, compose, layout_name, make_clutter, make_hand, sample_look, scene_truth
+from .table import Item, Table, arrange, build_table, tile_mm, zone_contents
 
 #: Frames per phase of one event: still, reach in, carry, put down and leave.
 STILL, REACH, CARRY, LEAVE = 2, 3, 3, 2
