@@ -10,6 +10,7 @@ user's clicks would be), and prints the figures issue 5 names:
 - milliseconds per image by stage, and for a 4-player table at 1920x1080.
 
     python bench/vision.py [--images 60] [--size 1920x1080] [--players 4] [--edge] [--seed 900000]
+        [--threads 1] [--classic | --detector PATH]
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import argparse
 import random
 import time
 from collections import Counter
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -27,6 +29,7 @@ from azulcam.vision.analyze import TableLocator, assemble, default_locator, read
 from azulcam.vision.camera import ViewRanges
 from azulcam.vision.classify import default_classifier
 from azulcam.vision.dataset import random_position
+from azulcam.vision.detect import load_detector
 from azulcam.vision.evaluate import Score, compare
 from azulcam.vision.render import SceneOptions, render_state
 
@@ -51,6 +54,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=900000)
     parser.add_argument("--classic", action="store_true", help="the classic locator instead of the detector network")
     parser.add_argument("--threads", type=int, default=1, help="threads for OpenCV and the networks (this machine has 2)")
+    parser.add_argument("--detector", type=Path, default=None, help="another detector model (default: the shipped one)")
     parser.add_argument("--nudge", type=float, default=2.0, help="corner error of the profile (pixels)")
     args = parser.parse_args()
     cv2.setNumThreads(args.threads)
@@ -59,7 +63,12 @@ def main() -> None:
     options = SceneOptions(size=(w, h), view=view, edge_light=args.edge)
     chosen = default_classifier(threads=args.threads)
     classifier, note = chosen.classifier, chosen.warning
-    locator, located_note = (TableLocator(None), None) if args.classic else default_locator(args.threads)
+    if args.classic:
+        locator, located_note = TableLocator(None), None
+    elif args.detector:
+        locator, located_note = TableLocator(load_detector(args.detector, threads=args.threads)), None
+    else:
+        locator, located_note = default_locator(args.threads)
     for line in (note, located_note):
         if line:
             print(line)

@@ -1,0 +1,120 @@
+"""A board's light measured on its own card, and the second look at the slots the classifier is
+unsure of (``light``, ``analyze.second_look``)."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+import cv2
+import numpy as np
+import pytest
+
+import azulcam.vision.analyze as analyze
+from azulcam.calibration.layouts import load_layout
+from azulcam.calibration.profile import Profile
+from azulcam.vision import light
+from azulcam.vision.analyze import assemble, read, register_boards, second_look
+from azulcam.vision.camera import ViewRanges
+from azulcam.vision.classify import default_classifier
+from azulcam.vision.dataset import random_position
+from azulcam.vision.evaluate import compare
+from azulcam.vision.render import SceneOptions, render_state
+
+
+@pytest.fixture(scope="module")
+def clean_scene():
+    rng = random.Random(7)
+    state = random_position(rng)
+    while state.game != "azul":
+        state = random_position(rng)
+    scene = render_state(state, 7, SceneOptions(size=(1280, 720), clean=True))
+    profile = Profile.from_json(scene.truth["profile"])
+    boards = register_boards(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY), profile)
+    return scene.image, boards
+
+
+def test_light_scales_with_the_photo(clean_scene):
+    image, boards = clean_scene
+    board = boards[0]
+    full = light.board_light(image, board.homography, board.placement.layout)
+    half = light.board_light((image // 2).astype(np.uint8), board.homography, board.placement.layout)
+    assert full is not None and half is not None
+    # A clean render shows the card about as printed; a photo at half the light, half of that.
+    assert np.all((full > 0.7) & (full < 1.3)), full
+    np.testing.assert_allclose(half / full, 0.5, atol=0.03)
+    # One channel dimmed: the light says which.
+    tinted = image.copy()
+    tinted[..., 0] = (tinted[..., 0] * 0.6).astype(np.uint8)
+    blue = light.board_light(tinted, board.homography, board.placement.layout)
+    np.testing.assert_allclose(blue / full, [0.6, 1.0, 1.0], atol=0.03)
+
+
+def test_no_light_for_a_board_out_of_the_photo(clean_scene):
+    image, boards = clean_scene
+    far = np.array([[300.0, 0, 5000], [0, 200.0, 5000], [0, 0, 1]])  # board fractions -> pixels, far off
+    assert light.board_light(image, far, boards[0].placement.layout) is None
+
+
+def test_relit_undoes_the_light():
+    patches = np.full((2, 32, 32, 3), 100, np.uint8)
+    same = light.relit(patches, light.TYPICAL_LIGHT)
+    np.testing.assert_array_equal(same, patches)
+    darker = light.relit(patches, light.TYPICAL_LIGHT / 2)
+    assert darker.dtype == np.uint8 and np.all(darker == 200)
+    assert np.all(light.relit(patches, light.TYPICAL_LIGHT / 4) == 255)  # clipped, not wrapped
+
+
+class _Scripted:
+    """A classifier that answers (first call) unsure for every patch whose mean is below 128, and
+    (any later call) sure of ``red``; it records each call's batch size."""
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def classify(self, patches, game):
+        self.calls.append(len(patches))
+        if len(self.calls) == 1:
+            return [(None, 0.5) if p.mean() < 128 else ("blue", 0.99) for p in patches]
+        return [("red", 0.95)] * len(patches)
+
+
+def test_second_look_rereads_only_unsure_slots_in_one_call(clean_scene):
+    image, boards = clean_scene
+    sizes = [len(load_layout(b.placement.layout).ids) for b in boards]
+    n = sum(sizes)
+    patches = np.full((n, 32, 32, 3), 200, np.uint8)
+    patches[[0, sizes[0]]] = 50  # one unsure slot on each of the first two boards
+    clf = _Scripted()
+    first = clf.classify(patches, "azul")
+    out = second_look(image, boards, patches, first, clf, "azul")
+    assert clf.calls == [n, 2]
+    assert out[0] == ("red", 0.95) and out[sizes[0]] == ("red", 0.95)
+    assert [a for i, a in enumerate(out) if i not in (0, sizes[0])] == [a for i, a in enumerate(first)
+                                                                         if i not in (0, sizes[0])]
+    # A board that could not be aligned keeps its first answers: its light would be measured off the card.
+    unaligned = [SimpleNamespace(placement=b.placement, homography=b.homography,
+                                 registration=SimpleNamespace(aligned=False)) for b in boards]
+    clf = _Scripted()
+    first = clf.classify(patches, "azul")
+    assert second_look(image, unaligned, patches, first, clf, "azul") == first and clf.calls == [n]
+
+
+def test_second_look_helps_at_the_ends_of_the_light_range():
+    """Rendered tables in the darkest and brightest light the renderer makes: the slots read with
+    the second look are wrong less often than without it."""
+    classifier = default_classifier().classifier
+    rng = random.Random(920000)
+    options = SceneOptions(size=(1280, 720), view=ViewRanges(elevation=(45.0, 55.0)), edge_light=True)
+    errors = {True: 0, False: 0}
+    original = analyze.second_look
+    try:
+        for n in range(8):
+            scene = render_state(random_position(rng), (920000, n), options)
+            profile = Profile.from_json(scene.truth["profile"])
+            for on in (True, False):
+                analyze.second_look = original if on else (lambda image, boards, patches, answers, c, g: list(answers))
+                errors[on] += compare(assemble(read(scene.image, profile, classifier)), scene.truth).slot_errors
+    finally:
+        analyze.second_look = original
+    assert errors[True] < errors[False], errors
