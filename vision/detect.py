@@ -33,6 +33,9 @@ from .shipped import package_file, verified_session
 VIEW_PPM = 0.5
 #: One heat-map cell per STRIDE x STRIDE view pixels (4 mm).
 STRIDE = 2
+#: The network also works at a quarter of the view's size: a view it reads is padded to a
+#: multiple of this.
+INPUT_MULTIPLE = 4
 #: The network's heat maps, in order: every tile kind of both games (the classifier's classes but empty).
 KINDS: tuple[str, ...] = (
     "azul/blue", "azul/yellow", "azul/red", "azul/black", "azul/white", "azul/joker", "azul/first_player",
@@ -121,15 +124,17 @@ def peaks(heat: np.ndarray, game: str | None, threshold: float = THRESHOLD) -> l
     for i in range(len(cells)):
         if keep[i]:
             keep[i + 1:] &= ~near[i, i + 1:]
-    out = []
-    for y, x in cells[keep].astype(int):
-        # Sub-cell centre: the heat-weighted mean of the 3 x 3 cells around the peak.
-        y0, y1, x0, x1 = max(y - 1, 0), min(y + 2, best.shape[0]), max(x - 1, 0), min(x + 2, best.shape[1])
-        win = best[y0:y1, x0:x1]
-        gy, gx = np.mgrid[y0:y1, x0:x1]
-        cy, cx = float((win * gy).sum() / win.sum()), float((win * gx).sum() / win.sum())
-        out.append(Detection((cx * STRIDE, cy * STRIDE), kinds[int(sub[:, y, x].argmax())], float(best[y, x])))
-    return out
+    ys, xs = cells[keep].astype(int).T
+    # Sub-cell centres: the heat-weighted mean of the 3 x 3 cells around each peak.
+    padded = np.pad(best, 1)
+    dy, dx = np.mgrid[-1:2, -1:2].reshape(2, 1, 9)
+    win = padded[ys[:, None] + 1 + dy, xs[:, None] + 1 + dx]
+    total = win.sum(axis=1)
+    cy = ys + (win * dy).sum(axis=1) / total
+    cx = xs + (win * dx).sum(axis=1) / total
+    named = sub[:, ys, xs].argmax(axis=0)
+    return [Detection((float(x * STRIDE), float(y * STRIDE)), kinds[int(k)], float(best[y0, x0]))
+            for x, y, k, y0, x0 in zip(cx, cy, named, ys, xs)]
 
 
 # --------------------------------------------------------------------------- the model
@@ -153,13 +158,14 @@ class TileDetector:
         view = np.asarray(view)
         if view.ndim != 3 or view.shape[2] != 3 or view.dtype != np.uint8:
             raise ValueError(f"a view must be h x w x 3 uint8 BGR, not {view.shape} {view.dtype}")
-        # The network halves the size: pad to a multiple of its stride.
+        # Pad to a multiple of the network's coarsest step; the padding's cells are cut off again.
         h, w = view.shape[:2]
-        ph, pw = -h % STRIDE, -w % STRIDE
+        ph, pw = -h % INPUT_MULTIPLE, -w % INPUT_MULTIPLE
         if ph or pw:
             view = cv2.copyMakeBorder(view, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=(0, 0, 0))
         x = view[None].astype(np.float32)
-        return self.session.run(None, {self.session.get_inputs()[0].name: x})[0][0]
+        heat = self.session.run(None, {self.session.get_inputs()[0].name: x})[0][0]
+        return heat[:, :(h + STRIDE - 1) // STRIDE, :(w + STRIDE - 1) // STRIDE]
 
     def detect(self, view: np.ndarray, game: str) -> list[Detection]:
         """The tiles of ``game`` in a top-down view at :data:`VIEW_PPM`."""
@@ -214,19 +220,18 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
         raise ValueError(f"the detector reads views at {VIEW_PPM} px/mm, not {view.ppm}")
     half = tile_mm(game) / 2
     square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
-    boards = [b.astype(np.float32) for b in plane.boards]
     # Loose tiles lie among the players' boards: the scoring board's side of the view is skipped.
-    players = np.vstack([b for b, p in zip(plane.boards, plane.players) if p is not None])
-    lo = np.floor(view.to_px(players.min(0) - locate.VIEW_MARGIN_MM) / STRIDE).astype(int).clip(0) * STRIDE
-    hi = np.ceil(view.to_px(players.max(0) + locate.VIEW_MARGIN_MM) / STRIDE).astype(int) * STRIDE
-    window = view.image[lo[1]:hi[1], lo[0]:hi[0]]
+    window, lo = view.around_players(plane, STRIDE)
+    found = detector.detect(window.image, game)
+    if not found:
+        return []
+    mm = view.to_mm(np.array([d.center for d in found], np.float64) + lo)
+    on_board = np.zeros(len(found), bool)
+    for quad in plane.boards:
+        on_board |= locate.inside_distance(mm, quad) > ON_BOARD_MM
     out = []
-    for d in detector.detect(np.ascontiguousarray(window), game):
-        mm = view.to_mm(np.array(d.center) + lo)
-        if any(cv2.pointPolygonTest(b, (float(mm[0]), float(mm[1])), True) > ON_BOARD_MM for b in boards):
+    for d, at, zone, on in zip(found, mm, locate.zones_of(mm, plane, discs, game), on_board):
+        if on or zone is None:
             continue
-        zone = locate.zone_of(mm, plane, discs, game)
-        if zone is None:
-            continue
-        out.append(Found(zone, d.kind, d.confidence, plane.image_points(mm + square)))
+        out.append(Found(zone, d.kind, d.confidence, plane.image_points(at + square)))
     return out

@@ -43,6 +43,9 @@ def verified_session(path: Path, what: str, error: type[Exception], digest_path:
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
+    # Idle pool threads would spin for a while after each run, taking the cores from the OpenCV
+    # steps that come next in a frame.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
         session = ort.InferenceSession(data, sess_options=options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own exception types for a corrupt graph

@@ -152,3 +152,18 @@ def test_the_factory_ring_takes_the_circle_and_leaves_what_is_off_it():
     on = L._factory_ring(points, scores, radius=12.0, wanted=7)
     assert on is not None and on.tolist() == [True] * 3 + [False] + [True] * 4 + [False]
     assert L._factory_ring(points[:2], scores[:2], radius=12.0, wanted=7) is None
+
+
+def test_inside_distance_is_point_polygon_test_for_all_points_at_once():
+    import cv2
+
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        # A convex quadrilateral: a rectangle seen in perspective, either way round.
+        w, h = rng.uniform(50, 400, 2)
+        quad = np.array([[0, 0], [w, 0], [w, h], [0, h]]) + rng.normal(0, 8, (4, 2)) + rng.uniform(-200, 200, 2)
+        if rng.random() < 0.5:
+            quad = quad[::-1]
+        points = rng.uniform(quad.min(0) - 60, quad.max(0) + 60, (50, 2))
+        want = [cv2.pointPolygonTest(quad.astype(np.float32), (float(x), float(y)), True) for x, y in points]
+        np.testing.assert_allclose(L.inside_distance(points, quad), want, atol=1e-3)
