@@ -166,8 +166,9 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
         outlines.append(quads)
         slot_ids += [(prefix, i) for i in ids]
     n_slots = len(slot_ids)
-    unnamed = [n for n, x in enumerate(loose) if x.kind is None]
-    outlines += [np.array([loose[n].outline for n in unnamed], np.float64).reshape(-1, 4, 2)]
+    # The classifier reads the loose tiles the locator did not name, and those it is unsure of.
+    asked = [n for n, x in enumerate(loose) if x.kind is None or x.confidence < x.unsure_below]
+    outlines += [np.array([loose[n].outline for n in asked], np.float64).reshape(-1, 4, 2)]
     patches = crops.cut(image, np.concatenate(outlines))
     lap("crop")
     kinds = classifier.classify(patches, profile.game) if len(patches) else []
@@ -175,9 +176,21 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
     kinds[:n_slots] = second_look(image, boards, patches[:n_slots], kinds[:n_slots], classifier, profile.game)
     lap("second look")
     # One answer per slot, then per loose tile: the locator's own where it named the tile.
-    answers = iter(kinds[n_slots:])
-    kinds = kinds[:n_slots] + [next(answers) if x.kind is None else (x.kind, x.confidence) for x in loose]
+    answers = dict(zip(asked, kinds[n_slots:]))
+    kinds = kinds[:n_slots] + [answers[n] if x.kind is None else cross_checked(x, answers.get(n)) for n, x in enumerate(loose)]
     return Reading(profile.game, boards, factories, loose, slot_ids, kinds, warnings, spent)
+
+
+def cross_checked(tile: Loose, answer: tuple[str | None, float] | None) -> tuple[str | None, float]:
+    """A tile the locator named, checked by the classifier's ``answer`` on its patch where the
+    locator was unsure: no tile where the classifier sees none, the classifier's kind where it
+    is sure of another; the locator's confidence either way, so that the zone stays uncertain."""
+    if answer is None:
+        return tile.kind, tile.confidence
+    kind, confidence = answer
+    if kind is None:
+        return None, tile.confidence
+    return (kind if kind != tile.kind and confidence >= UNSURE else tile.kind), tile.confidence
 
 
 def second_look(image: np.ndarray, boards: list[BoardView], patches: np.ndarray,

@@ -1,5 +1,6 @@
-"""A board's light measured on its own card, and the second look at the slots the classifier is
-unsure of (``light``, ``analyze.second_look``)."""
+"""The answers the pipeline checks twice: the slots the classifier is unsure of, read again in
+their board's own light (``light``, ``analyze.second_look``), and the loose tiles the detector is
+unsure of, checked by the classifier (``analyze.cross_checked``)."""
 
 from __future__ import annotations
 
@@ -118,3 +119,15 @@ def test_second_look_helps_at_the_ends_of_the_light_range():
     finally:
         analyze.second_look = original
     assert errors[True] < errors[False], errors
+
+
+def test_cross_checked_tiles():
+    from azulcam.vision.analyze import Loose, cross_checked
+
+    outline = np.zeros((4, 2))
+    sure = Loose(outline, "center", "red", 0.8, 0.6)
+    doubtful = Loose(outline, "center", "red", 0.4, 0.6)
+    assert cross_checked(sure, None) == ("red", 0.8)  # not asked: the detector's answer
+    assert cross_checked(doubtful, (None, 0.7)) == (None, 0.4)  # the classifier sees no tile
+    assert cross_checked(doubtful, ("blue", 0.95)) == ("blue", 0.4)  # sure of another kind
+    assert cross_checked(doubtful, ("blue", 0.6)) == ("red", 0.4)  # unsure of another: the detector's
