@@ -156,7 +156,8 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
     factories: list[tuple[float, float]] = []
     loose: list[Loose] = []
     if locator is not None:
-        factories, loose = locator(image, profile, boards)
+        factories, loose, seen_warnings = locator(image, profile, boards)
+        warnings += seen_warnings
     lap("locate")
     outlines, slot_ids = [], []
     for view in boards:
@@ -273,9 +274,11 @@ def assemble(reading: Reading) -> dict[str, Any]:
 
 
 class TableLocator:
-    """Factory displays and loose tiles (``locate``). With a detector network
-    (:mod:`azulcam.vision.detect`), the tiles in the centre and beside the boards are found and
-    named by it, and each occupied display's four places are proposed for the classifier.
+    """Factory displays and loose tiles (``locate``), and warnings for what could not be seen.
+    With a detector network (:mod:`azulcam.vision.detect`), the tiles in the centre and beside the
+    boards are found and named by it, and each occupied display's four places are proposed for
+    the classifier; where the ring of displays has a gap for one not seen, the tiles there are
+    left out with a warning.
     Without a detector, the classic locator proposes every candidate for the classifier
     (:func:`azulcam.vision.locate.locate`)."""
 
@@ -283,13 +286,13 @@ class TableLocator:
         self.detector = detector
 
     def __call__(self, image: np.ndarray, profile: Profile, boards: list[BoardView]
-                 ) -> tuple[list[tuple[float, float]], list[Loose]]:
+                 ) -> tuple[list[tuple[float, float]], list[Loose], list[str]]:
         from . import detect, locate
 
         if self.detector is None:
             located = locate.locate(image, profile, profile.game)
             factories = [(float(d.center[0]), float(d.center[1])) for d in located.discs]
-            return factories, [Loose(np.asarray(t.outline, np.float64), t.zone) for t in located.tiles]
+            return factories, [Loose(np.asarray(t.outline, np.float64), t.zone) for t in located.tiles], []
         game = profile.game
         image = locate.check_image(image)
         profile = locate.check_profile(profile, game, image)
@@ -299,10 +302,15 @@ class TableLocator:
         # A display holds four tiles or none: its four places are proposed (in the same view: a
         # finer one reads no better) and classified; the detector's peaks on it are not needed.
         loose = [Loose(plane.image_points(poly), f"factories.{n}") for n, poly in locate.factory_tiles(view, plane, game, discs)]
-        for f in detect.loose_tiles(self.detector, view, plane, game, discs):
+        # A display missing from the ring (a hand over it): its tiles are not the centre's.
+        unseen = locate.unseen_displays(discs, plane, game)
+        for f in detect.loose_tiles(self.detector, view, plane, game, discs, unseen):
             if not f.zone.startswith("factories."):
                 loose.append(Loose(f.outline, f.zone, f.kind, f.confidence, detect.SURE))
-        return [(float(d.center[0]), float(d.center[1])) for d in discs], loose
+        warnings = [f"a factory display was not seen where the ring of displays has room for one, near pixel "
+                    f"({d.center[0]:.0f}, {d.center[1]:.0f}) (covered?): neither it nor tiles on it are reported"
+                    for d in unseen]
+        return [(float(d.center[0]), float(d.center[1])) for d in discs], loose, warnings
 
 
 @lru_cache(maxsize=1)

@@ -435,6 +435,35 @@ def _factory_ring(points: np.ndarray, scores: np.ndarray, radius: float, wanted:
     return on[best] if on[best].sum() >= 3 else None
 
 
+def unseen_displays(discs: list[Disc], plane: Plane, game: str) -> list[Disc]:
+    """The displays the game has but that were not found, where they should stand (score 0):
+    the displays stand evenly round a circle (the rules' set-up), so a gap in the ring about one
+    spacing too wide holds one (a hand over it, say). None where all were found, where fewer
+    than three were, or where no gap is wide enough."""
+    wanted = 2 * sum(1 for p in plane.players if p is not None) + 1
+    missing = wanted - len(discs)
+    if missing <= 0 or len(discs) < 3:
+        return []
+    centres = np.array([d.plane for d in discs], np.float64)
+    # The circle through the displays (least squares: x^2 + y^2 + a x + b y + c = 0).
+    a, b, c = np.linalg.lstsq(np.column_stack([centres, np.ones(len(centres))]), -(centres ** 2).sum(1), rcond=None)[0]
+    hub = np.array([-a / 2, -b / 2])
+    ring = float(np.sqrt(max(hub @ hub - c, 0.0)))
+    radius_mm = factory_diameter(game) / 2
+    if not ring > 2 * radius_mm:
+        return []
+    angles = np.sort(np.arctan2(centres[:, 1] - hub[1], centres[:, 0] - hub[0]))
+    gaps = np.diff(np.append(angles, angles[0] + 2 * math.pi))
+    step = 2 * math.pi / wanted
+    out = []
+    for start, gap in sorted(zip(angles, gaps), key=lambda g: -g[1]):
+        fits = min(int(round(gap / step)) - 1, missing - len(out))
+        for k in range(1, fits + 1):
+            t = start + gap * k / (fits + 1)
+            out.append(_disc_at(plane, hub + ring * np.array([math.cos(t), math.sin(t)]), radius_mm, 0.0, 0.0))
+    return out
+
+
 def _colour_gradient(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per pixel, the Sobel gradient of the colour channel that changes most (a navy rim on green
     felt differs in colour more than in brightness). All in OpenCV's own (threaded) operations."""

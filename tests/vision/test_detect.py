@@ -113,7 +113,7 @@ def test_loose_tiles_of_the_fixture_scenes_are_found_and_named():
     zones = right = 0
     wrong = []
     for image, truth in _fixture_scenes():
-        discs, loose = table(image, Profile.from_json(truth["profile"]), [])
+        discs, loose, _ = table(image, Profile.from_json(truth["profile"]), [])
         assert all(x.kind is None for x in loose if x.zone.startswith("factories."))
         assert len([x for x in loose if x.zone.startswith("factories.")]) % 4 == 0
         hidden = {h["zone"] for h in truth["hidden"]}

@@ -167,3 +167,23 @@ def test_inside_distance_is_point_polygon_test_for_all_points_at_once():
         points = rng.uniform(quad.min(0) - 60, quad.max(0) + 60, (50, 2))
         want = [cv2.pointPolygonTest(quad.astype(np.float32), (float(x), float(y)), True) for x, y in points]
         np.testing.assert_allclose(L.inside_distance(points, quad), want, atol=1e-3)
+
+
+def test_a_display_missing_from_the_ring_is_placed_in_its_gap():
+    from azulcam.calibration.profile import Profile
+
+    for i in (0, 5):  # 4-player tables: nine displays
+        scene = _scene(i)
+        game = scene.truth["observation"]["game"]
+        profile = Profile.from_json(scene.truth["profile"])
+        plane = L.plane_for(profile)
+        discs = L.find_factories(scene.image, profile, game)
+        assert len(discs) == 9 and L.unseen_displays(discs, plane, game) == []
+        for gone in (0, 4):
+            rest = discs[:gone] + discs[gone + 1:]
+            unseen = L.unseen_displays(rest, plane, game)
+            assert len(unseen) == 1
+            assert np.linalg.norm(np.subtract(unseen[0].plane, discs[gone].plane)) < 20.0  # mm
+        two_gone = [d for k, d in enumerate(discs) if k not in (2, 3)]
+        assert len(L.unseen_displays(two_gone, plane, game)) == 2
+        assert L.unseen_displays(discs[:2], plane, game) == []  # no ring from two
