@@ -223,11 +223,11 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     half = tile_mm(game) / 2
     square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
     # Loose tiles lie among the players' boards: the scoring board's side of the view is skipped.
-    window, lo = view.around_players(plane, STRIDE)
+    window = view.around_players(plane, STRIDE)
     found = detector.detect(window.image, game)
     if not found:
         return []
-    mm = view.to_mm(np.array([d.center for d in found], np.float64) + lo)
+    mm = window.to_mm(np.array([d.center for d in found], np.float64))
     on_board = np.zeros(len(found), bool)
     for quad in plane.boards:
         on_board |= locate.inside_distance(mm, quad) > ON_BOARD_MM

@@ -119,15 +119,15 @@ class View:
     def to_mm(self, px: Any) -> np.ndarray:
         return np.asarray(px, np.float64) / self.ppm + self.origin
 
-    def around_players(self, plane: "Plane", step: int = 1) -> tuple["View", np.ndarray]:
+    def around_players(self, plane: "Plane", step: int = 1) -> "View":
         """The part of the view where the factory displays and the loose tiles lie: the players'
         boards and :data:`VIEW_MARGIN_MM` around them (not the Summer Pavilion scoring board's
-        side), its corners on multiples of ``step`` pixels; and the pixel of this view where it starts."""
+        side), its corners on multiples of ``step`` pixels of this view."""
         players = np.vstack([b for b, p in zip(plane.boards, plane.players) if p is not None])
         lo = np.floor(self.to_px(players.min(0) - VIEW_MARGIN_MM) / step).astype(int).clip(0) * step
         hi = np.ceil(self.to_px(players.max(0) + VIEW_MARGIN_MM) / step).astype(int) * step
         part = np.ascontiguousarray(self.image[lo[1]:hi[1], lo[0]:hi[0]])
-        return View(part, self.to_mm(lo), self.ppm), lo
+        return View(part, self.to_mm(lo), self.ppm)
 
 
 @dataclass
@@ -345,7 +345,7 @@ def _discs_in_view(view: View, plane: Plane, game: str) -> list[Disc]:
     the middle of the table (the rules' set-up): the circle through the strongest candidates
     (:func:`_factory_ring`) admits the weak ones on it, and one off it only when it is about as
     strong as the displays on it."""
-    view, _ = view.around_players(plane)  # the displays stand among the players' boards
+    view = view.around_players(plane)  # the displays stand among the players' boards
     f = DISC_VIEW_PPM / view.ppm
     small = cv2.resize(view.image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 0.99 else view.image
     ppm = view.ppm * (small.shape[1] / max(view.image.shape[1], 1))
