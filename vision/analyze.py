@@ -167,8 +167,10 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
         outlines.append(quads)
         slot_ids += [(prefix, i) for i in ids]
     n_slots = len(slot_ids)
-    # The classifier reads the loose tiles the locator did not name, and those it is unsure of.
-    asked = [n for n, x in enumerate(loose) if x.kind is None or x.confidence < x.unsure_below]
+    # The classifier reads the loose tiles the locator did not name, and those off the displays it
+    # is unsure of.
+    asked = [n for n, x in enumerate(loose)
+             if x.kind is None or (x.confidence < x.unsure_below and not x.zone.startswith("factories."))]
     outlines += [np.array([loose[n].outline for n in asked], np.float64).reshape(-1, 4, 2)]
     patches = crops.cut(image, np.concatenate(outlines))
     lap("crop")
@@ -178,8 +180,32 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
     lap("second look")
     # One answer per slot, then per loose tile: the locator's own where it named the tile.
     answers = dict(zip(asked, kinds[n_slots:]))
-    kinds = kinds[:n_slots] + [answers[n] if x.kind is None else cross_checked(x, answers.get(n)) for n, x in enumerate(loose)]
-    return Reading(profile.game, boards, factories, loose, slot_ids, kinds, warnings, spent)
+    named = [answers[n] if x.kind is None else cross_checked(x, answers.get(n)) for n, x in enumerate(loose)]
+    loose, named = settled_displays(loose, named)
+    return Reading(profile.game, boards, factories, loose, slot_ids, kinds[:n_slots] + named, warnings, spent)
+
+
+def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
+                     ) -> tuple[list[Loose], list[tuple[str | None, float]]]:
+    """One reading per factory display. A display's four proposed places (``kind`` None, read by
+    the classifier) stand, unless the classifier is unsure of one of them and the detector found
+    exactly four tiles on the display, each above its :attr:`Loose.unsure_below`: then the
+    detector's four stand. The other reading's items are dropped."""
+    places: dict[str, list[int]] = {}
+    peaks: dict[str, list[int]] = {}
+    for n, x in enumerate(loose):
+        if x.zone.startswith("factories."):
+            (places if x.kind is None else peaks).setdefault(x.zone, []).append(n)
+    dropped = set()
+    for zone in places.keys() | peaks.keys():
+        mine, theirs = places.get(zone, []), peaks.get(zone, [])
+        unsure = any(answers[n][1] < UNSURE for n in mine)
+        if unsure and len(theirs) == 4 and all(loose[n].confidence >= loose[n].unsure_below for n in theirs):
+            dropped.update(mine)
+        else:
+            dropped.update(theirs)
+    keep = [n for n in range(len(loose)) if n not in dropped]
+    return [loose[n] for n in keep], [answers[n] for n in keep]
 
 
 def cross_checked(tile: Loose, answer: tuple[str | None, float] | None) -> tuple[str | None, float]:
@@ -300,13 +326,13 @@ class TableLocator:
         view = locate.rectify(image, plane, detect.VIEW_PPM)
         discs = locate.find_factories(image, profile, game, view, plane)
         # A display holds four tiles or none: its four places are proposed (in the same view: a
-        # finer one reads no better) and classified; the detector's peaks on it are not needed.
+        # finer one reads no better) and classified.
         loose = [Loose(plane.image_points(poly), f"factories.{n}") for n, poly in locate.factory_tiles(view, plane, game, discs)]
         # A display missing from the ring (a hand over it): its tiles are not the centre's.
         unseen = locate.unseen_displays(discs, plane, game)
-        for f in detect.loose_tiles(self.detector, view, plane, game, discs, unseen):
-            if not f.zone.startswith("factories."):
-                loose.append(Loose(f.outline, f.zone, f.kind, f.confidence, detect.SURE))
+        # Its peaks on the displays are kept too, as a second reading of them (``settled_displays``).
+        loose += [Loose(f.outline, f.zone, f.kind, f.confidence, detect.SURE)
+                  for f in detect.loose_tiles(self.detector, view, plane, game, discs, unseen)]
         warnings = [f"a factory display was not seen where the ring of displays has room for one, near pixel "
                     f"({d.center[0]:.0f}, {d.center[1]:.0f}) (covered?): neither it nor tiles on it are reported"
                     for d in unseen]

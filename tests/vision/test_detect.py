@@ -108,14 +108,15 @@ def test_the_detector_reads_only_views_at_its_scale():
 def test_loose_tiles_of_the_fixture_scenes_are_found_and_named():
     """Every fixture scene: the tiles in the centre and beside each board counted by kind as the
     truth has them (zones the truth calls hidden are not scored); the displays' four places are
-    proposed, not detected."""
+    proposed beside the detector's peaks on them."""
     table = TableLocator(load_detector())
     zones = right = 0
     wrong = []
     for image, truth in _fixture_scenes():
         discs, loose, _ = table(image, Profile.from_json(truth["profile"]), [])
-        assert all(x.kind is None for x in loose if x.zone.startswith("factories."))
-        assert len([x for x in loose if x.zone.startswith("factories.")]) % 4 == 0
+        # Each display's four proposed places (for the classifier), and the detector's own peaks
+        # on it (a second reading, settled in analyze.settled_displays).
+        assert len([x for x in loose if x.zone.startswith("factories.") and x.kind is None]) % 4 == 0
         hidden = {h["zone"] for h in truth["hidden"]}
         got: dict[str, Counter] = {}
         for x in loose:

@@ -1,6 +1,7 @@
 """The answers the pipeline checks twice: the slots the classifier is unsure of, read again in
-their board's own light (``light``, ``analyze.second_look``), and the loose tiles the detector is
-unsure of, checked by the classifier (``analyze.cross_checked``)."""
+their board's own light (``light``, ``analyze.second_look``); the loose tiles the detector is
+unsure of, checked by the classifier (``analyze.cross_checked``); and the factory displays, read
+by the classifier or by the detector (``analyze.settled_displays``)."""
 
 from __future__ import annotations
 
@@ -131,3 +132,31 @@ def test_cross_checked_tiles():
     assert cross_checked(doubtful, (None, 0.7)) == (None, 0.4)  # the classifier sees no tile
     assert cross_checked(doubtful, ("blue", 0.95)) == ("blue", 0.4)  # sure of another kind
     assert cross_checked(doubtful, ("blue", 0.6)) == ("red", 0.4)  # unsure of another: the detector's
+
+
+def test_a_display_is_read_once_by_the_classifier_or_by_the_detector():
+    from azulcam.vision.analyze import Loose, settled_displays
+
+    o = np.zeros((4, 2))
+    places = [Loose(o, "factories.0") for _ in range(4)]
+    peaks = [Loose(o, "factories.0", k, 0.8, 0.6) for k in ("red", "red", "blue", "black")]
+    centre = [Loose(o, "center", "white", 0.9, 0.6)]
+    loose = places + peaks + centre
+    sure = [("red", 0.99), ("red", 0.95), ("blue", 0.97), ("white", 0.93)]
+    peak_answers = [(x.kind, x.confidence) for x in peaks]
+    # The classifier sure of every place: its reading stands, the peaks go.
+    kept, answers = settled_displays(loose, sure + peak_answers + [("white", 0.9)])
+    assert kept == places + centre and answers == sure + [("white", 0.9)]
+    # Unsure of one place, four sure peaks: the detector's reading stands.
+    unsure = sure[:3] + [("white", 0.5)]
+    kept, answers = settled_displays(loose, unsure + peak_answers + [("white", 0.9)])
+    assert kept == peaks + centre and answers == peak_answers + [("white", 0.9)]
+    # Unsure, but the detector found three tiles or was unsure of one: the places stand.
+    kept, _ = settled_displays(places + peaks[:3], unsure + peak_answers[:3])
+    assert kept == places
+    weak = peaks[:3] + [Loose(o, "factories.0", "black", 0.5, 0.6)]
+    kept, _ = settled_displays(places + weak, unsure + [(x.kind, x.confidence) for x in weak])
+    assert kept == places
+    # Peaks on an empty display (no places proposed) are dropped.
+    kept, _ = settled_displays(peaks, peak_answers)
+    assert kept == []
