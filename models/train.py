@@ -21,6 +21,7 @@ Needs the ``train`` extra (torch, onnx); the runtime needs neither.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import multiprocessing as mp
@@ -38,7 +39,7 @@ INPUT_SIZE = 32
 SCENES_PER_JOB = 50
 
 
-def _patches_job(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, int]:
+def _patches_job(job: tuple[int, int], edge_light_share: float = 0.0) -> tuple[np.ndarray, np.ndarray, int]:
     """``make_patches(scenes, seed)``, scene by scene, so that a scene the patch cutter cannot
     handle is skipped (and counted) instead of losing the whole job."""
     scenes, seed = job
@@ -50,13 +51,16 @@ def _patches_job(job: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, int]:
     from azulcam.vision.render import SceneOptions, render_state
 
     cv2.setNumThreads(1)  # one process per core already
-    # The same draws as make_patches(scenes, seed).
+    # The same draws as make_patches(scenes, seed) (with no edge-light share).
     rng = random.Random(seed)
     nprng = np.random.default_rng(seed)
     images, labels, skipped = [], [], 0
     for n in range(scenes):
         framing = "free" if rng.random() < 0.5 else "fit"
-        options = SceneOptions(size=(960, 540), view=ViewRanges(framing=framing))
+        # A share of scenes with the light at the ends of its ranges (``--edge-light-share``, for
+        # the edge-light companion model); drawn only then, so that the main model's data stay the same.
+        edge_light = edge_light_share > 0 and rng.random() < edge_light_share
+        options = SceneOptions(size=(960, 540), view=ViewRanges(framing=framing), edge_light=edge_light)
         scene = render_state(random_position(rng), (seed, n), options)
         try:
             p = scene_patches(scene.image, scene.truth, nprng)
@@ -90,9 +94,9 @@ def run_jobs(job, scenes: int, base_seed: int, workers: int) -> list:
     return parts
 
 
-def generate(scenes: int, base_seed: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
+def generate(scenes: int, base_seed: int, workers: int, edge_light_share: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Patches of ``scenes`` scenes (:func:`run_jobs` of :func:`_patches_job`)."""
-    parts = run_jobs(_patches_job, scenes, base_seed, workers)
+    parts = run_jobs(functools.partial(_patches_job, edge_light_share=edge_light_share), scenes, base_seed, workers)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
@@ -244,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--workers", type=int, default=2, help="processes generating patches")
+    parser.add_argument("--edge-light-share", type=float, default=0.0,
+                        help="share of scenes with the light at the ends of its ranges (the companion model: 0.12)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "tiles.onnx")
     args = parser.parse_args(argv)
 
@@ -252,8 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     # Seeds: training scenes from seed*100000 + 1.., held-out from seed*100000 + 50000.. (disjoint).
     base = args.seed * 100_000
-    x_train, y_train = generate(args.scenes, base + 1, args.workers)
-    x_val, y_val = generate(args.val_scenes, base + 50_000, args.workers)
+    x_train, y_train = generate(args.scenes, base + 1, args.workers, args.edge_light_share)
+    x_val, y_val = generate(args.val_scenes, base + 50_000, args.workers, args.edge_light_share)
     data_s = time.perf_counter() - started
     counts = np.bincount(y_train, minlength=len(CLASSES))
     import torch  # after the worker processes are gone: forking a process with torch's threads is unsafe
@@ -303,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     out: Path = args.out
     out.parent.mkdir(parents=True, exist_ok=True)
     setting = {"scenes": args.scenes, "val_scenes": args.val_scenes, "seed": args.seed, "epochs": args.epochs,
-               "batch": args.batch, "lr": args.lr, "train_patches": len(y_train),
+               "batch": args.batch, "lr": args.lr, "edge_light_share": args.edge_light_share, "train_patches": len(y_train),
                "train_class_counts": {c: int(n) for c, n in zip(CLASSES, counts)}, "parameters": int(params),
                "data_seconds": round(data_s, 1), "train_seconds": round(train_s, 1),
                "torch": torch.__version__}

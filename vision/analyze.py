@@ -7,8 +7,8 @@
    detector network (``detect``) on the same top-down view;
 4. :mod:`crops` cuts one patch per slot and display place, and the classifier reads them all in
    one batched call;
-5. :func:`second_look`: the slots it is unsure of are read again in their board's own light, in
-   a second batched call;
+5. :func:`second_look`: the slots it is unsure of are read again, as photographed and in their
+   board's own light, with the edge-light companion model;
 6. :func:`assemble`: the observation, with what the classifier or the detector is unsure of in
    ``uncertain`` and what could not be seen in ``warnings``.
 """
@@ -41,6 +41,8 @@ class ImageError(ValueError):
 
 class Classifier(Protocol):
     def classify(self, patches: np.ndarray, game: str) -> list[tuple[str | None, float]]: ...
+
+    def reread(self, patches: np.ndarray, relit: np.ndarray, game: str) -> list[tuple[str | None, float]]: ...
 
 
 def load_image(path: str | Path) -> np.ndarray:
@@ -224,10 +226,9 @@ def second_look(image: np.ndarray, boards: list[BoardView], patches: np.ndarray,
                 answers: list[tuple[str | None, float]], classifier: Classifier, game: str
                 ) -> list[tuple[str | None, float]]:
     """The slots' answers, where the classifier was unsure (below :data:`UNSURE`) of a slot on an
-    aligned board, read again in the board's own light (:mod:`light`), all boards in one batched
-    call: of the two answers, the more confident one. (Keeping the second answer only where it is
-    sure, 0.9, undid about half of the gain on rendered tables at the edges of the light's range.)
-    ``patches`` and ``answers`` are the boards' slots in order."""
+    aligned board, read again (``classifier.reread``) as photographed and in the board's own
+    light (:mod:`light`), all boards in one batch. ``patches`` and ``answers`` are the boards'
+    slots in order."""
     answers = list(answers)
     again, relit = [], []
     start = 0
@@ -243,9 +244,8 @@ def second_look(image: np.ndarray, boards: list[BoardView], patches: np.ndarray,
             again += unsure
             relit.append(light.relit(patches[unsure], board_light))
     if again:
-        for n, second in zip(again, classifier.classify(np.concatenate(relit), game)):
-            if second[1] > answers[n][1]:
-                answers[n] = second
+        for n, second in zip(again, classifier.reread(patches[again], np.concatenate(relit), game)):
+            answers[n] = second
     return answers
 
 

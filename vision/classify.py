@@ -30,6 +30,9 @@ from .shipped import package_file, verified_session
 
 GAMES = ("azul", "pavilion")
 MODEL_NAME = "tiles.onnx"
+#: The edge-light companion: the same network trained with an eighth of its scenes in the light at
+#: the ends of its ranges. It only reads again the slots the main model is unsure of (``reread``).
+COMPANION_NAME = "tiles_edge.onnx"
 
 Result = tuple[str | None, float]
 
@@ -40,6 +43,8 @@ class ModelError(ValueError):
 
 class Classifier(Protocol):
     def classify(self, patches: np.ndarray, game: str) -> list[Result]: ...
+
+    def reread(self, patches: np.ndarray, relit: np.ndarray, game: str) -> list[Result]: ...
 
 
 def _check_patches(patches: np.ndarray, size: int) -> np.ndarray:
@@ -71,9 +76,10 @@ class ModelInfo:
 class OnnxClassifier:
     """The CNN classifier. Build it with :func:`load_model`."""
 
-    def __init__(self, session: Any, info: ModelInfo) -> None:
+    def __init__(self, session: Any, info: ModelInfo, companion: "OnnxClassifier | None" = None) -> None:
         self.session = session
         self.info = info
+        self.companion = companion
         self._input = session.get_inputs()[0].name
         # Columns of the model's output that each game may answer, and what each column means.
         self._columns: dict[str, tuple[np.ndarray, list[str | None]]] = {}
@@ -95,17 +101,34 @@ class OnnxClassifier:
             return np.zeros((0, len(self.info.labels)), np.float32)
         return self.session.run(None, {self._input: patches.astype(np.float32)})[0]
 
-    def classify(self, patches: np.ndarray, game: str) -> list[Result]:
-        """(kind or None for empty, confidence) per patch, among ``game``'s kinds and empty; the
-        confidence is the probability renormalised over those. Raises ValueError for an unknown
-        game or patches of the wrong shape or type."""
+    def game_probabilities(self, patches: np.ndarray, game: str) -> tuple[np.ndarray, list[str | None]]:
+        """N x K probabilities of ``game``'s kinds and empty (renormalised over those), and the K
+        kinds (None: empty)."""
         _check_game(game)
         probs = self.probabilities(patches)
         cols, kinds = self._columns[game]
         sub = probs[:, cols].astype(np.float64)
         sub /= np.maximum(sub.sum(axis=1, keepdims=True), 1e-12)
+        return sub, kinds
+
+    def classify(self, patches: np.ndarray, game: str) -> list[Result]:
+        """(kind or None for empty, confidence) per patch, among ``game``'s kinds and empty; the
+        confidence is the probability renormalised over those. Raises ValueError for an unknown
+        game or patches of the wrong shape or type."""
+        sub, kinds = self.game_probabilities(patches, game)
         best = sub.argmax(axis=1)
         return [(kinds[b], float(sub[n, b])) for n, b in enumerate(best)]
+
+    def reread(self, patches: np.ndarray, relit: np.ndarray, game: str) -> list[Result]:
+        """A second reading of patches it was unsure of, given also ``relit`` (the same patches in
+        their board's own light, :mod:`azulcam.vision.light`): the mean of its probabilities on
+        both, and of its companion's (when loaded) on both."""
+        models = [self] + ([self.companion] if self.companion is not None else [])
+        parts = [m.game_probabilities(x, game) for m in models for x in (patches, relit)]
+        mean = sum(p for p, _ in parts) / len(parts)
+        kinds = parts[0][1]
+        best = mean.argmax(axis=1)
+        return [(kinds[b], float(mean[n, b])) for n, b in enumerate(best)]
 
 
 def load_model(path: str | Path | None = None, digest_path: str | Path | None = None, threads: int = 1) -> OnnxClassifier:
@@ -300,6 +323,10 @@ class ColorReferenceClassifier:
         best = d.argmin(axis=1)
         return [(kinds[b], float(probs[n, b])) for n, b in enumerate(best)]
 
+    def reread(self, patches: np.ndarray, relit: np.ndarray, game: str) -> list[Result]:
+        """A second reading: of the patch as photographed and ``relit``, the more confident answer."""
+        return [max(a, b, key=lambda r: r[1]) for a, b in zip(self.classify(patches, game), self.classify(relit, game))]
+
 
 # --------------------------------------------------------------------------- default
 
@@ -313,11 +340,17 @@ class DefaultClassifier:
 
 
 def default_classifier(colors: Mapping[str, Sequence[float]] | None = None, threads: int = 1) -> DefaultClassifier:
-    """The shipped ONNX classifier, or the colour-reference one (from the profile's ``colors``
-    when given) with a warning saying why the model could not be loaded. Never raises for a
-    missing or altered model."""
+    """The shipped ONNX classifier with its edge-light companion (:data:`COMPANION_NAME`), or the
+    colour-reference one (from the profile's ``colors`` when given), with a warning saying why a
+    model could not be loaded. Never raises for a missing or altered model."""
     try:
-        return DefaultClassifier(load_model(threads=threads))
+        model = load_model(threads=threads)
     except ModelError as exc:
         return DefaultClassifier(ColorReferenceClassifier.from_colors(colors),
                                  f"tile model not loaded, using colour references instead: {exc}")
+    try:
+        model.companion = load_model(package_file(COMPANION_NAME), threads=threads)
+    except ModelError as exc:
+        return DefaultClassifier(model, f"edge-light companion model not loaded, unsure slots are read again "
+                                        f"by the tile model alone: {exc}")
+    return DefaultClassifier(model)

@@ -182,6 +182,15 @@ def test_default_classifier_falls_back_with_a_warning(tmp_path: Path, monkeypatc
     assert chosen.warning and "SHA-256 mismatch" in chosen.warning
 
 
+def test_without_its_companion_the_model_rereads_alone_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert default_classifier().classifier.companion is not None
+    _copy(tmp_path)  # the tile model alone, no companion beside it
+    monkeypatch.setattr(classify, "package_file", lambda name: tmp_path / name)
+    chosen = default_classifier()
+    assert isinstance(chosen.classifier, OnnxClassifier) and chosen.classifier.companion is None
+    assert chosen.warning and "companion" in chosen.warning and "tiles_edge.onnx" in chosen.warning
+
+
 # --------------------------------------------------------------------------- colour references
 
 

@@ -68,16 +68,20 @@ def test_relit_undoes_the_light():
 
 
 class _Scripted:
-    """A classifier that answers (first call) unsure for every patch whose mean is below 128, and
-    (any later call) sure of ``red``; it records each call's batch size."""
+    """A classifier that answers unsure for every patch whose mean is below 128, and, read again,
+    sure of ``red``; it records each call's batch sizes."""
 
     def __init__(self) -> None:
         self.calls: list[int] = []
+        self.rereads: list[tuple[int, int]] = []
 
     def classify(self, patches, game):
         self.calls.append(len(patches))
-        if len(self.calls) == 1:
-            return [(None, 0.5) if p.mean() < 128 else ("blue", 0.99) for p in patches]
+        return [(None, 0.5) if p.mean() < 128 else ("blue", 0.99) for p in patches]
+
+    def reread(self, patches, relit, game):
+        self.rereads.append((len(patches), len(relit)))
+        assert relit.shape == patches.shape and not np.array_equal(relit, patches)  # relit: another light
         return [("red", 0.95)] * len(patches)
 
 
@@ -90,7 +94,7 @@ def test_second_look_rereads_only_unsure_slots_in_one_call(clean_scene):
     clf = _Scripted()
     first = clf.classify(patches, "azul")
     out = second_look(image, boards, patches, first, clf, "azul")
-    assert clf.calls == [n, 2]
+    assert clf.calls == [n] and clf.rereads == [(2, 2)]
     assert out[0] == ("red", 0.95) and out[sizes[0]] == ("red", 0.95)
     assert [a for i, a in enumerate(out) if i not in (0, sizes[0])] == [a for i, a in enumerate(first)
                                                                          if i not in (0, sizes[0])]
@@ -99,7 +103,21 @@ def test_second_look_rereads_only_unsure_slots_in_one_call(clean_scene):
                                  registration=SimpleNamespace(aligned=False)) for b in boards]
     clf = _Scripted()
     first = clf.classify(patches, "azul")
-    assert second_look(image, unaligned, patches, first, clf, "azul") == first and clf.calls == [n]
+    assert second_look(image, unaligned, patches, first, clf, "azul") == first and clf.rereads == []
+
+
+def test_reread_averages_the_model_and_its_companion_on_both_lights():
+    chosen = default_classifier()
+    model = chosen.classifier
+    rng = np.random.default_rng(5)
+    patches = rng.integers(0, 255, (6, 32, 32, 3), dtype=np.uint8)
+    relit = light.relit(patches, light.TYPICAL_LIGHT * 1.3)
+    models = [model] + ([model.companion] if model.companion is not None else [])
+    probs = [m.game_probabilities(x, "azul") for m in models for x in (patches, relit)]
+    mean = sum(p for p, _ in probs) / len(probs)
+    kinds = probs[0][1]
+    want = [(kinds[int(row.argmax())], float(row.max())) for row in mean]
+    assert model.reread(patches, relit, "azul") == want
 
 
 def test_second_look_helps_at_the_ends_of_the_light_range():
