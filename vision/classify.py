@@ -3,8 +3,10 @@
 Two classifiers with one interface, ``classify(patches, game) -> [(kind or None, confidence)]``:
 
 - :class:`OnnxClassifier`, the small CNN of ``models/tiles.onnx`` (trained by ``models/train.py``
-  on renderer crops), run with onnxruntime on one thread, all patches of a frame in ONE batched
-  call. :func:`load_model` checks the file's SHA-256 against ``tiles.onnx.sha256`` first.
+  on renderer crops), run with onnxruntime, all patches of a frame in ONE batched call.
+  :func:`load_model` checks the file's SHA-256 against ``tiles.onnx.sha256`` first. Its
+  edge-light companion (``models/tiles_edge.onnx``) joins it only to read again the slots it was
+  unsure of (:meth:`OnnxClassifier.reread`).
 - :class:`ColorReferenceClassifier`, the fallback when no model loads and the oracle in tests: the
   CIE Lab mean and spread of the patch's centre, compared with references (measured from the
   project's own tile art, or at calibration: a profile's ``colors``).
