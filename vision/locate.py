@@ -34,6 +34,7 @@ import numpy as np
 
 from ..calibration.layouts import load_layout
 from ..calibration.profile import Profile, ProfileError
+from ..engine.azul import FACTORIES_FOR_PLAYERS  # Summer Pavilion has the same counts
 from . import boards as geo
 from .table import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_height, tile_mm
 
@@ -373,7 +374,7 @@ def _discs_in_view(view: View, plane: Plane, game: str) -> list[Disc]:
     peaks = (acc == cv2.dilate(acc, np.ones((5, 5), np.uint8))) & (acc > 0.05)
     pys, pxs = np.nonzero(peaks)
     order = np.argsort(-acc[pys, pxs])
-    wanted = 2 * sum(1 for p in plane.players if p is not None) + 1
+    wanted = FACTORIES_FOR_PLAYERS[sum(1 for p in plane.players if p is not None)]
     top_peaks = [i for i in order[:5 * wanted] if not mask[pys[i], pxs[i]]]
     points = np.array([[float(pxs[i]), float(pys[i])] for i in top_peaks]).reshape(-1, 2)
     cands = [(float(acc[pys[i], pxs[i]]) * seen, p, seen)
@@ -440,7 +441,7 @@ def unseen_displays(discs: list[Disc], plane: Plane, game: str) -> list[Disc]:
     the displays stand evenly round a circle (the rules' set-up), so a gap in the ring about one
     spacing too wide holds one (a hand over it, say). None where all were found, where fewer
     than three were, or where no gap is wide enough."""
-    wanted = 2 * sum(1 for p in plane.players if p is not None) + 1
+    wanted = FACTORIES_FOR_PLAYERS[sum(1 for p in plane.players if p is not None)]
     missing = wanted - len(discs)
     if missing <= 0 or len(discs) < 3:
         return []

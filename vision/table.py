@@ -22,6 +22,7 @@ import numpy as np
 
 from ..calibration.layouts import Layout, load_layout
 from ..engine import pavilion_board as topo
+from ..engine.azul import FACTORIES_FOR_PLAYERS
 from ..engine.azul import TILE_NAMES as AZUL_TILE_NAMES
 from . import boards as geo
 
@@ -134,7 +135,7 @@ def arrange(game: str, players: int, layout_name: str, rng: np.random.Generator)
     """A random but plausible table: boards at the players' seats (player 0 nearest the bottom,
     then clockwise), each turned a little; factory displays in a ring around the centre."""
     layout = load_layout(layout_name)
-    n_factories = {2: 5, 3: 7, 4: 9}[players]
+    n_factories = FACTORIES_FOR_PLAYERS[players]
     diameter = factory_diameter(game)
     ring = max(115.0, n_factories * (diameter + 16) / (2 * math.pi)) + rng.uniform(0, 15)
     ring_turn = rng.uniform(0, 360)
