@@ -199,21 +199,32 @@ def export(model, path: Path, metadata: dict[str, str]) -> None:
     """ONNX with a dynamic batch axis, softmax at the end, and ``metadata`` as metadata_props."""
     import torch
 
+    export_onnx(model, lambda logits: torch.softmax(logits, dim=1), torch.zeros(2, INPUT_SIZE, INPUT_SIZE, 3),
+                ("patches", "probs"), {"patches": {0: "batch"}, "probs": {0: "batch"}}, path, metadata,
+                "azulcam models/train.py",
+                "azulcam tile classifier: patches float32 N x 32 x 32 x 3 BGR 0..255 -> probs N x classes")
+
+
+def export_onnx(model, last, example, names: tuple[str, str], dynamic_axes: dict, path: Path,
+                metadata: dict[str, str], producer: str, doc: str) -> None:
+    """``model`` followed by ``last`` (its final activation), traced on ``example`` and written to
+    ``path`` as ONNX (opset 17) with one input and one output (``names``), ``dynamic_axes``, and
+    ``metadata``, producer and description (:func:`finish_onnx`). Both training scripts export
+    through it."""
+    import torch
+
     class Exported(torch.nn.Module):
         def __init__(self, inner) -> None:
             super().__init__()
             self.inner = inner
 
         def forward(self, x):
-            return torch.softmax(self.inner(x), dim=1)
+            return last(self.inner(x))
 
-    wrapped = Exported(model).eval()
     tmp = path.with_suffix(".tmp.onnx")
-    torch.onnx.export(wrapped, (torch.zeros(2, INPUT_SIZE, INPUT_SIZE, 3),), str(tmp), dynamo=False,
-                      input_names=["patches"], output_names=["probs"], opset_version=17,
-                      dynamic_axes={"patches": {0: "batch"}, "probs": {0: "batch"}}, do_constant_folding=True)
-    finish_onnx(tmp, path, metadata, "azulcam models/train.py",
-                "azulcam tile classifier: patches float32 N x 32 x 32 x 3 BGR 0..255 -> probs N x classes")
+    torch.onnx.export(Exported(model).eval(), (example,), str(tmp), dynamo=False, input_names=[names[0]],
+                      output_names=[names[1]], opset_version=17, dynamic_axes=dynamic_axes, do_constant_folding=True)
+    finish_onnx(tmp, path, metadata, producer, doc)
 
 
 def finish_onnx(tmp: Path, path: Path, metadata: dict[str, str], producer: str, doc: str) -> None:

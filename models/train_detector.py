@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import finish_onnx, run_jobs, write_digest  # noqa: E402  (models/ is a folder of scripts, not a package)
+from train import export_onnx, run_jobs, write_digest  # noqa: E402  (models/ is a folder of scripts, not a package)
 
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "2.0.0"
@@ -167,21 +167,9 @@ def export(model, path: Path, metadata: dict[str, str]) -> None:
     """ONNX with dynamic height and width, a sigmoid at the end, ``metadata`` as metadata_props."""
     import torch
 
-    class Exported(torch.nn.Module):
-        def __init__(self, inner) -> None:
-            super().__init__()
-            self.inner = inner
-
-        def forward(self, x):
-            return torch.sigmoid(self.inner(x))
-
-    wrapped = Exported(model).eval()
-    tmp = path.with_suffix(".tmp.onnx")
-    torch.onnx.export(wrapped, (torch.zeros(1, 64, 64, 3),), str(tmp), dynamo=False,
-                      input_names=["view"], output_names=["heat"], opset_version=17,
-                      dynamic_axes={"view": {1: "height", 2: "width"}, "heat": {2: "rows", 3: "cols"}},
-                      do_constant_folding=True)
-    finish_onnx(tmp, path, metadata, "azulcam models/train_detector.py",
+    export_onnx(model, torch.sigmoid, torch.zeros(1, 64, 64, 3), ("view", "heat"),
+                {"view": {1: "height", 2: "width"}, "heat": {2: "rows", 3: "cols"}}, path, metadata,
+                "azulcam models/train_detector.py",
                 "azulcam loose-tile detector: view float32 1 x H x W x 3 BGR 0..255 -> heat 1 x K x H/2 x W/2")
 
 
