@@ -40,7 +40,8 @@ INPUT_SIZE = 32
 SCENES_PER_JOB = 50
 
 
-def _patches_job(job: tuple[int, int], edge_light_share: float = 0.0) -> tuple[np.ndarray, np.ndarray, int]:
+def _patches_job(job: tuple[int, int], edge_light_share: float = 0.0, slots_relit: bool = False
+                 ) -> tuple[np.ndarray, np.ndarray, int]:
     """``make_patches(scenes, seed)``, scene by scene, so that a scene the patch cutter cannot
     handle is skipped (and counted) instead of losing the whole job."""
     scenes, seed = job
@@ -64,7 +65,7 @@ def _patches_job(job: tuple[int, int], edge_light_share: float = 0.0) -> tuple[n
         options = SceneOptions(size=(960, 540), view=ViewRanges(framing=framing), edge_light=edge_light)
         scene = render_state(random_position(rng), (seed, n), options)
         try:
-            p = scene_patches(scene.image, scene.truth, nprng)
+            p = scene_patches(scene.image, scene.truth, nprng, slots_relit=slots_relit)
         except ValueError:
             skipped += 1
             continue
@@ -95,9 +96,11 @@ def run_jobs(job, scenes: int, base_seed: int, workers: int) -> list:
     return parts
 
 
-def generate(scenes: int, base_seed: int, workers: int, edge_light_share: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+def generate(scenes: int, base_seed: int, workers: int, edge_light_share: float = 0.0,
+             slots_relit: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Patches of ``scenes`` scenes (:func:`run_jobs` of :func:`_patches_job`)."""
-    parts = run_jobs(functools.partial(_patches_job, edge_light_share=edge_light_share), scenes, base_seed, workers)
+    parts = run_jobs(functools.partial(_patches_job, edge_light_share=edge_light_share, slots_relit=slots_relit),
+                     scenes, base_seed, workers)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
@@ -132,10 +135,11 @@ def build_model(classes: int):
     return TileNet()
 
 
-def augment(x, gen):
+def augment(x, gen, light: float = 1.0):
     """Light augmentation of a float NHWC batch (0..255): a random quarter turn and flip (the
     patch's orientation follows the board's or the tile's, either of which may be any), a
-    brightness/contrast change and a small per-channel gain (white balance)."""
+    brightness/contrast change and a small per-channel gain (white balance), scaled by ``light``
+    (smaller for patches already relit to the typical light)."""
     import torch
 
     n = x.shape[0]
@@ -143,10 +147,10 @@ def augment(x, gen):
     x = torch.rot90(x, k, dims=(1, 2))
     if int(torch.randint(0, 2, (1,), generator=gen)):
         x = torch.flip(x, dims=(2,))
-    gain = torch.exp(torch.empty(n, 1, 1, 1).uniform_(-0.25, 0.25, generator=gen))
-    channel = torch.exp(torch.empty(n, 1, 1, 3).uniform_(-0.06, 0.06, generator=gen))
+    gain = torch.exp(torch.empty(n, 1, 1, 1).uniform_(-0.25 * light, 0.25 * light, generator=gen))
+    channel = torch.exp(torch.empty(n, 1, 1, 3).uniform_(-0.06 * light, 0.06 * light, generator=gen))
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
-    contrast = torch.exp(torch.empty(n, 1, 1, 1).uniform_(-0.2, 0.2, generator=gen))
+    contrast = torch.exp(torch.empty(n, 1, 1, 1).uniform_(-0.2 * light, 0.2 * light, generator=gen))
     x = ((x - mean) * contrast + mean) * gain * channel
     return x.clamp_(0.0, 255.0)
 
@@ -262,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="processes generating patches")
     parser.add_argument("--edge-light-share", type=float, default=0.0,
                         help="share of scenes with the light at the ends of its ranges (the companion model: 0.12)")
+    parser.add_argument("--slots-relit", action="store_true",
+                        help="board slots only, each relit in its board's own light (the slot model)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "tiles.onnx")
     args = parser.parse_args(argv)
 
@@ -270,8 +276,10 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     # Seeds: training scenes from seed*100000 + 1.., held-out from seed*100000 + 50000.. (disjoint).
     base = args.seed * 100_000
-    x_train, y_train = generate(args.scenes, base + 1, args.workers, args.edge_light_share)
-    x_val, y_val = generate(args.val_scenes, base + 50_000, args.workers, args.edge_light_share)
+    x_train, y_train = generate(args.scenes, base + 1, args.workers, args.edge_light_share, args.slots_relit)
+    x_val, y_val = generate(args.val_scenes, base + 50_000, args.workers, args.edge_light_share, args.slots_relit)
+    # Relit patches vary less in light: a milder brightness and colour augmentation.
+    augment_light = 0.4 if args.slots_relit else 1.0
     data_s = time.perf_counter() - started
     counts = np.bincount(y_train, minlength=len(CLASSES))
     import torch  # after the worker processes are gone: forking a process with torch's threads is unsafe
@@ -301,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         total, seen = 0.0, 0
         for i in range(0, len(order), args.batch):
             idx = order[i:i + args.batch]
-            x = augment(x_all[idx].float(), gen)
+            x = augment(x_all[idx].float(), gen, augment_light)
             logits = model(x)
             loss = torch.nn.functional.cross_entropy(logits, y_all[idx], weight=weights, label_smoothing=0.02)
             optimizer.zero_grad(set_to_none=True)
@@ -321,7 +329,8 @@ def main(argv: list[str] | None = None) -> int:
     out: Path = args.out
     out.parent.mkdir(parents=True, exist_ok=True)
     setting = {"scenes": args.scenes, "val_scenes": args.val_scenes, "seed": args.seed, "epochs": args.epochs,
-               "batch": args.batch, "lr": args.lr, "edge_light_share": args.edge_light_share, "train_patches": len(y_train),
+               "batch": args.batch, "lr": args.lr, "edge_light_share": args.edge_light_share,
+               "slots_relit": args.slots_relit, "train_patches": len(y_train),
                "train_class_counts": {c: int(n) for c, n in zip(CLASSES, counts)}, "parameters": int(params),
                "data_seconds": round(data_s, 1), "train_seconds": round(train_s, 1),
                "torch": torch.__version__}
@@ -329,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     export(model.to(memory_format=torch.contiguous_format), out, {
         "labels": json.dumps(list(CLASSES)),
         "input_size": str(INPUT_SIZE),
-        "input_format": "float32 NHWC BGR 0..255",
+        "input_format": "float32 NHWC BGR 0..255" + (", board slots relit to TYPICAL_LIGHT" if args.slots_relit else ""),
         "version": VERSION,
         "heldout_accuracy": str(fig["accuracy"]),
         "heldout_patches": str(fig["patches"]),

@@ -44,6 +44,9 @@ class Classifier(Protocol):
 
     def reread(self, patches: np.ndarray, relit: np.ndarray, game: str) -> list[tuple[str | None, float]]: ...
 
+    def classify_slots(self, patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, game: str
+                       ) -> list[tuple[str | None, float]]: ...
+
 
 def load_image(path: str | Path) -> np.ndarray:
     """A BGR image from a file. Raises :class:`ImageError` naming the file and the reason."""
@@ -175,10 +178,13 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
              if x.kind is None or (x.confidence < x.unsure_below and not x.zone.startswith("factories."))]
     outlines += [np.array([loose[n].outline for n in asked], np.float64).reshape(-1, 4, 2)]
     patches = crops.cut(image, np.concatenate(outlines))
+    slots, lights, lit = patches[:n_slots], *slot_lights(image, boards)
+    relit = light.relit(slots, lights)
     lap("crop")
-    kinds = classifier.classify(patches, profile.game) if len(patches) else []
+    kinds = classifier.classify_slots(slots, relit, lit, profile.game) if n_slots else []
+    kinds += classifier.classify(patches[n_slots:], profile.game) if len(patches) > n_slots else []
     lap("classify")
-    kinds[:n_slots] = second_look(image, boards, patches[:n_slots], kinds[:n_slots], classifier, profile.game)
+    kinds[:n_slots] = second_look(slots, relit, lit, kinds[:n_slots], classifier, profile.game)
     lap("second look")
     # One answer per slot, then per loose tile: the locator's own where it named the tile.
     answers = dict(zip(asked, kinds[n_slots:]))
@@ -222,29 +228,32 @@ def cross_checked(tile: Loose, answer: tuple[str | None, float] | None) -> tuple
     return (kind if kind != tile.kind and confidence >= UNSURE else tile.kind), tile.confidence
 
 
-def second_look(image: np.ndarray, boards: list[BoardView], patches: np.ndarray,
-                answers: list[tuple[str | None, float]], classifier: Classifier, game: str
-                ) -> list[tuple[str | None, float]]:
-    """The slots' answers, where the classifier was unsure (below :data:`UNSURE`) of a slot on an
-    aligned board, read again (``classifier.reread``) as photographed and in the board's own
-    light (:mod:`light`), all boards in one batch. ``patches`` and ``answers`` are the boards'
-    slots in order."""
-    answers = list(answers)
-    again, relit = [], []
-    start = 0
+def slot_lights(image: np.ndarray, boards: list[BoardView]) -> tuple[np.ndarray, np.ndarray]:
+    """Each slot's light (N x 3, the boards' slots in order): its board's own
+    (:func:`light.board_light`) where the board is aligned and enough of its card is in view, else
+    :data:`light.TYPICAL_LIGHT` (a patch "relit" under it is left as it is); and which slots have
+    their board's own light."""
+    lights, lit = [], []
     for view in boards:
-        layout = load_layout(view.placement.layout)
-        end = start + len(layout.ids)
-        unsure = [n for n in range(start, end) if answers[n][1] < UNSURE]
-        start = end
-        if not unsure or not view.registration.aligned:
-            continue
-        board_light = light.board_light(image, view.homography, layout.name)
-        if board_light is not None:
-            again += unsure
-            relit.append(light.relit(patches[unsure], board_light))
+        count = len(load_layout(view.placement.layout).ids)
+        board_light = (light.board_light(image, view.homography, view.placement.layout)
+                       if view.registration.aligned else None)
+        lights.append(np.tile(light.TYPICAL_LIGHT if board_light is None else board_light, (count, 1)))
+        lit.append(np.full(count, board_light is not None))
+    if not lights:
+        return np.zeros((0, 3), np.float32), np.zeros(0, bool)
+    return np.concatenate(lights).astype(np.float32), np.concatenate(lit)
+
+
+def second_look(patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, answers: list[tuple[str | None, float]],
+                classifier: Classifier, game: str) -> list[tuple[str | None, float]]:
+    """The slots' answers, where the classifier was unsure (below :data:`UNSURE`) of a slot in its
+    board's own light (``lit``, from :func:`slot_lights`), read again (``classifier.reread``) as
+    photographed (``patches``) and ``relit``, in one batch."""
+    answers = list(answers)
+    again = [n for n, (_, confidence) in enumerate(answers) if confidence < UNSURE and lit[n]]
     if again:
-        for n, second in zip(again, classifier.reread(patches[again], np.concatenate(relit), game)):
+        for n, second in zip(again, classifier.reread(patches[again], relit[again], game)):
             answers[n] = second
     return answers
 

@@ -5,8 +5,10 @@ Two classifiers with one interface, ``classify(patches, game) -> [(kind or None,
 - :class:`OnnxClassifier`, the small CNN of ``models/tiles.onnx`` (trained by ``models/train.py``
   on renderer crops), run with onnxruntime, all patches of a frame in ONE batched call.
   :func:`load_model` checks the file's SHA-256 against ``tiles.onnx.sha256`` first. Its
-  edge-light companion (``models/tiles_edge.onnx``) joins it only to read again the slots it was
-  unsure of (:meth:`OnnxClassifier.reread`).
+  slot model (``models/tiles_slots.onnx``) reads the boards' slots, each relit in its board's own
+  light (:meth:`OnnxClassifier.classify_slots`); with the edge-light companion
+  (``models/tiles_edge.onnx``) all three read again the slots first read with less than 0.9
+  confidence (:meth:`OnnxClassifier.reread`).
 - :class:`ColorReferenceClassifier`, the fallback when no model loads and the oracle in tests: the
   CIE Lab mean and spread of the patch's centre, compared with references (measured from the
   project's own tile art, or at calibration: a profile's ``colors``).
@@ -35,6 +37,10 @@ MODEL_NAME = "tiles.onnx"
 #: The edge-light companion: the same network trained with an eighth of its scenes in the light at
 #: the ends of its ranges. It only reads again the slots the main model is unsure of (``reread``).
 COMPANION_NAME = "tiles_edge.onnx"
+#: The slot model: the same network trained on board slots only, each relit in its board's own
+#: light (``models/train.py --slots-relit``). It reads every slot of an aligned board
+#: (``classify_slots``) and joins the second reading.
+SLOTS_NAME = "tiles_slots.onnx"
 
 Result = tuple[str | None, float]
 
@@ -47,6 +53,8 @@ class Classifier(Protocol):
     def classify(self, patches: np.ndarray, game: str) -> list[Result]: ...
 
     def reread(self, patches: np.ndarray, relit: np.ndarray, game: str) -> list[Result]: ...
+
+    def classify_slots(self, patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, game: str) -> list[Result]: ...
 
 
 def _check_patches(patches: np.ndarray, size: int) -> np.ndarray:
@@ -78,10 +86,12 @@ class ModelInfo:
 class OnnxClassifier:
     """The CNN classifier. Build it with :func:`load_model`."""
 
-    def __init__(self, session: Any, info: ModelInfo, companion: "OnnxClassifier | None" = None) -> None:
+    def __init__(self, session: Any, info: ModelInfo, companion: "OnnxClassifier | None" = None,
+                 slots: "OnnxClassifier | None" = None) -> None:
         self.session = session
         self.info = info
         self.companion = companion
+        self.slots = slots
         self._input = session.get_inputs()[0].name
         # Columns of the model's output that each game may answer, and what each column means.
         self._columns: dict[str, tuple[np.ndarray, list[str | None]]] = {}
@@ -121,12 +131,30 @@ class OnnxClassifier:
         best = sub.argmax(axis=1)
         return [(kinds[b], float(sub[n, b])) for n, b in enumerate(best)]
 
+    def classify_slots(self, patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, game: str) -> list[Result]:
+        """The boards' slots: those ``lit`` (relit in their board's own light,
+        :mod:`azulcam.vision.light`) read by the slot model (when loaded) on ``relit``; the others
+        by this model on ``patches``, as photographed."""
+        lit = np.asarray(lit, bool)
+        if self.slots is None or not lit.any():
+            return self.classify(patches, game)
+        if lit.all():
+            return self.slots.classify(relit, game)
+        answers: list[Result] = [(None, 0.0)] * len(patches)
+        for chosen, model, x in ((lit, self.slots, relit), (~lit, self, patches)):
+            for n, answer in zip(np.flatnonzero(chosen), model.classify(x[chosen], game)):
+                answers[n] = answer
+        return answers
+
     def reread(self, patches: np.ndarray, relit: np.ndarray, game: str) -> list[Result]:
         """A second reading of patches it was unsure of, given also ``relit`` (the same patches in
-        their board's own light, :mod:`azulcam.vision.light`): the mean of its probabilities on
-        both, and of its companion's (when loaded) on both."""
+        their board's own light, :mod:`azulcam.vision.light`): the mean of the probabilities of
+        this model and of its companion (when loaded), each on both, and of the slot model (when
+        loaded) on ``relit``."""
         models = [self] + ([self.companion] if self.companion is not None else [])
         parts = [m.game_probabilities(x, game) for m in models for x in (patches, relit)]
+        if self.slots is not None:
+            parts.append(self.slots.game_probabilities(relit, game))
         mean = sum(p for p, _ in parts) / len(parts)
         kinds = parts[0][1]
         best = mean.argmax(axis=1)
@@ -325,6 +353,10 @@ class ColorReferenceClassifier:
         best = d.argmin(axis=1)
         return [(kinds[b], float(probs[n, b])) for n, b in enumerate(best)]
 
+    def classify_slots(self, patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, game: str) -> list[Result]:
+        """The boards' slots, read as photographed (the colour references are measured so)."""
+        return self.classify(patches, game)
+
     def reread(self, patches: np.ndarray, relit: np.ndarray, game: str) -> list[Result]:
         """A second reading: of the patch as photographed and ``relit``, the more confident answer."""
         return [max(a, b, key=lambda r: r[1]) for a, b in zip(self.classify(patches, game), self.classify(relit, game))]
@@ -342,17 +374,25 @@ class DefaultClassifier:
 
 
 def default_classifier(colors: Mapping[str, Sequence[float]] | None = None, threads: int = 1) -> DefaultClassifier:
-    """The shipped ONNX classifier with its edge-light companion (:data:`COMPANION_NAME`), or the
-    colour-reference one (from the profile's ``colors`` when given), with a warning saying why a
-    model could not be loaded. Never raises for a missing or altered model."""
+    """The shipped ONNX classifier with its slot model (:data:`SLOTS_NAME`) and edge-light
+    companion (:data:`COMPANION_NAME`), or the colour-reference one (from the profile's ``colors``
+    when given), with a warning saying why a model could not be loaded. Never raises for a missing
+    or altered model."""
     try:
         model = load_model(threads=threads)
     except ModelError as exc:
         return DefaultClassifier(ColorReferenceClassifier.from_colors(colors),
                                  f"tile model not loaded, using colour references instead: {exc}")
+    warnings = []
+    try:
+        model.slots = load_model(package_file(SLOTS_NAME), threads=threads)
+        if "relit" not in model.slots.info.metadata.get("input_format", ""):
+            model.slots = None
+            raise ModelError(f"{SLOTS_NAME} was not trained on relit slots (its input_format)")
+    except ModelError as exc:
+        warnings.append(f"slot model not loaded, the slots are read by the tile model as photographed: {exc}")
     try:
         model.companion = load_model(package_file(COMPANION_NAME), threads=threads)
     except ModelError as exc:
-        return DefaultClassifier(model, f"edge-light companion model not loaded, unsure slots are read again "
-                                        f"by the tile model alone: {exc}")
-    return DefaultClassifier(model)
+        warnings.append(f"edge-light companion model not loaded, unsure slots are read again without it: {exc}")
+    return DefaultClassifier(model, "; ".join(warnings) or None)

@@ -19,7 +19,7 @@ from ..calibration.layouts import load_layout
 from ..calibration.profile import board_homography
 from ..engine.players import make_player
 from ..engine.record import play_game, replay
-from . import crops
+from . import crops, light
 from .camera import ViewRanges
 from .render import SceneOptions, render_state
 from .table import tile_mm
@@ -71,13 +71,15 @@ class Patches:
 
 
 def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Generator, nudge_px: float = 1.5,
-                  empty_share: float = 0.35) -> Patches:
+                  empty_share: float = 0.35, slots_relit: bool = False) -> Patches:
     """Every visible slot and loose tile of one scene (empty slots thinned to ``empty_share`` of
-    the patches), plus a few patches of bare table."""
+    the patches), plus a few patches of bare table. With ``slots_relit``, the boards' slots only,
+    each relit in its board's own light as measured at the nudged corners (as
+    :func:`azulcam.vision.analyze.read` does for a model trained on them)."""
     obs = truth["observation"]
     game = obs["game"]
     hidden = {h["zone"] for h in truth["hidden"]}
-    outlines, labels = [], []
+    outlines, labels, lights = [], [], []
     boards = [(b, f"boards.{b['player']}.", obs["boards"][b["player"]]["slots"]) for b in truth["profile"]["boards"]]
     if truth["profile"]["scoring_board"]:
         supply = {f"supply.{i}": c for i, c in enumerate(obs["supply"]) if c is not None}
@@ -85,19 +87,23 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
     for placement, prefix, filled in boards:
         layout = load_layout(placement["layout"])
         corners = np.asarray(placement["corners"], np.float64) + rng.normal(0, nudge_px, (4, 2))
-        ids, quads = crops.slot_outlines(board_homography(corners), layout)
+        homography = board_homography(corners)
+        board_light = light.board_light(image, homography, layout.name) if slots_relit else None
+        ids, quads = crops.slot_outlines(homography, layout)
         for slot_id, quad in zip(ids, quads):
             if prefix + slot_id in hidden:
                 continue
             outlines.append(quad)
             labels.append(label(game, filled.get(slot_id)))
-    for item in truth["items"]:
+            lights.append(board_light)
+    for item in truth["items"] if not slots_relit else ():
         if item["zone"].startswith("boards.") and not item["zone"].endswith(".hand"):
             continue  # already cut as a slot
         if item["zone"] in hidden or item["zone"].startswith("supply."):
             continue
         outlines.append(crops.outline_of(item) + rng.normal(0, nudge_px, (4, 2)))
         labels.append(label(game, item["kind"]))
+        lights.append(None)
     labels_arr = np.array(labels, np.int64)
     keep = np.ones(len(labels_arr), bool)
     empties = np.flatnonzero(labels_arr == 0)
@@ -106,7 +112,12 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
     if len(empties) > allowed:
         keep[rng.choice(empties, len(empties) - allowed, replace=False)] = False
     quads = [q for q, k in zip(outlines, keep) if k]
+    kept_lights = [x for x, k in zip(lights, keep) if k]
     labels_arr = labels_arr[keep]
+    if slots_relit:
+        per_slot = np.array([light.TYPICAL_LIGHT if x is None else x for x in kept_lights], np.float32)
+        images = crops.cut(image, np.array(quads, np.float64).reshape(-1, 4, 2))
+        return Patches(light.relit(images, per_slot.reshape(-1, 3)), labels_arr)
     # Bare table: squares of a tile's size at random places away from every item and board.
     h, w = image.shape[:2]
     size = float(np.median([np.linalg.norm(np.subtract(i["outline"][0], i["outline"][1])) for i in truth["items"]]

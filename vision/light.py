@@ -27,47 +27,56 @@ ART_PPM = 1.0
 TYPICAL_LIGHT = np.array([0.754, 0.805, 0.900], np.float32)
 
 
-#: Every how many card pixels one is measured: the median of a third of them is the same.
-_SAMPLE_STEP = 3
+#: Every how many card pixels of the art one is measured: the median of a ninth of them is the same.
+_SAMPLE_STEP = 9
 
 
 @lru_cache(maxsize=8)
-def _card(layout_name: str) -> tuple[tuple[int, int], np.ndarray, np.ndarray]:
-    """The board's art at :data:`ART_PPM`: its size (w, h), and the flat indices and art colours
-    (BGR, plus one) of the card pixels measured: those at least two pixels away from every slot
-    (a tile on a slot tells nothing about the light)."""
+def _card(layout_name: str) -> tuple[np.ndarray, np.ndarray]:
+    """The card pixels measured, from the board's art at :data:`ART_PPM`: their centres as
+    board fractions (N x 1 x 2) and their art colours (BGR, plus one), keeping those at least two
+    pixels away from every slot (a tile on a slot tells nothing about the light)."""
     sheet = art.board_art(layout_name, ART_PPM)
     h, w = sheet.shape[:2]
     mask = np.ones((h, w), np.uint8)
     for slot in load_layout(layout_name).slots:
         cv2.fillPoly(mask, [np.round(np.array(slot.polygon) * (w, h)).astype(np.int32)], 0)
     index = np.flatnonzero(cv2.erode(mask, np.ones((5, 5), np.uint8)))[::_SAMPLE_STEP]
+    points = np.stack([(index % w + 0.5) / w, (index // w + 0.5) / h], axis=1).reshape(-1, 1, 2)
     colours = sheet.reshape(-1, 3)[index].astype(np.float32) + 1
-    index.flags.writeable = colours.flags.writeable = False  # cached and shared
-    return (w, h), index, colours
+    points.flags.writeable = colours.flags.writeable = False  # cached and shared
+    return points, colours
 
 
 def board_light(image: np.ndarray, homography: np.ndarray, layout_name: str) -> np.ndarray | None:
     """Per channel (BGR), the median ratio of the board's card in ``image`` (through
-    ``homography``, board fractions -> pixels) to the card in its art; None when less than a
-    quarter of the card is in the image."""
-    (w, h), index, colours = _card(layout_name)
-    to_image = homography @ np.diag([1.0 / w, 1.0 / h, 1.0])
-    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
-    seen = cv2.warpPerspective(image, to_image, (w, h), flags=flags).reshape(-1, 3)[index]
+    ``homography``, board fractions -> pixels; the nearest pixel to each card point) to the card
+    in its art; None when less than a quarter of the card is in the image."""
+    points, colours = _card(layout_name)
+    pixels = np.round(cv2.perspectiveTransform(points, homography).reshape(-1, 2)).astype(np.int64)
     ih, iw = image.shape[:2]
-    corners = cv2.perspectiveTransform(np.array([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]]], np.float64), to_image)
-    if not ((corners >= 0).all() and (corners[..., 0] < iw).all() and (corners[..., 1] < ih).all()):
-        inside = cv2.warpPerspective(np.full((ih, iw), 255, np.uint8), to_image, (w, h), flags=flags).ravel()[index] == 255
-        if inside.sum() < 0.25 * len(index):
-            return None
-        seen, colours = seen[inside], colours[inside]
+    inside = (pixels[:, 0] >= 0) & (pixels[:, 0] < iw) & (pixels[:, 1] >= 0) & (pixels[:, 1] < ih)
+    if inside.sum() < 0.25 * len(points):
+        return None
+    if not inside.all():
+        pixels, colours = pixels[inside], colours[inside]
+    seen = image[pixels[:, 1], pixels[:, 0]]
     ratio = (seen.astype(np.float32) + 1) / colours
     return np.median(np.ascontiguousarray(ratio.T), axis=1)
 
 
 def relit(patches: np.ndarray, light: np.ndarray) -> np.ndarray:
-    """``patches`` (N x P x P x 3 uint8 BGR) seen under ``light`` (from :func:`board_light`),
-    shown as under :data:`TYPICAL_LIGHT`."""
-    gain = TYPICAL_LIGHT / np.maximum(np.asarray(light, np.float32), 1e-3)
-    return np.clip(patches.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    """``patches`` (N x P x P x 3 uint8 BGR) seen under ``light`` (from :func:`board_light`;
+    one for all, or N x 3, one per patch), shown as under :data:`TYPICAL_LIGHT` (rounded and
+    saturated). One OpenCV multiply per run of patches under the same light (a board's slots)."""
+    lights = np.asarray(light, np.float32).reshape(-1, 3)
+    if len(lights) == 1:
+        lights = np.broadcast_to(lights, (len(patches), 3))
+    out = np.empty_like(patches)
+    starts = [0, *np.flatnonzero((lights[1:] != lights[:-1]).any(axis=1)) + 1]
+    for start, end in zip(starts, starts[1:] + [len(patches)]):
+        if end > start:
+            gain = TYPICAL_LIGHT / np.maximum(lights[start], 1e-3)
+            run = patches[start:end]
+            out[start:end] = cv2.multiply(run.reshape(-1, run.shape[2], 3), (*map(float, gain), 0.0)).reshape(run.shape)
+    return out

@@ -16,7 +16,7 @@ import azulcam.vision.analyze as analyze
 from azulcam.calibration.layouts import load_layout
 from azulcam.calibration.profile import Profile
 from azulcam.vision import light
-from azulcam.vision.analyze import assemble, read, register_boards, second_look
+from azulcam.vision.analyze import assemble, read, register_boards, second_look, slot_lights
 from azulcam.vision.camera import ViewRanges
 from azulcam.vision.classify import default_classifier
 from azulcam.vision.dataset import random_position
@@ -85,28 +85,34 @@ class _Scripted:
         return [("red", 0.95)] * len(patches)
 
 
-def test_second_look_rereads_only_unsure_slots_in_one_call(clean_scene):
+def test_slot_lights_are_each_boards_own(clean_scene):
     image, boards = clean_scene
     sizes = [len(load_layout(b.placement.layout).ids) for b in boards]
-    n = sum(sizes)
-    patches = np.full((n, 32, 32, 3), 200, np.uint8)
-    patches[[0, sizes[0]]] = 50  # one unsure slot on each of the first two boards
-    clf = _Scripted()
-    first = clf.classify(patches, "azul")
-    out = second_look(image, boards, patches, first, clf, "azul")
-    assert clf.calls == [n] and clf.rereads == [(2, 2)]
-    assert out[0] == ("red", 0.95) and out[sizes[0]] == ("red", 0.95)
-    assert [a for i, a in enumerate(out) if i not in (0, sizes[0])] == [a for i, a in enumerate(first)
-                                                                         if i not in (0, sizes[0])]
-    # A board that could not be aligned keeps its first answers: its light would be measured off the card.
+    lights, lit = slot_lights(image, boards)
+    assert lights.shape == (sum(sizes), 3) and lit.all()
+    first = light.board_light(image, boards[0].homography, boards[0].placement.layout)
+    np.testing.assert_allclose(lights[:sizes[0]], np.tile(first, (sizes[0], 1)), rtol=1e-6)
+    # A board that could not be aligned has no light of its own: its card may lie elsewhere.
     unaligned = [SimpleNamespace(placement=b.placement, homography=b.homography,
-                                 registration=SimpleNamespace(aligned=False)) for b in boards]
+                                 registration=SimpleNamespace(aligned=n != 1)) for n, b in enumerate(boards)]
+    lights, lit = slot_lights(image, unaligned)
+    assert lit.tolist() == [n != 1 for n, size in enumerate(sizes) for _ in range(size)]
+    np.testing.assert_allclose(lights[~lit], np.tile(light.TYPICAL_LIGHT, ((~lit).sum(), 1)))
+
+
+def test_second_look_rereads_only_unsure_lit_slots_in_one_call():
+    patches = np.full((6, 32, 32, 3), 200, np.uint8)
+    patches[[0, 2, 4]] = 50  # unsure
+    relit = light.relit(patches, light.TYPICAL_LIGHT * 1.2)
+    lit = np.array([True, True, True, True, False, True])  # slot 4 has no light of its own
     clf = _Scripted()
     first = clf.classify(patches, "azul")
-    assert second_look(image, unaligned, patches, first, clf, "azul") == first and clf.rereads == []
+    out = second_look(patches, relit, lit, first, clf, "azul")
+    assert clf.calls == [6] and clf.rereads == [(2, 2)]
+    assert out == [("red", 0.95), first[1], ("red", 0.95), first[3], first[4], first[5]]
 
 
-def test_reread_averages_the_model_and_its_companion_on_both_lights():
+def test_reread_averages_the_models_on_both_lights():
     chosen = default_classifier()
     model = chosen.classifier
     rng = np.random.default_rng(5)
@@ -114,6 +120,8 @@ def test_reread_averages_the_model_and_its_companion_on_both_lights():
     relit = light.relit(patches, light.TYPICAL_LIGHT * 1.3)
     models = [model] + ([model.companion] if model.companion is not None else [])
     probs = [m.game_probabilities(x, "azul") for m in models for x in (patches, relit)]
+    assert model.slots is not None
+    probs.append(model.slots.game_probabilities(relit, "azul"))  # trained on relit slots only
     mean = sum(p for p, _ in probs) / len(probs)
     kinds = probs[0][1]
     want = [(kinds[int(row.argmax())], float(row.max())) for row in mean]
@@ -133,7 +141,7 @@ def test_second_look_helps_at_the_ends_of_the_light_range():
             scene = render_state(random_position(rng), (920000, n), options)
             profile = Profile.from_json(scene.truth["profile"])
             for on in (True, False):
-                analyze.second_look = original if on else (lambda image, boards, patches, answers, c, g: list(answers))
+                analyze.second_look = original if on else (lambda patches, relit, lit, answers, c, g: list(answers))
                 errors[on] += compare(assemble(read(scene.image, profile, classifier)), scene.truth).slot_errors
     finally:
         analyze.second_look = original
