@@ -5,10 +5,12 @@
 3. :class:`TableLocator`: the factory displays and the four places of the tiles on each occupied
    one (``locate``); the loose tiles in the centre and beside the boards, found and named by the
    detector network (``detect``) on the same top-down view;
-4. :mod:`crops` cuts one patch per slot and display place, and the classifier reads them all in
-   one batched call;
-5. :func:`second_look`: the slots it is unsure of are read again, as photographed and in their
-   board's own light, with the edge-light companion model;
+4. :mod:`crops` cuts one patch per slot and display place; :func:`slot_lights` measures each
+   aligned board's own light (:mod:`light`), and its slots are relit to the typical light. The
+   slot model reads the relit slots, the tile model the rest (``classify_slots``, ``classify``);
+5. :func:`second_look`: the slots read with less than 0.9 confidence are read again by every
+   model (the tile model and its edge-light companion as photographed and relit, the slot model
+   relit) and the mean answer stands;
 6. :func:`assemble`: the observation, with what the classifier or the detector is unsure of in
    ``uncertain`` and what could not be seen in ``warnings``.
 """

@@ -1,5 +1,5 @@
-"""How each board is lit, measured on the board itself, for a second look at the slots the
-classifier is unsure of.
+"""How each board is lit, measured on the board itself, so that its slots are read as under the
+usual light.
 
 The classifier learned tiles and printed spaces under the renderer's whole range of light. At the
 ends of that range (a warm dim room, an over-exposed webcam) a printed yellow or white space can
@@ -7,7 +7,8 @@ look like a tile of that colour, and a white tile like the card. A board is its 
 its card (everything but its slots) seen in the photo, against the same card in the board's art,
 gives the light on each colour channel (:func:`board_light`). A patch divided by that light and
 multiplied by :data:`TYPICAL_LIGHT` (:func:`relit`) shows its slot as under the light the
-classifier has seen most.
+classifier has seen most. The slot model (``models/tiles_slots.onnx``) is trained on slots relit
+so (``dataset.scene_patches(slots_relit=True)``) and reads them so (``analyze.read``).
 """
 
 from __future__ import annotations
