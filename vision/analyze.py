@@ -34,6 +34,8 @@ from .timing import Stopwatch
 
 #: Below this confidence a reading is listed in ``uncertain``.
 UNSURE = 0.9
+#: The first-player marker's kind: one per game (:func:`one_marker`).
+MARKER = "first_player"
 OBSERVATION_FORMAT = "azulcam-observation/1"
 
 
@@ -174,10 +176,11 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
         outlines.append(quads)
         slot_ids += [(prefix, i) for i in ids]
     n_slots = len(slot_ids)
-    # The classifier reads the loose tiles the locator did not name, and those off the displays it
-    # is unsure of.
+    # The classifier reads the loose tiles the locator did not name, those off the displays it
+    # is unsure of, and those it named the first-player marker (see ``one_marker``).
     asked = [n for n, x in enumerate(loose)
-             if x.kind is None or (x.confidence < x.unsure_below and not x.zone.startswith("factories."))]
+             if x.kind is None or x.kind == MARKER
+             or (x.confidence < x.unsure_below and not x.zone.startswith("factories."))]
     outlines += [np.array([loose[n].outline for n in asked], np.float64).reshape(-1, 4, 2)]
     patches = crops.cut(image, np.concatenate(outlines))
     slots, lights, lit = patches[:n_slots], *slot_lights(image, boards)
@@ -191,8 +194,36 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
     # One answer per slot, then per loose tile: the locator's own where it named the tile.
     answers = dict(zip(asked, kinds[n_slots:]))
     named = [answers[n] if x.kind is None else cross_checked(x, answers.get(n)) for n, x in enumerate(loose)]
+    named = one_marker(kinds[:n_slots], loose, named, answers)
     loose, named = settled_displays(loose, named)
     return Reading(profile.game, boards, factories, loose, slot_ids, kinds[:n_slots] + named, warnings, spent)
+
+
+def one_marker(slot_kinds: list[tuple[str | None, float]], loose: list[Loose], named: list[tuple[str | None, float]],
+               answers: dict[int, tuple[str | None, float]]) -> list[tuple[str | None, float]]:
+    """The loose tiles' answers (``named``), with one first-player marker at most: the game has
+    one. The loose tile named the marker with the highest confidence (the detector's, or the
+    classifier's for a tile only it named) is the marker, unless a slot (a floor line) is read
+    as the marker with at least that confidence. It stays the marker even where the classifier
+    saw no tile or a white one on its patch: the classifier learned the marker from few patches,
+    and the marker looks like a white tile. Each other loose tile named the marker takes the
+    classifier's reading of its patch (``answers``), or is dropped where that reading is the
+    marker too or there is none."""
+    candidates = [n for n, x in enumerate(loose) if (x.kind if x.kind is not None else named[n][0]) == MARKER]
+    if not candidates:
+        return named
+    confidence = {n: loose[n].confidence if loose[n].kind else named[n][1] for n in candidates}
+    best = max(candidates, key=confidence.__getitem__)
+    if any(kind == MARKER and sure >= confidence[best] for kind, sure in slot_kinds):
+        best = None
+    named = list(named)
+    for n in candidates:
+        if n == best:
+            named[n] = (MARKER, named[n][1])
+            continue
+        kind = answers.get(n, (None, 0.0))[0]
+        named[n] = (kind if kind != MARKER else None, named[n][1])
+    return named
 
 
 def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]

@@ -1,7 +1,9 @@
-"""The answers the pipeline checks twice: the slots the classifier is unsure of, read again in
-their board's own light (``light``, ``analyze.second_look``); the loose tiles the detector is
-unsure of, checked by the classifier (``analyze.cross_checked``); and the factory displays, read
-by the classifier or by the detector (``analyze.settled_displays``)."""
+"""The answers the pipeline checks twice: the slots, read in their board's own light (``light``,
+``analyze.slot_lights``) and, where the classifier is unsure, read again
+(``analyze.second_look``); the loose tiles the detector is unsure of, checked by the classifier
+(``analyze.cross_checked``); the first-player marker, one per game (``analyze.one_marker``);
+and the factory displays, read by the classifier or by the detector
+(``analyze.settled_displays``)."""
 
 from __future__ import annotations
 
@@ -158,6 +160,38 @@ def test_cross_checked_tiles():
     assert cross_checked(doubtful, (None, 0.7)) == (None, 0.4)  # the classifier sees no tile
     assert cross_checked(doubtful, ("blue", 0.95)) == ("blue", 0.4)  # sure of another kind
     assert cross_checked(doubtful, ("blue", 0.6)) == ("red", 0.4)  # unsure of another: the detector's
+
+
+def test_one_first_player_marker():
+    from azulcam.vision.analyze import Loose, one_marker
+
+    o = np.zeros((4, 2))
+    marker = Loose(o, "center", "first_player", 0.55, 0.6)  # doubtful: the classifier reads it too
+    other = Loose(o, "boards.1.hand", "first_player", 0.4, 0.6)
+    tile = Loose(o, "center", "red", 0.8, 0.6)
+    place = Loose(o, "factories.0")  # read by the classifier alone
+    loose = [marker, other, tile, place]
+    floor_free = [("red", 0.99), (None, 0.97)]
+    # The classifier saw a white tile on the marker and nothing on the other peak (cross_checked).
+    named = [("white", 0.55), (None, 0.4), ("red", 0.8), ("blue", 0.99)]
+    answers = {0: ("white", 0.95), 1: (None, 0.8), 3: ("blue", 0.99)}
+    assert one_marker(floor_free, loose, named, answers) == [("first_player", 0.55), (None, 0.4), ("red", 0.8),
+                                                              ("blue", 0.99)]
+    # Two peaks named the marker: the more confident stays, the other takes the classifier's kind.
+    answers[1] = ("white", 0.9)
+    named[1] = ("first_player", 0.4)
+    assert one_marker(floor_free, loose, named, answers)[:2] == [("first_player", 0.55), ("white", 0.4)]
+    # A floor line read as the marker, surer than any peak: no loose tile is the marker.
+    on_floor = [("first_player", 0.99), (None, 0.97)]
+    assert one_marker(on_floor, loose, named, answers)[:2] == [("white", 0.55), ("white", 0.4)]
+    # A display place read as the marker by the classifier counts as a candidate too.
+    named = [("first_player", 0.55), ("red", 0.4), ("red", 0.8), ("first_player", 0.7)]
+    answers = {0: ("first_player", 0.8), 1: ("red", 0.9), 3: ("first_player", 0.7)}
+    out = one_marker(floor_free, loose, named, answers)
+    assert out[3] == ("first_player", 0.7) and out[0] == (None, 0.55)  # the peak's own reading is the marker
+    # No candidate: unchanged.
+    plain = [("red", 0.8)]
+    assert one_marker(floor_free, [tile], plain, {}) == plain
 
 
 def test_a_display_is_read_once_by_the_classifier_or_by_the_detector():
