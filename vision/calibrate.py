@@ -122,10 +122,10 @@ def find_boards(image: np.ndarray, game: str, players: int, side: str = "colored
     order = sorted(range(len(chosen)), key=angle)
     refined = []
     for i in order:
-        reg = refine_board(grey, chosen[i].corners, chosen[i].layout)
+        reg = refine_board(grey, chosen[i].corners, chosen[i].layout, keeps_shape=False)
         refined.append(Match(reg.corners, chosen[i].layout, chosen[i].score))
     if scoring is not None:
-        reg = refine_board(grey, scoring.corners, scoring.layout)
+        reg = refine_board(grey, scoring.corners, scoring.layout, keeps_shape=False)
         scoring = Match(reg.corners, scoring.layout, scoring.score)
     return refined, scoring
 

@@ -30,6 +30,10 @@ _FINE_ITERATIONS = 20
 _FINE_EPS = 0.03
 #: How far past the board's edge the warped view reaches (fraction of its size): room to move.
 _PAD = 0.12
+#: A board moved on the table keeps its shape: a fit whose sides are longer or shorter than the
+#: start's by more than this share was pulled by something else (an arm over the board's edge).
+#: Fits from starts a few pixels off change their sides by up to 8 %; such pulled fits by 19-20 %.
+_MAX_RESHAPE = 0.12
 
 
 @dataclass(frozen=True)
@@ -184,12 +188,15 @@ def _align_fine(edges: np.ndarray, model: _Model) -> tuple[np.ndarray, float, bo
     return denorm @ warp @ model.norm, score, converged
 
 
-def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterations: int = 40) -> Registration:
+def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterations: int = 40,
+                 keeps_shape: bool = True) -> Registration:
     """Align a board's art with a greyscale image, starting from ``corners`` (4 x 2 pixels).
 
     Coarse level: OpenCV's ECC (at most ``iterations``), which takes a start a few centimetres
     off; fine level: the inverse-compositional ECC of :func:`_align_fine`, several times cheaper
-    per iteration at the same accuracy."""
+    per iteration at the same accuracy. With ``keeps_shape`` (``corners`` from a profile: the
+    board as it was), a fit that changes the board's shape is refitted as a rigid motion
+    (:func:`_plausible`); without (a calibration's rough outline), the fit may reshape it."""
     h_img = board_homography(np.asarray(corners, np.float64)).astype(np.float64)
     score, aligned = 0.0, True
     coarse, *finer = _LEVELS
@@ -224,8 +231,42 @@ def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterat
     if not aligned:
         return Registration(np.asarray(corners, np.float64), 0.0, False)
     refined = to_image(h_img, [[0, 0], [1, 0], [1, 1], [0, 1]])
-    moved = np.abs(refined - corners).max()
-    size = np.linalg.norm(np.asarray(corners[1]) - corners[0])
-    if not np.isfinite(refined).all() or moved > 0.25 * size:  # a runaway fit: keep the profile
-        return Registration(np.asarray(corners, np.float64), float(score), False)
-    return Registration(refined, float(score), True)
+    if _plausible(corners, refined, _MAX_RESHAPE if keeps_shape else None):
+        return Registration(refined, float(score), True)
+    # A runaway fit, or one that changed the board's shape: the board is fitted again as it can
+    # only have moved, turned and slid on the table (a rigid motion in its own plane).
+    rigid = _rigid_fit(grey, corners, layout_name, iterations)
+    if rigid is not None and _plausible(corners, rigid[0]):
+        return Registration(rigid[0], rigid[1], True)
+    return Registration(np.asarray(corners, np.float64), float(score), False)
+
+
+def _plausible(start: np.ndarray, refined: np.ndarray, reshape: float | None = _MAX_RESHAPE) -> bool:
+    """Whether a fit can be the board of ``start`` (4 x 2 pixels) moved: finite, within a quarter
+    of the board's width, and (unless ``reshape`` is None) its sides within that share of the
+    start's."""
+    start = np.asarray(start, np.float64)
+    if not np.isfinite(refined).all() or np.abs(refined - start).max() > 0.25 * np.linalg.norm(start[1] - start[0]):
+        return False
+    if reshape is None:
+        return True
+    sides = np.linalg.norm(np.roll(refined, -1, axis=0) - refined, axis=1)
+    start_sides = np.linalg.norm(np.roll(start, -1, axis=0) - start, axis=1)
+    return bool(np.abs(sides / np.maximum(start_sides, 1e-9) - 1).max() <= reshape)
+
+
+def _rigid_fit(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterations: int
+               ) -> tuple[np.ndarray, float] | None:
+    """The board's corners and ECC score from OpenCV's ECC restricted to a rigid motion
+    (``MOTION_EUCLIDEAN``) in the board's frame at the finest level, from ``corners``; None when
+    it fails."""
+    view = art_view(grey, board_homography(np.asarray(corners, np.float64)), layout_name, _LEVELS[-1])
+    try:
+        score, warp = cv2.findTransformECC(view.template, view.edges, np.eye(2, 3, dtype=np.float32),
+                                           cv2.MOTION_EUCLIDEAN,
+                                           (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, 1e-4), None, 3)
+    except cv2.error:
+        return None
+    warp3 = np.vstack([warp.astype(np.float64), [0.0, 0.0, 1.0]])
+    h_img = view.view_to_image @ warp3 @ np.linalg.inv(view.view_to_board)
+    return to_image(h_img, [[0, 0], [1, 0], [1, 1], [0, 1]]), float(score)

@@ -26,6 +26,25 @@ def slot_error(corners, true_corners, layout_name) -> float:
     return float(np.linalg.norm(a - b, axis=1).max() / tile)
 
 
+def test_an_arm_over_the_board_does_not_reshape_it():
+    """An arm across a fifth of a board (and far off it) can pull the full homography fit onto
+    its own edge, shrinking the board by a fifth; a board on the table keeps its shape, so the
+    fit is redone as a rigid motion and the slots stay where they are."""
+    rng = random.Random(4)
+    scene = render_state(random_position(rng), 4, SceneOptions(size=(1280, 720), clean=True))
+    board = scene.truth["profile"]["boards"][0]
+    truth = np.array(board["corners"], np.float64)
+    arm = to_image(board_homography(truth), [[-0.6, -0.3], [0.2, -0.3], [0.2, 1.3], [-0.6, 1.3]])
+    image = scene.image.copy()
+    cv2.fillPoly(image, [np.round(arm).astype(np.int32)], (40, 60, 110))
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    start = truth + np.random.default_rng(4).normal(0, 2, (4, 2))
+    pulled = refine_board(grey, start, board["layout"], keeps_shape=False)  # as a calibration would
+    assert pulled.aligned and np.abs(pulled.corners - truth).max() > 15
+    kept = refine_board(grey, start, board["layout"])
+    assert kept.aligned and np.abs(kept.corners - truth).max() < 6
+
+
 def test_refinement_brings_a_bumped_board_back_onto_its_slots():
     rng, nudge = random.Random(11), np.random.default_rng(11)
     before, after = [], []
