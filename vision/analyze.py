@@ -229,9 +229,10 @@ def one_marker(slot_kinds: list[tuple[str | None, float]], loose: list[Loose], n
 def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
                      ) -> tuple[list[Loose], list[tuple[str | None, float]]]:
     """One reading per factory display. A display's four proposed places (``kind`` None, read by
-    the classifier) stand, unless the classifier is unsure of one of them and the detector found
-    exactly four tiles on the display, each above its :attr:`Loose.unsure_below`: then the
-    detector's four stand. The other reading's items are dropped."""
+    the classifier) stand, unless the detector found exactly four tiles on the display and the
+    classifier is unsure of a place or reads other than four tiles there (a display holds four,
+    or none once taken): then the detector's four stand, however sure it is of each. The other
+    reading's items are dropped."""
     places: dict[str, list[int]] = {}
     peaks: dict[str, list[int]] = {}
     for n, x in enumerate(loose):
@@ -240,8 +241,9 @@ def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
     dropped = set()
     for zone in places.keys() | peaks.keys():
         mine, theirs = places.get(zone, []), peaks.get(zone, [])
-        unsure = any(answers[n][1] < UNSURE for n in mine)
-        if unsure and len(theirs) == 4 and all(loose[n].confidence >= loose[n].unsure_below for n in theirs):
+        doubtful = (any(answers[n][1] < UNSURE for n in mine)
+                    or sum(answers[n][0] is not None for n in mine) != 4)
+        if mine and len(theirs) == 4 and doubtful:
             dropped.update(mine)
         else:
             dropped.update(theirs)

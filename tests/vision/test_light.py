@@ -211,11 +211,18 @@ def test_a_display_is_read_once_by_the_classifier_or_by_the_detector():
     unsure = sure[:3] + [("white", 0.5)]
     kept, answers = settled_displays(loose, unsure + peak_answers + [("white", 0.9)])
     assert kept == peaks + centre and answers == peak_answers + [("white", 0.9)]
-    # Unsure, but the detector found three tiles or was unsure of one: the places stand.
-    kept, _ = settled_displays(places + peaks[:3], unsure + peak_answers[:3])
-    assert kept == places
+    # Four peaks, however unsure the detector is of one, still stand against an unsure place.
     weak = peaks[:3] + [Loose(o, "factories.0", "black", 0.5, 0.6)]
     kept, _ = settled_displays(places + weak, unsure + [(x.kind, x.confidence) for x in weak])
+    assert kept == weak
+    # Sure of every place but reading three tiles (a display holds four): the four peaks stand.
+    three = sure[:3] + [(None, 0.97)]
+    kept, _ = settled_displays(places + peaks, three + peak_answers)
+    assert kept == peaks
+    # The detector found three tiles: the places stand, sure or not.
+    kept, _ = settled_displays(places + peaks[:3], unsure + peak_answers[:3])
+    assert kept == places
+    kept, _ = settled_displays(places + peaks[:3], three + peak_answers[:3])
     assert kept == places
     # Peaks on an empty display (no places proposed) are dropped.
     kept, _ = settled_displays(peaks, peak_answers)
