@@ -40,8 +40,8 @@ INPUT_SIZE = 32
 SCENES_PER_JOB = 50
 
 
-def _patches_job(job: tuple[int, int], edge_light_share: float = 0.0, slots_relit: bool = False
-                 ) -> tuple[np.ndarray, np.ndarray, int]:
+def _patches_job(job: tuple[int, int], edge_light_share: float = 0.0, slots_relit: bool = False,
+                 full_hd_share: float = 0.0) -> tuple[np.ndarray, np.ndarray, int]:
     """``make_patches(scenes, seed)``, scene by scene, so that a scene the patch cutter cannot
     handle is skipped (and counted) instead of losing the whole job."""
     scenes, seed = job
@@ -62,7 +62,10 @@ def _patches_job(job: tuple[int, int], edge_light_share: float = 0.0, slots_reli
         # A share of scenes with the light at the ends of its ranges (``--edge-light-share``, for
         # the edge-light companion model); drawn only then, so that the main model's data stay the same.
         edge_light = edge_light_share > 0 and rng.random() < edge_light_share
-        options = SceneOptions(size=(960, 540), view=ViewRanges(framing=framing), edge_light=edge_light)
+        # A share of scenes at 1920 x 1080 (``--full-hd-share``): a webcam's tiles are larger than
+        # at 960 x 540 with the table in view; drawn only then, like the edge light.
+        size = (1920, 1080) if full_hd_share > 0 and rng.random() < full_hd_share else (960, 540)
+        options = SceneOptions(size=size, view=ViewRanges(framing=framing), edge_light=edge_light)
         scene = render_state(random_position(rng), (seed, n), options)
         try:
             p = scene_patches(scene.image, scene.truth, nprng, slots_relit=slots_relit)
@@ -97,10 +100,10 @@ def run_jobs(job, scenes: int, base_seed: int, workers: int) -> list:
 
 
 def generate(scenes: int, base_seed: int, workers: int, edge_light_share: float = 0.0,
-             slots_relit: bool = False) -> tuple[np.ndarray, np.ndarray]:
+             slots_relit: bool = False, full_hd_share: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Patches of ``scenes`` scenes (:func:`run_jobs` of :func:`_patches_job`)."""
-    parts = run_jobs(functools.partial(_patches_job, edge_light_share=edge_light_share, slots_relit=slots_relit),
-                     scenes, base_seed, workers)
+    parts = run_jobs(functools.partial(_patches_job, edge_light_share=edge_light_share, slots_relit=slots_relit,
+                                       full_hd_share=full_hd_share), scenes, base_seed, workers)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
@@ -266,6 +269,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="processes generating patches")
     parser.add_argument("--edge-light-share", type=float, default=0.0,
                         help="share of scenes with the light at the ends of its ranges (the companion model: 0.12)")
+    parser.add_argument("--full-hd-share", type=float, default=0.0,
+                        help="share of scenes rendered at 1920 x 1080 instead of 960 x 540")
     parser.add_argument("--slots-relit", action="store_true",
                         help="board slots only, each relit in its board's own light (the slot model)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "tiles.onnx")
@@ -276,8 +281,10 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     # Seeds: training scenes from seed*100000 + 1.., held-out from seed*100000 + 50000.. (disjoint).
     base = args.seed * 100_000
-    x_train, y_train = generate(args.scenes, base + 1, args.workers, args.edge_light_share, args.slots_relit)
-    x_val, y_val = generate(args.val_scenes, base + 50_000, args.workers, args.edge_light_share, args.slots_relit)
+    x_train, y_train = generate(args.scenes, base + 1, args.workers, args.edge_light_share, args.slots_relit,
+                                args.full_hd_share)
+    x_val, y_val = generate(args.val_scenes, base + 50_000, args.workers, args.edge_light_share, args.slots_relit,
+                            args.full_hd_share)
     # Relit patches vary less in light: a milder brightness and colour augmentation.
     augment_light = 0.4 if args.slots_relit else 1.0
     data_s = time.perf_counter() - started
@@ -330,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     setting = {"scenes": args.scenes, "val_scenes": args.val_scenes, "seed": args.seed, "epochs": args.epochs,
                "batch": args.batch, "lr": args.lr, "edge_light_share": args.edge_light_share,
-               "slots_relit": args.slots_relit, "train_patches": len(y_train),
+               "slots_relit": args.slots_relit, "full_hd_share": args.full_hd_share, "train_patches": len(y_train),
                "train_class_counts": {c: int(n) for c, n in zip(CLASSES, counts)}, "parameters": int(params),
                "data_seconds": round(data_s, 1), "train_seconds": round(train_s, 1),
                "torch": torch.__version__}
