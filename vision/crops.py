@@ -39,19 +39,55 @@ def slot_outlines(homography: np.ndarray, layout: Layout, ids: list[str] | None 
     return ids, to_image(homography, polys.reshape(-1, 2)).reshape(-1, 4, 2)
 
 
+#: The patch's pixel centres, homogeneous (3 x PATCH * PATCH), row by row.
+_PATCH_GRID = np.vstack([np.mgrid[0:PATCH, 0:PATCH][::-1].reshape(2, -1), np.ones(PATCH * PATCH)])
+#: Rows of one ``cv2.remap`` call: OpenCV's maps hold fewer than 32,768 rows.
+_REMAP_PATCHES = 1000
+
+
+def _patch_to_image(quads: np.ndarray) -> np.ndarray:
+    """N x 3 x 3 homographies taking each patch's pixels onto its quad (N x 4 x 2, the patch's
+    corners on the quad's four points, in order), as ``cv2.getPerspectiveTransform`` would."""
+    src = np.broadcast_to(_PATCH_CORNERS.astype(np.float64), quads.shape)
+    n = len(quads)
+    a = np.zeros((n, 8, 8))
+    a[:, :4, 0:2] = src
+    a[:, :4, 2] = 1
+    a[:, :4, 6:8] = -src * quads[:, :, :1]
+    a[:, 4:, 3:5] = src
+    a[:, 4:, 5] = 1
+    a[:, 4:, 6:8] = -src * quads[:, :, 1:]
+    b = np.concatenate([quads[:, :, 0], quads[:, :, 1]], axis=1)
+    h = np.linalg.solve(a, b[..., None])[..., 0]
+    return np.concatenate([h, np.ones((n, 1))], axis=1).reshape(n, 3, 3)
+
+
 def cut(image: np.ndarray, outlines: np.ndarray, margin: float = MARGIN) -> np.ndarray:
-    """One PATCH x PATCH x 3 patch per outline (N x 4 x 2 image points), as uint8."""
+    """One PATCH x PATCH x 3 patch per outline (N x 4 x 2 image points), as uint8: the outline,
+    grown by ``margin``, mapped onto the patch's corners. Outlines up to twice the patch's size
+    are sampled bilinearly, all in one ``cv2.remap``; larger ones are shrunk with
+    ``cv2.INTER_AREA``, one by one. An outline wholly outside the image gives a black patch."""
     out = np.zeros((len(outlines), PATCH, PATCH, 3), np.uint8)
     h, w = image.shape[:2]
-    for n, quad in enumerate(grow(np.asarray(outlines, np.float64), margin)):
-        x0, y0 = np.floor(quad.min(0)).astype(int) - 1
-        x1, y1 = np.ceil(quad.max(0)).astype(int) + 2
-        if x1 <= 0 or y1 <= 0 or x0 >= w or y0 >= h:
-            continue  # wholly outside the image: left black
-        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
-        m = cv2.getPerspectiveTransform((quad - (x0, y0)).astype(np.float32), _PATCH_CORNERS)
-        out[n] = cv2.warpPerspective(image[y0:y1, x0:x1], m, (PATCH, PATCH), flags=cv2.INTER_AREA
-                                     if (x1 - x0) > 2 * PATCH else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    quads = grow(np.asarray(outlines, np.float64), margin)
+    if not len(quads):
+        return out
+    lo, hi = np.floor(quads.min(axis=1)).astype(int) - 1, np.ceil(quads.max(axis=1)).astype(int) + 2
+    seen = (hi[:, 0] > 0) & (hi[:, 1] > 0) & (lo[:, 0] < w) & (lo[:, 1] < h)
+    large = seen & ((np.minimum(hi[:, 0], w) - np.maximum(lo[:, 0], 0)) > 2 * PATCH)
+    small = np.flatnonzero(seen & ~large)
+    for start in range(0, len(small), _REMAP_PATCHES):
+        chosen = small[start:start + _REMAP_PATCHES]
+        points = _patch_to_image(quads[chosen]) @ _PATCH_GRID
+        maps = (points[:, :2] / points[:, 2:]).astype(np.float32).reshape(len(chosen), 2, PATCH, PATCH)
+        rows = len(chosen) * PATCH
+        out[chosen] = cv2.remap(image, maps[:, 0].reshape(rows, PATCH), maps[:, 1].reshape(rows, PATCH),
+                                cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(-1, PATCH, PATCH, 3)
+    for n in np.flatnonzero(large):
+        (x0, y0), (x1, y1) = np.maximum(lo[n], 0), np.minimum(hi[n], (w, h))
+        m = cv2.getPerspectiveTransform((quads[n] - (x0, y0)).astype(np.float32), _PATCH_CORNERS)
+        out[n] = cv2.warpPerspective(image[y0:y1, x0:x1], m, (PATCH, PATCH), flags=cv2.INTER_AREA,
+                                     borderMode=cv2.BORDER_REPLICATE)
     return out
 
 
