@@ -47,6 +47,9 @@ DISC_VIEW_PPM = 0.5
 VIEW_MARGIN_MM = 70.0
 #: Focal length assumed (in image widths) when the view is too close to straight down to measure it.
 DEFAULT_FOCAL_WIDTHS = 0.85
+#: Two displays cannot overlap (their centres lie two radii apart or more): disc candidates closer
+#: than this many radii are one, the best (room for centres found a twentieth of a radius off).
+_DISC_GAP = 1.9
 
 
 class LocateError(ValueError):
@@ -383,7 +386,7 @@ def _discs_in_view(view: View, plane: Plane, game: str) -> list[Disc]:
     distinct: list[tuple[float, np.ndarray, float]] = []  # the best of each neighbourhood, best first
     kept = np.zeros((0, 2))
     for c in cands:
-        if not len(kept) or np.hypot(*(kept - c[1]).T).min() > 1.7 * radius:
+        if not len(kept) or np.hypot(*(kept - c[1]).T).min() > _DISC_GAP * radius:
             distinct.append(c)
             kept = np.vstack([kept, c[1]])
     distinct = distinct[:3 * wanted]
