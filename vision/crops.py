@@ -66,7 +66,8 @@ def cut(image: np.ndarray, outlines: np.ndarray, margin: float = MARGIN) -> np.n
     """One PATCH x PATCH x 3 patch per outline (N x 4 x 2 image points), as uint8: the outline,
     grown by ``margin``, mapped onto the patch's corners. Outlines up to twice the patch's size
     are sampled bilinearly, all in one ``cv2.remap``; larger ones are shrunk with
-    ``cv2.INTER_AREA``, one by one. An outline wholly outside the image gives a black patch."""
+    ``cv2.INTER_AREA``, one by one (and outlines with no area are warped one by one, as OpenCV
+    does them). An outline wholly outside the image gives a black patch."""
     out = np.zeros((len(outlines), PATCH, PATCH, 3), np.uint8)
     h, w = image.shape[:2]
     quads = grow(np.asarray(outlines, np.float64), margin)
@@ -75,7 +76,10 @@ def cut(image: np.ndarray, outlines: np.ndarray, margin: float = MARGIN) -> np.n
     lo, hi = np.floor(quads.min(axis=1)).astype(int) - 1, np.ceil(quads.max(axis=1)).astype(int) + 2
     seen = (hi[:, 0] > 0) & (hi[:, 1] > 0) & (lo[:, 0] < w) & (lo[:, 1] < h)
     large = seen & ((np.minimum(hi[:, 0], w) - np.maximum(lo[:, 0], 0)) > 2 * PATCH)
-    small = np.flatnonzero(seen & ~large)
+    # An outline with no area (its points on a line) has no homography to solve for: one by one too.
+    x, y = quads[..., 0], quads[..., 1]
+    flat = seen & (np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1)) < 1e-6)
+    small = np.flatnonzero(seen & ~large & ~flat)
     for start in range(0, len(small), _REMAP_PATCHES):
         chosen = small[start:start + _REMAP_PATCHES]
         points = _patch_to_image(quads[chosen]) @ _PATCH_GRID
@@ -83,10 +87,11 @@ def cut(image: np.ndarray, outlines: np.ndarray, margin: float = MARGIN) -> np.n
         rows = len(chosen) * PATCH
         out[chosen] = cv2.remap(image, maps[:, 0].reshape(rows, PATCH), maps[:, 1].reshape(rows, PATCH),
                                 cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(-1, PATCH, PATCH, 3)
-    for n in np.flatnonzero(large):
+    for n in np.flatnonzero(large | flat):
         (x0, y0), (x1, y1) = np.maximum(lo[n], 0), np.minimum(hi[n], (w, h))
         m = cv2.getPerspectiveTransform((quads[n] - (x0, y0)).astype(np.float32), _PATCH_CORNERS)
-        out[n] = cv2.warpPerspective(image[y0:y1, x0:x1], m, (PATCH, PATCH), flags=cv2.INTER_AREA,
+        out[n] = cv2.warpPerspective(image[y0:y1, x0:x1], m, (PATCH, PATCH),
+                                     flags=cv2.INTER_AREA if large[n] else cv2.INTER_LINEAR,
                                      borderMode=cv2.BORDER_REPLICATE)
     return out
 

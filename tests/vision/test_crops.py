@@ -45,3 +45,6 @@ def test_cut_edge_cases():
     big = np.array([[[5.0, 5], [95, 5], [95, 95], [5, 95]]])  # shrunk with INTER_AREA
     assert (crops.cut(image, big) == 200).all()
     assert crops.cut(image, np.zeros((0, 4, 2))).shape == (0, crops.PATCH, crops.PATCH, 3)
+    # Outlines with no area (a point, a line) have no homography: still patches, not an error.
+    flat = np.array([np.full((4, 2), 50.0), [[10.0, 10], [20, 10], [30, 10], [40, 10]]])
+    assert crops.cut(image, flat).shape == (2, crops.PATCH, crops.PATCH, 3)
