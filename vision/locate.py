@@ -555,13 +555,29 @@ def _fourfold_angle(gray: np.ndarray, weight: np.ndarray | None = None, offset: 
     return ang, abs(s) / total
 
 
+def _rotations(degrees: np.ndarray) -> np.ndarray:
+    """The matrices that :func:`_turned` multiplies by, one per angle (... x 2 x 2)."""
+    a = np.radians(np.asarray(degrees, np.float64))
+    c, s = np.cos(a), np.sin(a)
+    return np.stack([np.stack([c, s], -1), np.stack([-s, c], -1)], -2)
+
+
+#: What :func:`factory_tiles` tries for a disc: the square's (or pinwheel's) turn, in degrees.
+_DISC_TURNS = np.arange(0.0, 90.0, 3.0)
+#: What it tries for each tile after: a few degrees and millimetres off the disc's fit, and the
+#: prior that prefers the fit where the edges do not say much (one per turn and shift).
+_NUDGE_TURNS = np.arange(-9.0, 9.1, 3.0)
+_NUDGE_SHIFTS = np.array([(dx, dy) for dx in np.arange(-2.0, 2.1, 1.0) for dy in np.arange(-2.0, 2.1, 1.0)])
+_NUDGE_PRIOR = (1.0 - 0.01 * (np.abs(_NUDGE_TURNS)[:, None] / 3 + np.abs(_NUDGE_SHIFTS).sum(axis=1)[None])).ravel()
+
+
 def factory_tiles(view: View, plane: Plane, game: str, discs: list[Disc]) -> list[tuple[int, np.ndarray]]:
     """For each occupied disc, the top faces of the tiles lying on it (plane mm, 4 x 2 each), as
     ``(disc index, outline)``: a square of four squares (Azul) or a pinwheel of four
     rhombuses pointing out from the disc's centre (Summer Pavilion), turned so that their
     outlines follow the strongest edges, then each tile nudged on its own. A disc whose inside
-    shows no edges is empty and proposes nothing."""
-    out: list[tuple[int, np.ndarray]] = []
+    shows no edges is empty and proposes nothing. Every disc's turns, then every tile's nudges,
+    are scored in one batch."""
     gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
     gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
@@ -574,21 +590,33 @@ def factory_tiles(view: View, plane: Plane, game: str, discs: list[Disc]) -> lis
     else:
         offsets = np.array([(0.0, -0.62), (0.62, 0.0), (0.0, 0.62), (-0.62, 0.0)]) * geo.PAVILION_TILE_SIDE_MM * 1.4
         spins = np.array([0.0, 90.0, 180.0, 270.0])
-    for n, d in enumerate(discs):
-        c = np.array(d.plane)
-        if not _occupied(gray, view, c, radius_mm):
-            continue
-        # Where a tile's top appears: raised by the disc and the tile, seen from the camera.
-        top = plane.lifted(c[None], lift)[0]
-        turns = np.arange(0.0, 90.0, 3.0)
-        polys = np.stack([np.stack([top + _turned(off[None], t)[0] + _turned(base, t + s) for off, s in zip(offsets, spins)])
-                          for t in turns])  # T x 4 x 4 x 2
-        scores = _edge_support(gx, gy, view, polys.reshape(len(turns), -1, 4, 2)).reshape(len(turns), 4).sum(1)
-        best = float(turns[int(np.argmax(scores))])
-        for off, s in zip(offsets, spins):
-            centre = top + _turned(off[None], best)[0]
-            out.append((n, _refine_tile(gx, gy, view, centre, base, best + s)))
-    return out
+    occupied = [n for n, d in enumerate(discs) if _occupied(gray, view, np.array(d.plane), radius_mm)]
+    if not occupied:
+        return []
+    # Where a tile's top appears: raised by the disc and the tile, seen from the camera.
+    tops = plane.lifted(np.array([discs[n].plane for n in occupied], np.float64), lift)  # D x 2
+    around = offsets[None, :, None, :] @ _rotations(_DISC_TURNS)[:, None]  # T x 4 x 1 x 2
+    faces = base[None, None] @ _rotations(_DISC_TURNS[:, None] + spins[None])  # T x 4 x 4 x 2
+    polys = (tops[:, None, None, None] + around[None]) + faces[None]  # D x T x 4 x 4 x 2
+    scores = _edge_support(gx, gy, view, polys).sum(axis=2)  # D x T
+    best = _DISC_TURNS[np.argmax(scores, axis=1)]  # D
+    centres = tops[:, None] + (offsets[None, :, None, :] @ _rotations(best)[:, None])[:, :, 0]  # D x 4 x 2
+    turns = best[:, None] + spins[None]  # D x 4
+    outlines = _refined_tiles(gx, gy, view, centres.reshape(-1, 2), base, turns.ravel())
+    return [(n, outline) for n, outline in zip(np.repeat(occupied, 4), outlines)]
+
+
+def _refined_tiles(gx: np.ndarray, gy: np.ndarray, view: View, centres: np.ndarray, base: np.ndarray,
+                   turns: np.ndarray) -> np.ndarray:
+    """Tile outlines (K x 4 x 2, plane mm) at ``centres`` (K x 2) turned by ``turns`` (K), each
+    nudged to the edges nearby: a few degrees and millimetres (:data:`_NUDGE_TURNS`,
+    :data:`_NUDGE_SHIFTS`), the prediction preferred where the edges do not say much."""
+    k = len(centres)
+    faces = base[None, None] @ _rotations(turns[:, None] + _NUDGE_TURNS[None])  # K x T x 4 x 2
+    cands = (faces[:, :, None] + centres[:, None, None, None]) + _NUDGE_SHIFTS[None, None, :, None]  # K x T x S x 4 x 2
+    cands = cands.reshape(k, -1, 4, 2)
+    scores = _edge_support(gx, gy, view, cands)  # K x (T * S)
+    return cands[np.arange(k), np.argmax(scores * _NUDGE_PRIOR[None], axis=1)]
 
 
 def _edge_support(gx: np.ndarray, gy: np.ndarray, view: View, polys: np.ndarray, per_edge: int = 6) -> np.ndarray:
@@ -608,24 +636,6 @@ def _edge_support(gx: np.ndarray, gy: np.ndarray, view: View, polys: np.ndarray,
     yi = np.clip(np.round(px[..., 1]).astype(int), 0, h - 1)
     g = np.abs(gx[yi, xi] * normal[:, :, None, 0] + gy[yi, xi] * normal[:, :, None, 1])
     return g.mean(axis=(1, 2)).reshape(shape)
-
-
-def _refine_tile(gx: np.ndarray, gy: np.ndarray, view: View, centre: np.ndarray, base: np.ndarray, turn: float
-                 ) -> np.ndarray:
-    """A tile's outline (plane mm) nudged to the edges nearby: a few degrees and millimetres."""
-    d_turn = np.arange(-9.0, 9.1, 3.0)
-    d_xy = np.arange(-2.0, 2.1, 1.0)
-    cands = []
-    for dt in d_turn:
-        poly = _turned(base, turn + dt)
-        for dx in d_xy:
-            for dy in d_xy:
-                cands.append(poly + centre + (dx, dy))
-    cands_arr = np.array(cands)
-    scores = _edge_support(gx, gy, view, cands_arr)
-    # Prefer the prediction when the edges do not say much.
-    prior = 1.0 - 0.01 * np.array([abs(dt) / 3 + abs(dx) + abs(dy) for dt in d_turn for dx in d_xy for dy in d_xy])
-    return cands_arr[int(np.argmax(scores * prior))]
 
 
 def _occupied(gray: np.ndarray, view: View, centre_mm: np.ndarray, radius_mm: float) -> bool:

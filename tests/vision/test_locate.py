@@ -187,3 +187,11 @@ def test_a_display_missing_from_the_ring_is_placed_in_its_gap():
         two_gone = [d for k, d in enumerate(discs) if k not in (2, 3)]
         assert len(L.unseen_displays(two_gone, plane, game)) == 2
         assert L.unseen_displays(discs[:2], plane, game) == []  # no ring from two
+
+
+def test_rotations_are_the_turns_of_turned():
+    poly = np.array([[1.0, 2.0], [-3.0, 0.5], [0.0, -1.0], [2.5, 2.5]])
+    degrees = np.array([0.0, 3.0, 47.0, 270.0])
+    batch = poly[None] @ L._rotations(degrees)
+    for deg, turned in zip(degrees, batch):
+        np.testing.assert_array_equal(turned, L._turned(poly, float(deg)))
