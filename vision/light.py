@@ -28,7 +28,8 @@ ART_PPM = 1.0
 TYPICAL_LIGHT = np.array([0.754, 0.805, 0.900], np.float32)
 
 
-#: Every how many card pixels of the art one is measured: the median of a ninth of them is the same.
+#: Every how many card pixels of the art one is measured: the median of a ninth of them is within
+#: 0.75 % of the median of a third (the boards of 20 scenes, half of them in edge light).
 _SAMPLE_STEP = 9
 
 
