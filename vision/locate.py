@@ -531,9 +531,8 @@ def _tile_polygon(game: str, kind: str = "tile") -> np.ndarray:
 
 
 def _turned(poly: np.ndarray, deg: float) -> np.ndarray:
-    a = math.radians(deg)
-    c, s = math.cos(a), math.sin(a)
-    return poly @ np.array([[c, s], [-s, c]])
+    """Points (N x 2) turned by ``deg`` degrees about the origin (x towards y)."""
+    return poly @ _rotations(deg)
 
 
 def _fourfold_angle(gray: np.ndarray, weight: np.ndarray | None = None, offset: float = 0.0) -> tuple[float, float]:
@@ -555,8 +554,8 @@ def _fourfold_angle(gray: np.ndarray, weight: np.ndarray | None = None, offset: 
     return ang, abs(s) / total
 
 
-def _rotations(degrees: np.ndarray) -> np.ndarray:
-    """The matrices that :func:`_turned` multiplies by, one per angle (... x 2 x 2)."""
+def _rotations(degrees: Any) -> np.ndarray:
+    """The matrices that turn row vectors by ``degrees`` (x towards y), one per angle (... x 2 x 2)."""
     a = np.radians(np.asarray(degrees, np.float64))
     c, s = np.cos(a), np.sin(a)
     return np.stack([np.stack([c, s], -1), np.stack([-s, c], -1)], -2)

@@ -198,9 +198,10 @@ def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterat
 
     Coarse level: OpenCV's ECC (at most ``iterations``), which takes a start a few centimetres
     off; fine level: the inverse-compositional ECC of :func:`_align_fine`, several times cheaper
-    per iteration at the same accuracy. With ``keeps_shape`` (``corners`` from a profile: the
-    board as it was), a fit that changes the board's shape is refitted as a rigid motion
-    (:func:`_plausible`); without (a calibration's rough outline), the fit may reshape it."""
+    per iteration at the same accuracy. A runaway fit (:func:`_plausible`: off by more than a
+    quarter of the board's width or, with ``keeps_shape``, changing the board's shape) is
+    refitted as a rigid motion. ``keeps_shape`` is for ``corners`` from a profile, the board as
+    it was; a calibration's rough outline may be reshaped."""
     h_img = board_homography(np.asarray(corners, np.float64)).astype(np.float64)
     score, aligned = 0.0, True
     coarse, *finer = _LEVELS
@@ -268,7 +269,8 @@ def _rigid_fit(grey: np.ndarray, corners: np.ndarray, layout_name: str, iteratio
     try:
         score, warp = cv2.findTransformECC(view.template, view.edges, np.eye(2, 3, dtype=np.float32),
                                            cv2.MOTION_EUCLIDEAN,
-                                           (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, 1e-4), None, 3)
+                                           (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, _FALLBACK_EPS),
+                                           None, 3)
     except cv2.error:
         return None
     warp3 = np.vstack([warp.astype(np.float64), [0.0, 0.0, 1.0]])

@@ -189,9 +189,11 @@ def test_a_display_missing_from_the_ring_is_placed_in_its_gap():
         assert L.unseen_displays(discs[:2], plane, game) == []  # no ring from two
 
 
-def test_rotations_are_the_turns_of_turned():
-    poly = np.array([[1.0, 2.0], [-3.0, 0.5], [0.0, -1.0], [2.5, 2.5]])
+def test_rotations_turn_points_one_angle_each():
+    poly = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]])
+    np.testing.assert_allclose(L._turned(poly, 90.0), [[0.0, 1.0], [-1.0, 0.0], [-2.0, 2.0]], atol=1e-12)
     degrees = np.array([0.0, 3.0, 47.0, 270.0])
-    batch = poly[None] @ L._rotations(degrees)
+    batch = poly[None] @ L._rotations(degrees)  # one matrix per angle, as factory_tiles uses them
     for deg, turned in zip(degrees, batch):
         np.testing.assert_array_equal(turned, L._turned(poly, float(deg)))
+        np.testing.assert_allclose(np.linalg.norm(turned, axis=1), np.linalg.norm(poly, axis=1))
