@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import cv2
 import numpy as np
@@ -28,6 +28,7 @@ import numpy as np
 from ..calibration.layouts import LayoutError, load_layout
 from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_homography
 from . import crops, light
+from .classify import Classifier
 from .register import Registration, refine_board
 from .table import TILE_ORDER
 from .timing import Stopwatch
@@ -41,15 +42,6 @@ OBSERVATION_FORMAT = "azulcam-observation/1"
 
 class ImageError(ValueError):
     """An image that cannot be read, or that does not fit the profile."""
-
-
-class Classifier(Protocol):
-    def classify(self, patches: np.ndarray, game: str) -> list[tuple[str | None, float]]: ...
-
-    def reread(self, patches: np.ndarray, relit: np.ndarray, game: str) -> list[tuple[str | None, float]]: ...
-
-    def classify_slots(self, patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, game: str
-                       ) -> list[tuple[str | None, float]]: ...
 
 
 def load_image(path: str | Path) -> np.ndarray:
