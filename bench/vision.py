@@ -12,7 +12,7 @@ user's clicks would be), and prints the figures issue 5 names:
   frame's median is printed apart).
 
     python bench/vision.py [--images 60] [--size 1920x1080] [--players 4] [--edge] [--seed 900000]
-        [--threads N] [--classic | --detector PATH] [--classifier PATH]
+        [--threads N] [--net-threads M] [--classic | --detector PATH] [--classifier PATH]
 """
 
 from __future__ import annotations
@@ -57,7 +57,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=900000)
     parser.add_argument("--classic", action="store_true", help="the classic locator instead of the detector network")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
-                        help="threads for OpenCV and the networks (default: every core of this machine)")
+                        help="threads for OpenCV (default: every core of this machine, as OpenCV itself)")
+    parser.add_argument("--net-threads", type=int, default=1,
+                        help="threads for each network (default 1, as `azulcam analyze`: the locator's network "
+                             "and the classifier's already run side by side)")
     parser.add_argument("--detector", type=Path, default=None, help="another detector model (default: the shipped one)")
     parser.add_argument("--classifier", type=Path, default=None, help="another tile model (default: the shipped one)")
     parser.add_argument("--nudge", type=float, default=2.0, help="corner error of the profile (pixels)")
@@ -67,16 +70,16 @@ def main() -> None:
     view = ViewRanges(elevation=(45.0, 55.0), tile_px=(12.0, 16.0)) if args.edge else ViewRanges()
     options = SceneOptions(size=(w, h), view=view, edge_light=args.edge)
     if args.classifier:
-        classifier, note = load_model(args.classifier, threads=args.threads), None
+        classifier, note = load_model(args.classifier, threads=args.net_threads), None
     else:
-        chosen = default_classifier(threads=args.threads)
+        chosen = default_classifier(threads=args.net_threads)
         classifier, note = chosen.classifier, chosen.warning
     if args.classic:
         locator, located_note = TableLocator(None), None
     elif args.detector:
-        locator, located_note = TableLocator(load_detector(args.detector, threads=args.threads)), None
+        locator, located_note = TableLocator(load_detector(args.detector, threads=args.net_threads)), None
     else:
-        locator, located_note = default_locator(args.threads)
+        locator, located_note = default_locator(args.net_threads)
     for line in (note, located_note):
         if line:
             print(line)
@@ -109,7 +112,8 @@ def main() -> None:
         per_game[state.game].add(score)
     figures = total.figures()
     print(f"{args.images} images {w}x{h}{' (edge of the training ranges)' if args.edge else ''}, "
-          f"players {args.players or 'any'}, profile corners nudged by {args.nudge} px, {args.threads} thread(s), "
+          f"players {args.players or 'any'}, profile corners nudged by {args.nudge} px, {args.threads} OpenCV thread(s), "
+          f"{args.net_threads} per network, "
           f"loose tiles by {'the classic locator' if locator.detector is None else 'the detector network'}")
     print(f"  per-slot error        {figures['slot_error_rate'] * 100:.3f}%  ({total.slot_errors} of {total.slots} slots)")
     print(f"  factories exact       {figures['factories_exact'] * 100:.2f}%  ({total.factories_right} of {total.factories},"

@@ -4,19 +4,22 @@
 2. :func:`register_boards`: each board (and the scoring board) aligned from the profile's corners;
 3. :class:`TableLocator`: the factory displays and the four places of the tiles on each occupied
    one (``locate``); the loose tiles in the centre and beside the boards, found and named by the
-   detector network (``detect``) on the same top-down view;
-4. :mod:`crops` cuts one patch per slot and display place; :func:`slot_lights` measures each
-   aligned board's own light (:mod:`light`), and its slots are relit to the typical light. The
-   slot model reads the relit slots, the tile model the rest (``classify_slots``, ``classify``);
+   detector network (``detect``) on the same top-down view. It works in a second thread while
+   steps 4 and 5 read the slots;
+4. :mod:`crops` cuts one patch per slot; :func:`slot_lights` measures each aligned board's own
+   light (:mod:`light`), and its slots are relit to the typical light. The slot model reads the
+   relit slots (``classify_slots``);
 5. :func:`second_look`: the slots read with less than 0.9 confidence are read again by every
    model (the tile model and its edge-light companion as photographed and relit, the slot model
-   relit) and the mean answer stands;
+   relit) and the mean answer stands; then the tile model reads the display places and the
+   loose tiles the locator asks it to (``classify``);
 6. :func:`assemble`: the observation, with what the classifier or the detector is unsure of in
    ``uncertain`` and what could not be seen in ``warnings``.
 """
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -145,6 +148,29 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     boards = register_boards(grey, profile)
     lap("register")
+    # The locator (displays and loose tiles) works in a second thread beside the slots' reading:
+    # the two share only the photo, and each is mostly calls that release the GIL.
+    with ThreadPoolExecutor(1) as pool:
+        located = pool.submit(locator, image, profile, boards) if locator is not None else None
+        outlines, slot_ids = [], []
+        for view in boards:
+            layout = load_layout(view.placement.layout)
+            prefix = "supply" if view.placement.player is None else f"boards.{view.placement.player}"
+            ids, quads = crops.slot_outlines(view.homography, layout)
+            outlines.append(quads)
+            slot_ids += [(prefix, i) for i in ids]
+        n_slots = len(slot_ids)
+        slots = crops.cut(image, np.concatenate(outlines))
+        lights, lit = slot_lights(image, boards)
+        relit = light.relit(slots, lights)
+        lap("crop")
+        kinds = classifier.classify_slots(slots, relit, lit, profile.game) if n_slots else []
+        lap("classify")
+        kinds = second_look(slots, relit, lit, kinds, classifier, profile.game)
+        lap("second look")
+        # "locate" is the time spent waiting for the locator once the slots are read.
+        factories, loose, seen_warnings = located.result() if located is not None else ([], [], [])
+        lap("locate")
     h, w = image.shape[:2]
     for view in boards:
         who = "the scoring board" if view.placement.player is None else f"the board of player {view.placement.player}"
@@ -154,35 +180,16 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
                             "read at the profile's corners")
         if (corners < 0).any() or (corners[:, 0] >= w).any() or (corners[:, 1] >= h).any():
             warnings.append(f"{who} lies partly outside the image")
-    factories: list[tuple[float, float]] = []
-    loose: list[Loose] = []
-    if locator is not None:
-        factories, loose, seen_warnings = locator(image, profile, boards)
-        warnings += seen_warnings
-    lap("locate")
-    outlines, slot_ids = [], []
-    for view in boards:
-        layout = load_layout(view.placement.layout)
-        prefix = "supply" if view.placement.player is None else f"boards.{view.placement.player}"
-        ids, quads = crops.slot_outlines(view.homography, layout)
-        outlines.append(quads)
-        slot_ids += [(prefix, i) for i in ids]
-    n_slots = len(slot_ids)
+    warnings += seen_warnings
     # The classifier reads the loose tiles the locator did not name, those off the displays it
     # is unsure of, and those it named the first-player marker (see ``one_marker``).
     asked = [n for n, x in enumerate(loose)
              if x.kind is None or x.kind == MARKER
              or (x.confidence < x.unsure_below and not x.zone.startswith("factories."))]
-    outlines += [np.array([loose[n].outline for n in asked], np.float64).reshape(-1, 4, 2)]
-    patches = crops.cut(image, np.concatenate(outlines))
-    slots, lights, lit = patches[:n_slots], *slot_lights(image, boards)
-    relit = light.relit(slots, lights)
-    lap("crop")
-    kinds = classifier.classify_slots(slots, relit, lit, profile.game) if n_slots else []
-    kinds += classifier.classify(patches[n_slots:], profile.game) if len(patches) > n_slots else []
-    lap("classify")
-    kinds[:n_slots] = second_look(slots, relit, lit, kinds[:n_slots], classifier, profile.game)
-    lap("second look")
+    if asked:
+        kinds += classifier.classify(crops.cut(image, np.array([loose[n].outline for n in asked], np.float64)),
+                                     profile.game)
+    lap("loose tiles")
     # One answer per slot, then per loose tile: the locator's own where it named the tile.
     answers = dict(zip(asked, kinds[n_slots:]))
     named = [answers[n] if x.kind is None else cross_checked(x, answers.get(n)) for n, x in enumerate(loose)]

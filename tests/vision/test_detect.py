@@ -152,3 +152,25 @@ def test_without_its_model_the_reader_falls_back_to_the_classic_locator_and_says
         assert seen["factories"] and seen["boards"]
     finally:
         analyze.default_locator.cache_clear()
+
+
+def test_the_locator_works_beside_the_slots_and_its_errors_reach_the_caller():
+    """``analyze.read`` runs the locator in a second thread while it reads the slots: the slots'
+    answers are those of a reading without a locator, and a locator's error is raised as is."""
+    from azulcam.vision import analyze
+    from azulcam.vision.classify import default_classifier
+
+    classifier = default_classifier().classifier
+    image, truth = _fixture_scenes()[0]
+    profile = Profile.from_json(truth["profile"])
+    alone = analyze.read(image, profile, classifier)
+    both = analyze.read(image, profile, classifier, TableLocator(load_detector()))
+    assert both.slot_ids == alone.slot_ids and both.kinds[:len(both.slot_ids)] == alone.kinds
+    assert both.loose and len(both.kinds) == len(both.slot_ids) + len(both.loose)
+    assert {"register", "crop", "classify", "second look", "locate", "loose tiles"} <= both.spent.keys()
+
+    def broken(image, profile, boards):
+        raise ValueError("the locator broke")
+
+    with pytest.raises(ValueError, match="the locator broke"):
+        analyze.read(image, profile, classifier, broken)
