@@ -20,6 +20,7 @@ Needs the ``train`` extra (torch, onnx); the runtime needs neither.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -35,8 +36,9 @@ from train import export_onnx, run_jobs, write_digest  # noqa: E402  (models/ is
 VERSION = "2.0.0"
 
 
-def _samples_job(job: tuple[int, int]):
-    """Detector crops of ``n`` scenes from ``seed``; a scene that cannot be cut is skipped."""
+def _samples_job(job: tuple[int, int], edge_light_share: float = 0.0):
+    """Detector crops of ``n`` scenes from ``seed``; a scene that cannot be cut is skipped. A share
+    of the scenes (``edge_light_share``) is lit at the ends of the renderer's ranges."""
     scenes, seed = job
     import random
 
@@ -52,7 +54,10 @@ def _samples_job(job: tuple[int, int]):
     for n in range(scenes):
         framing = "free" if rng.random() < 0.3 else "fit"
         size = (1920, 1080) if rng.random() < 0.3 else (1280, 720)
-        scene = render_state(random_position(rng), (seed, n), SceneOptions(size=size, view=ViewRanges(framing=framing)))
+        # Drawn only with a share, so that the scenes without it stay those of earlier versions.
+        edge_light = edge_light_share > 0 and rng.random() < edge_light_share
+        scene = render_state(random_position(rng), (seed, n),
+                             SceneOptions(size=size, view=ViewRanges(framing=framing), edge_light=edge_light))
         try:
             parts.append(detector_samples(scene.image, scene.truth, nprng))
         except (ValueError, cv2.error):  # a view the locator cannot make (no board in sight)
@@ -182,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--lr", type=float, default=4e-3)
     parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
+    parser.add_argument("--edge-light-share", type=float, default=0.0,
+                        help="share of scenes (training and held-out) lit at the ends of the renderer's ranges")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "detector.onnx")
     args = parser.parse_args(argv)
 
@@ -192,8 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     # Seeds: training scenes from seed*100000 + 20001.., held-out from seed*100000 + 70000.. (disjoint
     # from each other and from the classifier's).
     base = args.seed * 100_000
-    train = DetectorSamples.join([p[0] for p in run_jobs(_samples_job, args.scenes, base + 20_001, args.workers)])
-    val = DetectorSamples.join([p[0] for p in run_jobs(_samples_job, args.val_scenes, base + 70_000, args.workers)])
+    job = functools.partial(_samples_job, edge_light_share=args.edge_light_share)
+    train = DetectorSamples.join([p[0] for p in run_jobs(job, args.scenes, base + 20_001, args.workers)])
+    val = DetectorSamples.join([p[0] for p in run_jobs(job, args.val_scenes, base + 70_000, args.workers)])
     data_s = time.perf_counter() - started
     import torch  # after the worker processes are gone
 
@@ -233,6 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     out: Path = args.out
     out.parent.mkdir(parents=True, exist_ok=True)
     setting = {"scenes": args.scenes, "val_scenes": args.val_scenes, "seed": args.seed, "epochs": args.epochs,
+               "edge_light_share": args.edge_light_share,
                "batch": args.batch, "lr": args.lr, "train_crops": len(train.views), "parameters": int(params),
                "data_seconds": round(data_s, 1), "train_seconds": round(train_s, 1), "torch": torch.__version__}
     model.eval()
