@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -227,27 +227,32 @@ def one_marker(slot_kinds: list[tuple[str | None, float]], loose: list[Loose], n
 
 def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
                      ) -> tuple[list[Loose], list[tuple[str | None, float]]]:
-    """One reading per factory display. A display's four proposed places (``kind`` None, read by
-    the classifier) stand, unless the detector found exactly four tiles on the display and the
-    classifier is unsure of a place or reads other than four tiles there (a display holds four,
-    or none once taken): then the detector's four stand, however sure it is of each. The other
-    reading's items are dropped."""
+    """One reading per factory display. A display holds four tiles or none. Its four proposed
+    places (``kind`` None, read by the classifier) stand, unless the detector found exactly four
+    tiles on the display and the classifier is unsure of a place or reads other than four tiles
+    there, or no places were proposed (the display looked empty): then the detector's four
+    stand, however sure it is of each. Where the places hold no tile (or none were proposed) and
+    the detector found one to three, those are centre tiles pushed against or over an empty
+    display. The other reading's items are dropped."""
     places: dict[str, list[int]] = {}
     peaks: dict[str, list[int]] = {}
     for n, x in enumerate(loose):
         if x.zone.startswith("factories."):
             (places if x.kind is None else peaks).setdefault(x.zone, []).append(n)
-    dropped = set()
+    dropped, centre = set(), set()
     for zone in places.keys() | peaks.keys():
         mine, theirs = places.get(zone, []), peaks.get(zone, [])
-        doubtful = (any(answers[n][1] < UNSURE for n in mine)
-                    or sum(answers[n][0] is not None for n in mine) != 4)
-        if mine and len(theirs) == 4 and doubtful:
+        seen = sum(answers[n][0] is not None for n in mine)
+        if len(theirs) == 4 and (seen != 4 or any(answers[n][1] < UNSURE for n in mine)):
             dropped.update(mine)
+        elif seen == 0 and 0 < len(theirs) < 4:
+            dropped.update(mine)
+            centre.update(theirs)
         else:
             dropped.update(theirs)
     keep = [n for n in range(len(loose)) if n not in dropped]
-    return [loose[n] for n in keep], [answers[n] for n in keep]
+    return ([replace(loose[n], zone="center") if n in centre else loose[n] for n in keep],
+            [answers[n] for n in keep])
 
 
 def cross_checked(tile: Loose, answer: tuple[str | None, float] | None) -> tuple[str | None, float]:

@@ -224,6 +224,16 @@ def test_a_display_is_read_once_by_the_classifier_or_by_the_detector():
     assert kept == places
     kept, _ = settled_displays(places + peaks[:3], three + peak_answers[:3])
     assert kept == places
-    # Peaks on an empty display (no places proposed) are dropped.
+    # Four peaks on a display that looked empty (no places proposed): the detector's four stand.
     kept, _ = settled_displays(peaks, peak_answers)
-    assert kept == []
+    assert kept == peaks
+    # One to three peaks on a display read empty, or that looked empty, are the centre's tiles
+    # lying against or over it (a display holds four tiles or none).
+    empty = [(None, 0.95)] * 4
+    for first in (places, []):
+        kept, answers = settled_displays(first + peaks[:2], empty[:len(first)] + peak_answers[:2])
+        assert [(x.zone, x.kind) for x in kept] == [("center", "red"), ("center", "red")]
+        assert answers == peak_answers[:2]
+    # A display read with tiles keeps them; the peaks are its own.
+    kept, _ = settled_displays(places + peaks[:2], sure + peak_answers[:2])
+    assert kept == places
