@@ -233,13 +233,15 @@ def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
     there, or no places were proposed (the display looked empty): then the detector's four
     stand, however sure it is of each. Where the places hold no tile (or none were proposed) and
     the detector found one to three, those are centre tiles pushed against or over an empty
-    display. The other reading's items are dropped."""
+    display. Where the places hold one to three tiles and the detector found none, the display
+    is empty (its places stay, read empty, with the classifier's confidence). The other
+    reading's items are dropped."""
     places: dict[str, list[int]] = {}
     peaks: dict[str, list[int]] = {}
     for n, x in enumerate(loose):
         if x.zone.startswith("factories."):
             (places if x.kind is None else peaks).setdefault(x.zone, []).append(n)
-    dropped, centre = set(), set()
+    dropped, centre, emptied = set(), set(), set()
     for zone in places.keys() | peaks.keys():
         mine, theirs = places.get(zone, []), peaks.get(zone, [])
         seen = sum(answers[n][0] is not None for n in mine)
@@ -248,11 +250,13 @@ def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
         elif seen == 0 and 0 < len(theirs) < 4:
             dropped.update(mine)
             centre.update(theirs)
+        elif not theirs and 0 < seen < 4:
+            emptied.update(mine)
         else:
             dropped.update(theirs)
     keep = [n for n in range(len(loose)) if n not in dropped]
     return ([replace(loose[n], zone="center") if n in centre else loose[n] for n in keep],
-            [answers[n] for n in keep])
+            [(None, answers[n][1]) if n in emptied else answers[n] for n in keep])
 
 
 def cross_checked(tile: Loose, answer: tuple[str | None, float] | None) -> tuple[str | None, float]:

@@ -234,6 +234,13 @@ def test_a_display_is_read_once_by_the_classifier_or_by_the_detector():
         kept, answers = settled_displays(first + peaks[:2], empty[:len(first)] + peak_answers[:2])
         assert [(x.zone, x.kind) for x in kept] == [("center", "red"), ("center", "red")]
         assert answers == peak_answers[:2]
+    # One to three tiles read on the places and no peak: the display is empty (its places stay,
+    # with the classifier's confidence, so that an unsure one is still listed as uncertain).
+    two = [("joker", 0.77), (None, 0.94), ("joker", 0.33), (None, 0.8)]
+    kept, answers = settled_displays(places, two)
+    assert kept == places and answers == [(None, 0.77), (None, 0.94), (None, 0.33), (None, 0.8)]
+    kept, answers = settled_displays(places, sure)  # four tiles and no peak: the places stand
+    assert answers == sure
     # A display read with tiles keeps them; the peaks are its own.
     kept, _ = settled_displays(places + peaks[:2], sure + peak_answers[:2])
     assert kept == places
