@@ -11,8 +11,9 @@
    relit slots (``classify_slots``);
 5. :func:`second_look`: the slots read with less than 0.9 confidence are read again by every
    model (the tile model and its edge-light companion as photographed and relit, the slot model
-   relit) and the mean answer stands; then the tile model reads the display places and the
-   loose tiles the locator asks it to (``classify``);
+   relit) and the mean answer stands; :func:`filled_in_order` sets the unsure spaces of Azul's
+   pattern and floor lines by how lines are filled; then the tile model reads the display
+   places and the loose tiles the locator asks it to (``classify``);
 6. :func:`assemble`: the observation, with what the classifier or the detector is unsure of in
    ``uncertain`` and what could not be seen in ``warnings``.
 """
@@ -167,6 +168,7 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
         kinds = classifier.classify_slots(slots, relit, lit, profile.game) if n_slots else []
         lap("classify")
         kinds = second_look(slots, relit, lit, kinds, classifier, profile.game)
+        kinds = filled_in_order(slot_ids, kinds)
         lap("second look")
         # "locate" is the time spent waiting for the locator once the slots are read.
         factories, loose, seen_warnings = located.result() if located is not None else ([], [], [])
@@ -298,6 +300,46 @@ def second_look(patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, answers
     if again:
         for n, second in zip(again, classifier.reread(patches[again], relit[again], game)):
             answers[n] = second
+    return answers
+
+
+def filled_in_order(slot_ids: list[tuple[str, str]], answers: list[tuple[str | None, float]]
+                    ) -> list[tuple[str | None, float]]:
+    """The slots' answers, with the unsure ones (below :data:`UNSURE`) of Azul's pattern lines and
+    floor lines set by how those lines are filled: from their first space on, with no gap (a
+    pattern line from the wall, the floor from its left end), and a pattern line with one colour
+    (and jokers). The sure answers of a line bound how many tiles it holds: a tile read surely
+    on a space means tiles on every space before it, a space read surely empty means none after
+    it. Within those bounds an unsure space read empty that must hold a tile takes the line's
+    colour (a pattern line whose sure tiles name one), one read as a tile that must be empty is
+    read empty, and an unsure tile of a pattern line off the line's colour takes that colour.
+    Their confidence stays, so they are still listed in ``uncertain``; lines whose sure answers
+    contradict each other are left as read."""
+    lines: dict[tuple[str, str], dict[int, int]] = {}
+    for n, (prefix, slot_id) in enumerate(slot_ids):
+        parts = slot_id.split(".")
+        if parts[0] == "line" and len(parts) == 3:
+            lines.setdefault((prefix, f"line.{parts[1]}"), {})[int(parts[2])] = n
+        elif parts[0] == "floor" and len(parts) == 2:
+            lines.setdefault((prefix, "floor"), {})[int(parts[1])] = n
+    answers = list(answers)
+    for (_, line), spaces in lines.items():
+        order = [spaces[k] for k in sorted(spaces)]
+        sure = [(i, answers[n][0]) for i, n in enumerate(order) if answers[n][1] >= UNSURE]
+        at_least = max((i + 1 for i, kind in sure if kind is not None), default=0)
+        at_most = min((i for i, kind in sure if kind is None), default=len(order))
+        if at_least > at_most:
+            continue
+        colours = {kind for _, kind in sure if kind not in (None, "joker")}
+        colour = colours.pop() if line != "floor" and len(colours) == 1 else None
+        for i, n in enumerate(order):
+            kind, confidence = answers[n]
+            if confidence >= UNSURE:
+                continue
+            if i >= at_most and kind is not None:
+                answers[n] = (None, confidence)
+            elif colour is not None and (i < at_least and kind is None or kind not in (None, "joker", colour)):
+                answers[n] = (colour, confidence)
     return answers
 
 

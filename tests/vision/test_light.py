@@ -244,3 +244,28 @@ def test_a_display_is_read_once_by_the_classifier_or_by_the_detector():
     # A display read with tiles keeps them; the peaks are its own.
     kept, _ = settled_displays(places + peaks[:2], sure + peak_answers[:2])
     assert kept == places
+
+
+def test_unsure_slots_of_pattern_and_floor_lines_follow_how_lines_are_filled():
+    from azulcam.vision.analyze import filled_in_order
+
+    def line(prefix, name, readings):
+        return [(prefix, f"{name}.{k}") for k in range(len(readings))], list(readings)
+
+    # Pattern line 3 (four spaces, filled from the wall: space 0 first), one colour and jokers.
+    ids, answers = line("boards.0", "line.3", [(None, 0.5), ("red", 0.97), ("white", 0.6), (None, 0.95)])
+    assert filled_in_order(ids, answers) == [("red", 0.5), ("red", 0.97), ("red", 0.6), (None, 0.95)]
+    ids, answers = line("boards.0", "line.3", [("red", 0.99), (None, 0.95), ("red", 0.7), ("joker", 0.4)])
+    assert filled_in_order(ids, answers) == [("red", 0.99), (None, 0.95), (None, 0.7), (None, 0.4)]
+    ids, answers = line("boards.1", "line.2", [("blue", 0.98), ("joker", 0.6), (None, 0.6)])
+    assert filled_in_order(ids, answers) == answers  # a joker may share a line; nothing forces space 2
+    # Sure answers that contradict each other (a gap before a tile): the line is left as read.
+    ids, answers = line("boards.0", "line.4", [(None, 0.97), ("red", 0.5), ("red", 0.99), (None, 0.4), (None, 0.9)])
+    assert filled_in_order(ids, answers) == answers
+    # The floor fills from its left end; its tiles may be of any kind, so none is named for it.
+    ids, answers = line("boards.2", "floor", [("red", 0.99), (None, 0.6), ("first_player", 0.95), (None, 0.99),
+                                               ("white", 0.5), (None, 0.99), (None, 0.99)])
+    assert filled_in_order(ids, answers) == answers[:4] + [(None, 0.5)] + answers[5:]
+    # Walls, Summer Pavilion spaces and the supply are not lines.
+    ids = [("boards.0", "wall.0.0"), ("boards.0", "3.2"), ("supply", "supply.1")]
+    assert filled_in_order(ids, [("white", 0.5), (None, 0.5), ("red", 0.5)]) == [("white", 0.5), (None, 0.5), ("red", 0.5)]
