@@ -12,8 +12,9 @@
 5. :func:`second_look`: the slots read with less than 0.9 confidence are read again by every
    model (the tile model and its edge-light companion as photographed and relit, the slot model
    relit) and the mean answer stands; :func:`filled_in_order` sets the unsure spaces of Azul's
-   pattern and floor lines by how lines are filled; then the tile model reads the display
-   places and the loose tiles the locator asks it to (``classify``);
+   pattern and floor lines by how lines are filled, and :func:`on_printed_colours` reads empty
+   an unsure tile off the colour printed under it (Azul's coloured wall); then the tile model
+   reads the display places and the loose tiles the locator asks it to (``classify``);
 6. :func:`assemble`: the observation, with what the classifier or the detector is unsure of in
    ``uncertain`` and what could not be seen in ``warnings``.
 """
@@ -153,13 +154,15 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
     # the two share only the photo, and each is mostly calls that release the GIL.
     with ThreadPoolExecutor(1) as pool:
         located = pool.submit(locator, image, profile, boards) if locator is not None else None
-        outlines, slot_ids = [], []
+        outlines, slot_ids, printed = [], [], []
         for view in boards:
             layout = load_layout(view.placement.layout)
             prefix = "supply" if view.placement.player is None else f"boards.{view.placement.player}"
             ids, quads = crops.slot_outlines(view.homography, layout)
             outlines.append(quads)
             slot_ids += [(prefix, i) for i in ids]
+            colour_of = {slot.id: slot.printed for slot in layout.slots}
+            printed += [colour_of[i] for i in ids]
         n_slots = len(slot_ids)
         slots = crops.cut(image, np.concatenate(outlines))
         lights, lit = slot_lights(image, boards)
@@ -169,6 +172,8 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
         lap("classify")
         kinds = second_look(slots, relit, lit, kinds, classifier, profile.game)
         kinds = filled_in_order(slot_ids, kinds)
+        if profile.game == "azul":
+            kinds = on_printed_colours(kinds, printed)
         lap("second look")
         # "locate" is the time spent waiting for the locator once the slots are read.
         factories, loose, seen_warnings = located.result() if located is not None else ([], [], [])
@@ -341,6 +346,17 @@ def filled_in_order(slot_ids: list[tuple[str, str]], answers: list[tuple[str | N
             elif colour is not None and (i < at_least and kind is None or kind not in (None, "joker", colour)):
                 answers[n] = (colour, confidence)
     return answers
+
+
+def on_printed_colours(answers: list[tuple[str | None, float]], printed: list[str | None]
+                       ) -> list[tuple[str | None, float]]:
+    """The slots' answers, with each unsure one (below :data:`UNSURE`) that names a tile of
+    another colour than the one printed under its slot (``printed``, None for none) read empty.
+    For Azul's coloured wall: a tile there is of its space's colour or a joker, and a pale
+    printed space is what an unsure reading of another colour saw. The confidence stays, so the
+    slot is still listed in ``uncertain``."""
+    return [(None, confidence) if confidence < UNSURE and colour is not None and kind not in (None, "joker", colour)
+            else (kind, confidence) for (kind, confidence), colour in zip(answers, printed)]
 
 
 def assemble(reading: Reading) -> dict[str, Any]:

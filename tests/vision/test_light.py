@@ -269,3 +269,13 @@ def test_unsure_slots_of_pattern_and_floor_lines_follow_how_lines_are_filled():
     # Walls, Summer Pavilion spaces and the supply are not lines.
     ids = [("boards.0", "wall.0.0"), ("boards.0", "3.2"), ("supply", "supply.1")]
     assert filled_in_order(ids, [("white", 0.5), (None, 0.5), ("red", 0.5)]) == [("white", 0.5), (None, 0.5), ("red", 0.5)]
+
+
+def test_unsure_tiles_off_the_printed_colour_are_read_empty():
+    from azulcam.vision.analyze import on_printed_colours
+
+    answers = [("white", 0.5), ("white", 0.95), ("black", 0.6), ("joker", 0.4), ("red", 0.3), (None, 0.5)]
+    printed = ["black", "black", "black", "black", None, "blue"]
+    # Unsure and off the space's colour: the pale print, read empty; a sure reading, the space's
+    # own colour, a joker, a slot with no colour printed and an empty reading stay.
+    assert on_printed_colours(answers, printed) == [(None, 0.5)] + answers[1:]
