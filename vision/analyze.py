@@ -13,7 +13,7 @@
    model (the tile model and its edge-light companion as photographed and relit, the slot model
    relit) and the mean answer stands; :func:`filled_in_order` sets the unsure spaces of Azul's
    pattern and floor lines by how lines are filled, and :func:`on_printed_colours` reads empty
-   an unsure tile off the colour printed under it (Azul's coloured wall); then the tile model
+   an unsure tile off the colour printed under it (coloured wall and stars); then the tile model
    reads the display places and the loose tiles the locator asks it to (``classify``);
 6. :func:`assemble`: the observation, with what the classifier or the detector is unsure of in
    ``uncertain`` and what could not be seen in ``warnings``.
@@ -161,8 +161,7 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
             ids, quads = crops.slot_outlines(view.homography, layout)
             outlines.append(quads)
             slot_ids += [(prefix, i) for i in ids]
-            colour_of = {slot.id: slot.printed for slot in layout.slots}
-            printed += [colour_of[i] for i in ids]
+            printed += [layout[i].printed for i in ids]
         n_slots = len(slot_ids)
         slots = crops.cut(image, np.concatenate(outlines))
         lights, lit = slot_lights(image, boards)
@@ -171,9 +170,7 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
         kinds = classifier.classify_slots(slots, relit, lit, profile.game) if n_slots else []
         lap("classify")
         kinds = second_look(slots, relit, lit, kinds, classifier, profile.game)
-        kinds = filled_in_order(slot_ids, kinds)
-        if profile.game == "azul":
-            kinds = on_printed_colours(kinds, printed)
+        kinds = on_printed_colours(filled_in_order(slot_ids, kinds), printed)
         lap("second look")
         # "locate" is the time spent waiting for the locator once the slots are read.
         factories, loose, seen_warnings = located.result() if located is not None else ([], [], [])
@@ -343,7 +340,7 @@ def filled_in_order(slot_ids: list[tuple[str, str]], answers: list[tuple[str | N
                 continue
             if i >= at_most and kind is not None:
                 answers[n] = (None, confidence)
-            elif colour is not None and (i < at_least and kind is None or kind not in (None, "joker", colour)):
+            elif colour is not None and ((i < at_least and kind is None) or kind not in (None, "joker", colour)):
                 answers[n] = (colour, confidence)
     return answers
 
@@ -352,9 +349,10 @@ def on_printed_colours(answers: list[tuple[str | None, float]], printed: list[st
                        ) -> list[tuple[str | None, float]]:
     """The slots' answers, with each unsure one (below :data:`UNSURE`) that names a tile of
     another colour than the one printed under its slot (``printed``, None for none) read empty.
-    For Azul's coloured wall: a tile there is of its space's colour or a joker, and a pale
-    printed space is what an unsure reading of another colour saw. The confidence stays, so the
-    slot is still listed in ``uncertain``."""
+    A tile on Azul's coloured wall is of its space's colour or a joker; one on a coloured star of
+    Summer Pavilion is of the star's colour (a wild tile never stands in for another colour
+    there). A pale printed space is what an unsure reading of another colour saw. The
+    confidence stays, so the slot is still listed in ``uncertain``."""
     return [(None, confidence) if confidence < UNSURE and colour is not None and kind not in (None, "joker", colour)
             else (kind, confidence) for (kind, confidence), colour in zip(answers, printed)]
 

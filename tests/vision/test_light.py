@@ -279,3 +279,5 @@ def test_unsure_tiles_off_the_printed_colour_are_read_empty():
     # Unsure and off the space's colour: the pale print, read empty; a sure reading, the space's
     # own colour, a joker, a slot with no colour printed and an empty reading stay.
     assert on_printed_colours(answers, printed) == [(None, 0.5)] + answers[1:]
+    # Summer Pavilion's coloured stars too: the placed tile is of the star's colour.
+    assert on_printed_colours([("red", 0.6), ("purple", 0.6)], ["purple", "purple"]) == [(None, 0.6), ("purple", 0.6)]
