@@ -198,6 +198,7 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
     answers = dict(zip(asked, kinds[n_slots:]))
     named = [answers[n] if x.kind is None else cross_checked(x, answers.get(n)) for n, x in enumerate(loose)]
     named = one_marker(kinds[:n_slots], loose, named, answers)
+    named = beside_the_boards(profile.game, loose, named)
     loose, named = settled_displays(loose, named)
     return Reading(profile.game, boards, factories, loose, slot_ids, kinds[:n_slots] + named, warnings, spent)
 
@@ -227,6 +228,18 @@ def one_marker(slot_kinds: list[tuple[str | None, float]], loose: list[Loose], n
         kind = answers.get(n, (None, 0.0))[0]
         named[n] = (kind if kind != MARKER else None, named[n][1])
     return named
+
+
+def beside_the_boards(game: str, loose: list[Loose], named: list[tuple[str | None, float]]
+                      ) -> list[tuple[str | None, float]]:
+    """The loose tiles' answers, where in Azul nothing but the first-player marker lies beside a
+    board (its ``hand``: the marker of the player who holds it; Azul's tiles go straight from
+    the displays onto the board). Anything else read there (a sleeve, a shadow) is read as no
+    tile, keeping its confidence, so that a doubtful one still lists the zone as uncertain."""
+    if game != "azul":
+        return named
+    return [(None, confidence) if x.zone.endswith(".hand") and kind not in (None, MARKER) else (kind, confidence)
+            for x, (kind, confidence) in zip(loose, named)]
 
 
 def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]

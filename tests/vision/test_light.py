@@ -281,3 +281,17 @@ def test_unsure_tiles_off_the_printed_colour_are_read_empty():
     assert on_printed_colours(answers, printed) == [(None, 0.5)] + answers[1:]
     # Summer Pavilion's coloured stars too: the placed tile is of the star's colour.
     assert on_printed_colours([("red", 0.6), ("purple", 0.6)], ["purple", "purple"]) == [(None, 0.6), ("purple", 0.6)]
+
+
+def test_in_azul_only_the_first_player_marker_lies_beside_a_board():
+    from azulcam.vision.analyze import Loose, beside_the_boards
+
+    o = np.zeros((4, 2))
+    loose = [Loose(o, "boards.3.hand", "blue", 0.44, 0.6), Loose(o, "boards.1.hand", "first_player", 0.8, 0.6),
+             Loose(o, "center", "blue", 0.7, 0.6)]
+    named = [("blue", 0.44), ("first_player", 0.8), ("blue", 0.7)]
+    # A sleeve read as a blue tile beside a board is no tile (its confidence kept, so the zone
+    # stays uncertain); the marker and the centre's tiles stay.
+    assert beside_the_boards("azul", loose, named) == [(None, 0.44), ("first_player", 0.8), ("blue", 0.7)]
+    # Summer Pavilion's players keep their tiles beside their boards.
+    assert beside_the_boards("pavilion", loose, named) == named
