@@ -12,8 +12,10 @@
 5. :func:`second_look`: the slots read with less than 0.9 confidence are read again by every
    model (the tile model and its edge-light companion as photographed and relit, the slot model
    relit) and the mean answer stands; :func:`filled_in_order` sets the unsure spaces of Azul's
-   pattern and floor lines by how lines are filled, and :func:`on_printed_colours` reads empty
-   an unsure tile off the colour printed under it (coloured wall and stars); then the tile model
+   pattern and floor lines by how lines are filled, :func:`on_printed_colours` reads empty
+   an unsure tile off the colour printed under it (coloured wall and stars), and
+   :func:`once_per_line` one whose colour a wall row, column or the central star already
+   holds surely; then the tile model
    reads the display places and the loose tiles the locator asks it to (``classify``);
 6. :func:`assemble`: the observation, with what the classifier or the detector is unsure of in
    ``uncertain`` and what could not be seen in ``warnings``.
@@ -40,6 +42,11 @@ from .timing import Stopwatch
 
 #: Below this confidence a reading is listed in ``uncertain``.
 UNSURE = 0.9
+#: How sure a colour read on a wall row or column (or the central star) must be to rule it out
+#: elsewhere there (:func:`once_per_line`). Surer than :data:`UNSURE`: a hand over a grey wall
+#: space was read as a white tile at 0.90 (bench seed 900000, image 38) and ruled out the row's
+#: real white; at 0.97 no reading was ruled out wrongly on seven bench sets.
+ONCE_SURE = 0.97
 #: The first-player marker's kind: one per game (:func:`one_marker`).
 MARKER = "first_player"
 OBSERVATION_FORMAT = "azulcam-observation/1"
@@ -170,7 +177,7 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
         kinds = classifier.classify_slots(slots, relit, lit, profile.game) if n_slots else []
         lap("classify")
         kinds = second_look(slots, relit, lit, kinds, classifier, profile.game)
-        kinds = on_printed_colours(filled_in_order(slot_ids, kinds), printed)
+        kinds = once_per_line(slot_ids, on_printed_colours(filled_in_order(slot_ids, kinds), printed))
         lap("second look")
         # "locate" is the time spent waiting for the locator once the slots are read.
         factories, loose, seen_warnings = located.result() if located is not None else ([], [], [])
@@ -368,6 +375,30 @@ def on_printed_colours(answers: list[tuple[str | None, float]], printed: list[st
     confidence stays, so the slot is still listed in ``uncertain``."""
     return [(None, confidence) if confidence < UNSURE and colour is not None and kind not in (None, "joker", colour)
             else (kind, confidence) for (kind, confidence), colour in zip(answers, printed)]
+
+
+def once_per_line(slot_ids: list[tuple[str, str]], answers: list[tuple[str | None, float]]
+                  ) -> list[tuple[str | None, float]]:
+    """The slots' answers, with each unsure one (below :data:`UNSURE`) read empty where it names
+    a colour read elsewhere, at :data:`ONCE_SURE` or more, in the same Azul wall row or column
+    or on Summer Pavilion's central star: each holds a colour once at most (jokers aside). The
+    confidence stays, so the slot is still listed in ``uncertain``."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for n, (prefix, slot_id) in enumerate(slot_ids):
+        parts = slot_id.split(".")
+        if parts[0] == "wall" and len(parts) == 3:
+            groups.setdefault((prefix, f"row {parts[1]}"), []).append(n)
+            groups.setdefault((prefix, f"column {parts[2]}"), []).append(n)
+        elif parts[0] == "0" and len(parts) == 2:
+            groups.setdefault((prefix, "central star"), []).append(n)
+    answers = list(answers)
+    for members in groups.values():
+        sure = {answers[n][0] for n in members if answers[n][1] >= ONCE_SURE} - {None, "joker"}
+        for n in members:
+            kind, confidence = answers[n]
+            if confidence < UNSURE and kind in sure:
+                answers[n] = (None, confidence)
+    return answers
 
 
 def assemble(reading: Reading) -> dict[str, Any]:

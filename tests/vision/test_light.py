@@ -295,3 +295,22 @@ def test_in_azul_only_the_first_player_marker_lies_beside_a_board():
     assert beside_the_boards("azul", loose, named) == [(None, 0.44), ("first_player", 0.8), ("blue", 0.7)]
     # Summer Pavilion's players keep their tiles beside their boards.
     assert beside_the_boards("pavilion", loose, named) == named
+
+
+def test_a_colour_read_surely_in_a_wall_row_or_column_or_on_the_central_star_rules_it_out_there():
+    from azulcam.vision.analyze import ONCE_SURE, UNSURE, once_per_line
+
+    ids = [("boards.0", "wall.0.1"), ("boards.0", "wall.0.3"), ("boards.0", "wall.2.3"), ("boards.0", "wall.4.4"),
+           ("boards.1", "wall.0.0")]
+    answers = [("white", ONCE_SURE), ("white", 0.6), ("white", 0.7), ("white", 0.6), ("white", 0.5)]
+    # Row 0 of board 0 holds a sure white: the row's unsure white is read empty; another row,
+    # column or board keeps its whites.
+    assert once_per_line(ids, answers) == [("white", ONCE_SURE), (None, 0.6), ("white", 0.7), ("white", 0.6),
+                                           ("white", 0.5)]
+    # Sure only by UNSURE (0.9) is not enough to rule a colour out; jokers may repeat.
+    assert once_per_line(ids[:2], [("white", UNSURE), ("white", 0.6)]) == [("white", UNSURE), ("white", 0.6)]
+    assert once_per_line(ids[:2], [("joker", 0.99), ("joker", 0.6)]) == [("joker", 0.99), ("joker", 0.6)]
+    # Summer Pavilion's central star (star 0) holds each colour once; an outer star may repeat it.
+    star = [("boards.0", "0.1"), ("boards.0", "0.4"), ("boards.0", "3.1"), ("boards.0", "3.2")]
+    assert once_per_line(star, [("red", 0.99), ("red", 0.5), ("red", 0.99), ("red", 0.5)]) == [
+        ("red", 0.99), (None, 0.5), ("red", 0.99), ("red", 0.5)]
