@@ -23,6 +23,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -258,14 +259,16 @@ def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
     stand, however sure it is of each. Where the places hold no tile (or none were proposed) and
     the detector found one to three, those are centre tiles pushed against or over an empty
     display. Where the places hold one to three tiles and the detector found none, the display
-    is empty (its places stay, read empty, with the classifier's confidence). The other
-    reading's items are dropped."""
+    is empty (its places stay, read empty, with the classifier's confidence); where it found
+    tiles, and they name exactly the tiles the places lack, those fill the places read empty.
+    The other reading's items are dropped."""
     places: dict[str, list[int]] = {}
     peaks: dict[str, list[int]] = {}
     for n, x in enumerate(loose):
         if x.zone.startswith("factories."):
             (places if x.kind is None else peaks).setdefault(x.zone, []).append(n)
     dropped, centre, emptied = set(), set(), set()
+    filled: dict[int, tuple[str | None, float]] = {}
     for zone in places.keys() | peaks.keys():
         mine, theirs = places.get(zone, []), peaks.get(zone, [])
         seen = sum(answers[n][0] is not None for n in mine)
@@ -278,9 +281,17 @@ def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
             emptied.update(mine)
         else:
             dropped.update(theirs)
+            # Places reading one to three tiles where the detector's peaks name exactly the
+            # tiles they lack: those fill the places read empty, with the detector's confidence.
+            lacking = list((Counter(answers[n][0] for n in theirs)
+                            - Counter(answers[n][0] for n in mine if answers[n][0] is not None)).elements())
+            empty = [n for n in mine if answers[n][0] is None]
+            if 0 < seen < 4 and len(lacking) == len(empty):
+                sure = min(answers[n][1] for n in theirs)
+                filled.update({n: (kind, sure) for n, kind in zip(empty, lacking)})
     keep = [n for n in range(len(loose)) if n not in dropped]
     return ([replace(loose[n], zone="center") if n in centre else loose[n] for n in keep],
-            [(None, answers[n][1]) if n in emptied else answers[n] for n in keep])
+            [(None, answers[n][1]) if n in emptied else filled.get(n, answers[n]) for n in keep])
 
 
 def cross_checked(tile: Loose, answer: tuple[str | None, float] | None) -> tuple[str | None, float]:

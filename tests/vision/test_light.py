@@ -241,6 +241,12 @@ def test_a_display_is_read_once_by_the_classifier_or_by_the_detector():
     assert kept == places and answers == [(None, 0.77), (None, 0.94), (None, 0.33), (None, 0.8)]
     kept, answers = settled_displays(places, sure)  # four tiles and no peak: the places stand
     assert answers == sure
+    # Three tiles read on the places, and peaks naming the one they lack: it fills the place
+    # read empty, with the detector's lowest confidence there (so the display stays uncertain).
+    lack = [(None, 0.98), ("black", 0.91), ("black", 0.84), ("red", 0.99)]
+    seen_peaks = [Loose(o, "factories.0", k, c, 0.6) for k, c in (("red", 0.74), ("white", 0.71), ("black", 0.56))]
+    kept, answers = settled_displays(places + seen_peaks, lack + [(x.kind, x.confidence) for x in seen_peaks])
+    assert kept == places and answers == [("white", 0.56)] + lack[1:]
     # A display read with tiles keeps them; the peaks are its own.
     kept, _ = settled_displays(places + peaks[:2], sure + peak_answers[:2])
     assert kept == places
