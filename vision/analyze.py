@@ -35,8 +35,9 @@ import numpy as np
 
 from ..calibration.layouts import LayoutError, load_layout
 from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_homography
-from . import crops, light
+from . import crops, detect, light
 from .classify import Classifier
+from .detect import MARKER  # the first-player marker's kind: one per game (:func:`one_marker`)
 from .register import Registration, refine_board
 from .table import TILE_ORDER
 from .timing import Stopwatch
@@ -48,8 +49,6 @@ UNSURE = 0.9
 #: space was read as a white tile at 0.90 (bench seed 900000, image 38) and ruled out the row's
 #: real white; at 0.97 none of seven bench sets had more slot mistakes than without the rule.
 ONCE_SURE = 0.97
-#: The first-player marker's kind: one per game (:func:`one_marker`).
-MARKER = "first_player"
 OBSERVATION_FORMAT = "azulcam-observation/1"
 
 
@@ -220,7 +219,8 @@ def one_marker(slot_kinds: list[tuple[str | None, float]], loose: list[Loose], n
     saw no tile or a white one on its patch: the classifier learned the marker from few patches,
     and the marker looks like a white tile. Each other loose tile named the marker takes the
     classifier's reading of its patch (``answers``), or is dropped where that reading is the
-    marker too or there is none."""
+    marker too or there is none, or where the detector only proposed it as the marker (a peak
+    below its threshold, :data:`detect.MARKER_FLOOR`)."""
     candidates = [n for n, x in enumerate(loose) if (x.kind if x.kind is not None else named[n][0]) == MARKER]
     if not candidates:
         return named
@@ -234,7 +234,8 @@ def one_marker(slot_kinds: list[tuple[str | None, float]], loose: list[Loose], n
             named[n] = (MARKER, named[n][1])
             continue
         kind = answers.get(n, (None, 0.0))[0]
-        named[n] = (kind if kind != MARKER else None, named[n][1])
+        proposed = loose[n].kind == MARKER and loose[n].confidence < detect.THRESHOLD
+        named[n] = (kind if kind != MARKER and not proposed else None, named[n][1])
     return named
 
 
@@ -476,7 +477,7 @@ class TableLocator:
 
     def __call__(self, image: np.ndarray, profile: Profile, boards: list[BoardView]
                  ) -> tuple[list[tuple[float, float]], list[Loose], list[str]]:
-        from . import detect, locate
+        from . import locate
 
         if self.detector is None:
             located = locate.locate(image, profile, profile.game)

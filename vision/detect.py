@@ -47,6 +47,11 @@ THRESHOLD = 0.35
 #: Tiles lying flat never have centres closer than this (two Summer Pavilion rhombuses side by
 #: side: 19 mm; two Azul tiles: 20 mm), with room for the parallax of their raised tops.
 MIN_GAP_MM = 12.0
+#: With no first-player marker found above THRESHOLD, the marker's strongest peak down to this
+#: is proposed as the marker (:func:`loose_tiles`).
+MARKER_FLOOR = 0.2
+#: The first-player marker's kind.
+MARKER = "first_player"
 #: A tile whose peak is lower than this is listed as uncertain.
 SURE = 0.6
 #: Spread of a target peak (heat-map cells).
@@ -137,6 +142,18 @@ def peaks(heat: np.ndarray, game: str | None, threshold: float = THRESHOLD) -> l
             for x, y, k, y0, x0 in zip(cx, cy, named, ys, xs)]
 
 
+def with_proposed_marker(heat: np.ndarray, game: str) -> list[Detection]:
+    """The tiles of ``game`` in ``heat`` (:func:`peaks`); where no first-player marker is among
+    them, also the marker's strongest peak down to :data:`MARKER_FLOOR`, proposed: the game has
+    one marker, always on the table (``analyze.one_marker`` keeps it only where nothing else is
+    read as the marker)."""
+    found = peaks(heat, game)
+    if not any(d.kind == MARKER for d in found):
+        weak = [d for d in peaks(heat, game, MARKER_FLOOR) if d.kind == MARKER]
+        found += sorted(weak, key=lambda d: -d.confidence)[:1]
+    return found
+
+
 # --------------------------------------------------------------------------- the model
 
 
@@ -224,7 +241,7 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
     # Loose tiles lie among the players' boards: the scoring board's side of the view is skipped.
     window = view.around_players(plane, STRIDE)
-    found = detector.detect(window.image, game)
+    found = with_proposed_marker(detector.heatmaps(window.image), game)
     if not found:
         return []
     mm = window.to_mm(np.array([d.center for d in found], np.float64))

@@ -174,3 +174,20 @@ def test_the_locator_works_beside_the_slots_and_its_errors_reach_the_caller():
 
     with pytest.raises(ValueError, match="the locator broke"):
         analyze.read(image, profile, classifier, broken)
+
+
+def test_with_no_marker_found_its_strongest_weak_peak_is_proposed():
+    from azulcam.vision.detect import MARKER_FLOOR, THRESHOLD, with_proposed_marker
+
+    centres = np.array([[40.0, 40.0], [80.0, 40.0], [40.0, 80.0]])
+    kinds = [KINDS.index(k) for k in ("azul/red", "azul/first_player", "azul/first_player")]
+    heat, _ = heatmap_targets((100, 100), centres, np.array(kinds), np.zeros((0, 2)), [], 10.0)
+    heat[KINDS.index("azul/first_player")] *= 0.3  # both markers below the threshold...
+    heat[KINDS.index("azul/first_player"), 40, 20] = 0.25  # ...the one at (80, 40) the stronger
+    assert MARKER_FLOOR < 0.25 < 0.3 < THRESHOLD
+    found = with_proposed_marker(heat, "azul")
+    assert [(d.kind, round(d.confidence, 2)) for d in found] == [("red", 1.0), ("first_player", 0.3)]
+    assert np.allclose(found[1].center, (80.0, 40.0), atol=STRIDE)
+    # A marker found at the threshold: nothing is proposed.
+    heat[KINDS.index("azul/first_player"), 20, 40] = 0.9
+    assert [d.kind for d in with_proposed_marker(heat, "azul")] == ["red", "first_player"]

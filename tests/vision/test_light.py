@@ -189,6 +189,13 @@ def test_one_first_player_marker():
     answers = {0: ("first_player", 0.8), 1: ("red", 0.9), 3: ("first_player", 0.7)}
     out = one_marker(floor_free, loose, named, answers)
     assert out[3] == ("first_player", 0.7) and out[0] == (None, 0.55)  # the peak's own reading is the marker
+    # A marker the detector only proposed (its peak below the detector's threshold) is dropped
+    # where another candidate wins, whatever the classifier reads on it; alone, it stays.
+    proposed = Loose(o, "boards.2.hand", "first_player", 0.3, 0.6)
+    named = [("first_player", 0.55), ("first_player", 0.3)]
+    answers = {0: ("white", 0.9), 1: ("red", 0.95)}
+    assert one_marker(floor_free, [marker, proposed], named, answers) == [("first_player", 0.55), (None, 0.3)]
+    assert one_marker(floor_free, [proposed], named[1:], {0: ("red", 0.95)}) == [("first_player", 0.3)]
     # No candidate: unchanged.
     plain = [("red", 0.8)]
     assert one_marker(floor_free, [tile], plain, {}) == plain
