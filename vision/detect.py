@@ -48,7 +48,7 @@ THRESHOLD = 0.35
 #: side: 19 mm; two Azul tiles: 20 mm), with room for the parallax of their raised tops.
 MIN_GAP_MM = 12.0
 #: With no first-player marker found above THRESHOLD, the marker's strongest peak down to this
-#: is proposed as the marker (:func:`loose_tiles`).
+#: is proposed as the marker (:func:`with_proposed_marker`).
 MARKER_FLOOR = 0.2
 #: The first-player marker's kind.
 MARKER = "first_player"
@@ -183,10 +183,6 @@ class TileDetector:
         x = view[None].astype(np.float32)
         heat = self.session.run(None, {self.session.get_inputs()[0].name: x})[0][0]
         return heat[:, :(h + STRIDE - 1) // STRIDE, :(w + STRIDE - 1) // STRIDE]
-
-    def detect(self, view: np.ndarray, game: str) -> list[Detection]:
-        """The tiles of ``game`` in a top-down view at :data:`VIEW_PPM`."""
-        return peaks(self.heatmaps(view), game)
 
 
 def load_detector(path: str | Path | None = None, threads: int = 1) -> TileDetector:
