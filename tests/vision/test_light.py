@@ -18,7 +18,8 @@ import azulcam.vision.analyze as analyze
 from azulcam.calibration.layouts import load_layout
 from azulcam.calibration.profile import Profile
 from azulcam.vision import light
-from azulcam.vision.analyze import assemble, read, register_boards, second_look, slot_lights
+from azulcam.vision.analyze import (Loose, assemble, board_lights, nearest_lights, read, recoloured, register_boards,
+                                    second_look, slot_lights)
 from azulcam.vision.camera import ViewRanges
 from azulcam.vision.classify import default_classifier
 from azulcam.vision.dataset import random_position
@@ -90,16 +91,47 @@ class _Scripted:
 def test_slot_lights_are_each_boards_own(clean_scene):
     image, boards = clean_scene
     sizes = [len(load_layout(b.placement.layout).ids) for b in boards]
-    lights, lit = slot_lights(image, boards)
+    lights, lit = slot_lights(boards, board_lights(image, boards))
     assert lights.shape == (sum(sizes), 3) and lit.all()
     first = light.board_light(image, boards[0].homography, boards[0].placement.layout)
     np.testing.assert_allclose(lights[:sizes[0]], np.tile(first, (sizes[0], 1)), rtol=1e-6)
     # A board that could not be aligned has no light of its own: its card may lie elsewhere.
     unaligned = [SimpleNamespace(placement=b.placement, homography=b.homography,
                                  registration=SimpleNamespace(aligned=n != 1)) for n, b in enumerate(boards)]
-    lights, lit = slot_lights(image, unaligned)
+    own = board_lights(image, unaligned)
+    assert own[1] is None and all(x is not None for n, x in enumerate(own) if n != 1)
+    lights, lit = slot_lights(unaligned, own)
     assert lit.tolist() == [n != 1 for n, size in enumerate(sizes) for _ in range(size)]
     np.testing.assert_allclose(lights[~lit], np.tile(light.TYPICAL_LIGHT, ((~lit).sum(), 1)))
+
+
+def test_a_loose_tile_is_in_the_light_of_the_nearest_board_with_one():
+    boards = [SimpleNamespace(registration=SimpleNamespace(corners=np.array([[x, 0], [x + 100, 0], [x + 100, 100],
+                                                                             [x, 100]], float)))
+              for x in (0, 1000, 2000)]
+    lights = [np.array([0.5, 0.5, 0.5], np.float32), None, np.array([1.2, 1.1, 1.0], np.float32)]
+    square = np.array([[-5, -5], [5, -5], [5, 5], [-5, 5]], float)
+    tiles = np.stack([square + (60, 50), square + (950, 50), square + (1900, 300)])
+    # The second tile lies on the board without a light: the nearest with one is the first.
+    np.testing.assert_allclose(nearest_lights(tiles, boards, lights), [lights[0], lights[0], lights[2]])
+    # No board with a light: the typical light (a patch relit under it stays as it is).
+    np.testing.assert_allclose(nearest_lights(tiles, boards, [None] * 3), np.tile(light.TYPICAL_LIGHT, (3, 1)))
+    assert nearest_lights(np.zeros((0, 4, 2)), boards, lights).shape == (0, 3)
+
+
+def test_a_colour_read_otherwise_in_the_boards_light_stands_and_is_uncertain():
+    o = np.zeros((4, 2))
+    loose = [Loose(o, "boards.0.hand", "red", 0.97, 0.6), Loose(o, "center", "red", 0.8, 0.6),
+             Loose(o, "center", "blue", 0.9, 0.6), Loose(o, "center", "first_player", 0.9, 0.6)]
+    named = [("red", 0.97), ("red", 0.8), ("blue", 0.9), ("first_player", 0.9)]
+    in_light = {0: ("purple", 0.95), 1: (None, 0.9), 2: ("blue", 0.99)}
+    out = recoloured(loose, named, in_light)
+    # Another colour in the board's light: it stands, below the tile's unsure_below. No tile
+    # seen, or the same colour: the detector's reading stands.
+    assert out[0][0] == "purple" and out[0][1] < 0.6
+    assert out[1:] == named[1:]
+    # The first-player marker is never recoloured, nor a colour made the marker.
+    assert recoloured(loose, named, {3: ("red", 0.99), 0: ("first_player", 0.99)}) == named
 
 
 def test_second_look_rereads_only_unsure_lit_slots_in_one_call():
@@ -147,6 +179,36 @@ def test_second_look_helps_at_the_ends_of_the_light_range():
                 errors[on] += compare(assemble(read(scene.image, profile, classifier)), scene.truth).slot_errors
     finally:
         analyze.second_look = original
+    assert errors[True] < errors[False], errors
+
+
+def test_loose_tiles_are_read_better_in_the_boards_light_at_the_ends_of_its_range():
+    """Summer Pavilion tables in the darkest and brightest light the renderer makes: the displays,
+    the centre and the tiles beside the boards have fewer mistakes with each loose tile seen in
+    the light of the nearest board (``nearest_lights``) than as photographed."""
+    classifier = default_classifier().classifier
+    rng = random.Random(920000)
+    options = SceneOptions(size=(1280, 720), view=ViewRanges(elevation=(45.0, 55.0)), edge_light=True)
+    errors = {True: 0, False: 0}
+    original = analyze.nearest_lights
+    scenes, n = 0, 0
+    try:
+        while scenes < 8:
+            state = random_position(rng)
+            n += 1
+            if state.game != "pavilion":
+                continue
+            scenes += 1
+            scene = render_state(state, (920000, n - 1), options)
+            profile = Profile.from_json(scene.truth["profile"])
+            for on in (True, False):
+                analyze.nearest_lights = original if on else (
+                    lambda outlines, boards, lights: np.tile(light.TYPICAL_LIGHT, (len(outlines), 1)))
+                mistakes = compare(assemble(read(scene.image, profile, classifier, analyze.default_locator()[0])),
+                                   scene.truth).errors
+                errors[on] += sum(mistakes[zone] for zone in ("factories", "center", "hand"))
+    finally:
+        analyze.nearest_lights = original
     assert errors[True] < errors[False], errors
 
 
