@@ -150,15 +150,27 @@ class OnnxClassifier:
         """A second reading of patches it was unsure of, given also ``relit`` (the same patches in
         their board's own light, :mod:`azulcam.vision.light`): the mean of the probabilities of
         this model and of its companion (when loaded), each on both, and of the slot model (when
-        loaded) on ``relit``."""
+        loaded) on ``relit``, each patch seen in its :data:`REREAD_TURNS` quarter turns (the
+        models learned tiles turned every way; each turn's view differs in the pixels' grid)."""
+        n = len(patches)
+        turned = [_quarter_turns(x) for x in (patches, relit)]
         models = [self] + ([self.companion] if self.companion is not None else [])
-        parts = [m.game_probabilities(x, game) for m in models for x in (patches, relit)]
+        parts = [m.game_probabilities(x, game) for m in models for x in turned]
         if self.slots is not None:
-            parts.append(self.slots.game_probabilities(relit, game))
-        mean = sum(p for p, _ in parts) / len(parts)
+            parts.append(self.slots.game_probabilities(turned[1], game))
+        mean = sum(p.reshape(REREAD_TURNS, n, -1).sum(axis=0) for p, _ in parts) / (len(parts) * REREAD_TURNS)
         kinds = parts[0][1]
         best = mean.argmax(axis=1)
-        return [(kinds[b], float(mean[n, b])) for n, b in enumerate(best)]
+        return [(kinds[b], float(mean[k, b])) for k, b in enumerate(best)]
+
+
+#: How many quarter turns of each patch :meth:`OnnxClassifier.reread` reads.
+REREAD_TURNS = 2
+
+
+def _quarter_turns(patches: np.ndarray) -> np.ndarray:
+    """The patches (N x P x P x 3) in :data:`REREAD_TURNS` quarter turns, turn after turn."""
+    return np.concatenate([np.rot90(patches, k, axes=(1, 2)) for k in range(REREAD_TURNS)])
 
 
 def load_model(path: str | Path | None = None, digest_path: str | Path | None = None, threads: int = 1) -> OnnxClassifier:

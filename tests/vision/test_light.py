@@ -146,20 +146,32 @@ def test_second_look_rereads_only_unsure_lit_slots_in_one_call():
     assert out == [("red", 0.95), first[1], ("red", 0.95), first[3], first[4], first[5]]
 
 
-def test_reread_averages_the_models_on_both_lights():
+def test_reread_averages_the_models_on_both_lights_and_turns():
+    from azulcam.vision.classify import REREAD_TURNS
+
     chosen = default_classifier()
     model = chosen.classifier
     rng = np.random.default_rng(5)
     patches = rng.integers(0, 255, (6, 32, 32, 3), dtype=np.uint8)
     relit = light.relit(patches, light.TYPICAL_LIGHT * 1.3)
     models = [model] + ([model.companion] if model.companion is not None else [])
-    probs = [m.game_probabilities(x, "azul") for m in models for x in (patches, relit)]
-    assert model.slots is not None
-    probs.append(model.slots.game_probabilities(relit, "azul"))  # trained on relit slots only
-    mean = sum(p for p, _ in probs) / len(probs)
-    kinds = probs[0][1]
+    assert model.slots is not None and REREAD_TURNS >= 2
+    probs = []
+    for turn in range(REREAD_TURNS):
+        def turned(x):
+            return np.ascontiguousarray(np.rot90(x, turn, axes=(1, 2)))
+        probs += [m.game_probabilities(turned(x), "azul")[0] for m in models for x in (patches, relit)]
+        probs.append(model.slots.game_probabilities(turned(relit), "azul")[0])  # trained on relit slots only
+    mean = sum(probs) / len(probs)
+    kinds = model.game_probabilities(patches, "azul")[1]
     want = [(kinds[int(row.argmax())], float(row.max())) for row in mean]
-    assert model.reread(patches, relit, "azul") == want
+    got = model.reread(patches, relit, "azul")
+    assert [k for k, _ in got] == [k for k, _ in want]
+    np.testing.assert_allclose([c for _, c in got], [c for _, c in want], rtol=1e-6)
+    # Random pixels are no tile: the turns do not all agree, so they are not the first turn alone.
+    first = [m.game_probabilities(x, "azul")[0] for m in models for x in (patches, relit)]
+    first.append(model.slots.game_probabilities(relit, "azul")[0])
+    assert not np.allclose(sum(first) / len(first), mean)
 
 
 def test_second_look_helps_at_the_ends_of_the_light_range():
