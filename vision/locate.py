@@ -798,7 +798,10 @@ def inside_distance(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
 def zones_of(points: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> list[str | None]:
     """The zone of each plane point (n x 2 mm): ``factories.N`` on display N, ``center`` inside
-    the ring of factory displays, ``boards.P.hand`` near board P outside it, None far from all."""
+    the ring of factory displays, ``boards.P.hand`` near board P outside it, None far from all.
+    The points are tiles, and a display holds four: where more lie on one, the four nearest its
+    centre are its, and the others (the centre's tiles pushed against it) take the zone they
+    would have without the display."""
     points = np.asarray(points, np.float64).reshape(-1, 2)
     zones: list[str | None] = [None] * len(points)
     if not len(points):
@@ -811,9 +814,14 @@ def zones_of(points: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> 
         lift = FACTORY_HEIGHT_MM + tile_height(game) - BOARD_HEIGHT_MM
         centres = np.array([d.plane for d in discs], np.float64)
         tops = plane.lifted(centres, lift)
-        near = np.minimum(np.linalg.norm(points[:, None] - centres[None], axis=-1),
-                          np.linalg.norm(points[:, None] - tops[None], axis=-1)) < radius * 1.05
+        apart = np.minimum(np.linalg.norm(points[:, None] - centres[None], axis=-1),
+                           np.linalg.norm(points[:, None] - tops[None], axis=-1))  # n x discs
+        near = apart < radius * 1.05
         on_disc = np.where(near.any(axis=1), near.argmax(axis=1), -1)
+        for disc in np.unique(on_disc[on_disc >= 0]):
+            mine = np.flatnonzero(on_disc == disc)
+            if len(mine) > 4:
+                on_disc[mine[np.argsort(apart[mine, disc], kind="stable")[4:]]] = -1
     if len(discs) >= 3:
         ring = np.array([d.plane for d in discs])
         hub = ring.mean(0)

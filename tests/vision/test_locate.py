@@ -197,3 +197,25 @@ def test_rotations_turn_points_one_angle_each():
     for deg, turned in zip(degrees, batch):
         np.testing.assert_array_equal(turned, L._turned(poly, float(deg)))
         np.testing.assert_allclose(np.linalg.norm(turned, axis=1), np.linalg.norm(poly, axis=1))
+
+
+def test_a_display_holds_four_tiles_the_farther_ones_are_the_centres():
+    scene = _scene(0)
+    prof = L.check_profile(scene.truth["profile"], "azul")
+    plane = L.table_plane(prof)
+    discs = L.find_factories(scene.image, scene.truth["profile"], "azul")
+    assert len(discs) >= 3
+    disc = discs[0]
+    top = plane.lifted(np.array([disc.plane], np.float64),
+                       L.FACTORY_HEIGHT_MM + L.tile_height("azul") - L.BOARD_HEIGHT_MM)[0]
+    # Four tiles in a square around where the display's tiles lie, and a fifth on the display's
+    # rim, on the side of the ring's hub (where the centre's tiles lie).
+    hub = np.mean([d.plane for d in discs], axis=0)
+    inward = (hub - top) / np.linalg.norm(hub - top)
+    square = top + np.array([(-11, -11), (11, -11), (11, 11), (-11, 11)], np.float64)
+    rim = top + inward * (L.factory_diameter("azul") / 2 - 4)
+    zones = L.zones_of(np.vstack([square, rim[None]]), plane, discs, "azul")
+    assert zones[:4] == ["factories.0"] * 4
+    assert zones[4] == "center"
+    # With four points on it, the one on the rim is the display's.
+    assert L.zones_of(np.vstack([square[:3], rim[None]]), plane, discs, "azul") == ["factories.0"] * 4
