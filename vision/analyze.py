@@ -288,11 +288,12 @@ def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
                      ) -> tuple[list[Loose], list[tuple[str | None, float]]]:
     """One reading per factory display. A display holds four tiles or none. Its four proposed
     places (``kind`` None, read by the classifier) stand, unless the detector found exactly four
-    tiles on the display and the classifier is unsure of a place or reads other than four tiles
-    there, or no places were proposed (the display looked empty): then the detector's four
-    stand, however sure it is of each. Where the places hold no tile (or none were proposed) and
-    the detector found one to three, those are centre tiles pushed against or over an empty
-    display. Where the places hold one to three tiles and the detector found none, the display
+    tiles on the display and the classifier is unsure of a place, reads other than four tiles
+    there or other tiles than the detector's (places proposed off the tiles read a neighbour's
+    colour, and surely), or no places were proposed (the display looked empty): then the
+    detector's four stand, however sure it is of each. Where the places hold no tile (or none
+    were proposed) and the detector found one to three, those are centre tiles pushed against or
+    over an empty display. Where the places hold one to three tiles and the detector found none, the display
     is empty (its places stay, read empty, with the classifier's confidence); where it found
     tiles, and they name exactly the tiles the places lack, those fill the places read empty.
     The other reading's items are dropped."""
@@ -306,7 +307,8 @@ def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
     for zone in places.keys() | peaks.keys():
         mine, theirs = places.get(zone, []), peaks.get(zone, [])
         seen = sum(answers[n][0] is not None for n in mine)
-        if len(theirs) == 4 and (seen != 4 or any(answers[n][1] < UNSURE for n in mine)):
+        if len(theirs) == 4 and (seen != 4 or any(answers[n][1] < UNSURE for n in mine)
+                                 or Counter(answers[n][0] for n in mine) != Counter(answers[n][0] for n in theirs)):
             dropped.update(mine)
         elif seen == 0 and 0 < len(theirs) < 4:
             dropped.update(mine)

@@ -285,9 +285,15 @@ def test_a_display_is_read_once_by_the_classifier_or_by_the_detector():
     loose = places + peaks + centre
     sure = [("red", 0.99), ("red", 0.95), ("blue", 0.97), ("white", 0.93)]
     peak_answers = [(x.kind, x.confidence) for x in peaks]
-    # The classifier sure of every place: its reading stands, the peaks go.
-    kept, answers = settled_displays(loose, sure + peak_answers + [("white", 0.9)])
+    # The classifier sure of every place, and the peaks naming the same tiles: the places' reading
+    # stands (with its confidence), the peaks go.
+    agreeing = [(x.kind, x.confidence) for x in peaks[:3]] + [("white", 0.8)]
+    kept, answers = settled_displays(loose, sure + agreeing + [("white", 0.9)])
     assert kept == places + centre and answers == sure + [("white", 0.9)]
+    # Sure of every place, but four peaks naming other tiles (places proposed off the tiles
+    # read a neighbour's colour surely): the detector's reading stands.
+    kept, answers = settled_displays(loose, sure + peak_answers + [("white", 0.9)])
+    assert kept == peaks + centre and answers == peak_answers + [("white", 0.9)]
     # Unsure of one place, four sure peaks: the detector's reading stands.
     unsure = sure[:3] + [("white", 0.5)]
     kept, answers = settled_displays(loose, unsure + peak_answers + [("white", 0.9)])
