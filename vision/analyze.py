@@ -519,8 +519,9 @@ class TableLocator:
     """Factory displays and loose tiles (``locate``), and warnings for what could not be seen.
     With a detector network (:mod:`azulcam.vision.detect`), the tiles in the centre and beside the
     boards are found and named by it, and each occupied display's four places are proposed for
-    the classifier; where the ring of displays has a gap for one not seen, the tiles there are
-    left out with a warning.
+    the classifier; where the ring of displays has a gap for one not seen, the display is read
+    where the detector finds four tiles there (they hid its rim), and otherwise left out, its
+    tiles too, with a warning.
     Without a detector, the classic locator proposes every candidate for the classifier
     (:func:`azulcam.vision.locate.locate`)."""
 
@@ -546,13 +547,19 @@ class TableLocator:
         loose = [Loose(plane.image_points(poly), f"factories.{n}") for n, poly in locate.factory_tiles(view, plane, game, discs)]
         # A display missing from the ring (a hand over it): its tiles are not the centre's.
         unseen = locate.unseen_displays(discs, plane, game)
-        # Its peaks on the displays are kept too, as a second reading of them (``settled_displays``).
-        loose += [Loose(f.outline, f.zone, f.kind, f.confidence, detect.SURE)
-                  for f in detect.loose_tiles(self.detector, view, plane, game, discs, unseen)]
+        found = detect.loose_tiles(self.detector, view, plane, game, discs, unseen)
+        # Four peaks where it should stand are its tiles, hiding its rim from the disc search: it
+        # is there (numbered after the discs found). Otherwise neither it nor tiles on it are read.
+        on_unseen = Counter(f.zone for f in found if f.zone in {f"factories.{len(discs) + k}" for k in range(len(unseen))})
+        there = [k for k in range(len(unseen)) if on_unseen[f"factories.{len(discs) + k}"] == 4]
+        numbers = {f"factories.{len(discs) + k}": f"factories.{len(discs) + i}" for i, k in enumerate(there)}
+        # The peaks on the displays are kept too, as a second reading of them (``settled_displays``).
+        loose += [Loose(f.outline, numbers.get(f.zone, f.zone), f.kind, f.confidence, detect.SURE)
+                  for f in found if f.zone not in on_unseen or f.zone in numbers]
         warnings = [f"a factory display was not seen where the ring of displays has room for one, near pixel "
                     f"({d.center[0]:.0f}, {d.center[1]:.0f}) (covered?): neither it nor tiles on it are reported"
-                    for d in unseen]
-        return [(float(d.center[0]), float(d.center[1])) for d in discs], loose, warnings
+                    for k, d in enumerate(unseen) if k not in there]
+        return [(float(d.center[0]), float(d.center[1])) for d in discs + [unseen[k] for k in there]], loose, warnings
 
 
 @lru_cache(maxsize=1)

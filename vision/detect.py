@@ -225,9 +225,11 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
                 unseen: list[Any] = ()) -> list[Found]:
     """The tiles of ``game`` off the boards in a top-down ``view`` (``locate.rectify`` at
     :data:`VIEW_PPM`), each in its zone: on a disc of ``discs``, in the centre or beside a board.
-    Peaks on the boards themselves, far from every zone, and on a display that should stand there
-    but was not seen (``unseen``, from ``locate.unseen_displays``) are dropped. Only the part of
-    the view around the players' boards is searched (not the scoring board's)."""
+    Peaks on a display that should stand there but was not seen (``unseen``, from
+    ``locate.unseen_displays``) are in its zone, numbered after ``discs`` (``analyze.TableLocator``
+    decides whether it is there). Peaks on the boards themselves and far from every zone are
+    dropped. Only the part of the view around the players' boards is searched (not the scoring
+    board's)."""
     from . import locate
     from .table import tile_mm
 
@@ -245,9 +247,8 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     for quad in plane.boards:
         on_board |= locate.inside_distance(mm, quad) > ON_BOARD_MM
     out = []
-    hidden = {f"factories.{n}" for n in range(len(discs), len(discs) + len(unseen))}
     for d, at, zone, on in zip(found, mm, locate.zones_of(mm, plane, list(discs) + list(unseen), game), on_board):
-        if on or zone is None or zone in hidden:
+        if on or zone is None:
             continue
         out.append(Found(zone, d.kind, d.confidence, plane.image_points(at + square)))
     return out

@@ -191,3 +191,34 @@ def test_with_no_marker_found_its_strongest_weak_peak_is_proposed():
     # A marker found at the threshold: nothing is proposed.
     heat[KINDS.index("azul/first_player"), 20, 40] = 0.9
     assert [d.kind for d in with_proposed_marker(heat, "azul")] == ["red", "first_player"]
+
+
+def test_a_display_the_disc_search_missed_is_read_where_its_four_tiles_are(monkeypatch):
+    """A display whose rim the disc search misses (its tiles hide it) leaves a gap in the ring;
+    where the detector finds four tiles in that gap, the display is there and they are its. An
+    empty display missed so stays unseen, with a warning."""
+    table = TableLocator(load_detector())
+    for image, truth in _fixture_scenes():  # the first with every display seen, full and empty ones
+        profile = Profile.from_json(truth["profile"])
+        factories, loose, warnings = table(image, profile, [])
+        full = [n for n in range(len(factories)) if sum(1 for x in loose if x.zone == f"factories.{n}" and x.kind) == 4]
+        empty = [n for n in range(len(factories)) if not any(x.zone == f"factories.{n}" for x in loose)]
+        if not warnings and full and empty:
+            break
+    else:
+        pytest.fail("no fixture scene with every display seen, full and empty ones")
+    found = locate.find_factories
+
+    for gone in (full[0], empty[0]):
+        monkeypatch.setattr(locate, "find_factories",
+                            lambda *args, gone=gone: [d for n, d in enumerate(found(*args)) if n != gone])
+        again, loose_again, warned = table(image, profile, [])
+        if gone == full[0]:
+            assert len(again) == len(factories) and not warned
+            # The display comes last, near where it was found, with the detector's four tiles.
+            assert np.linalg.norm(np.subtract(again[-1], factories[gone])) < 15
+            mine = sorted(x.kind for x in loose_again if x.zone == f"factories.{len(again) - 1}")
+            theirs = sorted(x.kind for x in loose if x.zone == f"factories.{gone}" and x.kind)
+            assert mine == theirs
+        else:
+            assert len(again) == len(factories) - 1 and len(warned) == 1 and "not seen" in warned[0]
