@@ -41,6 +41,10 @@ COMPANION_NAME = "tiles_edge.onnx"
 #: light (``models/train.py --slots-relit``). It reads every slot of an aligned board
 #: (``classify_slots``) and joins the second reading.
 SLOTS_NAME = "tiles_slots.onnx"
+#: The pale-space model: a network 1.5 times as wide, trained on Azul's pale spaces only
+#: (:func:`on_pale_space`), each seen both as photographed and relit, as six channels
+#: (``models/train.py --pale-spaces``). Its reading replaces the second reading of those slots.
+PALE_NAME = "tiles_pale.onnx"
 
 Result = tuple[str | None, float]
 
@@ -52,15 +56,25 @@ class ModelError(ValueError):
 class Classifier(Protocol):
     def classify(self, patches: np.ndarray, game: str) -> list[Result]: ...
 
-    def reread(self, patches: np.ndarray, relit: np.ndarray, game: str) -> list[Result]: ...
+    def reread(self, patches: np.ndarray, relit: np.ndarray, game: str,
+               pale: np.ndarray | None = None) -> list[Result]: ...
 
     def classify_slots(self, patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, game: str) -> list[Result]: ...
 
 
-def _check_patches(patches: np.ndarray, size: int) -> np.ndarray:
+def on_pale_space(game: str, printed: str | None) -> bool:
+    """Whether a slot lies on one of Azul's pale spaces: a grey wall's space, a pattern line's, a
+    floor's (no colour printed) or the coloured wall's white one. A white tile on them and the
+    bare space look alike, and they are most of the slot model's mistakes; the pale-space model
+    (:data:`PALE_NAME`) reads them again."""
+    return game == "azul" and printed in (None, "white")
+
+
+def _check_patches(patches: np.ndarray, size: int, channels: int = 3) -> np.ndarray:
     patches = np.asarray(patches)
-    if patches.ndim != 4 or patches.shape[1:] != (size, size, 3) or patches.dtype != np.uint8:
-        raise ValueError(f"patches must be N x {size} x {size} x 3 uint8 BGR, not {patches.shape} {patches.dtype}")
+    if patches.ndim != 4 or patches.shape[1:] != (size, size, channels) or patches.dtype != np.uint8:
+        raise ValueError(f"patches must be N x {size} x {size} x {channels} uint8"
+                         f"{' BGR' if channels == 3 else ''}, not {patches.shape} {patches.dtype}")
     return patches
 
 
@@ -81,17 +95,19 @@ class ModelInfo:
     version: str
     sha256: str
     metadata: dict[str, str] = field(default_factory=dict)
+    channels: int = 3
 
 
 class OnnxClassifier:
     """The CNN classifier. Build it with :func:`load_model`."""
 
     def __init__(self, session: Any, info: ModelInfo, companion: "OnnxClassifier | None" = None,
-                 slots: "OnnxClassifier | None" = None) -> None:
+                 slots: "OnnxClassifier | None" = None, pale: "OnnxClassifier | None" = None) -> None:
         self.session = session
         self.info = info
         self.companion = companion
         self.slots = slots
+        self.pale = pale
         self._input = session.get_inputs()[0].name
         # Columns of the model's output that each game may answer, and what each column means.
         self._columns: dict[str, tuple[np.ndarray, list[str | None]]] = {}
@@ -108,7 +124,7 @@ class OnnxClassifier:
 
     def probabilities(self, patches: np.ndarray) -> np.ndarray:
         """The model's softmax output (N x labels) for uint8 BGR patches, in one batched call."""
-        patches = _check_patches(patches, self.info.input_size)
+        patches = _check_patches(patches, self.info.input_size, self.info.channels)
         if len(patches) == 0:
             return np.zeros((0, len(self.info.labels)), np.float32)
         return self.session.run(None, {self._input: patches.astype(np.float32)})[0]
@@ -146,12 +162,15 @@ class OnnxClassifier:
                 answers[n] = answer
         return answers
 
-    def reread(self, patches: np.ndarray, relit: np.ndarray, game: str) -> list[Result]:
+    def reread(self, patches: np.ndarray, relit: np.ndarray, game: str,
+               pale: np.ndarray | None = None) -> list[Result]:
         """A second reading of patches it was unsure of, given also ``relit`` (the same patches in
         their board's own light, :mod:`azulcam.vision.light`): the mean of the probabilities of
         this model and of its companion (when loaded), each on both, and of the slot model (when
         loaded) on ``relit``, each patch seen in its :data:`REREAD_TURNS` quarter turns (the
-        models learned tiles turned every way; each turn's view differs in the pixels' grid)."""
+        models learned tiles turned every way; each turn's view differs in the pixels' grid).
+        The patches flagged ``pale`` (on Azul's pale spaces, :func:`on_pale_space`) are read by
+        the pale-space model instead (when loaded), on both at once, in the same turns."""
         n = len(patches)
         turned = [_quarter_turns(x) for x in (patches, relit)]
         models = [self] + ([self.companion] if self.companion is not None else [])
@@ -160,6 +179,11 @@ class OnnxClassifier:
             parts.append(self.slots.game_probabilities(turned[1], game))
         mean = sum(p.reshape(REREAD_TURNS, n, -1).sum(axis=0) for p, _ in parts) / (len(parts) * REREAD_TURNS)
         kinds = parts[0][1]
+        chosen = np.flatnonzero(pale) if pale is not None and self.pale is not None else []
+        if len(chosen):
+            both = np.concatenate([patches[chosen], relit[chosen]], axis=3)
+            probs = self.pale.game_probabilities(_quarter_turns(both), game)[0]  # the same labels (default_classifier)
+            mean[chosen] = probs.reshape(REREAD_TURNS, len(chosen), -1).mean(axis=0)
         best = mean.argmax(axis=1)
         return [(kinds[b], float(mean[k, b])) for k, b in enumerate(best)]
 
@@ -169,7 +193,7 @@ REREAD_TURNS = 2
 
 
 def _quarter_turns(patches: np.ndarray) -> np.ndarray:
-    """The patches (N x P x P x 3) in :data:`REREAD_TURNS` quarter turns, turn after turn."""
+    """The patches (N x P x P x C) in :data:`REREAD_TURNS` quarter turns, turn after turn."""
     return np.concatenate([np.rot90(patches, k, axes=(1, 2)) for k in range(REREAD_TURNS)])
 
 
@@ -187,6 +211,7 @@ def load_model(path: str | Path | None = None, digest_path: str | Path | None = 
         labels = tuple(json.loads(meta["labels"]))
         input_size = int(meta["input_size"])
         version = meta["version"]
+        channels = int(meta.get("input_channels", 3))
     except (KeyError, ValueError, TypeError) as exc:
         raise ModelError(f"tile model metadata incomplete (labels, input_size, version): {exc}") from exc
     if not labels or not all(isinstance(x, str) for x in labels) or "empty" not in labels:
@@ -196,7 +221,10 @@ def load_model(path: str | Path | None = None, digest_path: str | Path | None = 
         raise ModelError(f"tile model output {outputs} does not match its {len(labels)} labels")
     if input_size != crops.PATCH:
         raise ModelError(f"tile model input size {input_size} differs from the patch size {crops.PATCH}")
-    return OnnxClassifier(session, ModelInfo(labels, input_size, version, actual, meta))
+    inputs = session.get_inputs()[0].shape
+    if len(inputs) != 4 or (isinstance(inputs[3], int) and inputs[3] != channels):
+        raise ModelError(f"tile model input {inputs} does not match its {channels} channels (input_channels)")
+    return OnnxClassifier(session, ModelInfo(labels, input_size, version, actual, meta, channels))
 
 
 # --------------------------------------------------------------------------- colour references
@@ -369,8 +397,10 @@ class ColorReferenceClassifier:
         """The boards' slots, read as photographed (the colour references are measured so)."""
         return self.classify(patches, game)
 
-    def reread(self, patches: np.ndarray, relit: np.ndarray, game: str) -> list[Result]:
-        """A second reading: of the patch as photographed and ``relit``, the more confident answer."""
+    def reread(self, patches: np.ndarray, relit: np.ndarray, game: str,
+               pale: np.ndarray | None = None) -> list[Result]:
+        """A second reading: of the patch as photographed and ``relit``, the more confident answer
+        (``pale`` makes no difference: the references have no model for pale spaces)."""
         return [max(a, b, key=lambda r: r[1]) for a, b in zip(self.classify(patches, game), self.classify(relit, game))]
 
 
@@ -386,8 +416,9 @@ class DefaultClassifier:
 
 
 def default_classifier(colors: Mapping[str, Sequence[float]] | None = None, threads: int = 1) -> DefaultClassifier:
-    """The shipped ONNX classifier with its slot model (:data:`SLOTS_NAME`) and edge-light
-    companion (:data:`COMPANION_NAME`), or the colour-reference one (from the profile's ``colors``
+    """The shipped ONNX classifier with its slot model (:data:`SLOTS_NAME`), edge-light
+    companion (:data:`COMPANION_NAME`) and pale-space model (:data:`PALE_NAME`), or the
+    colour-reference one (from the profile's ``colors``
     when given), with a warning saying why a model could not be loaded. Never raises for a missing
     or altered model."""
     try:
@@ -407,4 +438,12 @@ def default_classifier(colors: Mapping[str, Sequence[float]] | None = None, thre
         model.companion = load_model(package_file(COMPANION_NAME), threads=threads)
     except ModelError as exc:
         warnings.append(f"edge-light companion model not loaded, unsure slots are read again without it: {exc}")
+    try:
+        pale = load_model(package_file(PALE_NAME), threads=threads)
+        if pale.info.channels != 6 or pale.info.labels != model.info.labels:
+            raise ModelError(f"{PALE_NAME} does not read six channels with the tile model's labels")
+        model.pale = pale
+    except ModelError as exc:
+        warnings.append(f"pale-space model not loaded, unsure slots on Azul's pale spaces are read again "
+                        f"by the other models: {exc}")
     return DefaultClassifier(model, "; ".join(warnings) or None)

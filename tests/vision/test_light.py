@@ -82,7 +82,7 @@ class _Scripted:
         self.calls.append(len(patches))
         return [(None, 0.5) if p.mean() < 128 else ("blue", 0.99) for p in patches]
 
-    def reread(self, patches, relit, game):
+    def reread(self, patches, relit, game, pale=None):
         self.rereads.append((len(patches), len(relit)))
         assert relit.shape == patches.shape and not np.array_equal(relit, patches)  # relit: another light
         return [("red", 0.95)] * len(patches)
@@ -187,7 +187,7 @@ def test_second_look_helps_at_the_ends_of_the_light_range():
             scene = render_state(random_position(rng), (920000, n), options)
             profile = Profile.from_json(scene.truth["profile"])
             for on in (True, False):
-                analyze.second_look = original if on else (lambda patches, relit, lit, answers, c, g: list(answers))
+                analyze.second_look = original if on else (lambda patches, relit, lit, answers, c, g, pale=None: list(answers))
                 errors[on] += compare(assemble(read(scene.image, profile, classifier)), scene.truth).slot_errors
     finally:
         analyze.second_look = original
