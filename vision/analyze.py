@@ -209,9 +209,9 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
              or (x.confidence < x.unsure_below and not x.zone.startswith("factories."))]
     # Each loose tile is also seen in the light of the nearest board (as a board's slots are in
     # its own): a display's places are read so, and so are the tiles the locator named a colour
-    # below :data:`RELIT_BELOW`, a second time (``recoloured``). The tiles it asks to be checked are read as photographed:
-    # relit, the tile model misses white tiles at the ends of the light range, and its "no tile"
-    # would drop them (``cross_checked``).
+    # below :data:`RELIT_BELOW`, a second time (``recoloured``). The tiles it asks to be checked
+    # are read as photographed: relit, the tile model misses white tiles at the ends of the light
+    # range, and its "no tile" would drop them (``cross_checked``).
     coloured = [n for n, x in enumerate(loose) if x.kind not in (None, MARKER) and x.confidence < RELIT_BELOW]
     if loose:
         outlines = np.array([x.outline for x in loose], np.float64)
@@ -295,10 +295,10 @@ def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
     colour, and surely), or no places were proposed (the display looked empty): then the
     detector's four stand, however sure it is of each. Where the places hold no tile (or none
     were proposed) and the detector found one to three, those are centre tiles pushed against or
-    over an empty display. Where the places hold one to three tiles and the detector found none, the display
-    is empty (its places stay, read empty, with the classifier's confidence); where it found
-    tiles, and they name exactly the tiles the places lack, those fill the places read empty.
-    The other reading's items are dropped."""
+    over an empty display. Where the places hold one to three tiles and the detector found none,
+    the display is empty (its places stay, read empty, with the classifier's confidence); where
+    it found tiles, and they name exactly the tiles the places lack, those fill the places read
+    empty. The other reading's items are dropped."""
     places: dict[str, list[int]] = {}
     peaks: dict[str, list[int]] = {}
     for n, x in enumerate(loose):
@@ -554,7 +554,8 @@ class TableLocator:
         found = detect.loose_tiles(self.detector, view, plane, game, discs, unseen)
         # Four peaks where it should stand are its tiles, hiding its rim from the disc search: it
         # is there (numbered after the discs found). Otherwise neither it nor tiles on it are read.
-        on_unseen = Counter(f.zone for f in found if f.zone in {f"factories.{len(discs) + k}" for k in range(len(unseen))})
+        gaps = {f"factories.{len(discs) + k}" for k in range(len(unseen))}
+        on_unseen = Counter(f.zone for f in found if f.zone in gaps)
         there = [k for k in range(len(unseen)) if on_unseen[f"factories.{len(discs) + k}"] == 4]
         numbers = {f"factories.{len(discs) + k}": f"factories.{len(discs) + i}" for i, k in enumerate(there)}
         # The peaks on the displays are kept too, as a second reading of them (``settled_displays``).

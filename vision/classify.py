@@ -171,19 +171,16 @@ class OnnxClassifier:
         models learned tiles turned every way; each turn's view differs in the pixels' grid).
         The patches flagged ``pale`` (on Azul's pale spaces, :func:`on_pale_space`) are read by
         the pale-space model instead (when loaded), on both at once, in the same turns."""
-        n = len(patches)
-        turned = [_quarter_turns(x) for x in (patches, relit)]
-        models = [self] + ([self.companion] if self.companion is not None else [])
-        parts = [m.game_probabilities(x, game) for m in models for x in turned]
-        if self.slots is not None:
-            parts.append(self.slots.game_probabilities(turned[1], game))
-        mean = sum(p.reshape(REREAD_TURNS, n, -1).sum(axis=0) for p, _ in parts) / (len(parts) * REREAD_TURNS)
-        kinds = parts[0][1]
-        chosen = np.flatnonzero(pale) if pale is not None and self.pale is not None else []
-        if len(chosen):
-            both = np.concatenate([patches[chosen], relit[chosen]], axis=3)
-            probs = self.pale.game_probabilities(_quarter_turns(both), game)[0]  # the same labels (default_classifier)
-            mean[chosen] = probs.reshape(REREAD_TURNS, len(chosen), -1).mean(axis=0)
+        _check_game(game)
+        kinds = self._columns[game][1]
+        chosen = np.asarray(pale, bool) if pale is not None and self.pale is not None else np.zeros(len(patches), bool)
+        mean = np.zeros((len(patches), len(kinds)))
+        if (~chosen).any():
+            reads = [(m, x) for m in [self] + ([self.companion] if self.companion is not None else [])
+                     for x in (patches, relit)] + ([(self.slots, relit)] if self.slots is not None else [])
+            mean[~chosen] = sum(_turned_mean(m, x[~chosen], game) for m, x in reads) / len(reads)
+        if chosen.any():  # the same labels as this model's (default_classifier checks them)
+            mean[chosen] = _turned_mean(self.pale, np.concatenate([patches[chosen], relit[chosen]], axis=3), game)
         best = mean.argmax(axis=1)
         return [(kinds[b], float(mean[k, b])) for k, b in enumerate(best)]
 
@@ -192,9 +189,11 @@ class OnnxClassifier:
 REREAD_TURNS = 2
 
 
-def _quarter_turns(patches: np.ndarray) -> np.ndarray:
-    """The patches (N x P x P x C) in :data:`REREAD_TURNS` quarter turns, turn after turn."""
-    return np.concatenate([np.rot90(patches, k, axes=(1, 2)) for k in range(REREAD_TURNS)])
+def _turned_mean(model: OnnxClassifier, patches: np.ndarray, game: str) -> np.ndarray:
+    """``model``'s probabilities of ``game``'s kinds for each patch (N x P x P x C), the mean over
+    its :data:`REREAD_TURNS` quarter turns (read in one batch)."""
+    turned = np.concatenate([np.rot90(patches, k, axes=(1, 2)) for k in range(REREAD_TURNS)])
+    return model.game_probabilities(turned, game)[0].reshape(REREAD_TURNS, len(patches), -1).mean(axis=0)
 
 
 def load_model(path: str | Path | None = None, digest_path: str | Path | None = None, threads: int = 1) -> OnnxClassifier:

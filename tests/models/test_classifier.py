@@ -241,24 +241,32 @@ def test_shipped_slot_model(heldout_slots) -> None:
     assert accuracy >= SLOT_BAR, accuracy
 
 
-def test_relit_slot_patches_are_the_boards_slots_in_their_light() -> None:
+def _azul_slots_by_hand(pale_only: bool = False):
+    """An Azul scene (no scoring board: the players' boards only) and, per board, its visible
+    slots (only those on pale spaces with ``pale_only``) cut by hand through the true corners,
+    with the board's light."""
     rng = random.Random(3)
     state = random_position(rng)
-    while state.game != "azul":  # no scoring board: the players' boards only
+    while state.game != "azul":
         state = random_position(rng)
     scene = render_state(state, (3, 0), SceneOptions(size=(960, 540)))
-    p = scene_patches(scene.image, scene.truth, np.random.default_rng(0), nudge_px=0.0, empty_share=0.999,
-                      slots_relit=True)
     hidden = {h["zone"] for h in scene.truth["hidden"]}
-    want = []
+    boards = []
     for b in scene.truth["profile"]["boards"]:
         layout = load_layout(b["layout"])
         homography = board_homography(np.asarray(b["corners"], np.float64))
         ids, quads = crops.slot_outlines(homography, layout)
-        seen = [n for n, i in enumerate(ids) if f"boards.{b['player']}.{i}" not in hidden]
-        board_light = light.board_light(scene.image, homography, layout.name)
-        patches = crops.cut(scene.image, quads[seen])
-        want.append(patches if board_light is None else light.relit(patches, board_light))
+        seen = [n for n, i in enumerate(ids) if f"boards.{b['player']}.{i}" not in hidden
+                and (not pale_only or classify.on_pale_space("azul", layout[i].printed))]
+        boards.append((crops.cut(scene.image, quads[seen]), light.board_light(scene.image, homography, layout.name)))
+    return scene, boards
+
+
+def test_relit_slot_patches_are_the_boards_slots_in_their_light() -> None:
+    scene, boards = _azul_slots_by_hand()
+    p = scene_patches(scene.image, scene.truth, np.random.default_rng(0), nudge_px=0.0, empty_share=0.999,
+                      slots_relit=True)
+    want = [patches if board_light is None else light.relit(patches, board_light) for patches, board_light in boards]
     np.testing.assert_array_equal(p.images, np.concatenate(want))
     assert len(p.labels) == len(p.images)
 
@@ -319,24 +327,10 @@ def test_shipped_pale_space_model(heldout_pale) -> None:
 
 
 def test_pale_space_patches_are_the_pale_slots_as_photographed_then_relit() -> None:
-    rng = random.Random(3)
-    state = random_position(rng)
-    while state.game != "azul":
-        state = random_position(rng)
-    scene = render_state(state, (3, 0), SceneOptions(size=(960, 540)))
+    scene, boards = _azul_slots_by_hand(pale_only=True)
     both = scene_patches(scene.image, scene.truth, np.random.default_rng(0), nudge_px=0.0, empty_share=0.999,
                          pale_spaces=True)
-    hidden = {h["zone"] for h in scene.truth["hidden"]}
-    want = []
-    for b in scene.truth["profile"]["boards"]:
-        layout = load_layout(b["layout"])
-        homography = board_homography(np.asarray(b["corners"], np.float64))
-        ids, quads = crops.slot_outlines(homography, layout)
-        seen = [n for n, i in enumerate(ids) if f"boards.{b['player']}.{i}" not in hidden
-                and classify.on_pale_space("azul", layout[i].printed)]
-        board_light = light.board_light(scene.image, homography, layout.name)
-        patches = crops.cut(scene.image, quads[seen])
-        want.append(np.concatenate([patches, light.relit(patches, board_light)], axis=3))
+    want = [np.concatenate([patches, light.relit(patches, board_light)], axis=3) for patches, board_light in boards]
     np.testing.assert_array_equal(both.images, np.concatenate(want))
     # Pale spaces: Azul's grey wall, pattern lines, floor and the coloured wall's white; no other.
     assert classify.on_pale_space("azul", None) and classify.on_pale_space("azul", "white")
