@@ -40,7 +40,7 @@ import numpy as np
 VERSION = "1.0.0"
 INPUT_SIZE = 32
 #: The pale-space model's ``input_format`` (``--pale-spaces``; ``classify.default_classifier``
-#: checks it).
+#: checks its ``input_channels``, 6, and its labels).
 PALE_FORMAT = "float32 NHWC 0..255, 6 channels: BGR as photographed, then BGR relit to TYPICAL_LIGHT"
 #: Patches of one worker job; many small jobs keep both workers busy to the end.
 SCENES_PER_JOB = 50
@@ -125,7 +125,7 @@ def generate(scenes: int, base_seed: int, workers: int, edge_light_share: float 
 
 def build_model(classes: int, channels: int = 3, width: float = 1.0):
     """A small VGG-like CNN: 5 conv layers (16-32-32-64-64, times ``width``) with batch norm and
-    three max-pools down to 4 x 4 x 64, then one linear layer. No global pooling: where a colour
+    three max-pools down to 4 x 4 x 64 (times ``width``), then one linear layer. No global pooling: where a colour
     lies in the patch matters (the tile at the centre is the answer, a neighbour at the edge is
     not). Input: N x 32 x 32 x ``channels`` float 0..255 (BGR; the pale-space model's six are BGR
     as photographed, then relit)."""
