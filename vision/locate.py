@@ -581,7 +581,6 @@ def factory_tiles(view: View, plane: Plane, game: str, discs: list[Disc]) -> lis
     gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
     radius_mm = factory_diameter(game) / 2
-    lift = FACTORY_HEIGHT_MM + tile_height(game) - BOARD_HEIGHT_MM
     base = _tile_polygon(game)
     if game == "azul":
         offsets = np.array([(-0.52, -0.52), (0.52, -0.52), (0.52, 0.52), (-0.52, 0.52)]) * geo.AZUL_TILE_MM
@@ -593,7 +592,7 @@ def factory_tiles(view: View, plane: Plane, game: str, discs: list[Disc]) -> lis
     if not occupied:
         return []
     # Where a tile's top appears: raised by the disc and the tile, seen from the camera.
-    tops = plane.lifted(np.array([discs[n].plane for n in occupied], np.float64), lift)  # D x 2
+    tops = display_tops(plane, np.array([discs[n].plane for n in occupied], np.float64), game)  # D x 2
     around = offsets[None, :, None, :] @ _rotations(_DISC_TURNS)[:, None]  # T x 4 x 1 x 2
     faces = base[None, None] @ _rotations(_DISC_TURNS[:, None] + spins[None])  # T x 4 x 4 x 2
     polys = (tops[:, None, None, None] + around[None]) + faces[None]  # D x T x 4 x 4 x 2
@@ -796,6 +795,12 @@ def inside_distance(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.where(inside, dist, -dist)
 
 
+def display_tops(plane: Plane, centres: np.ndarray, game: str) -> np.ndarray:
+    """Where the tiles on displays centred at ``centres`` (n x 2 plane mm) show the middle of
+    their tops, as seen from the camera: raised by the display and the tile (plane mm)."""
+    return plane.lifted(centres, FACTORY_HEIGHT_MM + tile_height(game) - BOARD_HEIGHT_MM)
+
+
 def zones_of(points: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> list[str | None]:
     """The zone of each plane point (n x 2 mm): ``factories.N`` on display N, ``center`` inside
     the ring of factory displays, ``boards.P.hand`` near board P outside it, None far from all.
@@ -811,9 +816,8 @@ def zones_of(points: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> 
     if discs:
         # A tile on a display lies on the disc and is raised by it: seen from the camera, its top
         # moves outwards from the camera's foot point, past the disc's own rim when seen at a slant.
-        lift = FACTORY_HEIGHT_MM + tile_height(game) - BOARD_HEIGHT_MM
         centres = np.array([d.plane for d in discs], np.float64)
-        tops = plane.lifted(centres, lift)
+        tops = display_tops(plane, centres, game)
         apart = np.minimum(np.linalg.norm(points[:, None] - centres[None], axis=-1),
                            np.linalg.norm(points[:, None] - tops[None], axis=-1))  # n x discs
         near = apart < radius * 1.05

@@ -206,8 +206,7 @@ def test_a_display_holds_four_tiles_the_farther_ones_are_the_centres():
     discs = L.find_factories(scene.image, scene.truth["profile"], "azul")
     assert len(discs) >= 3
     disc = discs[0]
-    top = plane.lifted(np.array([disc.plane], np.float64),
-                       L.FACTORY_HEIGHT_MM + L.tile_height("azul") - L.BOARD_HEIGHT_MM)[0]
+    top = L.display_tops(plane, np.array([disc.plane], np.float64), "azul")[0]
     # Four tiles in a square around where the display's tiles lie, and a fifth on the display's
     # rim, on the side of the ring's hub (where the centre's tiles lie).
     hub = np.mean([d.plane for d in discs], axis=0)
