@@ -50,6 +50,10 @@ DEFAULT_FOCAL_WIDTHS = 0.85
 #: Two displays cannot overlap (their centres lie two radii apart or more): disc candidates closer
 #: than this many radii are one, the best (room for centres found a twentieth of a radius off).
 _DISC_GAP = 1.9
+#: A fifth tile found on a display nearer its centre (on the table) than this many radii is one of
+#: its four seen twice. A tile of the centre pushed against the display lies at a radius or more
+#: (seed 930000, image 3: 0.99); tiles seen twice lay at 0.57 and 0.83 (seed 970000, images 0, 24).
+SEEN_TWICE_WITHIN = 0.9
 
 
 class LocateError(ValueError):
@@ -806,26 +810,33 @@ def zones_of(points: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> 
     the ring of factory displays, ``boards.P.hand`` near board P outside it, None far from all.
     The points are tiles, and a display holds four: where more lie on one, the four nearest its
     centre are its, and the others (the centre's tiles pushed against it) take the zone they
-    would have without the display."""
+    would have without the display, but for those well inside the disc on the table (nearer its
+    centre than :data:`SEEN_TWICE_WITHIN` of its radius): no tile on the table lies there, and
+    they have no zone (None)."""
     points = np.asarray(points, np.float64).reshape(-1, 2)
     zones: list[str | None] = [None] * len(points)
     if not len(points):
         return zones
     radius = factory_diameter(game) / 2
     on_disc = np.full(len(points), -1)
+    twice = np.zeros(len(points), bool)
     if discs:
         # A tile on a display lies on the disc and is raised by it: seen from the camera, its top
         # moves outwards from the camera's foot point, past the disc's own rim when seen at a slant.
         centres = np.array([d.plane for d in discs], np.float64)
         tops = display_tops(plane, centres, game)
-        apart = np.minimum(np.linalg.norm(points[:, None] - centres[None], axis=-1),
-                           np.linalg.norm(points[:, None] - tops[None], axis=-1))  # n x discs
+        from_centre = np.linalg.norm(points[:, None] - centres[None], axis=-1)  # n x discs
+        apart = np.minimum(from_centre, np.linalg.norm(points[:, None] - tops[None], axis=-1))
         near = apart < radius * 1.05
         on_disc = np.where(near.any(axis=1), near.argmax(axis=1), -1)
         for disc in np.unique(on_disc[on_disc >= 0]):
             mine = np.flatnonzero(on_disc == disc)
             if len(mine) > 4:
-                on_disc[mine[np.argsort(apart[mine, disc], kind="stable")[4:]]] = -1
+                beyond = mine[np.argsort(apart[mine, disc], kind="stable")[4:]]
+                on_disc[beyond] = -1
+                # A tile on the table cannot lie well inside a display's disc: a peak there is
+                # one of the display's four seen twice (the dark side of a raised black tile).
+                twice[beyond[from_centre[beyond, disc] < radius * SEEN_TWICE_WITHIN]] = True
     if len(discs) >= 3:
         ring = np.array([d.plane for d in discs])
         hub = ring.mean(0)
@@ -840,6 +851,8 @@ def zones_of(points: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> 
     best = outside.argmin(axis=0) if players else np.zeros(len(points), int)
     best_d = outside.min(axis=0) if players else np.full(len(points), np.inf)
     for n in range(len(points)):
+        if twice[n]:
+            continue
         if on_disc[n] >= 0:
             zones[n] = f"factories.{on_disc[n]}"
         elif from_hub[n] < ring_r:

@@ -218,3 +218,11 @@ def test_a_display_holds_four_tiles_the_farther_ones_are_the_centres():
     assert zones[4] == "center"
     # With four points on it, the one on the rim is the display's.
     assert L.zones_of(np.vstack([square[:3], rim[None]]), plane, discs, "azul") == ["factories.0"] * 4
+    # A fifth point well inside the disc on the table is one of the four seen twice: no zone.
+    centre = np.asarray(disc.plane, np.float64)
+    lift = top - centre
+    across = np.array([-lift[1], lift[0]]) / max(np.linalg.norm(lift), 1e-9) if np.linalg.norm(lift) > 1e-6 \
+        else np.array([1.0, 0.0])
+    inside = centre + across * (L.factory_diameter("azul") / 2 * (L.SEEN_TWICE_WITHIN - 0.1))
+    assert np.linalg.norm(inside - top) > np.linalg.norm(square[0] - top)  # farther than the four
+    assert L.zones_of(np.vstack([square, inside[None]]), plane, discs, "azul") == ["factories.0"] * 4 + [None]
