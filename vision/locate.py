@@ -352,7 +352,7 @@ def _discs_in_view(view: View, plane: Plane, game: str) -> list[Disc]:
     one, hardly more than a heap of loose tiles does; but the displays stand in a circle round
     the middle of the table (the rules' set-up): the circle through the strongest candidates
     (:func:`_factory_ring`) admits the weak ones on it, and one off it only when it is about as
-    strong as the displays on it."""
+    strong as the displays on it and not in the middle of the ring (:func:`_chosen_discs`)."""
     view = view.around_players(plane)  # the displays stand among the players' boards
     f = DISC_VIEW_PPM / view.ppm
     small = cv2.resize(view.image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 0.99 else view.image
@@ -393,24 +393,34 @@ def _discs_in_view(view: View, plane: Plane, game: str) -> list[Disc]:
         if not len(kept) or np.hypot(*(kept - c[1]).T).min() > _DISC_GAP * radius:
             distinct.append(c)
             kept = np.vstack([kept, c[1]])
-    distinct = distinct[:3 * wanted]
+    chosen = _chosen_discs(distinct[:3 * wanted], radius, wanted)
+    return [_disc_at(plane, p / ppm + view.origin, radius_mm, score, seen) for score, p, seen in chosen]
+
+
+def _chosen_discs(distinct: list[tuple[float, np.ndarray, float]], radius: float, wanted: int
+                  ) -> list[tuple[float, np.ndarray, float]]:
+    """The displays among disc candidates (score, view point, share of the rim seen; best first,
+    ``radius`` in view pixels): at most ``wanted``. On the ring of displays
+    (:func:`_factory_ring`): anything well above the noise, the weak with most of the rim seen
+    (four tiles leave gaps all round; a hand over a display hides a whole side of it, and the
+    display is not to be read). Off it: only what scores like the displays on it, and nothing
+    well inside the ring, where the centre's tiles lie (a heap of them votes like a display with
+    four tiles). No ring: the strongest, less what scores far below the others."""
     on_ring = _factory_ring(np.array([c[1] for c in distinct]).reshape(-1, 2),
                             np.array([c[0] for c in distinct]), radius, wanted)
-    if on_ring is not None:
-        # On the circle: anything well above the noise, the weak with most of the rim seen (four
-        # tiles leave gaps all round; a hand over a display hides a whole side of it, and the
-        # display is not to be read); off it: only what scores like the displays on it.
-        top = max(c[0] for c, on in zip(distinct, on_ring) if on)
-        chosen = [c for c, on in zip(distinct, on_ring)
-                  if on and c[0] > 0.1 * top and (c[0] >= 0.3 * top or c[2] >= 0.75)][:wanted]
-        typical = float(np.median([c[0] for c in chosen]))
-        chosen += [c for c, on in zip(distinct, on_ring) if not on and c[0] > 0.5 * typical][:wanted - len(chosen)]
-    else:  # no circle of three: the strongest, less what scores far below the others
+    if on_ring is None:
         chosen = distinct[:wanted]
         if chosen:
             top = float(np.median([c[0] for c in chosen]))
             chosen = [c for c in chosen if c[0] > 0.2 * top]
-    return [_disc_at(plane, p / ppm + view.origin, radius_mm, score, seen) for score, p, seen in chosen]
+        return chosen
+    top = max(c[0] for c, on in zip(distinct, on_ring) if on)
+    chosen = [c for c, on in zip(distinct, on_ring)
+              if on and c[0] > 0.1 * top and (c[0] >= 0.3 * top or c[2] >= 0.75)][:wanted]
+    typical = float(np.median([c[0] for c in chosen]))
+    hub, ring = _circle_through(np.array([c[1] for c in chosen])) if len(chosen) >= 3 else (None, 0.0)
+    return chosen + [c for c, on in zip(distinct, on_ring) if not on and c[0] > 0.5 * typical
+                     and (hub is None or np.hypot(*(c[1] - hub)) > ring - 2 * radius)][:wanted - len(chosen)]
 
 
 def _factory_ring(points: np.ndarray, scores: np.ndarray, radius: float, wanted: int) -> np.ndarray | None:
@@ -443,6 +453,14 @@ def _factory_ring(points: np.ndarray, scores: np.ndarray, radius: float, wanted:
     return on[best] if on[best].sum() >= 3 else None
 
 
+def _circle_through(points: np.ndarray) -> tuple[np.ndarray, float]:
+    """Centre and radius of the circle nearest ``points`` (n x 2, n >= 3; least squares on
+    x^2 + y^2 + a x + b y + c = 0)."""
+    a, b, c = np.linalg.lstsq(np.column_stack([points, np.ones(len(points))]), -(points ** 2).sum(1), rcond=None)[0]
+    hub = np.array([-a / 2, -b / 2])
+    return hub, float(np.sqrt(max(hub @ hub - c, 0.0)))
+
+
 def unseen_displays(discs: list[Disc], plane: Plane, game: str) -> list[Disc]:
     """The displays the game has but that were not found, where they should stand (score 0):
     the displays stand evenly round a circle (the rules' set-up), so a gap in the ring about one
@@ -453,10 +471,7 @@ def unseen_displays(discs: list[Disc], plane: Plane, game: str) -> list[Disc]:
     if missing <= 0 or len(discs) < 3:
         return []
     centres = np.array([d.plane for d in discs], np.float64)
-    # The circle through the displays (least squares: x^2 + y^2 + a x + b y + c = 0).
-    a, b, c = np.linalg.lstsq(np.column_stack([centres, np.ones(len(centres))]), -(centres ** 2).sum(1), rcond=None)[0]
-    hub = np.array([-a / 2, -b / 2])
-    ring = float(np.sqrt(max(hub @ hub - c, 0.0)))
+    hub, ring = _circle_through(centres)
     radius_mm = factory_diameter(game) / 2
     if not ring > 2 * radius_mm:
         return []

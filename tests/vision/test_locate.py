@@ -154,6 +154,19 @@ def test_the_factory_ring_takes_the_circle_and_leaves_what_is_off_it():
     assert L._factory_ring(points[:2], scores[:2], radius=12.0, wanted=7) is None
 
 
+def test_displays_off_the_ring_are_kept_when_strong_but_never_in_its_middle():
+    angles = np.linspace(0, 2 * np.pi, 7, endpoint=False)
+    ring = np.stack([100 + 60 * np.cos(angles), 100 + 60 * np.sin(angles)], 1)
+    on_ring = [(1.0, p, 0.9) for p in ring[:6]]  # the seventh display is not among the candidates
+    pushed = (0.9, ring[6] * 1.25 - 25, 0.9)  # a strong one pushed outwards, off the circle
+    heap = (0.95, np.array([104.0, 98.0]), 0.5)  # the centre's tiles, voting like a display
+    chosen = L._chosen_discs([on_ring[0], heap, *on_ring[1:], pushed], radius=12.0, wanted=7)
+    assert [c[1].tolist() for c in chosen] == [p.tolist() for p in ring[:6]] + [pushed[1].tolist()]
+    # Off the ring but weak: left out.
+    weak = (0.3, pushed[1], 0.9)
+    assert len(L._chosen_discs([*on_ring, weak], radius=12.0, wanted=7)) == 6
+
+
 def test_inside_distance_is_point_polygon_test_for_all_points_at_once():
     import cv2
 
