@@ -29,7 +29,7 @@ import numpy as np
 
 from azulcam.calibration.profile import Profile
 from azulcam.vision.analyze import TableLocator, assemble, default_locator, read
-from azulcam.vision.camera import ViewRanges
+from azulcam.vision.camera import EDGE_VIEW, ViewRanges
 from azulcam.vision.classify import default_classifier, load_model
 from azulcam.vision.dataset import random_position
 from azulcam.vision.detect import load_detector
@@ -67,7 +67,7 @@ def main() -> None:
     args = parser.parse_args()
     cv2.setNumThreads(args.threads)
     w, h = (int(v) for v in args.size.split("x"))
-    view = ViewRanges(elevation=(45.0, 55.0), tile_px=(12.0, 16.0)) if args.edge else ViewRanges()
+    view = EDGE_VIEW if args.edge else ViewRanges()
     options = SceneOptions(size=(w, h), view=view, edge_light=args.edge)
     if args.classifier:
         classifier, note = load_model(args.classifier, threads=args.net_threads), None

@@ -150,6 +150,11 @@ class ViewRanges:
     framing: str = "fit"
 
 
+#: The low ends of the ranges: a camera looking at the table at a slant, from far (the held-out
+#: "edge" scenes of ``bench/vision.py --edge``).
+EDGE_VIEW = ViewRanges(elevation=(45.0, 55.0), tile_px=(12.0, 16.0))
+
+
 def sample_camera(rng: np.random.Generator, size: tuple[int, int], extent: tuple[float, float, float, float],
                   tile_mm: float, ranges: ViewRanges = ViewRanges(), points: list[tuple[float, float]] | None = None
                   ) -> tuple[Camera, dict[str, float]]:
