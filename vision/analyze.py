@@ -12,7 +12,8 @@
 5. :func:`second_look`: the slots read with less than 0.9 confidence are read again by every
    model (the tile model and its edge-light companion as photographed and relit, the slot model
    relit) and the mean answer stands; those on Azul's pale spaces (``classify.on_pale_space``)
-   are read by the pale-space model instead, on both at once. Then the rules settle unsure slots:
+   and on Summer Pavilion's coloured stars (``classify.on_star_space``) are read by the game's
+   special-space model instead, on both at once. Then the rules settle unsure slots:
    :func:`filled_in_order` (how Azul's pattern and floor lines are filled),
    :func:`on_printed_colours` (a tile off the colour printed under it is read empty) and
    :func:`once_per_line` (a colour a wall row, column or the central star already holds
@@ -38,7 +39,7 @@ import numpy as np
 from ..calibration.layouts import LayoutError, load_layout
 from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_homography
 from . import crops, detect, light
-from .classify import Classifier, on_pale_space
+from .classify import Classifier, on_special_space
 from .detect import MARKER  # the first-player marker's kind: one per game (:func:`one_marker`)
 from .register import Registration, refine_board
 from .table import TILE_ORDER
@@ -185,8 +186,8 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
         lap("crop")
         kinds = classifier.classify_slots(slots, relit, lit, profile.game) if n_slots else []
         lap("classify")
-        pale = np.array([on_pale_space(profile.game, colour) for colour in printed], bool)
-        kinds = second_look(slots, relit, lit, kinds, classifier, profile.game, pale)
+        special = np.array([on_special_space(profile.game, colour) for colour in printed], bool)
+        kinds = second_look(slots, relit, lit, kinds, classifier, profile.game, special)
         kinds = once_per_line(slot_ids, on_printed_colours(filled_in_order(slot_ids, kinds), printed))
         lap("second look")
         # "locate" is the time spent waiting for the locator once the slots are read.
@@ -379,15 +380,15 @@ def nearest_lights(outlines: np.ndarray, boards: list[BoardView], lights: list[n
 
 
 def second_look(patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, answers: list[tuple[str | None, float]],
-                classifier: Classifier, game: str, pale: np.ndarray | None = None) -> list[tuple[str | None, float]]:
+                classifier: Classifier, game: str, special: np.ndarray | None = None) -> list[tuple[str | None, float]]:
     """The slots' answers, where the classifier was unsure (below :data:`UNSURE`) of a slot in its
     board's own light (``lit``, from :func:`slot_lights`), read again (``classifier.reread``) as
-    photographed (``patches``) and ``relit``, in one batch; those on a pale space (``pale``, from
-    ``classify.on_pale_space``) by the pale-space model."""
+    photographed (``patches``) and ``relit``, in one batch; those on a special space
+    (``special``, from ``classify.on_special_space``) by the game's special-space model."""
     answers = list(answers)
     again = [n for n, (_, confidence) in enumerate(answers) if confidence < UNSURE and lit[n]]
     if again:
-        flags = None if pale is None else np.asarray(pale, bool)[again]
+        flags = None if special is None else np.asarray(special, bool)[again]
         for n, second in zip(again, classifier.reread(patches[again], relit[again], game, flags)):
             answers[n] = second
     return answers

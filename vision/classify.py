@@ -45,6 +45,9 @@ SLOTS_NAME = "tiles_slots.onnx"
 #: (:func:`on_pale_space`), each seen both as photographed and relit, as six channels
 #: (``models/train.py --pale-spaces``). Its reading replaces the second reading of those slots.
 PALE_NAME = "tiles_pale.onnx"
+#: The star-space model: the pale-space model's design, trained on Summer Pavilion's coloured
+#: stars' spaces only (:func:`on_star_space`; ``models/train.py --star-spaces``).
+STARS_NAME = "tiles_stars.onnx"
 
 Result = tuple[str | None, float]
 
@@ -57,7 +60,7 @@ class Classifier(Protocol):
     def classify(self, patches: np.ndarray, game: str) -> list[Result]: ...
 
     def reread(self, patches: np.ndarray, relit: np.ndarray, game: str,
-               pale: np.ndarray | None = None) -> list[Result]: ...
+               special: np.ndarray | None = None) -> list[Result]: ...
 
     def classify_slots(self, patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, game: str) -> list[Result]: ...
 
@@ -68,6 +71,20 @@ def on_pale_space(game: str, printed: str | None) -> bool:
     bare space look alike, and they are most of the slot model's mistakes; the pale-space model
     (:data:`PALE_NAME`) reads them again."""
     return game == "azul" and printed in (None, "white")
+
+
+def on_star_space(game: str, printed: str | None) -> bool:
+    """Whether a slot lies on a space of one of Summer Pavilion's coloured stars (its colour
+    printed): a tile there is of that colour, and the bare space, printed in a paler tint of it,
+    is what a tile reading there may have seen; the star-space model (:data:`STARS_NAME`) reads
+    them again."""
+    return game == "pavilion" and printed is not None
+
+
+def on_special_space(game: str, printed: str | None) -> bool:
+    """Whether a slot's unsure reading is read again by its game's special-space model (Azul's
+    :func:`on_pale_space`, Summer Pavilion's :func:`on_star_space`)."""
+    return on_pale_space(game, printed) or on_star_space(game, printed)
 
 
 def _check_patches(patches: np.ndarray, size: int, channels: int = 3) -> np.ndarray:
@@ -102,12 +119,14 @@ class OnnxClassifier:
     """The CNN classifier. Build it with :func:`load_model`."""
 
     def __init__(self, session: Any, info: ModelInfo, companion: "OnnxClassifier | None" = None,
-                 slots: "OnnxClassifier | None" = None, pale: "OnnxClassifier | None" = None) -> None:
+                 slots: "OnnxClassifier | None" = None, pale: "OnnxClassifier | None" = None,
+                 stars: "OnnxClassifier | None" = None) -> None:
         self.session = session
         self.info = info
         self.companion = companion
         self.slots = slots
         self.pale = pale
+        self.stars = stars
         self._input = session.get_inputs()[0].name
         # Columns of the model's output that each game may answer, and what each column means.
         self._columns: dict[str, tuple[np.ndarray, list[str | None]]] = {}
@@ -163,24 +182,26 @@ class OnnxClassifier:
         return answers
 
     def reread(self, patches: np.ndarray, relit: np.ndarray, game: str,
-               pale: np.ndarray | None = None) -> list[Result]:
+               special: np.ndarray | None = None) -> list[Result]:
         """A second reading of patches it was unsure of, given also ``relit`` (the same patches in
         their board's own light, :mod:`azulcam.vision.light`): the mean of the probabilities of
         this model and of its companion (when loaded), each on both, and of the slot model (when
         loaded) on ``relit``, each patch seen in its :data:`REREAD_TURNS` quarter turns (the
         models learned tiles turned every way; each turn's view differs in the pixels' grid).
-        The patches flagged ``pale`` (on Azul's pale spaces, :func:`on_pale_space`) are read by
-        the pale-space model instead (when loaded), on both at once, in the same turns."""
+        The patches flagged ``special`` (on the game's special spaces, :func:`on_special_space`)
+        are read by the game's special-space model instead (when loaded: the pale-space model
+        for Azul, the star-space model for Summer Pavilion), on both at once, in the same turns."""
         _check_game(game)
         kinds = self._columns[game][1]
-        chosen = np.asarray(pale, bool) if pale is not None and self.pale is not None else np.zeros(len(patches), bool)
+        model = self.pale if game == "azul" else self.stars
+        chosen = np.asarray(special, bool) if special is not None and model is not None else np.zeros(len(patches), bool)
         mean = np.zeros((len(patches), len(kinds)))
         if (~chosen).any():
             reads = [(m, x) for m in [self] + ([self.companion] if self.companion is not None else [])
                      for x in (patches, relit)] + ([(self.slots, relit)] if self.slots is not None else [])
             mean[~chosen] = sum(_turned_mean(m, x[~chosen], game) for m, x in reads) / len(reads)
         if chosen.any():  # the same labels as this model's (default_classifier checks them)
-            mean[chosen] = _turned_mean(self.pale, np.concatenate([patches[chosen], relit[chosen]], axis=3), game)
+            mean[chosen] = _turned_mean(model, np.concatenate([patches[chosen], relit[chosen]], axis=3), game)
         best = mean.argmax(axis=1)
         return [(kinds[b], float(mean[k, b])) for k, b in enumerate(best)]
 
@@ -397,9 +418,9 @@ class ColorReferenceClassifier:
         return self.classify(patches, game)
 
     def reread(self, patches: np.ndarray, relit: np.ndarray, game: str,
-               pale: np.ndarray | None = None) -> list[Result]:
+               special: np.ndarray | None = None) -> list[Result]:
         """A second reading: of the patch as photographed and ``relit``, the more confident answer
-        (``pale`` makes no difference: the references have no model for pale spaces)."""
+        (``special`` makes no difference: the references have no model for special spaces)."""
         return [max(a, b, key=lambda r: r[1]) for a, b in zip(self.classify(patches, game), self.classify(relit, game))]
 
 
@@ -416,7 +437,8 @@ class DefaultClassifier:
 
 def default_classifier(colors: Mapping[str, Sequence[float]] | None = None, threads: int = 1) -> DefaultClassifier:
     """The shipped ONNX classifier with its slot model (:data:`SLOTS_NAME`), edge-light
-    companion (:data:`COMPANION_NAME`) and pale-space model (:data:`PALE_NAME`), or the
+    companion (:data:`COMPANION_NAME`), pale-space model (:data:`PALE_NAME`) and star-space model
+    (:data:`STARS_NAME`), or the
     colour-reference one (from the profile's ``colors``
     when given), with a warning saying why a model could not be loaded. Never raises for a missing
     or altered model."""
@@ -437,12 +459,14 @@ def default_classifier(colors: Mapping[str, Sequence[float]] | None = None, thre
         model.companion = load_model(package_file(COMPANION_NAME), threads=threads)
     except ModelError as exc:
         warnings.append(f"edge-light companion model not loaded, unsure slots are read again without it: {exc}")
-    try:
-        pale = load_model(package_file(PALE_NAME), threads=threads)
-        if pale.info.channels != 6 or pale.info.labels != model.info.labels:
-            raise ModelError(f"{PALE_NAME} does not read six channels with the tile model's labels")
-        model.pale = pale
-    except ModelError as exc:
-        warnings.append(f"pale-space model not loaded, unsure slots on Azul's pale spaces are read again "
-                        f"by the other models: {exc}")
+    for name, attribute, what, where in ((PALE_NAME, "pale", "pale-space", "Azul's pale spaces"),
+                                         (STARS_NAME, "stars", "star-space", "Summer Pavilion's coloured stars")):
+        try:
+            special = load_model(package_file(name), threads=threads)
+            if special.info.channels != 6 or special.info.labels != model.info.labels:
+                raise ModelError(f"{name} does not read six channels with the tile model's labels")
+            setattr(model, attribute, special)
+        except ModelError as exc:
+            warnings.append(f"{what} model not loaded, unsure slots on {where} are read again by the other "
+                            f"models: {exc}")
     return DefaultClassifier(model, "; ".join(warnings) or None)

@@ -72,19 +72,21 @@ class Patches:
 
 
 def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Generator, nudge_px: float = 1.5,
-                  empty_share: float = 0.35, slots_relit: bool = False, pale_spaces: bool = False) -> Patches:
+                  empty_share: float = 0.35, slots_relit: bool = False, special_spaces: bool = False) -> Patches:
     """Every visible slot and loose tile of one scene (empty slots thinned to ``empty_share`` of
     the patches), plus a few patches of bare table. With ``slots_relit``, the boards' slots only,
     each relit in its board's own light as measured at the nudged corners (as
-    :func:`azulcam.vision.analyze.read` does for a model trained on them). With ``pale_spaces``,
-    the slots on pale spaces only (:func:`azulcam.vision.classify.on_pale_space`), each as six
-    channels: as photographed, then relit (the pale-space model's input)."""
-    from .classify import on_pale_space
+    :func:`azulcam.vision.analyze.read` does for a model trained on them). With
+    ``special_spaces``, the slots on the game's special spaces only
+    (:func:`azulcam.vision.classify.on_special_space`: Azul's pale spaces, Summer Pavilion's
+    coloured stars), each as six channels: as photographed, then relit (the input of the
+    pale-space and star-space models)."""
+    from .classify import on_special_space
 
     obs = truth["observation"]
     game = obs["game"]
     hidden = {h["zone"] for h in truth["hidden"]}
-    slots_relit = slots_relit or pale_spaces
+    slots_relit = slots_relit or special_spaces
     outlines, labels, lights = [], [], []
     boards = [(b, f"boards.{b['player']}.", obs["boards"][b["player"]]["slots"]) for b in truth["profile"]["boards"]]
     if truth["profile"]["scoring_board"]:
@@ -97,7 +99,7 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
         board_light = light.board_light(image, homography, layout.name) if slots_relit else None
         ids, quads = crops.slot_outlines(homography, layout)
         for slot_id, quad in zip(ids, quads):
-            if prefix + slot_id in hidden or (pale_spaces and not on_pale_space(game, layout[slot_id].printed)):
+            if prefix + slot_id in hidden or (special_spaces and not on_special_space(game, layout[slot_id].printed)):
                 continue
             outlines.append(quad)
             labels.append(label(game, filled.get(slot_id)))
@@ -124,7 +126,7 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
         per_slot = np.array([light.TYPICAL_LIGHT if x is None else x for x in kept_lights], np.float32)
         images = crops.cut(image, np.array(quads, np.float64).reshape(-1, 4, 2))
         relit = light.relit(images, per_slot.reshape(-1, 3))
-        return Patches(np.concatenate([images, relit], axis=3) if pale_spaces else relit, labels_arr)
+        return Patches(np.concatenate([images, relit], axis=3) if special_spaces else relit, labels_arr)
     # Bare table: squares of a tile's size at random places away from every item and board.
     h, w = image.shape[:2]
     size = float(np.median([np.linalg.norm(np.subtract(i["outline"][0], i["outline"][1])) for i in truth["items"]]
