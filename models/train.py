@@ -348,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
                                                    steps_per_epoch=steps_per_epoch, pct_start=0.15)
     # Rare classes (first-player markers) weigh a little more, so that they are not traded for
     # the rest; only a little, as empty (the most common class) must not be traded either.
-    # A class the data lacks (Summer Pavilion's, for the pale-space model) weighs nothing: with
+    # A class the data lacks (the other game's, for a special-space model) weighs nothing: with
     # the label smoothing's share on it, a weight would only push probability onto a class that never occurs.
     weights = torch.tensor(np.where(counts > 0, (counts.sum() / np.maximum(counts, 1) / len(CLASSES)) ** 0.25, 0.0),
                            dtype=torch.float32)

@@ -438,10 +438,9 @@ class DefaultClassifier:
 def default_classifier(colors: Mapping[str, Sequence[float]] | None = None, threads: int = 1) -> DefaultClassifier:
     """The shipped ONNX classifier with its slot model (:data:`SLOTS_NAME`), edge-light
     companion (:data:`COMPANION_NAME`), pale-space model (:data:`PALE_NAME`) and star-space model
-    (:data:`STARS_NAME`), or the
-    colour-reference one (from the profile's ``colors``
-    when given), with a warning saying why a model could not be loaded. Never raises for a missing
-    or altered model."""
+    (:data:`STARS_NAME`), or the colour-reference one (from the profile's ``colors`` when given),
+    with a warning saying why a model could not be loaded. Never raises for a missing or altered
+    model."""
     try:
         model = load_model(threads=threads)
     except ModelError as exc:

@@ -315,6 +315,11 @@ def _special_heldout(game: str, seed: int, scenes: int = 12) -> tuple[np.ndarray
     return np.concatenate(images), np.concatenate(labels)
 
 
+def _special_model_of(clf: OnnxClassifier, game: str) -> OnnxClassifier | None:
+    """The game's special-space model in ``clf`` (None where it is not loaded)."""
+    return clf.pale if game == "azul" else clf.stars
+
+
 @pytest.fixture(scope="module")
 def heldout_special() -> dict[str, tuple[np.ndarray, np.ndarray]]:
     return {"azul": _special_heldout("azul", 987655), "pavilion": _special_heldout("pavilion", 987656, 8)}
@@ -382,10 +387,6 @@ def test_the_special_space_model_rereads_the_special_slots(heldout_special, tmp_
     (tmp_path / (name + ".sha256")).write_text((tmp_path / "tiles.onnx.sha256").read_text())
     chosen = default_classifier()
     assert _special_model_of(chosen.classifier, game) is None and "six channels" in chosen.warning
-
-
-def _special_model_of(clf: OnnxClassifier, game: str) -> OnnxClassifier | None:
-    return clf.pale if game == "azul" else clf.stars
 
 
 # --------------------------------------------------------------------------- colour references
