@@ -217,9 +217,11 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
     if loose:
         outlines = np.array([x.outline for x in loose], np.float64)
         patches = crops.cut(image, outlines)
-        in_light = light.relit(patches, nearest_lights(outlines, boards, lights))
-        seen = np.array([in_light[n] if loose[n].kind is None else patches[n] for n in asked] + list(in_light[coloured]))
-        kinds += classifier.classify(seen, profile.game) if len(seen) else []
+        relit_ones = [n for n in asked if loose[n].kind is None] + coloured  # only these are read relit
+        in_light = dict(zip(relit_ones, light.relit(patches[relit_ones],
+                                                    nearest_lights(outlines[relit_ones], boards, lights))))
+        seen = [in_light[n] if loose[n].kind is None else patches[n] for n in asked] + [in_light[n] for n in coloured]
+        kinds += classifier.classify(np.array(seen), profile.game) if seen else []
     lap("loose tiles")
     # One answer per slot, then per loose tile: the locator's own where it named the tile.
     answers = dict(zip(asked, kinds[n_slots:]))
