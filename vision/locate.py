@@ -54,6 +54,10 @@ _DISC_GAP = 1.9
 #: its four seen twice. A tile of the centre pushed against the display lies at a radius or more
 #: (seed 930000, image 3: 0.99); tiles seen twice lay at 0.57 and 0.83 (seed 970000, images 0, 24).
 SEEN_TWICE_WITHIN = 0.9
+#: No table is wider than this (mm). Corners far outside the image (a close-up) can place the
+#: boards a hundred metres apart on the plane fitted to them (seen in a training scene), and its
+#: top-down view would not fit in memory.
+TABLE_MAX_MM = 3000.0
 
 
 class LocateError(ValueError):
@@ -267,6 +271,10 @@ def table_plane(profile: Profile) -> Plane:
     to_image = np.linalg.inv(to_plane)
     nadir, height = _camera_from_homography(to_image / to_image[2, 2], profile.image_size)
     boards = [_rigid_fit(sq, _apply(to_plane, pts)) for sq, pts in zip(ideal, image_pts)]
+    span = np.ptp(np.vstack(boards), axis=0)
+    if span.max() > TABLE_MAX_MM:
+        raise LocateError(f"the profile's board corners fit no one table: on one plane its boards would span "
+                          f"{span[0] / 1000:.1f} x {span[1] / 1000:.1f} m (corners far outside the image?)")
     ppm = px_per_mm(profile)
     return Plane(to_plane, to_image, nadir, height, boards, [b.player for b in placements], ppm)
 

@@ -125,6 +125,27 @@ def test_bad_input_is_refused_clearly():
         L.locate(scene.image, profile, "chess")
 
 
+#: A close-up of a training scene (camera 289 mm above the table), its corners as the renderer
+#: projected them, mostly far outside the 960 x 540 image: the plane fitted to them places its
+#: boards a hundred metres apart.
+WILD_PROFILE = {"format": "azulcam-profile/1", "game": "pavilion", "image_size": [960, 540], "boards": [
+    {"player": 0, "layout": "pavilion-colored",
+     "corners": [[-50.02, -47.17], [-595.35, 91.46], [-916.1, -460.01], [-128.48, -385.99]]},
+    {"player": 1, "layout": "pavilion-colored",
+     "corners": [[554.08, 451.4], [274.17, -28.8], [697.54, -217.39], [985.25, 161.97]]},
+    {"player": 2, "layout": "pavilion-colored",
+     "corners": [[-342.7, 1466.78], [369.93, 836.76], [815.6, 1965.57], [-1251.5, 8560.48]]},
+], "scoring_board": {"layout": "pavilion-scoring",
+                      "corners": [[-645.35, 274.35], [-481.53, 1066.56], [-5953.2, 4989.19], [-3909.82, 957.21]]}}
+
+
+def test_corners_that_fit_no_table_are_refused_before_any_view_is_made():
+    with pytest.raises(L.LocateError, match="fit no one table: on one plane its boards would span"):
+        L.table_plane(L.check_profile(WILD_PROFILE, "pavilion"))
+    with pytest.raises(L.LocateError, match="fit no one table"):
+        L.locate(np.zeros((540, 960, 3), np.uint8), WILD_PROFILE, "pavilion")
+
+
 def test_every_display_of_the_azul_sample_is_found_tiles_on_it_or_not():
     """Three of the sample's nine displays hold four tiles and show little rim: they vote a fifth
     as much as the empty ones, and are kept because they stand on the displays' circle."""
