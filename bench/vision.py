@@ -12,7 +12,8 @@ user's clicks would be), and prints the figures issue 5 names:
   frame's median is printed apart).
 
     python bench/vision.py [--images 60] [--size 1920x1080] [--players 4] [--edge] [--seed 900000]
-        [--threads N] [--net-threads M] [--classic | --detector PATH] [--classifier PATH]
+        [--threads N] [--net-threads M] [--classic | --detector PATH] [--candidates PATH | --no-candidates]
+        [--classifier PATH]
 """
 
 from __future__ import annotations
@@ -62,6 +63,10 @@ def main() -> None:
                         help="threads for each network (default 1, as `azulcam analyze`: the locator's network "
                              "and the classifier's already run side by side)")
     parser.add_argument("--detector", type=Path, default=None, help="another detector model (default: the shipped one)")
+    parser.add_argument("--candidates", type=Path, default=None,
+                        help="another candidate model (default: the shipped one)")
+    parser.add_argument("--no-candidates", action="store_true",
+                        help="the detector alone: no candidate model, no peaks below its threshold")
     parser.add_argument("--classifier", type=Path, default=None, help="another tile model (default: the shipped one)")
     parser.add_argument("--nudge", type=float, default=2.0, help="corner error of the profile (pixels)")
     args = parser.parse_args()
@@ -74,12 +79,14 @@ def main() -> None:
     else:
         chosen = default_classifier(threads=args.net_threads)
         classifier, note = chosen.classifier, chosen.warning
+    locator, located_note = default_locator(args.net_threads)
     if args.classic:
         locator, located_note = TableLocator(None), None
-    elif args.detector:
-        locator, located_note = TableLocator(load_detector(args.detector, threads=args.net_threads)), None
-    else:
-        locator, located_note = default_locator(args.net_threads)
+    elif args.detector or args.candidates or args.no_candidates:
+        detector = load_detector(args.detector, threads=args.net_threads) if args.detector else locator.detector
+        candidates = (None if args.no_candidates else load_model(args.candidates, threads=args.net_threads)
+                      if args.candidates else locator.candidates)
+        locator, located_note = TableLocator(detector, candidates), None
     for line in (note, located_note):
         if line:
             print(line)
@@ -114,7 +121,8 @@ def main() -> None:
     print(f"{args.images} images {w}x{h}{' (edge of the training ranges)' if args.edge else ''}, "
           f"players {args.players or 'any'}, profile corners nudged by {args.nudge} px, {args.threads} OpenCV thread(s), "
           f"{args.net_threads} per network, "
-          f"loose tiles by {'the classic locator' if locator.detector is None else 'the detector network'}")
+          f"loose tiles by {'the classic locator' if locator.detector is None else 'the detector network'}"
+          f"{' and the candidate model' if locator.candidates is not None else ''}")
     print(f"  per-slot error        {figures['slot_error_rate'] * 100:.3f}%  ({total.slot_errors} of {total.slots} slots)")
     print(f"  factories exact       {figures['factories_exact'] * 100:.2f}%  ({total.factories_right} of {total.factories},"
           f" {total.factories_missed} not found)")

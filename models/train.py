@@ -49,22 +49,25 @@ SCENES_PER_JOB = 50
 
 
 def _patches_job(job: tuple[int, int], edge_light_share: float = 0.0, slots_relit: bool = False,
-                 full_hd_share: float = 0.0, special: str | None = None, edge_view_share: float = 0.0
-                 ) -> tuple[np.ndarray, np.ndarray, int]:
+                 full_hd_share: float = 0.0, special: str | None = None, edge_view_share: float = 0.0,
+                 candidates: bool = False) -> tuple[np.ndarray, np.ndarray, int]:
     """``make_patches(scenes, seed)``, scene by scene, so that a scene the patch cutter cannot
-    handle is skipped (and counted) instead of losing the whole job."""
+    handle is skipped (and counted) instead of losing the whole job. With ``candidates``, the
+    detector's candidates instead (:func:`azulcam.vision.dataset.candidate_patches`)."""
     scenes, seed = job
     import random
 
     import cv2
     from azulcam.vision.camera import EDGE_VIEW, ViewRanges
-    from azulcam.vision.dataset import random_position, scene_patches
+    from azulcam.vision.dataset import candidate_patches, random_position, scene_patches
+    from azulcam.vision.detect import load_detector
     from azulcam.vision.render import SceneOptions, render_state
 
     cv2.setNumThreads(1)  # one process per core already
     # The same draws as make_patches(scenes, seed) (with no edge-light share).
     rng = random.Random(seed)
     nprng = np.random.default_rng(seed)
+    detector = load_detector() if candidates else None
     images, labels, skipped = [], [], 0
     n = 0
     while n < scenes:
@@ -89,9 +92,12 @@ def _patches_job(job: tuple[int, int], edge_light_share: float = 0.0, slots_reli
         scene = render_state(position if position is not None else random_position(rng), (seed, n), options)
         n += 1
         try:
-            p = scene_patches(scene.image, scene.truth, nprng, slots_relit=slots_relit, special_spaces=bool(special),
-                              **({"empty_share": 0.5} if special else {}))
-        except ValueError:
+            if candidates:
+                p = candidate_patches(scene.image, scene.truth, detector, nprng)
+            else:
+                p = scene_patches(scene.image, scene.truth, nprng, slots_relit=slots_relit,
+                                  special_spaces=bool(special), **({"empty_share": 0.5} if special else {}))
+        except (ValueError, cv2.error):
             skipped += 1
             continue
         images.append(p.images)
@@ -123,11 +129,12 @@ def run_jobs(job, scenes: int, base_seed: int, workers: int) -> list:
 
 def generate(scenes: int, base_seed: int, workers: int, edge_light_share: float = 0.0,
              slots_relit: bool = False, full_hd_share: float = 0.0,
-             special: str | None = None, edge_view_share: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+             special: str | None = None, edge_view_share: float = 0.0,
+             candidates: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Patches of ``scenes`` scenes (:func:`run_jobs` of :func:`_patches_job`)."""
     parts = run_jobs(functools.partial(_patches_job, edge_light_share=edge_light_share, slots_relit=slots_relit,
                                        full_hd_share=full_hd_share, special=special,
-                                       edge_view_share=edge_view_share),
+                                       edge_view_share=edge_view_share, candidates=candidates),
                      scenes, base_seed, workers)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
@@ -312,6 +319,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--star-spaces", action="store_true",
                         help="Summer Pavilion's coloured stars' spaces only, as --pale-spaces reads Azul's (the "
                              "star-space model)")
+    parser.add_argument("--candidates", action="store_true",
+                        help="the detector's candidates in the centre and beside the boards, with their context "
+                             "(the candidate model)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "tiles.onnx")
     args = parser.parse_args(argv)
 
@@ -322,11 +332,13 @@ def main(argv: list[str] | None = None) -> int:
     base = args.seed * 100_000
     if args.pale_spaces and args.star_spaces:
         parser.error("--pale-spaces and --star-spaces train two different models")
+    if args.candidates and (args.pale_spaces or args.star_spaces or args.slots_relit):
+        parser.error("--candidates trains a model of loose tiles, not of board slots")
     special = "azul" if args.pale_spaces else "pavilion" if args.star_spaces else None
     x_train, y_train = generate(args.scenes, base + 1, args.workers, args.edge_light_share, args.slots_relit,
-                                args.full_hd_share, special, args.edge_view_share)
+                                args.full_hd_share, special, args.edge_view_share, args.candidates)
     x_val, y_val = generate(args.val_scenes, base + 50_000, args.workers, args.edge_light_share, args.slots_relit,
-                            args.full_hd_share, special, args.edge_view_share)
+                            args.full_hd_share, special, args.edge_view_share, args.candidates)
     # Relit patches vary less in light: a milder brightness and colour augmentation.
     augment_light = 0.4 if args.slots_relit or special else 1.0
     channels, width = (6, 1.5) if special else (3, 1.0)
@@ -385,6 +397,7 @@ def main(argv: list[str] | None = None) -> int:
                "batch": args.batch, "lr": args.lr, "edge_light_share": args.edge_light_share,
                "slots_relit": args.slots_relit, "full_hd_share": args.full_hd_share,
                "pale_spaces": args.pale_spaces, "star_spaces": args.star_spaces, "edge_view_share": args.edge_view_share,
+               "candidates": args.candidates,
                "train_patches": len(y_train),
                "train_class_counts": {c: int(n) for c, n in zip(CLASSES, counts)}, "parameters": int(params),
                "data_seconds": round(data_s, 1), "train_seconds": round(train_s, 1),
@@ -395,7 +408,8 @@ def main(argv: list[str] | None = None) -> int:
         "input_size": str(INPUT_SIZE),
         "input_channels": str(channels),
         "input_format": (PALE_FORMAT if special else "float32 NHWC BGR 0..255"
-                         + (", board slots relit to TYPICAL_LIGHT" if args.slots_relit else "")),
+                         + (", board slots relit to TYPICAL_LIGHT" if args.slots_relit else "")
+                         + (", a detector's candidate with CANDIDATE_MARGIN of context" if args.candidates else "")),
         "version": VERSION,
         "heldout_accuracy": str(fig["accuracy"]),
         "heldout_patches": str(fig["patches"]),

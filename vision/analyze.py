@@ -134,13 +134,15 @@ class Loose:
     """A loose tile or candidate: its outline (4 x 2 pixels) and zone (``factories.I``,
     ``center``, ``boards.P.hand``); with its ``kind`` and ``confidence`` when the locator already
     named it (the detector network), else the classifier reads its patch. Below ``unsure_below``
-    its zone is listed as uncertain."""
+    its zone is listed as uncertain. ``checked``: the locator's candidate model already read it
+    (``detect.confirmed``)."""
 
     outline: np.ndarray
     zone: str
     kind: str | None = None
     confidence: float = 0.0
     unsure_below: float = UNSURE
+    checked: bool = False
 
 
 @dataclass
@@ -207,7 +209,7 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
     # is unsure of, and those it named the first-player marker (see ``one_marker``).
     asked = [n for n, x in enumerate(loose)
              if x.kind is None or x.kind == MARKER
-             or (x.confidence < x.unsure_below and not x.zone.startswith("factories."))]
+             or (x.confidence < x.unsure_below and not x.zone.startswith("factories.") and not x.checked)]
     # Each loose tile is also seen in the light of the nearest board (as a board's slots are in
     # its own): a display's places are read so, and so are the tiles the locator named a colour
     # below :data:`RELIT_BELOW`, a second time (``recoloured``). The tiles it asks to be checked
@@ -528,12 +530,15 @@ class TableLocator:
     boards are found and named by it, and each occupied display's four places are proposed for
     the classifier; where the ring of displays has a gap for one not seen, the display is read
     where the detector finds four tiles there (they hid its rim), and otherwise left out, its
-    tiles too, with a warning.
+    tiles too, with a warning. With a candidate model too, the detector proposes tiles down to
+    ``detect.CANDIDATE_FLOOR`` in the centre and beside the boards, and the model settles those
+    it is unsure of (``detect.confirmed``).
     Without a detector, the classic locator proposes every candidate for the classifier
     (:func:`azulcam.vision.locate.locate`)."""
 
-    def __init__(self, detector: Any | None = None) -> None:
+    def __init__(self, detector: Any | None = None, candidates: Any | None = None) -> None:
         self.detector = detector
+        self.candidates = candidates
 
     def __call__(self, image: np.ndarray, profile: Profile, boards: list[BoardView]
                  ) -> tuple[list[tuple[float, float]], list[Loose], list[str]]:
@@ -554,7 +559,9 @@ class TableLocator:
         loose = [Loose(plane.image_points(poly), f"factories.{n}") for n, poly in locate.factory_tiles(view, plane, game, discs)]
         # A display missing from the ring (a hand over it): its tiles are not the centre's.
         unseen = locate.unseen_displays(discs, plane, game)
-        found = detect.loose_tiles(self.detector, view, plane, game, discs, unseen)
+        floor = detect.CANDIDATE_FLOOR if self.candidates is not None else detect.THRESHOLD
+        found = detect.confirmed(detect.loose_tiles(self.detector, view, plane, game, discs, unseen, floor),
+                                 image, game, self.candidates)
         # Four peaks where it should stand are its tiles, hiding its rim from the disc search: it
         # is there (numbered after the discs found). Otherwise neither it nor tiles on it are read.
         gaps = {f"factories.{len(discs) + k}" for k in range(len(unseen))}
@@ -562,7 +569,7 @@ class TableLocator:
         there = [k for k in range(len(unseen)) if on_unseen[f"factories.{len(discs) + k}"] == 4]
         numbers = {f"factories.{len(discs) + k}": f"factories.{len(discs) + i}" for i, k in enumerate(there)}
         # The peaks on the displays are kept too, as a second reading of them (``settled_displays``).
-        loose += [Loose(f.outline, numbers.get(f.zone, f.zone), f.kind, f.confidence, detect.SURE)
+        loose += [Loose(f.outline, numbers.get(f.zone, f.zone), f.kind, f.confidence, detect.SURE, f.checked)
                   for f in found if f.zone not in on_unseen or f.zone in numbers]
         warnings = [f"a factory display was not seen where the ring of displays has room for one, near pixel "
                     f"({d.center[0]:.0f}, {d.center[1]:.0f}) (covered?): neither it nor tiles on it are reported"
@@ -574,12 +581,18 @@ class TableLocator:
 def default_locator(threads: int = 1) -> tuple[TableLocator, str | None]:
     """The locator with the shipped detector (run on ``threads`` threads), or (with a warning
     saying why) without it."""
+    from .classify import CANDIDATES_NAME, ModelError, load_model
     from .detect import DetectorError, load_detector
+    from .shipped import package_file
 
     try:
-        return TableLocator(load_detector(threads=threads)), None
+        detector = load_detector(threads=threads)
     except DetectorError as exc:
         return TableLocator(None), f"{exc}; loose tiles are proposed by the classic locator instead"
+    try:
+        return TableLocator(detector, load_model(package_file(CANDIDATES_NAME), threads=threads)), None
+    except ModelError as exc:
+        return TableLocator(detector), f"candidate model not loaded, the detector's unsure peaks are not proposed: {exc}"
 
 
 def analyze(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = None) -> dict[str, Any]:

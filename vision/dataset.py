@@ -238,3 +238,51 @@ def detector_samples(image: np.ndarray, truth: dict[str, Any], rng: np.random.Ge
         heats.append(heat[:, y // s:y // s + cell, x // s:x // s + cell])
         weights.append(weight[y // s:y // s + cell, x // s:x // s + cell])
     return DetectorSamples(np.stack(views), np.stack(heats).astype(np.float16), np.stack(weights).astype(np.uint8))
+
+
+# --------------------------------------------------------------------------- candidate patches
+
+#: A candidate this near a tile's centre (mm) is that tile; one farther than CANDIDATE_FAR from
+#: every tile is none (between the two, it is left out: half on a tile).
+CANDIDATE_NEAR, CANDIDATE_FAR = 6.0, 9.0
+
+
+def candidate_patches(image: np.ndarray, truth: dict[str, Any], detector: Any, rng: np.random.Generator,
+                      sure_share: float = 0.3) -> Patches:
+    """The candidate model's patches of one scene: every tile the detector proposes in the centre
+    and beside the boards, down to ``detect.CANDIDATE_FLOOR``, found as the locator finds them
+    (the displays from the photo, the view from the truth's profile), cut as
+    :func:`azulcam.vision.detect.candidate_patches` cuts them, labelled with the tile whose centre
+    lies within :data:`CANDIDATE_NEAR` or as empty where none lies within :data:`CANDIDATE_FAR`.
+    Candidates the detector is sure of (``detect.SURE``) are thinned to ``sure_share``: the model
+    is asked about the others."""
+    from ..calibration.profile import Profile
+    from . import detect, locate
+
+    game = truth["observation"]["game"]
+    profile = Profile.from_json(truth["profile"])
+    plane = locate.table_plane(profile)
+    view = locate.rectify(image, plane, detect.VIEW_PPM)
+    discs = locate.find_factories(image, profile, game, view, plane)
+    found = detect.loose_tiles(detector, view, plane, game, discs, locate.unseen_displays(discs, plane, game),
+                               floor=detect.CANDIDATE_FLOOR)
+    hidden = {h["zone"] for h in truth["hidden"]}
+    items = truth["items"]
+    centres = plane.plane_points(np.array([i["center"] for i in items], np.float64).reshape(-1, 2))
+    outlines, labels = [], []
+    for f in found:
+        if not (f.zone == "center" or f.zone.endswith(".hand")) or f.zone in hidden or not items:
+            continue
+        distance = np.linalg.norm(centres - plane.plane_points(f.outline.mean(axis=0)[None])[0], axis=1)
+        nearest = int(distance.argmin())
+        if distance[nearest] <= CANDIDATE_NEAR and items[nearest]["zone"] not in hidden:
+            if f.confidence >= detect.SURE and rng.random() >= sure_share:
+                continue
+            labels.append(label(game, items[nearest]["kind"]))
+        elif distance[nearest] >= CANDIDATE_FAR:
+            labels.append(0)
+        else:
+            continue
+        outlines.append(f.outline)
+    return Patches(detect.candidate_patches(image, np.array(outlines, np.float64).reshape(-1, 4, 2)),
+                   np.array(labels, np.int64))

@@ -54,6 +54,13 @@ MARKER_FLOOR = 0.2
 MARKER = "first_player"
 #: A tile whose peak is lower than this is listed as uncertain.
 SURE = 0.6
+#: With a candidate model (:func:`confirmed`), peaks down to this are proposed as tiles too: a
+#: tile the network is unsure of (a black tile on a dark table, a tile in a heap) often peaks
+#: between this and THRESHOLD, and so do the gaps between tiles; that model tells them apart.
+CANDIDATE_FLOOR = 0.15
+#: How much context the candidate model sees around a tile-sized square, on each side (fraction
+#: of the square; ``crops.cut``'s margin): a tile's neighbours, and the gap it would leave.
+CANDIDATE_MARGIN = 0.5
 #: Spread of a target peak (heat-map cells).
 SIGMA = 0.9
 MODEL_NAME = "detector.onnx"
@@ -142,16 +149,18 @@ def peaks(heat: np.ndarray, game: str | None, threshold: float = THRESHOLD) -> l
             for x, y, k, y0, x0 in zip(cx, cy, named, ys, xs)]
 
 
-def with_proposed_marker(heat: np.ndarray, game: str) -> list[Detection]:
+def with_proposed_marker(heat: np.ndarray, game: str, floor: float = THRESHOLD) -> list[Detection]:
     """The tiles of ``game`` in ``heat`` (:func:`peaks`); where no first-player marker is among
     them, also the marker's strongest peak down to :data:`MARKER_FLOOR`, proposed: the game has
     one marker, always on the table (``analyze.one_marker`` keeps it only where nothing else is
-    read as the marker)."""
-    found = peaks(heat, game)
+    read as the marker). With a ``floor`` below THRESHOLD, the other peaks down to it follow, as
+    candidates (:func:`confirmed`)."""
+    every = peaks(heat, game, min(floor, MARKER_FLOOR))
+    found = [d for d in every if d.confidence > THRESHOLD]
     if not any(d.kind == MARKER for d in found):
-        weak = [d for d in peaks(heat, game, MARKER_FLOOR) if d.kind == MARKER]
-        found += sorted(weak, key=lambda d: -d.confidence)[:1]
-    return found
+        weak = [d for d in every if d.kind == MARKER and d.confidence > MARKER_FLOOR]
+        found += weak[:1]  # peaks come strongest first
+    return found + [d for d in every if floor < d.confidence <= THRESHOLD and d.kind != MARKER]
 
 
 # --------------------------------------------------------------------------- the model
@@ -209,12 +218,13 @@ def load_detector(path: str | Path | None = None, threads: int = 1) -> TileDetec
 class Found:
     """A loose tile: its zone (``factories.I``, ``center``, ``boards.P.hand``), kind, the
     detector's confidence and its outline in the image (a tile-sized square around its centre,
-    4 x 2 pixels)."""
+    4 x 2 pixels); ``checked`` once the candidate model read it (:func:`confirmed`)."""
 
     zone: str
     kind: str
     confidence: float
     outline: np.ndarray
+    checked: bool = False
 
 
 #: A tile centre this far inside a board's edge (mm) lies on the board: its slots are read instead.
@@ -222,14 +232,15 @@ ON_BOARD_MM = 3.0
 
 
 def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs: list[Any],
-                unseen: list[Any] = ()) -> list[Found]:
+                unseen: list[Any] = (), floor: float = THRESHOLD) -> list[Found]:
     """The tiles of ``game`` off the boards in a top-down ``view`` (``locate.rectify`` at
     :data:`VIEW_PPM`), each in its zone: on a disc of ``discs``, in the centre or beside a board.
     Peaks on a display that should stand there but was not seen (``unseen``, from
     ``locate.unseen_displays``) are in its zone, numbered after ``discs`` (``analyze.TableLocator``
     decides whether it is there). Peaks on the boards themselves and far from every zone are
     dropped. Only the part of the view around the players' boards is searched (not the scoring
-    board's)."""
+    board's). With a ``floor`` below THRESHOLD, the peaks down to it are candidates too
+    (:func:`with_proposed_marker`), for :func:`confirmed` to settle."""
     from . import locate
     from .table import tile_mm
 
@@ -239,16 +250,60 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
     # Loose tiles lie among the players' boards: the scoring board's side of the view is skipped.
     window = view.around_players(plane, STRIDE)
-    found = with_proposed_marker(detector.heatmaps(window.image), game)
+    found = with_proposed_marker(detector.heatmaps(window.image), game, floor)
     if not found:
         return []
     mm = window.to_mm(np.array([d.center for d in found], np.float64))
     on_board = np.zeros(len(found), bool)
     for quad in plane.boards:
         on_board |= locate.inside_distance(mm, quad) > ON_BOARD_MM
+    # The candidates below THRESHOLD take their zones among themselves: a display's four tiles
+    # are the four peaks nearest its centre (``locate.zones_of``), and a weak peak there must
+    # not push one of them out into the centre.
+    weak = np.array([d.confidence <= THRESHOLD and d.kind != MARKER for d in found])
+    zones: list[str | None] = [None] * len(found)
+    for chosen in (np.flatnonzero(~weak), np.flatnonzero(weak)):
+        if len(chosen):
+            for n, zone in zip(chosen, locate.zones_of(mm[chosen], plane, list(discs) + list(unseen), game)):
+                zones[n] = zone
     out = []
-    for d, at, zone, on in zip(found, mm, locate.zones_of(mm, plane, list(discs) + list(unseen), game), on_board):
+    for d, at, zone, on in zip(found, mm, zones, on_board):
         if on or zone is None:
             continue
         out.append(Found(zone, d.kind, d.confidence, plane.image_points(at + square)))
+    return out
+
+
+def candidate_patches(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
+    """The candidate model's patches: each tile-sized outline (N x 4 x 2 pixels) with
+    :data:`CANDIDATE_MARGIN` of context (``crops.cut``)."""
+    from . import crops
+
+    return crops.cut(image, outlines, CANDIDATE_MARGIN)
+
+
+def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | None) -> list[Found]:
+    """The tiles of ``found`` (:func:`loose_tiles`, down to :data:`CANDIDATE_FLOOR`) that stand.
+    In the centre and beside the boards, the candidate ``model`` (a tile classifier of
+    :func:`candidate_patches`) reads every tile the detector is unsure of (below :data:`SURE`)
+    but the first-player marker (``analyze.one_marker`` settles it), and its reading stands: no
+    tile, or the tile it names. Those it read are ``checked``, with the detector's confidence,
+    so that their zone stays uncertain. Without a model, the candidates below THRESHOLD are
+    dropped and the rest stand as found."""
+    from dataclasses import replace
+
+    if model is None:
+        return [f for f in found if f.confidence > THRESHOLD or f.kind == MARKER]
+    asked = [n for n, f in enumerate(found)
+             if f.kind != MARKER and f.confidence < SURE and (f.zone == "center" or f.zone.endswith(".hand"))]
+    outlines = np.array([found[n].outline for n in asked], np.float64).reshape(-1, 4, 2)
+    answers = dict(zip(asked, model.classify(candidate_patches(image, outlines), game) if asked else []))
+    out = []
+    for n, f in enumerate(found):
+        if n not in answers:
+            if f.confidence > THRESHOLD or f.kind == MARKER:
+                out.append(f)
+        elif answers[n][0] is not None:
+            kind = answers[n][0]
+            out.append(replace(f, kind=f.kind if kind == MARKER else kind, checked=True))
     return out

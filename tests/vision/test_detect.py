@@ -222,3 +222,90 @@ def test_a_display_the_disc_search_missed_is_read_where_its_four_tiles_are(monke
             assert mine == theirs
         else:
             assert len(again) == len(factories) - 1 and len(warned) == 1 and "not seen" in warned[0]
+
+
+# --------------------------------------------------------------------------- the candidate model
+
+
+def test_with_a_floor_the_peaks_below_the_threshold_follow_as_candidates():
+    from azulcam.vision.detect import CANDIDATE_FLOOR, THRESHOLD, with_proposed_marker
+
+    centres = np.array([[40.0, 40.0], [80.0, 40.0], [40.0, 80.0], [80.0, 80.0]])
+    kinds = [KINDS.index(k) for k in ("azul/red", "azul/black", "azul/first_player", "azul/blue")]
+    heat, _ = heatmap_targets((100, 100), centres, np.array(kinds), np.zeros((0, 2)), [], 10.0)
+    heat[KINDS.index("azul/black")] *= 0.3  # a candidate
+    heat[KINDS.index("azul/first_player")] *= 0.3  # the marker, proposed
+    heat[KINDS.index("azul/blue")] *= 0.1  # below the floor
+    assert CANDIDATE_FLOOR < 0.3 < THRESHOLD and 0.1 < CANDIDATE_FLOOR
+    assert [d.kind for d in with_proposed_marker(heat, "azul")] == ["red", "first_player"]
+    found = with_proposed_marker(heat, "azul", CANDIDATE_FLOOR)
+    assert [(d.kind, round(d.confidence, 2)) for d in found] == [("red", 1.0), ("first_player", 0.3), ("black", 0.3)]
+
+
+class _Answers:
+    """A stand-in candidate model: the same answer for every patch, and the patches it was given."""
+
+    def __init__(self, answer):
+        self.answer, self.seen = answer, []
+
+    def classify(self, patches, game):
+        self.seen.append(patches.shape)
+        return [self.answer] * len(patches)
+
+
+def _found(zone: str, kind: str, confidence: float) -> detect.Found:
+    return detect.Found(zone, kind, confidence, np.array([[100.0, 100], [120, 100], [120, 120], [100, 120]]))
+
+
+def test_the_candidate_model_settles_the_peaks_the_detector_is_unsure_of():
+    from azulcam.vision.detect import SURE, THRESHOLD, confirmed
+
+    image = np.full((300, 300, 3), 90, np.uint8)
+    low, mid = THRESHOLD - 0.1, (THRESHOLD + SURE) / 2
+    found = [_found("center", "red", 0.9), _found("center", "black", low), _found("boards.1.hand", "blue", mid),
+             _found("center", "first_player", low), _found("factories.0", "red", low), _found("factories.1", "red", mid)]
+    # No model: the candidates below the threshold go (but the proposed marker), the rest stay as found.
+    assert [f.kind for f in confirmed(found, image, "azul", None)] == ["red", "blue", "first_player", "red"]
+    # A tile: the candidate stands, and the model's kind with it. Only the centre's and the
+    # hand's unsure peaks but the marker were asked, each with its context, and are marked checked.
+    model = _Answers(("yellow", 0.55))
+    kept = confirmed(found, image, "azul", model)
+    assert [(f.zone, f.kind, f.confidence, f.checked) for f in kept] == [
+        ("center", "red", 0.9, False), ("center", "yellow", low, True), ("boards.1.hand", "yellow", mid, True),
+        ("center", "first_player", low, False), ("factories.1", "red", mid, False)]
+    assert model.seen == [(2, 32, 32, 3)]
+    # The marker read on a tile of a colour: the detector's colour stays (one_marker settles markers).
+    assert [f.kind for f in confirmed(found, image, "azul", _Answers(("first_player", 0.99)))][:3] == [
+        "red", "black", "blue"]
+    # No tile: both go, however unsure the model.
+    assert [f.kind for f in confirmed(found, image, "azul", _Answers((None, 0.5)))] == ["red", "first_player", "red"]
+
+
+def test_candidate_patches_are_labelled_by_the_tile_under_them():
+    from azulcam.vision.dataset import CANDIDATE_NEAR, CLASS_INDEX, candidate_patches
+
+    image, truth = _fixture_scenes()[0]
+    rng = np.random.default_rng(0)
+    patches = candidate_patches(image, truth, load_detector(), rng, sure_share=1.0)
+    game = truth["observation"]["game"]
+    assert patches.images.shape[1:] == (32, 32, 3) and len(patches.labels) == len(patches.images)
+    # With every sure one kept, the candidates name the centre's and the hands' tiles.
+    hidden = {h["zone"] for h in truth["hidden"]}
+    want = Counter(CLASS_INDEX[f"{game}/{i['kind']}"] for i in truth["items"]
+                   if (i["zone"] == "center" or i["zone"].endswith(".hand")) and i["zone"] not in hidden)
+    got = Counter(patches.labels.tolist()) - Counter({0: len(patches.labels)})
+    assert sum((want & got).values()) >= 0.9 * sum(want.values()), (want, got)
+    assert CANDIDATE_NEAR < 10  # half a tile: a candidate between two tiles is neither
+
+
+def test_without_its_candidate_model_the_detector_reads_alone_and_says_so(tmp_path, monkeypatch):
+    from azulcam.vision import analyze, shipped
+
+    monkeypatch.setattr(shipped, "package_file", lambda name: tmp_path / name)
+    analyze.default_locator.cache_clear()
+    try:
+        table, note = analyze.default_locator()
+        assert table.detector is not None and table.candidates is None
+        assert "candidate model not loaded" in note and "tiles_candidates.onnx" in note
+    finally:
+        analyze.default_locator.cache_clear()
