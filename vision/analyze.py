@@ -4,8 +4,9 @@
 2. :func:`register_boards`: each board (and the scoring board) aligned from the profile's corners;
 3. :class:`TableLocator`: the factory displays and the four places of the tiles on each occupied
    one (``locate``); the loose tiles in the centre and beside the boards, found and named by the
-   detector network (``detect``) on the same top-down view. It works in a second thread while
-   steps 4 and 5 read the slots;
+   detector network (``detect``) on the same top-down view, its unsure peaks settled by the
+   candidate model (``detect.confirmed``). It works in a second thread while steps 4 and 5 read
+   the slots;
 4. :mod:`crops` cuts one patch per slot; :func:`slot_lights` measures each aligned board's own
    light (:mod:`light`), and its slots are relit to the typical light. The slot model reads the
    relit slots (``classify_slots``);
