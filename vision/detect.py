@@ -153,14 +153,17 @@ def with_proposed_marker(heat: np.ndarray, game: str, floor: float = THRESHOLD) 
     """The tiles of ``game`` in ``heat`` (:func:`peaks`); where no first-player marker is among
     them, also the marker's strongest peak down to :data:`MARKER_FLOOR`, proposed: the game has
     one marker, always on the table (``analyze.one_marker`` keeps it only where nothing else is
-    read as the marker). With a ``floor`` below THRESHOLD, the other peaks down to it follow, as
-    candidates (:func:`confirmed`)."""
+    read as the marker). With a ``floor`` below THRESHOLD, every peak down to it follows instead,
+    the marker's too, as candidates for the candidate model (:func:`confirmed`): a marker peak
+    on a board, dropped later, no longer hides a weak one beside it."""
     every = peaks(heat, game, min(floor, MARKER_FLOOR))
     found = [d for d in every if d.confidence > THRESHOLD]
+    if floor < THRESHOLD:
+        return found + [d for d in every if floor < d.confidence <= THRESHOLD]
     if not any(d.kind == MARKER for d in found):
         weak = [d for d in every if d.kind == MARKER and d.confidence > MARKER_FLOOR]
         found += weak[:1]  # peaks come strongest first
-    return found + [d for d in every if floor < d.confidence <= THRESHOLD and d.kind != MARKER]
+    return found
 
 
 # --------------------------------------------------------------------------- the model
@@ -260,7 +263,7 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     # The candidates below THRESHOLD take their zones among themselves: a display's four tiles
     # are the four peaks nearest its centre (``locate.zones_of``), and a weak peak there must
     # not push one of them out into the centre.
-    weak = np.array([d.confidence <= THRESHOLD and d.kind != MARKER for d in found])
+    weak = np.array([floor < d.confidence <= THRESHOLD for d in found])
     zones: list[str | None] = [None] * len(found)
     for chosen in (np.flatnonzero(~weak), np.flatnonzero(weak)):
         if len(chosen):
@@ -286,16 +289,17 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
     """The tiles of ``found`` (:func:`loose_tiles`, down to :data:`CANDIDATE_FLOOR`) that stand.
     In the centre and beside the boards, the candidate ``model`` (a tile classifier of
     :func:`candidate_patches`) reads every tile the detector is unsure of (below :data:`SURE`)
-    but the first-player marker (``analyze.one_marker`` settles it), and its reading stands: no
-    tile, or the tile it names. Those it read are ``checked``, with the detector's confidence,
-    so that their zone stays uncertain. Without a model, the candidates below THRESHOLD are
-    dropped and the rest stand as found."""
+    but the first-player marker above THRESHOLD (``analyze.one_marker`` settles it), and its
+    reading stands: no tile, or the tile it names (but a tile named a colour stays of that
+    colour where the model names the marker). Those it read are ``checked``, with the
+    detector's confidence, so that their zone stays uncertain. Without a model, the candidates
+    below THRESHOLD are dropped (but the proposed marker) and the rest stand as found."""
     from dataclasses import replace
 
     if model is None:
         return [f for f in found if f.confidence > THRESHOLD or f.kind == MARKER]
-    asked = [n for n, f in enumerate(found)
-             if f.kind != MARKER and f.confidence < SURE and (f.zone == "center" or f.zone.endswith(".hand"))]
+    asked = [n for n, f in enumerate(found) if (f.kind != MARKER or f.confidence <= THRESHOLD)
+             and f.confidence < SURE and (f.zone == "center" or f.zone.endswith(".hand"))]
     outlines = np.array([found[n].outline for n in asked], np.float64).reshape(-1, 4, 2)
     answers = dict(zip(asked, model.classify(candidate_patches(image, outlines), game) if asked else []))
     out = []
@@ -305,5 +309,5 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
                 out.append(f)
         elif answers[n][0] is not None:
             kind = answers[n][0]
-            out.append(replace(f, kind=f.kind if kind == MARKER else kind, checked=True))
+            out.append(replace(f, kind=f.kind if kind == MARKER and f.kind != MARKER else kind, checked=True))
     return out

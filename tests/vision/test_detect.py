@@ -238,8 +238,13 @@ def test_with_a_floor_the_peaks_below_the_threshold_follow_as_candidates():
     heat[KINDS.index("azul/blue")] *= 0.1  # below the floor
     assert CANDIDATE_FLOOR < 0.3 < THRESHOLD and 0.1 < CANDIDATE_FLOOR
     assert [d.kind for d in with_proposed_marker(heat, "azul")] == ["red", "first_player"]
+    # With a floor, every peak down to it is a candidate, the marker's among them (in peak order).
     found = with_proposed_marker(heat, "azul", CANDIDATE_FLOOR)
-    assert [(d.kind, round(d.confidence, 2)) for d in found] == [("red", 1.0), ("first_player", 0.3), ("black", 0.3)]
+    assert sorted((d.kind, round(d.confidence, 2)) for d in found) == [("black", 0.3), ("first_player", 0.3), ("red", 1.0)]
+    heat[KINDS.index("azul/first_player"), 10, 10] = 0.5  # a marker above the threshold: the weak one still follows
+    found = with_proposed_marker(heat, "azul", CANDIDATE_FLOOR)
+    assert sorted((d.kind, round(d.confidence, 2)) for d in found) == [
+        ("black", 0.3), ("first_player", 0.3), ("first_player", 0.5), ("red", 1.0)]
 
 
 class _Answers:
@@ -263,21 +268,25 @@ def test_the_candidate_model_settles_the_peaks_the_detector_is_unsure_of():
     image = np.full((300, 300, 3), 90, np.uint8)
     low, mid = THRESHOLD - 0.1, (THRESHOLD + SURE) / 2
     found = [_found("center", "red", 0.9), _found("center", "black", low), _found("boards.1.hand", "blue", mid),
-             _found("center", "first_player", low), _found("factories.0", "red", low), _found("factories.1", "red", mid)]
+             _found("center", "first_player", low), _found("boards.0.hand", "first_player", mid),
+             _found("factories.0", "red", low), _found("factories.1", "red", mid)]
     # No model: the candidates below the threshold go (but the proposed marker), the rest stay as found.
-    assert [f.kind for f in confirmed(found, image, "azul", None)] == ["red", "blue", "first_player", "red"]
+    assert [f.kind for f in confirmed(found, image, "azul", None)] == ["red", "blue", "first_player", "first_player",
+                                                                       "red"]
     # A tile: the candidate stands, and the model's kind with it. Only the centre's and the
-    # hand's unsure peaks but the marker were asked, each with its context, and are marked checked.
+    # hand's unsure peaks but the marker above the threshold were asked, each with its context,
+    # and are marked checked.
     model = _Answers(("yellow", 0.55))
     kept = confirmed(found, image, "azul", model)
     assert [(f.zone, f.kind, f.confidence, f.checked) for f in kept] == [
         ("center", "red", 0.9, False), ("center", "yellow", low, True), ("boards.1.hand", "yellow", mid, True),
-        ("center", "first_player", low, False), ("factories.1", "red", mid, False)]
-    assert model.seen == [(2, 32, 32, 3)]
-    # The marker read on a tile of a colour: the detector's colour stays (one_marker settles markers).
-    assert [f.kind for f in confirmed(found, image, "azul", _Answers(("first_player", 0.99)))][:3] == [
-        "red", "black", "blue"]
-    # No tile: both go, however unsure the model.
+        ("center", "yellow", low, True), ("boards.0.hand", "first_player", mid, False), ("factories.1", "red", mid, False)]
+    assert model.seen == [(3, 32, 32, 3)]
+    # The marker read on a tile of a colour: the detector's colour stays (one_marker settles
+    # markers); on a weak marker peak, the marker stands.
+    assert [f.kind for f in confirmed(found, image, "azul", _Answers(("first_player", 0.99)))][:5] == [
+        "red", "black", "blue", "first_player", "first_player"]
+    # No tile: all three go, however unsure the model.
     assert [f.kind for f in confirmed(found, image, "azul", _Answers((None, 0.5)))] == ["red", "first_player", "red"]
 
 
