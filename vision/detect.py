@@ -292,8 +292,9 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
     but the first-player marker above THRESHOLD (``analyze.one_marker`` settles it), and its
     reading stands: no tile, or the tile it names (but a tile named a colour stays of that
     colour where the model names the marker). Those it read are ``checked``, with the
-    detector's confidence, so that their zone stays uncertain. Without a model, the candidates
-    below THRESHOLD are dropped (but the proposed marker) and the rest stand as found."""
+    detector's confidence, so that their zone stays uncertain. The weak peaks elsewhere (on the
+    displays) are dropped. Without a model, the candidates below THRESHOLD are dropped (but the
+    proposed marker) and the rest stand as found."""
     from dataclasses import replace
 
     if model is None:
@@ -305,7 +306,7 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
     out = []
     for n, f in enumerate(found):
         if n not in answers:
-            if f.confidence > THRESHOLD or f.kind == MARKER:
+            if f.confidence > THRESHOLD:  # a weak peak on a display, the marker's too, is no candidate
                 out.append(f)
         elif answers[n][0] is not None:
             kind = answers[n][0]
