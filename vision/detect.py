@@ -288,19 +288,19 @@ def candidate_patches(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
 def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | None) -> list[Found]:
     """The tiles of ``found`` (:func:`loose_tiles`, down to :data:`CANDIDATE_FLOOR`) that stand.
     In the centre and beside the boards, the candidate ``model`` (a tile classifier of
-    :func:`candidate_patches`) reads every tile the detector is unsure of (below :data:`SURE`)
-    but the first-player marker above THRESHOLD (``analyze.one_marker`` settles it), and its
-    reading stands: no tile, or the tile it names (but a tile named a colour stays of that
-    colour where the model names the marker). Those it read are ``checked``, with the
-    detector's confidence, so that their zone stays uncertain. The weak peaks elsewhere (on the
-    displays) are dropped. Without a model, the candidates below THRESHOLD are dropped (but the
+    :func:`candidate_patches`) reads every tile the detector found but the first-player marker
+    above THRESHOLD (``analyze.one_marker`` settles it), and its reading stands: no tile, or the
+    tile it names (but a tile named a colour stays of that colour where the model names the
+    marker). Those it read are ``checked`` and keep the detector's confidence, so that a zone
+    with a peak below :data:`SURE` stays uncertain. The weak peaks elsewhere (on the displays)
+    are dropped. Without a model, the candidates below THRESHOLD are dropped (but the
     proposed marker) and the rest stand as found."""
     from dataclasses import replace
 
     if model is None:
         return [f for f in found if f.confidence > THRESHOLD or f.kind == MARKER]
     asked = [n for n, f in enumerate(found) if (f.kind != MARKER or f.confidence <= THRESHOLD)
-             and f.confidence < SURE and (f.zone == "center" or f.zone.endswith(".hand"))]
+             and (f.zone == "center" or f.zone.endswith(".hand"))]
     outlines = np.array([found[n].outline for n in asked], np.float64).reshape(-1, 4, 2)
     answers = dict(zip(asked, model.classify(candidate_patches(image, outlines), game) if asked else []))
     out = []

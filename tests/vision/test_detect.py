@@ -274,21 +274,22 @@ def test_the_candidate_model_settles_the_peaks_the_detector_is_unsure_of():
     # No model: the candidates below the threshold go (but the proposed marker), the rest stay as found.
     assert [f.kind for f in confirmed(found, image, "azul", None)] == ["red", "blue", "first_player", "first_player",
                                                                        "red", "first_player"]
-    # A tile: the candidate stands, and the model's kind with it. Only the centre's and the
-    # hand's unsure peaks but the marker above the threshold were asked, each with its context,
-    # and are marked checked; the weak peaks on the displays, the marker's too, go.
+    # A tile: the candidate stands, and the model's kind with it. Every tile in the centre and
+    # beside the boards but the marker above the threshold was asked, however sure the detector,
+    # each with its context, and is marked checked, keeping the detector's confidence; the weak
+    # peaks on the displays, the marker's too, go.
     model = _Answers(("yellow", 0.55))
     kept = confirmed(found, image, "azul", model)
     assert [(f.zone, f.kind, f.confidence, f.checked) for f in kept] == [
-        ("center", "red", 0.9, False), ("center", "yellow", low, True), ("boards.1.hand", "yellow", mid, True),
+        ("center", "yellow", 0.9, True), ("center", "yellow", low, True), ("boards.1.hand", "yellow", mid, True),
         ("center", "yellow", low, True), ("boards.0.hand", "first_player", mid, False), ("factories.1", "red", mid, False)]
-    assert model.seen == [(3, 32, 32, 3)]
+    assert model.seen == [(4, 32, 32, 3)]
     # The marker read on a tile of a colour: the detector's colour stays (one_marker settles
     # markers); on a weak marker peak, the marker stands.
     assert [f.kind for f in confirmed(found, image, "azul", _Answers(("first_player", 0.99)))][:5] == [
         "red", "black", "blue", "first_player", "first_player"]
-    # No tile: all three go, however unsure the model.
-    assert [f.kind for f in confirmed(found, image, "azul", _Answers((None, 0.5)))] == ["red", "first_player", "red"]
+    # No tile: all four go, however unsure the model.
+    assert [f.kind for f in confirmed(found, image, "azul", _Answers((None, 0.5)))] == ["first_player", "red"]
 
 
 def test_candidate_patches_are_labelled_by_the_tile_under_them():
