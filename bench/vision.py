@@ -79,14 +79,15 @@ def main() -> None:
     else:
         chosen = default_classifier(threads=args.net_threads)
         classifier, note = chosen.classifier, chosen.warning
-    locator, located_note = default_locator(args.net_threads)
     if args.classic:
         locator, located_note = TableLocator(None), None
-    elif args.detector or args.candidates or args.no_candidates:
-        detector = load_detector(args.detector, threads=args.net_threads) if args.detector else locator.detector
-        candidates = (None if args.no_candidates else load_model(args.candidates, threads=args.net_threads)
-                      if args.candidates else locator.candidates)
-        locator, located_note = TableLocator(detector, candidates), None
+    else:
+        locator, located_note = default_locator(args.net_threads)
+        if args.detector or args.candidates or args.no_candidates:
+            detector = load_detector(args.detector, threads=args.net_threads) if args.detector else locator.detector
+            candidates = (None if args.no_candidates else load_model(args.candidates, threads=args.net_threads)
+                          if args.candidates else locator.candidates)
+            locator, located_note = TableLocator(detector, candidates), None
     for line in (note, located_note):
         if line:
             print(line)

@@ -4,8 +4,8 @@
 2. :func:`register_boards`: each board (and the scoring board) aligned from the profile's corners;
 3. :class:`TableLocator`: the factory displays and the four places of the tiles on each occupied
    one (``locate``); the loose tiles in the centre and beside the boards, found and named by the
-   detector network (``detect``) on the same top-down view, its unsure peaks settled by the
-   candidate model (``detect.confirmed``). It works in a second thread while steps 4 and 5 read
+   detector network (``detect``) on the same top-down view, and read again, with their weak
+   peaks, by the candidate model (``detect.confirmed``). It works in a second thread while steps 4 and 5 read
    the slots;
 4. :mod:`crops` cuts one patch per slot; :func:`slot_lights` measures each aligned board's own
    light (:mod:`light`), and its slots are relit to the typical light. The slot model reads the
@@ -532,8 +532,8 @@ class TableLocator:
     the classifier; where the ring of displays has a gap for one not seen, the display is read
     where the detector finds four tiles there (they hid its rim), and otherwise left out, its
     tiles too, with a warning. With a candidate model too, the detector proposes tiles down to
-    ``detect.CANDIDATE_FLOOR`` in the centre and beside the boards, and the model settles those
-    it is unsure of (``detect.confirmed``).
+    ``detect.CANDIDATE_FLOOR`` in the centre and beside the boards, and the model's reading of
+    each stands (``detect.confirmed``).
     Without a detector, the classic locator proposes every candidate for the classifier
     (:func:`azulcam.vision.locate.locate`)."""
 

@@ -48,8 +48,8 @@ PALE_NAME = "tiles_pale.onnx"
 #: The star-space model: the pale-space model's design, trained on Summer Pavilion's coloured
 #: stars' spaces only (:func:`on_star_space`; ``models/train.py --star-spaces``).
 STARS_NAME = "tiles_stars.onnx"
-#: The candidate model (``models/train.py --candidates``): the detector's unsure tiles in the
-#: centre and beside the boards, with their context (``detect.confirmed``).
+#: The candidate model (``models/train.py --candidates``): the detector's tiles and weak peaks in
+#: the centre and beside the boards, with their context (``detect.confirmed``).
 CANDIDATES_NAME = "tiles_candidates.onnx"
 
 Result = tuple[str | None, float]

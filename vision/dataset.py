@@ -255,7 +255,7 @@ def candidate_patches(image: np.ndarray, truth: dict[str, Any], detector: Any, r
     :func:`azulcam.vision.detect.candidate_patches` cuts them, labelled with the tile whose centre
     lies within :data:`CANDIDATE_NEAR` or as empty where none lies within :data:`CANDIDATE_FAR`.
     Candidates the detector is sure of (``detect.SURE``) are thinned to ``sure_share``: the model
-    is asked about the others."""
+    reads them too, but the unsure ones are where it decides most."""
     from ..calibration.profile import Profile
     from . import detect, locate
 
@@ -271,7 +271,7 @@ def candidate_patches(image: np.ndarray, truth: dict[str, Any], detector: Any, r
     centres = plane.plane_points(np.array([i["center"] for i in items], np.float64).reshape(-1, 2))
     outlines, labels = [], []
     for f in found:
-        if not (f.zone == "center" or f.zone.endswith(".hand")) or f.zone in hidden or not items:
+        if not detect.off_the_displays(f.zone) or f.zone in hidden or not items:
             continue
         distance = np.linalg.norm(centres - plane.plane_points(f.outline.mean(axis=0)[None])[0], axis=1)
         nearest = int(distance.argmin())

@@ -277,6 +277,12 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     return out
 
 
+def off_the_displays(zone: str) -> bool:
+    """Whether a loose tile's zone is the centre or beside a board (``boards.P.hand``), where the
+    candidate model reads the tiles, and not a factory display."""
+    return zone == "center" or zone.endswith(".hand")
+
+
 def candidate_patches(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
     """The candidate model's patches: each tile-sized outline (N x 4 x 2 pixels) with
     :data:`CANDIDATE_MARGIN` of context (``crops.cut``)."""
@@ -299,8 +305,8 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
 
     if model is None:
         return [f for f in found if f.confidence > THRESHOLD or f.kind == MARKER]
-    asked = [n for n, f in enumerate(found) if (f.kind != MARKER or f.confidence <= THRESHOLD)
-             and (f.zone == "center" or f.zone.endswith(".hand"))]
+    asked = [n for n, f in enumerate(found)
+             if (f.kind != MARKER or f.confidence <= THRESHOLD) and off_the_displays(f.zone)]
     outlines = np.array([found[n].outline for n in asked], np.float64).reshape(-1, 4, 2)
     answers = dict(zip(asked, model.classify(candidate_patches(image, outlines), game) if asked else []))
     out = []
