@@ -10,8 +10,8 @@
 4. :mod:`crops` cuts one patch per slot; :func:`slot_lights` measures each aligned board's own
    light (:mod:`light`), and its slots are relit to the typical light. The slot model reads the
    relit slots (``classify_slots``);
-5. :func:`second_look`: the slots read with less than 0.9 confidence are read again by every
-   model (the tile model and its edge-light companion as photographed and relit, the slot model
+5. :func:`second_look`: the slots read with less than 0.9 confidence (and the white tiles on
+   Azul's pale spaces, however sure) are read again by every model (the tile model and its edge-light companion as photographed and relit, the slot model
    relit) and the mean answer stands; those on Azul's pale spaces (``classify.on_pale_space``)
    and on Summer Pavilion's coloured stars (``classify.on_star_space``) are read by the game's
    special-space model instead, on both at once. Then the rules settle unsure slots:
@@ -389,9 +389,14 @@ def second_look(patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, answers
     """The slots' answers, where the classifier was unsure (below :data:`UNSURE`) of a slot in its
     board's own light (``lit``, from :func:`slot_lights`), read again (``classifier.reread``) as
     photographed (``patches``) and ``relit``, in one batch; those on a special space
-    (``special``, from ``classify.on_special_space``) by the game's special-space model."""
+    (``special``, from ``classify.on_special_space``) by the game's special-space model. On
+    Azul's pale spaces a white tile is read again however sure the first reading: in washed-out
+    light the bare space reads as a white tile at 0.9 and more, and the pale-space model, which
+    sees each slot as photographed and relit at once, tells them apart better."""
     answers = list(answers)
-    again = [n for n, (_, confidence) in enumerate(answers) if confidence < UNSURE and lit[n]]
+    pale = np.zeros(len(answers), bool) if special is None or game != "azul" else np.asarray(special, bool)
+    again = [n for n, (kind, confidence) in enumerate(answers)
+             if lit[n] and (confidence < UNSURE or (pale[n] and kind == "white"))]
     if again:
         flags = None if special is None else np.asarray(special, bool)[again]
         for n, second in zip(again, classifier.reread(patches[again], relit[again], game, flags)):

@@ -146,6 +146,20 @@ def test_second_look_rereads_only_unsure_lit_slots_in_one_call():
     assert out == [("red", 0.95), first[1], ("red", 0.95), first[3], first[4], first[5]]
 
 
+def test_second_look_rereads_a_sure_white_tile_on_a_pale_space():
+    patches = np.full((4, 32, 32, 3), 200, np.uint8)
+    relit = light.relit(patches, light.TYPICAL_LIGHT * 1.2)
+    lit = np.ones(4, bool)
+    first = [("white", 0.98), ("white", 0.98), ("blue", 0.99), (None, 0.99)]
+    special = np.array([True, False, True, True])  # slot 1: a white tile on the coloured wall's blue space
+    clf = _Scripted()
+    out = second_look(patches, relit, lit, first, clf, "azul", special)
+    assert clf.rereads == [(1, 1)] and out == [("red", 0.95)] + first[1:]
+    # Summer Pavilion has no white tile; its star spaces are read again only when unsure.
+    clf = _Scripted()
+    assert second_look(patches, relit, lit, first, clf, "pavilion", special) == first and clf.rereads == []
+
+
 def test_reread_averages_the_models_on_both_lights_and_turns():
     from azulcam.vision.classify import REREAD_TURNS
 
