@@ -17,8 +17,8 @@
    special-space model instead, on both at once. Then the rules settle unsure slots:
    :func:`filled_in_order` (how Azul's pattern and floor lines are filled),
    :func:`on_printed_colours` (a tile off the colour printed under it is read empty) and
-   :func:`once_per_line` (a colour a wall row, column or the central star already holds
-   surely). The tile model reads the display places and the loose tiles the locator asks it
+   :func:`once_per_line` (a colour a wall row, column, the central star or an outer star of two
+   colours already holds surely). The tile model reads the display places and the loose tiles the locator asks it
    to (``classify``); the places, and the tiles the detector named a colour but was unsure of,
    are seen in the light of the nearest board (:func:`nearest_lights`, :func:`recoloured`);
 6. :func:`assemble`: the observation, with what the classifier or the detector is unsure of in
@@ -59,6 +59,8 @@ ONCE_SURE = 0.97
 #: 0.66 or less, the one it got wrong 0.73; on three sets in usual light it named none. Half of
 #: the tiles have peaks below 0.7, and each costs the tile model about 0.07 ms.
 RELIT_BELOW = 0.7
+#: The first parts of the slot ids of Summer Pavilion's outer stars (``k.j``: star k, space j).
+OUTER_STARS = frozenset("123456")
 OBSERVATION_FORMAT = "azulcam-observation/1"
 
 
@@ -460,7 +462,9 @@ def once_per_line(slot_ids: list[tuple[str, str]], answers: list[tuple[str | Non
                   ) -> list[tuple[str | None, float]]:
     """The slots' answers, with each unsure one (below :data:`UNSURE`) read empty where it names
     a colour read elsewhere, at :data:`ONCE_SURE` or more, in the same Azul wall row or column
-    or on Summer Pavilion's central star: each holds a colour once at most (jokers aside). The
+    or on Summer Pavilion's central star: each holds a colour once at most (jokers aside). So
+    does an outer star of Summer Pavilion that holds two colours surely: on the grey side a star
+    is built of six colours or of one (on the coloured side, of its own colour only). The
     confidence stays, so the slot is still listed in ``uncertain``."""
     groups: dict[tuple[str, str], list[int]] = {}
     for n, (prefix, slot_id) in enumerate(slot_ids):
@@ -470,9 +474,13 @@ def once_per_line(slot_ids: list[tuple[str, str]], answers: list[tuple[str | Non
             groups.setdefault((prefix, f"column {parts[2]}"), []).append(n)
         elif parts[0] == "0" and len(parts) == 2:
             groups.setdefault((prefix, "central star"), []).append(n)
+        elif parts[0] in OUTER_STARS and len(parts) == 2:
+            groups.setdefault((prefix, f"star {parts[0]}"), []).append(n)
     answers = list(answers)
-    for members in groups.values():
+    for (_, group), members in groups.items():
         sure = {answers[n][0] for n in members if answers[n][1] >= ONCE_SURE} - {None, "joker"}
+        if group.startswith("star") and len(sure) < 2:
+            continue  # one colour (or none) sure: the star may be built of that colour alone
         for n in members:
             kind, confidence = answers[n]
             if confidence < UNSURE and kind in sure:

@@ -404,7 +404,7 @@ def test_in_azul_only_the_first_player_marker_lies_beside_a_board():
     assert beside_the_boards("pavilion", loose, named) == named
 
 
-def test_a_colour_read_surely_in_a_wall_row_or_column_or_on_the_central_star_rules_it_out_there():
+def test_a_colour_read_surely_in_a_wall_row_or_column_or_on_a_multicolour_star_rules_it_out_there():
     from azulcam.vision.analyze import ONCE_SURE, UNSURE, once_per_line
 
     ids = [("boards.0", "wall.0.1"), ("boards.0", "wall.0.3"), ("boards.0", "wall.2.3"), ("boards.0", "wall.4.4"),
@@ -421,3 +421,13 @@ def test_a_colour_read_surely_in_a_wall_row_or_column_or_on_the_central_star_rul
     star = [("boards.0", "0.1"), ("boards.0", "0.4"), ("boards.0", "3.1"), ("boards.0", "3.2")]
     assert once_per_line(star, [("red", 0.99), ("red", 0.5), ("red", 0.99), ("red", 0.5)]) == [
         ("red", 0.99), (None, 0.5), ("red", 0.99), ("red", 0.5)]
+    # An outer star holding two colours surely is built of six colours: it holds each once. One
+    # sure colour alone may be a star of that colour, and another star is apart.
+    outer = [("boards.0", "4.2"), ("boards.0", "4.3"), ("boards.0", "4.5"), ("boards.0", "5.1")]
+    two = [("blue", 0.99), ("orange", 0.99), ("blue", 0.59), ("blue", 0.5)]
+    assert once_per_line(outer, two) == [("blue", 0.99), ("orange", 0.99), (None, 0.59), ("blue", 0.5)]
+    one = [("blue", 0.99), ("blue", 0.99), ("blue", 0.59), ("blue", 0.5)]
+    assert once_per_line(outer, one) == one
+    # The supply's places are no star.
+    supply = [("supply", "supply.0"), ("supply", "supply.1"), ("supply", "supply.2")]
+    assert once_per_line(supply, two[:3]) == two[:3]
