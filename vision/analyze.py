@@ -11,7 +11,7 @@
    light (:mod:`light`), and its slots are relit to the typical light. The slot model reads the
    relit slots (``classify_slots``);
 5. :func:`second_look`: the slots read with less than 0.9 confidence (and the white tiles on
-   Azul's pale spaces, however sure) are read again by every model (the tile model and its edge-light companion as photographed and relit, the slot model
+   Azul's pale spaces read below 0.99) are read again by every model (the tile model and its edge-light companion as photographed and relit, the slot model
    relit) and the mean answer stands; those on Azul's pale spaces (``classify.on_pale_space``)
    and on Summer Pavilion's coloured stars (``classify.on_star_space``) are read by the game's
    special-space model instead, on both at once. Then the rules settle unsure slots:
@@ -53,6 +53,13 @@ UNSURE = 0.9
 #: space was read as a white tile at 0.90 (bench seed 900000, image 38) and ruled out the row's
 #: real white; at 0.97 none of seven bench sets had more slot mistakes than without the rule.
 ONCE_SURE = 0.97
+#: Below this confidence a white tile read on one of Azul's pale spaces is read again by the
+#: pale-space model (:func:`second_look`), however sure by :data:`UNSURE`: in washed-out light the
+#: bare space reads as a white tile at 0.90-0.98, and the pale-space model, which sees the slot as
+#: photographed and relit at once, tells them apart better. Thirteen bench sets: the same
+#: figures as with every white tile read again, for less than half the time (most whites read
+#: surer than this).
+PALE_WHITE_SURE = 0.99
 #: Below this confidence (the detector's peak), a tile the detector named a colour is read again
 #: in the nearest board's light (:func:`recoloured`). On three edge-light bench sets (1,561 such
 #: tiles) that second reading named another colour for 17: the 16 it got right had peaks of
@@ -392,13 +399,11 @@ def second_look(patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, answers
     board's own light (``lit``, from :func:`slot_lights`), read again (``classifier.reread``) as
     photographed (``patches``) and ``relit``, in one batch; those on a special space
     (``special``, from ``classify.on_special_space``) by the game's special-space model. On
-    Azul's pale spaces a white tile is read again however sure the first reading: in washed-out
-    light the bare space reads as a white tile at 0.9 and more, and the pale-space model, which
-    sees each slot as photographed and relit at once, tells them apart better."""
+    Azul's pale spaces a white tile read below :data:`PALE_WHITE_SURE` is read again too."""
     answers = list(answers)
     pale = np.zeros(len(answers), bool) if special is None or game != "azul" else np.asarray(special, bool)
-    again = [n for n, (kind, confidence) in enumerate(answers)
-             if lit[n] and (confidence < UNSURE or (pale[n] and kind == "white"))]
+    again = [n for n, (kind, confidence) in enumerate(answers) if lit[n] and (
+        confidence < UNSURE or (pale[n] and kind == "white" and confidence < PALE_WHITE_SURE))]
     if again:
         flags = None if special is None else np.asarray(special, bool)[again]
         for n, second in zip(again, classifier.reread(patches[again], relit[again], game, flags)):

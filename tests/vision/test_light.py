@@ -147,10 +147,12 @@ def test_second_look_rereads_only_unsure_lit_slots_in_one_call():
 
 
 def test_second_look_rereads_a_sure_white_tile_on_a_pale_space():
+    from azulcam.vision.analyze import PALE_WHITE_SURE
+
     patches = np.full((4, 32, 32, 3), 200, np.uint8)
     relit = light.relit(patches, light.TYPICAL_LIGHT * 1.2)
     lit = np.ones(4, bool)
-    first = [("white", 0.98), ("white", 0.98), ("blue", 0.99), (None, 0.99)]
+    first = [("white", 0.98), ("white", 0.98), ("blue", 0.95), ("white", PALE_WHITE_SURE)]
     special = np.array([True, False, True, True])  # slot 1: a white tile on the coloured wall's blue space
     clf = _Scripted()
     out = second_look(patches, relit, lit, first, clf, "azul", special)
