@@ -126,17 +126,6 @@ def peaks(heat: np.ndarray, game: str | None, threshold: float = THRESHOLD) -> l
     best = sub.max(axis=0)
     local = cv2.dilate(best, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((best >= local) & (best > threshold))
-    # Two tiles lying flat never have centres closer than MIN_GAP_MM: a weaker peak that near a
-    # stronger one is the same tile (or the gap between two), not another.
-    order = np.argsort(-best[ys, xs], kind="stable")
-    gap = MIN_GAP_MM * VIEW_PPM / STRIDE
-    cells = np.stack([ys[order], xs[order]], 1).astype(np.float64)
-    near = ((cells[:, None] - cells[None]) ** 2).sum(-1) < gap * gap
-    keep = np.ones(len(cells), bool)
-    for i in range(len(cells)):
-        if keep[i]:
-            keep[i + 1:] &= ~near[i, i + 1:]
-    ys, xs = cells[keep].astype(int).T
     # Sub-cell centres: the heat-weighted mean of the 3 x 3 cells around each peak.
     padded = np.pad(best, 1)
     dy, dx = np.mgrid[-1:2, -1:2].reshape(2, 1, 9)
@@ -145,6 +134,23 @@ def peaks(heat: np.ndarray, game: str | None, threshold: float = THRESHOLD) -> l
     cy = ys + (win * dy).sum(axis=1) / total
     cx = xs + (win * dx).sum(axis=1) / total
     named = sub[:, ys, xs].argmax(axis=0)
+    # Two tiles lying flat never have centres closer than MIN_GAP_MM: a weaker peak that near a
+    # stronger one is the same tile (or the gap between two), not another. Between peaks of one
+    # kind the gap is also measured once they are placed within their cells (three cells apart
+    # may then be two thirds of it: one tile's two peaks); between kinds only cell to cell (the
+    # first-player marker may lie on the edge of a tile, and its weak peak must stay).
+    order = np.argsort(-best[ys, xs], kind="stable")
+    ys, xs, cy, cx, named = ys[order], xs[order], cy[order], cx[order], named[order]
+    gap = MIN_GAP_MM * VIEW_PPM / STRIDE
+    cells = np.stack([ys, xs], 1).astype(np.float64)
+    placed = np.stack([cy, cx], 1)
+    near = ((cells[:, None] - cells[None]) ** 2).sum(-1) < gap * gap
+    near |= (((placed[:, None] - placed[None]) ** 2).sum(-1) < gap * gap) & (named[:, None] == named[None])
+    keep = np.ones(len(cells), bool)
+    for i in range(len(cells)):
+        if keep[i]:
+            keep[i + 1:] &= ~near[i, i + 1:]
+    ys, xs, cy, cx, named = ys[keep], xs[keep], cy[keep], cx[keep], named[keep]
     return [Detection((float(x * STRIDE), float(y * STRIDE)), kinds[int(k)], float(best[y0, x0]))
             for x, y, k, y0, x0 in zip(cx, cy, named, ys, xs)]
 

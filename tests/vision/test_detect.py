@@ -56,6 +56,20 @@ def test_boards_and_hidden_tiles_are_not_learned():
     assert 0.15 < 1 - weight.mean() < 0.3
 
 
+def test_one_tile_s_two_peaks_are_one_tile_once_placed_within_their_cells():
+    """Two peaks of one kind three cells apart (MIN_GAP_MM cell to cell), each leaning towards
+    the other: once placed within their cells they are closer than MIN_GAP_MM, one tile. Of two
+    kinds (the first-player marker on a tile's edge) both stay."""
+    assert detect.MIN_GAP_MM * detect.VIEW_PPM / detect.STRIDE == 3
+    red, marker = detect.KINDS.index("azul/red"), detect.KINDS.index("azul/first_player")
+    for second, count in ((red, 1), (marker, 2)):
+        heat = np.zeros((len(detect.KINDS), 20, 30), np.float32)
+        heat[red, 10, 10], heat[red, 10, 11] = 0.9, 0.8
+        heat[second, 10, 13], heat[second, 10, 12] = 0.5, 0.45
+        found = detect.peaks(heat, "azul", 0.3)
+        assert len(found) == count and found[0].kind == "red" and found[0].confidence == pytest.approx(0.9)
+
+
 def test_peaks_refuses_an_unknown_game():
     with pytest.raises(ValueError, match="unknown game"):
         peaks(np.zeros((len(KINDS), 4, 4), np.float32), "chess")
