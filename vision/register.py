@@ -201,7 +201,7 @@ def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterat
     """Align a board's art with a greyscale image, starting from ``corners`` (4 x 2 pixels).
 
     Coarse level: OpenCV's ECC (at most ``iterations``), which takes a start a few centimetres
-    off; fine level: the inverse-compositional ECC of :func:`_align_fine`, several times cheaper
+    off; where it gives up (a blurred, far board), the fine level starts from ``corners``; fine level: the inverse-compositional ECC of :func:`_align_fine`, several times cheaper
     per iteration at the same accuracy. A runaway fit (:func:`_plausible`: off by more than a
     quarter of the board's width or, with ``keeps_shape``, changing the board's shape) is
     refitted as a rigid motion. ``keeps_shape`` is for ``corners`` from a profile, the board as
@@ -216,17 +216,16 @@ def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterat
                                            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, _COARSE_EPS),
                                            None, 3)
     except cv2.error:
-        aligned = False
-    if aligned:
-        # ECC's warp takes template pixels to view pixels; the board's homography follows it.
-        h_img = view.view_to_image @ warp.astype(np.float64) @ np.linalg.inv(view.view_to_board)
-    for ppm in finer if aligned else ():
+        # The coarse level found nothing to hold on to (a blurred, far board): the fine level
+        # starts from the profile's corners, which are seldom far off.
+        warp = np.eye(3)
+    # ECC's warp takes template pixels to view pixels; the board's homography follows it.
+    h_img = view.view_to_image @ warp.astype(np.float64) @ np.linalg.inv(view.view_to_board)
+    for ppm in finer:
         view = art_view(grey, h_img, layout_name, ppm)
         found = _align_fine(view.edges, _model(layout_name, ppm))
-        if found is None:
-            aligned = False
-            break
-        warp, score, converged = found
+        # Where the inverse-compositional step finds no correlation, OpenCV's ECC tries from here.
+        warp, score, converged = found if found is not None else (np.eye(3), 0.0, False)
         if not converged:  # still creeping (a start far off, a board partly covered): OpenCV's ECC takes over
             try:
                 score, warp = cv2.findTransformECC(view.template, view.edges, warp.astype(np.float32),
