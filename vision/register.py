@@ -38,6 +38,12 @@ _FALLBACK_EPS = 1e-4
 _FALLBACK_ITERATIONS = 20
 #: How far past the board's edge the warped view reaches (fraction of its size): room to move.
 _PAD = 0.12
+#: Where the coarse level gives up (or the fine level finds nothing to correlate at first), the
+#: fit starts at the profile's corners with the fine level's narrow reach: a fit farther than
+#: this share of the board's width (10 mm on Azul's) from them was pulled elsewhere. The 13 boards of the
+#: ten tuned bench sets so fitted moved 0.01-0.033 of the width onto their art, but one (under a
+#: hand) 0.15, 1.4 tiles off its slots.
+_RESCUED_MOVE = 0.04
 #: A board moved on the table keeps its shape: a fit whose sides are longer or shorter than the
 #: start's by more than this share was pulled by something else (an arm over the board's edge).
 #: Fits from starts a few pixels off change their sides by up to 8 %; such pulled fits by 19-20 %.
@@ -201,13 +207,15 @@ def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterat
     """Align a board's art with a greyscale image, starting from ``corners`` (4 x 2 pixels).
 
     Coarse level: OpenCV's ECC (at most ``iterations``), which takes a start a few centimetres
-    off; where it gives up (a blurred, far board), the fine level starts from ``corners``; fine level: the inverse-compositional ECC of :func:`_align_fine`, several times cheaper
-    per iteration at the same accuracy. A runaway fit (:func:`_plausible`: off by more than a
+    off; fine level: the inverse-compositional ECC of :func:`_align_fine`, several times cheaper
+    per iteration at the same accuracy. Where the coarse level gives up (a blurred, far board),
+    the fine level starts from ``corners``, and must not move the board farther than
+    :data:`_RESCUED_MOVE`. A runaway fit (:func:`_plausible`: off by more than a
     quarter of the board's width or, with ``keeps_shape``, changing the board's shape) is
     refitted as a rigid motion. ``keeps_shape`` is for ``corners`` from a profile, the board as
     it was; a calibration's rough outline may be reshaped."""
     h_img = board_homography(np.asarray(corners, np.float64)).astype(np.float64)
-    score, aligned = 0.0, True
+    score, aligned, rescued = 0.0, True, False
     coarse, *finer = _LEVELS
     view = art_view(grey, h_img, layout_name, coarse)
     try:
@@ -217,14 +225,15 @@ def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterat
                                            None, 3)
     except cv2.error:
         # The coarse level found nothing to hold on to (a blurred, far board): the fine level
-        # starts from the profile's corners, which are seldom far off.
-        warp = np.eye(3)
+        # starts from the profile's corners, which are seldom far off (_RESCUED_MOVE).
+        warp, rescued = np.eye(3), True
     # ECC's warp takes template pixels to view pixels; the board's homography follows it.
     h_img = view.view_to_image @ warp.astype(np.float64) @ np.linalg.inv(view.view_to_board)
     for ppm in finer:
         view = art_view(grey, h_img, layout_name, ppm)
         found = _align_fine(view.edges, _model(layout_name, ppm))
         # Where the inverse-compositional step finds no correlation, OpenCV's ECC tries from here.
+        rescued |= found is None
         warp, score, converged = found if found is not None else (np.eye(3), 0.0, False)
         if not converged:  # still creeping (a start far off, a board partly covered): OpenCV's ECC takes over
             try:
@@ -239,6 +248,9 @@ def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterat
     if not aligned:
         return Registration(np.asarray(corners, np.float64), 0.0, False)
     refined = to_image(h_img, [[0, 0], [1, 0], [1, 1], [0, 1]])
+    corners = np.asarray(corners, np.float64)
+    if rescued and np.abs(refined - corners).max() > _RESCUED_MOVE * np.linalg.norm(corners[1] - corners[0]):
+        return Registration(corners, float(score), False)
     if _plausible(corners, refined, _MAX_RESHAPE if keeps_shape else None):
         return Registration(refined, float(score), True)
     # A runaway fit, or one that changed the board's shape: the board is fitted again as it can
