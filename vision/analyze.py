@@ -10,16 +10,16 @@
 4. :mod:`crops` cuts one patch per slot; :func:`slot_lights` measures each aligned board's own
    light (:mod:`light`), and its slots are relit to the typical light. The slot model reads the
    relit slots (``classify_slots``);
-5. :func:`second_look`: the slots read with less than 0.9 confidence (and the white tiles on
-   Azul's pale spaces read below 0.99) are read again by every model (the tile model and its edge-light companion as photographed and relit, the slot model
-   relit) and the mean answer stands; those on Azul's pale spaces (``classify.on_pale_space``)
-   and on Summer Pavilion's coloured stars (``classify.on_star_space``) are read by the game's
-   special-space model instead, on both at once. Then the rules settle unsure slots:
-   :func:`filled_in_order` (how Azul's pattern and floor lines are filled),
-   :func:`on_printed_colours` (a tile off the colour printed under it is read empty) and
-   :func:`once_per_line` (a colour a wall row, column, the central star or an outer star of two
-   colours already holds surely). The tile model reads the display places and the loose tiles the locator asks it
-   to (``classify``); the places, and the tiles the detector named a colour but was unsure of,
+5. :func:`second_look`: the slots read with less than 0.9 confidence are read again by every
+   model (the tile model and its edge-light companion as photographed and relit, the slot model
+   relit) and the mean answer stands; those on Azul's pale spaces (``classify.on_pale_space``),
+   and the white tiles read there below 0.99, and those on Summer Pavilion's coloured stars
+   (``classify.on_star_space``) are read by the game's special-space model instead, on both at
+   once. Then the rules settle unsure slots: :func:`filled_in_order` (how Azul's pattern and
+   floor lines are filled), :func:`on_printed_colours` (a tile off the colour printed under it
+   is read empty) and :func:`once_per_line` (a colour a wall row, column, the central star or an
+   outer star of two colours already holds surely). The tile model reads the display places and
+   the loose tiles the locator asks it to (``classify``); the places, and the tiles the detector named a colour but was unsure of,
    are seen in the light of the nearest board (:func:`nearest_lights`, :func:`recoloured`);
 6. :func:`assemble`: the observation, with what the classifier or the detector is unsure of in
    ``uncertain`` and what could not be seen in ``warnings``.

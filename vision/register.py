@@ -40,9 +40,9 @@ _FALLBACK_ITERATIONS = 20
 _PAD = 0.12
 #: Where the coarse level gives up (or the fine level finds nothing to correlate at first), the
 #: fit starts at the profile's corners with the fine level's narrow reach: a fit farther than
-#: this share of the board's width (10 mm on Azul's) from them was pulled elsewhere. The 13 boards of the
-#: ten tuned bench sets so fitted moved 0.01-0.033 of the width onto their art, but one (under a
-#: hand) 0.15, 1.4 tiles off its slots.
+#: this share of the board's width (10 mm on Azul's) from them was pulled elsewhere. Of the 13
+#: boards of the ten tuned bench sets so fitted, 12 moved 0.01-0.033 of the width onto their
+#: art, one (under a hand) 0.15, 1.4 tiles off its slots.
 _RESCUED_MOVE = 0.04
 #: A board moved on the table keeps its shape: a fit whose sides are longer or shorter than the
 #: start's by more than this share was pulled by something else (an arm over the board's edge).
@@ -214,7 +214,8 @@ def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterat
     quarter of the board's width or, with ``keeps_shape``, changing the board's shape) is
     refitted as a rigid motion. ``keeps_shape`` is for ``corners`` from a profile, the board as
     it was; a calibration's rough outline may be reshaped."""
-    h_img = board_homography(np.asarray(corners, np.float64)).astype(np.float64)
+    corners = np.asarray(corners, np.float64)
+    h_img = board_homography(corners).astype(np.float64)
     score, aligned, rescued = 0.0, True, False
     coarse, *finer = _LEVELS
     view = art_view(grey, h_img, layout_name, coarse)
@@ -246,9 +247,8 @@ def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterat
                 break
         h_img = view.view_to_image @ warp.astype(np.float64) @ np.linalg.inv(view.view_to_board)
     if not aligned:
-        return Registration(np.asarray(corners, np.float64), 0.0, False)
+        return Registration(corners, 0.0, False)
     refined = to_image(h_img, [[0, 0], [1, 0], [1, 1], [0, 1]])
-    corners = np.asarray(corners, np.float64)
     if rescued and np.abs(refined - corners).max() > _RESCUED_MOVE * np.linalg.norm(corners[1] - corners[0]):
         return Registration(corners, float(score), False)
     if _plausible(corners, refined, _MAX_RESHAPE if keeps_shape else None):
@@ -258,7 +258,7 @@ def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterat
     rigid = _rigid_fit(grey, corners, layout_name, iterations)
     if rigid is not None and _plausible(corners, rigid[0]):
         return Registration(rigid[0], rigid[1], True)
-    return Registration(np.asarray(corners, np.float64), float(score), False)
+    return Registration(corners, float(score), False)
 
 
 def _plausible(start: np.ndarray, refined: np.ndarray, reshape: float | None = _MAX_RESHAPE) -> bool:
