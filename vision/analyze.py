@@ -181,7 +181,7 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
     # The locator (displays and loose tiles) works in a second thread beside the slots' reading:
     # the two share only the photo, and each is mostly calls that release the GIL.
     with ThreadPoolExecutor(1) as pool:
-        located = pool.submit(locator, image, profile, boards) if locator is not None else None
+        located = pool.submit(locator, image, profile) if locator is not None else None
         outlines, slot_ids, printed = [], [], []
         for view in boards:
             layout = load_layout(view.placement.layout)
@@ -559,8 +559,7 @@ class TableLocator:
         self.detector = detector
         self.candidates = candidates
 
-    def __call__(self, image: np.ndarray, profile: Profile, boards: list[BoardView]
-                 ) -> tuple[list[tuple[float, float]], list[Loose], list[str]]:
+    def __call__(self, image: np.ndarray, profile: Profile) -> tuple[list[tuple[float, float]], list[Loose], list[str]]:
         from . import locate
 
         if self.detector is None:

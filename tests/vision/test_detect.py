@@ -127,7 +127,7 @@ def test_loose_tiles_of_the_fixture_scenes_are_found_and_named():
     zones = right = 0
     wrong = []
     for image, truth in _fixture_scenes():
-        discs, loose, _ = table(image, Profile.from_json(truth["profile"]), [])
+        discs, loose, _ = table(image, Profile.from_json(truth["profile"]))
         # Each display's four proposed places (for the classifier), and the detector's own peaks
         # on it (a second reading, settled in analyze.settled_displays).
         assert len([x for x in loose if x.zone.startswith("factories.") and x.kind is None]) % 4 == 0
@@ -183,7 +183,7 @@ def test_the_locator_works_beside_the_slots_and_its_errors_reach_the_caller():
     assert both.loose and len(both.kinds) == len(both.slot_ids) + len(both.loose)
     assert {"register", "crop", "classify", "second look", "locate", "loose tiles"} <= both.spent.keys()
 
-    def broken(image, profile, boards):
+    def broken(image, profile):
         raise ValueError("the locator broke")
 
     with pytest.raises(ValueError, match="the locator broke"):
@@ -214,7 +214,7 @@ def test_a_display_the_disc_search_missed_is_read_where_its_four_tiles_are(monke
     table = TableLocator(load_detector())
     for image, truth in _fixture_scenes():  # the first with every display seen, full and empty ones
         profile = Profile.from_json(truth["profile"])
-        factories, loose, warnings = table(image, profile, [])
+        factories, loose, warnings = table(image, profile)
         full = [n for n in range(len(factories)) if sum(1 for x in loose if x.zone == f"factories.{n}" and x.kind) == 4]
         empty = [n for n in range(len(factories)) if not any(x.zone == f"factories.{n}" for x in loose)]
         if not warnings and full and empty:
@@ -226,7 +226,7 @@ def test_a_display_the_disc_search_missed_is_read_where_its_four_tiles_are(monke
     for gone in (full[0], empty[0]):
         monkeypatch.setattr(locate, "find_factories",
                             lambda *args, gone=gone: [d for n, d in enumerate(found(*args)) if n != gone])
-        again, loose_again, warned = table(image, profile, [])
+        again, loose_again, warned = table(image, profile)
         if gone == full[0]:
             assert len(again) == len(factories) and not warned
             # The display comes last, near where it was found, with the detector's four tiles.
