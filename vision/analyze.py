@@ -5,8 +5,8 @@
 3. :class:`TableLocator`: the factory displays and the four places of the tiles on each occupied
    one (``locate``); the loose tiles in the centre and beside the boards, found and named by the
    detector network (``detect``) on the same top-down view, and read again, with their weak
-   peaks, by the candidate model (``detect.confirmed``). It works in a second thread while steps 4 and 5 read
-   the slots;
+   peaks, by the candidate model (``detect.confirmed``). It works in a second thread while
+   steps 4 and 5 read the slots;
 4. :mod:`crops` cuts one patch per slot; :func:`slot_lights` measures each aligned board's own
    light (:mod:`light`), and its slots are relit to the typical light. The slot model reads the
    relit slots (``classify_slots``);
@@ -19,8 +19,9 @@
    floor lines are filled), :func:`on_printed_colours` (a tile off the colour printed under it
    is read empty) and :func:`once_per_line` (a colour a wall row, column, the central star or an
    outer star of two colours already holds surely). The tile model reads the display places and
-   the loose tiles the locator asks it to (``classify``); the places, and the tiles the detector named a colour but was unsure of,
-   are seen in the light of the nearest board (:func:`nearest_lights`, :func:`recoloured`);
+   the loose tiles the locator asks it to (``classify``); the places, and the tiles the
+   detector named a colour but was unsure of, are seen in the light of the nearest board
+   (:func:`nearest_lights`, :func:`recoloured`);
 6. :func:`assemble`: the observation, with what the classifier or the detector is unsure of in
    ``uncertain`` and what could not be seen in ``warnings``.
 """
