@@ -54,6 +54,17 @@ _DISC_GAP = 1.9
 #: its four seen twice. A tile of the centre pushed against the display lies at a radius or more
 #: (seed 930000, image 3: 0.99); tiles seen twice lay at 0.57 and 0.83 (seed 970000, images 0, 24).
 SEEN_TWICE_WITHIN = 0.9
+#: A weak disc (scoring below :data:`OFF_RING_WEAK` of the median display) farther than this share
+#: of the displays' spacing from every place of the even ring through the others is not one: the
+#: displays stand evenly round a circle (the rules' set-up). On the bench's ten sets, displays in
+#: view lay 0.27 of a spacing from it at most; the rims found half a display away from a display
+#: under a hand, or in a heap of centre tiles, 0.40-0.51; one display under a hand found where it
+#: stands, 0.41 (seed 970000, 4 players, image 7: two of its neighbours not found either), and
+#: is dropped. A display pushed a third of a spacing out of line on a real table and holding
+#: tiles (which hide its rim) is dropped too: its gap in the ring then holds it if the detector
+#: finds its four tiles there (``analyze.TableLocator``).
+OFF_RING = 0.35
+OFF_RING_WEAK = 0.7
 #: No table is wider than this (mm). Corners far outside the image (a close-up) can place the
 #: boards a hundred metres apart on the plane fitted to them (seen in a training scene), and its
 #: top-down view would not fit in memory.
@@ -360,7 +371,8 @@ def _discs_in_view(view: View, plane: Plane, game: str) -> list[Disc]:
     one, hardly more than a heap of loose tiles does; but the displays stand in a circle round
     the middle of the table (the rules' set-up): the circle through the strongest candidates
     (:func:`_factory_ring`) admits the weak ones on it, and one off it only when it is about as
-    strong as the displays on it and not in the middle of the ring (:func:`_chosen_discs`)."""
+    strong as the displays on it and not in the middle of the ring (:func:`_chosen_discs`). They
+    also stand evenly round it: a weak one far from every even place is none (:func:`_on_even_ring`)."""
     view = view.around_players(plane)  # the displays stand among the players' boards
     f = DISC_VIEW_PPM / view.ppm
     small = cv2.resize(view.image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 0.99 else view.image
@@ -401,7 +413,7 @@ def _discs_in_view(view: View, plane: Plane, game: str) -> list[Disc]:
         if not len(kept) or np.hypot(*(kept - c[1]).T).min() > _DISC_GAP * radius:
             distinct.append(c)
             kept = np.vstack([kept, c[1]])
-    chosen = _chosen_discs(distinct[:3 * wanted], radius, wanted)
+    chosen = _on_even_ring(_chosen_discs(distinct[:3 * wanted], radius, wanted), wanted)
     return [_disc_at(plane, p / ppm + view.origin, radius_mm, score, seen) for score, p, seen in chosen]
 
 
@@ -429,6 +441,34 @@ def _chosen_discs(distinct: list[tuple[float, np.ndarray, float]], radius: float
     hub, ring = _circle_through(np.array([c[1] for c in chosen])) if len(chosen) >= 3 else (None, 0.0)
     return chosen + [c for c, on in zip(distinct, on_ring) if not on and c[0] > 0.5 * typical
                      and (hub is None or np.hypot(*(c[1] - hub)) > ring - 2 * radius)][:wanted - len(chosen)]
+
+
+def _on_even_ring(chosen: list[tuple[float, np.ndarray, float]], wanted: int) -> list[tuple[float, np.ndarray, float]]:
+    """The chosen discs (score, view point, share of the rim seen) less the weak ones that stand
+    off the even ring of displays through the others (:data:`OFF_RING`), the farthest first."""
+    chosen = list(chosen)
+    while len(chosen) >= 5:
+        points = np.array([c[1] for c in chosen], np.float64)
+        typical = float(np.median([c[0] for c in chosen]))
+        off = [_off_even_ring(np.delete(points, k, 0), points[k], wanted) if c[0] < OFF_RING_WEAK * typical else 0.0
+               for k, c in enumerate(chosen)]
+        worst = int(np.argmax(off))
+        if off[worst] <= OFF_RING:
+            break
+        del chosen[worst]
+    return chosen
+
+
+def _off_even_ring(others: np.ndarray, point: np.ndarray, wanted: int) -> float:
+    """How far ``point`` lies from the nearest of ``wanted`` places evenly round the circle
+    through ``others`` (n x 2, n >= 3), turned to fit them best, as a share of the places' spacing."""
+    hub, ring = _circle_through(others)
+    step = 2 * math.pi / wanted
+    angles = np.arctan2(others[:, 1] - hub[1], others[:, 0] - hub[0])
+    turn = float(np.angle(np.exp(1j * wanted * angles).sum())) / wanted
+    t = turn + step * round((math.atan2(point[1] - hub[1], point[0] - hub[0]) - turn) / step)
+    place = hub + ring * np.array([math.cos(t), math.sin(t)])
+    return float(np.hypot(*(point - place))) / max(2 * ring * math.sin(step / 2), 1e-9)
 
 
 def _factory_ring(points: np.ndarray, scores: np.ndarray, radius: float, wanted: int) -> np.ndarray | None:

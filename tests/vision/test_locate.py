@@ -188,6 +188,20 @@ def test_displays_off_the_ring_are_kept_when_strong_but_never_in_its_middle():
     assert len(L._chosen_discs([*on_ring, weak], radius=12.0, wanted=7)) == 6
 
 
+def test_a_weak_disc_between_two_places_of_the_even_ring_is_no_display():
+    angles = np.linspace(0, 2 * np.pi, 9, endpoint=False) + 0.3
+    ring = np.stack([100 + 80 * np.cos(angles), 100 + 80 * np.sin(angles)], 1)
+    displays = [(1.0 + 0.1 * k, p, 1.0) for k, p in enumerate(ring[:7])]  # two under a hand
+    between = (ring[7] + ring[8]) / 2 * 1.03  # the rim beside the hand, between their places
+    kept = L._on_even_ring([*displays, (0.3, between, 0.8)], wanted=9)
+    assert [c[1].tolist() for c in kept] == [p.tolist() for p in ring[:7]]
+    # On its place, or strong, it stays.
+    assert len(L._on_even_ring([*displays, (0.3, ring[7] + 5.0, 0.8)], wanted=9)) == 8
+    assert len(L._on_even_ring([*displays, (1.2, between, 1.0)], wanted=9)) == 8
+    # Too few others to say where the places are: it stays.
+    assert len(L._on_even_ring([*displays[:3], (0.3, between, 0.8)], wanted=9)) == 4
+
+
 def test_inside_distance_is_point_polygon_test_for_all_points_at_once():
     import cv2
 
