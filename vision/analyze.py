@@ -550,7 +550,8 @@ class TableLocator:
     boards are found and named by it, and each occupied display's four places are proposed for
     the classifier; where the ring of displays has a gap for one not seen, the display is read
     where the detector finds four tiles there (they hid its rim), and otherwise left out, its
-    tiles too, with a warning. With a candidate model too, the detector proposes tiles down to
+    tiles too, with a warning. One to three tiles found on a display with a side of its rim
+    covered are left out: the others are under the hand. With a candidate model too, the detector proposes tiles down to
     ``detect.CANDIDATE_FLOOR`` in the centre and beside the boards, and the model's reading of
     each stands (``detect.confirmed``).
     Without a detector, the classic locator proposes every candidate for the classifier
@@ -587,9 +588,14 @@ class TableLocator:
         on_unseen = Counter(f.zone for f in found if f.zone in gaps)
         there = [k for k in range(len(unseen)) if on_unseen[f"factories.{len(discs) + k}"] == 4]
         numbers = {f"factories.{len(discs) + k}": f"factories.{len(discs) + i}" for i, k in enumerate(there)}
+        # One to three peaks on a display with a side of its rim covered (a hand over it) are some
+        # of its tiles, the others hidden: not the centre's tiles lying over an empty display.
+        on_disc = Counter(f.zone for f in found)
+        covered = {f"factories.{n}" for n, d in enumerate(discs) if d.rim < locate.FULL_RIM
+                   and 0 < on_disc[f"factories.{n}"] < 4}
         # The peaks on the displays are kept too, as a second reading of them (``settled_displays``).
         loose += [Loose(f.outline, numbers.get(f.zone, f.zone), f.kind, f.confidence, detect.SURE, f.checked)
-                  for f in found if f.zone not in on_unseen or f.zone in numbers]
+                  for f in found if (f.zone not in on_unseen or f.zone in numbers) and f.zone not in covered]
         warnings = [f"a factory display was not seen where the ring of displays has room for one, near pixel "
                     f"({d.center[0]:.0f}, {d.center[1]:.0f}) (covered?): neither it nor tiles on it are reported"
                     for k, d in enumerate(unseen) if k not in there]

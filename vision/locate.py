@@ -65,6 +65,11 @@ SEEN_TWICE_WITHIN = 0.9
 #: finds its four tiles there (``analyze.TableLocator``).
 OFF_RING = 0.35
 OFF_RING_WEAK = 0.7
+#: A weak disc candidate on the ring of displays is one where this share of its rim or more is seen
+#: (four tiles leave gaps all round it; a hand or a finger over a display, a side of it).
+HALF_RIM = 0.5
+#: A display with less of its rim seen than this is partly covered (``analyze.TableLocator``).
+FULL_RIM = 0.75
 #: No table is wider than this (mm). Corners far outside the image (a close-up) can place the
 #: boards a hundred metres apart on the plane fitted to them (seen in a training scene), and its
 #: top-down view would not fit in memory.
@@ -81,13 +86,15 @@ class LocateError(ValueError):
 @dataclass(frozen=True)
 class Disc:
     """A factory display found in the image: its centre and mean radius in image pixels, its
-    centre on the table plane (mm) and how sure the ring finder is (its ring contrast)."""
+    centre on the table plane (mm), how sure the ring finder is (its ring contrast) and the share
+    of its rim seen."""
 
     center: tuple[float, float]
     radius: float
     plane: tuple[float, float]
     score: float
     occupied: bool = True
+    rim: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -421,9 +428,9 @@ def _chosen_discs(distinct: list[tuple[float, np.ndarray, float]], radius: float
                   ) -> list[tuple[float, np.ndarray, float]]:
     """The displays among disc candidates (score, view point, share of the rim seen; best first,
     ``radius`` in view pixels): at most ``wanted``. On the ring of displays
-    (:func:`_factory_ring`): anything well above the noise, the weak with most of the rim seen
-    (four tiles leave gaps all round; a hand over a display hides a whole side of it, and the
-    display is not to be read). Off it: only what scores like the displays on it, and nothing
+    (:func:`_factory_ring`): anything well above the noise, the weak with half the rim seen or
+    more (four tiles leave gaps all round; a hand or a finger over a display hides a side of it,
+    and ``analyze.TableLocator`` leaves a few tiles seen on such a display unread). Off it: only what scores like the displays on it, and nothing
     well inside the ring, where the centre's tiles lie (a heap of them votes like a display with
     four tiles). No ring: the strongest, less what scores far below the others."""
     on_ring = _factory_ring(np.array([c[1] for c in distinct]).reshape(-1, 2),
@@ -436,7 +443,7 @@ def _chosen_discs(distinct: list[tuple[float, np.ndarray, float]], radius: float
         return chosen
     top = max(c[0] for c, on in zip(distinct, on_ring) if on)
     chosen = [c for c, on in zip(distinct, on_ring)
-              if on and c[0] > 0.1 * top and (c[0] >= 0.3 * top or c[2] >= 0.75)][:wanted]
+              if on and c[0] > 0.1 * top and (c[0] >= 0.3 * top or c[2] >= HALF_RIM)][:wanted]
     typical = float(np.median([c[0] for c in chosen]))
     hub, ring = _circle_through(np.array([c[1] for c in chosen])) if len(chosen) >= 3 else (None, 0.0)
     return chosen + [c for c, on in zip(distinct, on_ring) if not on and c[0] > 0.5 * typical
@@ -578,7 +585,7 @@ def _disc_at(plane: Plane, mm: np.ndarray, radius_mm: float, score: float, seen:
     c_img = plane.image_points(plane.lifted(mm[None], top))[0]
     rim_img = plane.image_points(plane.lifted(rim, top))
     radius = float(np.linalg.norm(rim_img - c_img, axis=1).mean())
-    return Disc((float(c_img[0]), float(c_img[1])), radius, (float(mm[0]), float(mm[1])), score * seen)
+    return Disc((float(c_img[0]), float(c_img[1])), radius, (float(mm[0]), float(mm[1])), score * seen, rim=seen)
 
 
 # --------------------------------------------------------------------------- step 4: tiles on the discs

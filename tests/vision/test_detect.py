@@ -238,6 +238,37 @@ def test_a_display_the_disc_search_missed_is_read_where_its_four_tiles_are(monke
             assert len(again) == len(factories) - 1 and len(warned) == 1 and "not seen" in warned[0]
 
 
+def test_a_few_peaks_on_a_display_with_a_covered_rim_are_not_read(monkeypatch):
+    """One to three peaks on a display with a side of its rim covered (a hand over it) are some of
+    its tiles, the others hidden: they are not read (nor taken for the centre's); on a display
+    seen all round, they stay for ``settled_displays`` to settle."""
+    from dataclasses import replace
+
+    table = TableLocator(load_detector())
+    for image, truth in _fixture_scenes():
+        profile = Profile.from_json(truth["profile"])
+        factories, loose, _ = table(image, profile)
+        full = [n for n in range(len(factories)) if sum(1 for x in loose if x.zone == f"factories.{n}" and x.kind) == 4]
+        if full:
+            break
+    else:
+        pytest.fail("no fixture scene with a display of four tiles")
+    zone = f"factories.{full[0]}"
+    found, confirmed = locate.find_factories, detect.confirmed
+
+    def two_hidden(*args):  # two of its four tiles under a hand
+        out = confirmed(*args)
+        return [f for f in out if f.zone != zone] + [f for f in out if f.zone == zone][:2]
+
+    monkeypatch.setattr(detect, "confirmed", two_hidden)
+    for rim, kept in ((1.0, 2), (locate.FULL_RIM - 0.1, 0)):
+        monkeypatch.setattr(locate, "find_factories", lambda *args, rim=rim: [
+            replace(d, rim=rim) if n == full[0] else d for n, d in enumerate(found(*args))])
+        _, loose_again, _ = table(image, profile)
+        assert sum(1 for x in loose_again if x.zone == zone and x.kind) == kept
+        assert sum(1 for x in loose_again if x.zone == zone and x.kind is None) == 4  # its places stay
+
+
 # --------------------------------------------------------------------------- the candidate model
 
 

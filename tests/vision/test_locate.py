@@ -186,6 +186,9 @@ def test_displays_off_the_ring_are_kept_when_strong_but_never_in_its_middle():
     # Off the ring but weak: left out.
     weak = (0.3, pushed[1], 0.9)
     assert len(L._chosen_discs([*on_ring, weak], radius=12.0, wanted=7)) == 6
+    # On the ring, a weak one stands with half its rim seen (a hand over the other half), not less.
+    for seen, chosen in ((L.HALF_RIM, 7), (L.HALF_RIM - 0.1, 6)):
+        assert len(L._chosen_discs([*on_ring, (0.2, ring[6], seen)], radius=12.0, wanted=7)) == chosen
 
 
 def test_a_weak_disc_between_two_places_of_the_even_ring_is_no_display():
