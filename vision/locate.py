@@ -456,9 +456,10 @@ def _on_even_ring(chosen: list[tuple[float, np.ndarray, float]], wanted: int) ->
     chosen = list(chosen)
     while len(chosen) >= 5:
         points = np.array([c[1] for c in chosen], np.float64)
-        typical = float(np.median([c[0] for c in chosen]))
-        off = [_off_even_ring(np.delete(points, k, 0), points[k], wanted) if c[0] < OFF_RING_WEAK * typical else 0.0
-               for k, c in enumerate(chosen)]
+        strength = [c[0] * c[2] for c in chosen]  # as the Disc scores it
+        typical = float(np.median(strength))
+        off = [_off_even_ring(np.delete(points, k, 0), points[k], wanted) if strength[k] < OFF_RING_WEAK * typical else 0.0
+               for k in range(len(chosen))]
         worst = int(np.argmax(off))
         if off[worst] <= OFF_RING:
             break
