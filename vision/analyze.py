@@ -422,8 +422,9 @@ def filled_in_order(slot_ids: list[tuple[str, str]], answers: list[tuple[str | N
     it. Within those bounds an unsure space read empty that must hold a tile takes the line's
     colour (a pattern line whose sure tiles name one), one read as a tile that must be empty is
     read empty, and an unsure tile of a pattern line off the line's colour takes that colour.
-    Their confidence stays, so they are still listed in ``uncertain``; lines whose sure answers
-    contradict each other are left as read."""
+    Their confidence stays, so they are still listed in ``uncertain``. A space read surely empty
+    before a tile read surely is taken as covered (a hand over a tile reads empty), and bounds
+    nothing."""
     lines: dict[tuple[str, str], dict[int, int]] = {}
     for n, (prefix, slot_id) in enumerate(slot_ids):
         parts = slot_id.split(".")
@@ -436,9 +437,8 @@ def filled_in_order(slot_ids: list[tuple[str, str]], answers: list[tuple[str | N
         order = [spaces[k] for k in sorted(spaces)]
         sure = [(i, answers[n][0]) for i, n in enumerate(order) if answers[n][1] >= UNSURE]
         at_least = max((i + 1 for i, kind in sure if kind is not None), default=0)
-        at_most = min((i for i, kind in sure if kind is None), default=len(order))
-        if at_least > at_most:
-            continue
+        # A space read surely empty before a tile read surely is covered (a hand over it reads empty).
+        at_most = min((i for i, kind in sure if kind is None and i >= at_least), default=len(order))
         colours = {kind for _, kind in sure if kind not in (None, "joker")}
         colour = colours.pop() if line != "floor" and len(colours) == 1 else None
         for i, n in enumerate(order):

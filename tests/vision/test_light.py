@@ -368,9 +368,10 @@ def test_unsure_slots_of_pattern_and_floor_lines_follow_how_lines_are_filled():
     assert filled_in_order(ids, answers) == [("red", 0.99), (None, 0.95), (None, 0.7), (None, 0.4)]
     ids, answers = line("boards.1", "line.2", [("blue", 0.98), ("joker", 0.6), (None, 0.6)])
     assert filled_in_order(ids, answers) == answers  # a joker may share a line; nothing forces space 2
-    # Sure answers that contradict each other (a gap before a tile): the line is left as read.
-    ids, answers = line("boards.0", "line.4", [(None, 0.97), ("red", 0.5), ("red", 0.99), (None, 0.4), (None, 0.9)])
-    assert filled_in_order(ids, answers) == answers
+    # A space read surely empty before a tile read surely is covered (a hand over it): the tile
+    # bounds the line, and the sure empty reading stays as read.
+    ids, answers = line("boards.0", "line.4", [(None, 0.97), (None, 0.5), ("red", 0.99), ("red", 0.4), (None, 0.9)])
+    assert filled_in_order(ids, answers) == [(None, 0.97), ("red", 0.5), ("red", 0.99), ("red", 0.4), (None, 0.9)]
     # The floor fills from its left end; its tiles may be of any kind, so none is named for it.
     ids, answers = line("boards.2", "floor", [("red", 0.99), (None, 0.6), ("first_player", 0.95), (None, 0.99),
                                                ("white", 0.5), (None, 0.99), (None, 0.99)])
