@@ -551,9 +551,9 @@ class TableLocator:
     the classifier; where the ring of displays has a gap for one not seen, the display is read
     where the detector finds four tiles there (they hid its rim), and otherwise left out, its
     tiles too, with a warning. One to three tiles found on a display with a side of its rim
-    covered are left out: the others are under the hand. With a candidate model too, the detector proposes tiles down to
-    ``detect.CANDIDATE_FLOOR`` in the centre and beside the boards, and the model's reading of
-    each stands (``detect.confirmed``).
+    covered are left out: the others are under the hand. With a candidate model too, the
+    detector proposes tiles down to ``detect.CANDIDATE_FLOOR`` in the centre and beside the
+    boards, and the model's reading of each stands (``detect.confirmed``).
     Without a detector, the classic locator proposes every candidate for the classifier
     (:func:`azulcam.vision.locate.locate`)."""
 

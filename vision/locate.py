@@ -430,9 +430,10 @@ def _chosen_discs(distinct: list[tuple[float, np.ndarray, float]], radius: float
     ``radius`` in view pixels): at most ``wanted``. On the ring of displays
     (:func:`_factory_ring`): anything well above the noise, the weak with half the rim seen or
     more (four tiles leave gaps all round; a hand or a finger over a display hides a side of it,
-    and ``analyze.TableLocator`` leaves a few tiles seen on such a display unread). Off it: only what scores like the displays on it, and nothing
-    well inside the ring, where the centre's tiles lie (a heap of them votes like a display with
-    four tiles). No ring: the strongest, less what scores far below the others."""
+    and ``analyze.TableLocator`` leaves a few tiles seen on such a display unread). Off it: only
+    what scores like the displays on it, and nothing well inside the ring, where the centre's
+    tiles lie (a heap of them votes like a display with four tiles). No ring: the strongest,
+    less what scores far below the others."""
     on_ring = _factory_ring(np.array([c[1] for c in distinct]).reshape(-1, 2),
                             np.array([c[0] for c in distinct]), radius, wanted)
     if on_ring is None:
