@@ -187,7 +187,7 @@ def test_displays_off_the_ring_are_kept_when_strong_but_never_in_its_middle():
     weak = (0.3, pushed[1], 0.9)
     assert len(L._chosen_discs([*on_ring, weak], radius=12.0, wanted=7)) == 6
     # On the ring, a weak one stands with half its rim seen (a hand over the other half), not less.
-    for seen, chosen in ((L.HALF_RIM, 7), (L.HALF_RIM - 0.1, 6)):
+    for seen, chosen in ((0.55, 7), (0.45, 6)):
         assert len(L._chosen_discs([*on_ring, (0.2, ring[6], seen)], radius=12.0, wanted=7)) == chosen
 
 
