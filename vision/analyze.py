@@ -402,11 +402,12 @@ def second_look(patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, answers
     (``special``, from ``classify.on_special_space``) by the game's special-space model. On
     Azul's pale spaces a white tile read below :data:`PALE_WHITE_SURE` is read again too."""
     answers = list(answers)
-    pale = np.zeros(len(answers), bool) if special is None or game != "azul" else np.asarray(special, bool)
+    special = None if special is None else np.asarray(special, bool)
+    pale = special if special is not None and game == "azul" else np.zeros(len(answers), bool)
     again = [n for n, (kind, confidence) in enumerate(answers) if lit[n] and (
         confidence < UNSURE or (pale[n] and kind == "white" and confidence < PALE_WHITE_SURE))]
     if again:
-        flags = None if special is None else np.asarray(special, bool)[again]
+        flags = None if special is None else special[again]
         for n, second in zip(again, classifier.reread(patches[again], relit[again], game, flags)):
             answers[n] = second
     return answers
@@ -585,17 +586,16 @@ class TableLocator:
         # Four peaks where it should stand are its tiles, hiding its rim from the disc search: it
         # is there (numbered after the discs found). Otherwise neither it nor tiles on it are read.
         gaps = {f"factories.{len(discs) + k}" for k in range(len(unseen))}
-        on_unseen = Counter(f.zone for f in found if f.zone in gaps)
-        there = [k for k in range(len(unseen)) if on_unseen[f"factories.{len(discs) + k}"] == 4]
+        peaks_in = Counter(f.zone for f in found)
+        there = [k for k in range(len(unseen)) if peaks_in[f"factories.{len(discs) + k}"] == 4]
         numbers = {f"factories.{len(discs) + k}": f"factories.{len(discs) + i}" for i, k in enumerate(there)}
         # One to three peaks on a display with a side of its rim covered (a hand over it) are some
         # of its tiles, the others hidden: not the centre's tiles lying over an empty display.
-        on_disc = Counter(f.zone for f in found)
         covered = {f"factories.{n}" for n, d in enumerate(discs) if d.rim < locate.FULL_RIM
-                   and 0 < on_disc[f"factories.{n}"] < 4}
+                   and 0 < peaks_in[f"factories.{n}"] < 4}
         # The peaks on the displays are kept too, as a second reading of them (``settled_displays``).
         loose += [Loose(f.outline, numbers.get(f.zone, f.zone), f.kind, f.confidence, detect.SURE, f.checked)
-                  for f in found if (f.zone not in on_unseen or f.zone in numbers) and f.zone not in covered]
+                  for f in found if (f.zone not in gaps or f.zone in numbers) and f.zone not in covered]
         warnings = [f"a factory display was not seen where the ring of displays has room for one, near pixel "
                     f"({d.center[0]:.0f}, {d.center[1]:.0f}) (covered?): neither it nor tiles on it are reported"
                     for k, d in enumerate(unseen) if k not in there]

@@ -455,7 +455,7 @@ def _on_even_ring(chosen: list[tuple[float, np.ndarray, float]], wanted: int) ->
     """The chosen discs (score, view point, share of the rim seen) less the weak ones that stand
     off the even ring of displays through the others (:data:`OFF_RING`), the farthest first."""
     chosen = list(chosen)
-    while len(chosen) >= 5:
+    while len(chosen) >= 5:  # four others at least to place the ring by
         points = np.array([c[1] for c in chosen], np.float64)
         strength = [c[0] * c[2] for c in chosen]  # as the Disc scores it
         typical = float(np.median(strength))
