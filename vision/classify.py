@@ -41,9 +41,9 @@ COMPANION_NAME = "tiles_edge.onnx"
 #: light (``models/train.py --slots-relit``). It reads every slot of an aligned board
 #: (``classify_slots``) and joins the second reading.
 SLOTS_NAME = "tiles_slots.onnx"
-#: The pale-space model: a network 1.5 times as wide, trained on Azul's pale spaces only
-#: (:func:`on_pale_space`), each seen both as photographed and relit, as six channels
-#: (``models/train.py --pale-spaces``). Its reading replaces the second reading of those slots.
+#: The pale-space model: trained on Azul's pale spaces only (:func:`on_pale_space`), each seen
+#: both as photographed and relit, as six channels (``models/train.py --pale-spaces
+#: --bare-white``). Its reading replaces the second reading of those slots.
 PALE_NAME = "tiles_pale.onnx"
 #: The star-space model: the pale-space model's design, trained on Summer Pavilion's coloured
 #: stars' spaces only (:func:`on_star_space`; ``models/train.py --star-spaces``).

@@ -72,7 +72,8 @@ class Patches:
 
 
 def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Generator, nudge_px: float = 1.5,
-                  empty_share: float = 0.35, slots_relit: bool = False, special_spaces: bool = False) -> Patches:
+                  empty_share: float = 0.35, slots_relit: bool = False, special_spaces: bool = False,
+                  bare_kept: str | None = None) -> Patches:
     """Every visible slot and loose tile of one scene (empty slots thinned to ``empty_share`` of
     the patches), plus a few patches of bare table. With ``slots_relit``, the boards' slots only,
     each relit in its board's own light as measured at the nudged corners (as
@@ -80,14 +81,15 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
     ``special_spaces``, the slots on the game's special spaces only
     (:func:`azulcam.vision.classify.on_special_space`: Azul's pale spaces, Summer Pavilion's
     coloured stars), each as six channels: as photographed, then relit (the input of the
-    pale-space and star-space models)."""
+    pale-space and star-space models). The empty slots printed ``bare_kept`` (Azul's coloured
+    wall's "white") are all kept: the empties thinned are the others."""
     from .classify import on_special_space
 
     obs = truth["observation"]
     game = obs["game"]
     hidden = {h["zone"] for h in truth["hidden"]}
     slots_relit = slots_relit or special_spaces
-    outlines, labels, lights = [], [], []
+    outlines, labels, lights, kept = [], [], [], []
     boards = [(b, f"boards.{b['player']}.", obs["boards"][b["player"]]["slots"]) for b in truth["profile"]["boards"]]
     if truth["profile"]["scoring_board"]:
         supply = {f"supply.{i}": c for i, c in enumerate(obs["supply"]) if c is not None}
@@ -104,6 +106,7 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
             outlines.append(quad)
             labels.append(label(game, filled.get(slot_id)))
             lights.append(board_light)
+            kept.append(bare_kept is not None and layout[slot_id].printed == bare_kept and filled.get(slot_id) is None)
     for item in truth["items"] if not slots_relit else ():
         if item["zone"].startswith("boards.") and not item["zone"].endswith(".hand"):
             continue  # already cut as a slot
@@ -112,10 +115,11 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
         outlines.append(crops.outline_of(item) + rng.normal(0, nudge_px, (4, 2)))
         labels.append(label(game, item["kind"]))
         lights.append(None)
+        kept.append(False)
     labels_arr = np.array(labels, np.int64)
     keep = np.ones(len(labels_arr), bool)
-    empties = np.flatnonzero(labels_arr == 0)
-    tiles = len(labels_arr) - len(empties)
+    empties = np.flatnonzero((labels_arr == 0) & ~np.array(kept, bool))
+    tiles = int((labels_arr != 0).sum())
     allowed = int(empty_share / (1 - empty_share) * max(tiles, 1))
     if len(empties) > allowed:
         keep[rng.choice(empties, len(empties) - allowed, replace=False)] = False
