@@ -47,6 +47,13 @@ THRESHOLD = 0.35
 #: Tiles lying flat never have centres closer than this (two Summer Pavilion rhombuses side by
 #: side: 19 mm; two Azul tiles: 20 mm), with room for the parallax of their raised tops.
 MIN_GAP_MM = 12.0
+#: Summer Pavilion's start-player token is a disc wider than a tile (radius three quarters of a
+#: rhombus's side, 16.6 mm), and the network sees a tile's colour on its rim too: such peaks lay
+#: 11-12 mm from the token's own over the ten bench sets. A tile lying flat beside the token has
+#: its centre at least 26 mm from the token's (the disc's radius and the rhombus's inradius), so
+#: within this of a marker peak above THRESHOLD a peak of another kind is the token; the nearest
+#: true tile's peak to such a marker peak lay 16.2 mm from it.
+TOKEN_GAP_MM = 13.0
 #: With no first-player marker found above THRESHOLD, the marker's strongest peak down to this
 #: is proposed as the marker (:func:`with_proposed_marker`).
 MARKER_FLOOR = 0.2
@@ -120,7 +127,9 @@ def heatmap_targets(view_shape: tuple[int, int], centres: np.ndarray, channels: 
 
 def peaks(heat: np.ndarray, game: str | None, threshold: float = THRESHOLD) -> list[Detection]:
     """Tiles in one set of heat maps (K x h x w, probabilities): local maxima (3 x 3) of the
-    strongest of the game's kinds (any kind for None) above ``threshold``, with that kind."""
+    strongest of the game's kinds (any kind for None) above ``threshold``, with that kind. In
+    Summer Pavilion, peaks of the tiles' kinds within :data:`TOKEN_GAP_MM` of a start-player
+    token's peak above THRESHOLD are the token's rim, and dropped."""
     cols, kinds = game_channels(game)
     sub = heat[cols]
     best = sub.max(axis=0)
@@ -151,6 +160,14 @@ def peaks(heat: np.ndarray, game: str | None, threshold: float = THRESHOLD) -> l
         if keep[i]:
             keep[i + 1:] &= ~near[i, i + 1:]
     ys, xs, cy, cx, named = ys[keep], xs[keep], cy[keep], cx[keep], named[keep]
+    if game == "pavilion":
+        token = np.array([kinds[int(k)] == MARKER for k in named], bool)
+        tokens = np.stack([cy, cx], 1)[token & (best[ys, xs] > THRESHOLD)]
+        gap = TOKEN_GAP_MM * VIEW_PPM / STRIDE
+        rim = np.zeros(len(ys), bool)
+        for t in tokens:
+            rim |= ~token & ((cy - t[0]) ** 2 + (cx - t[1]) ** 2 < gap * gap)
+        ys, xs, cy, cx, named = ys[~rim], xs[~rim], cy[~rim], cx[~rim], named[~rim]
     return [Detection((float(x * STRIDE), float(y * STRIDE)), kinds[int(k)], float(best[y0, x0]))
             for x, y, k, y0, x0 in zip(cx, cy, named, ys, xs)]
 

@@ -70,6 +70,22 @@ def test_one_tile_s_two_peaks_are_one_tile_once_placed_within_their_cells():
         assert len(found) == count and found[0].kind == "red" and found[0].confidence == pytest.approx(0.9)
 
 
+def test_peaks_on_the_rim_of_summer_pavilion_s_token_are_the_token():
+    """An orange peak 12 mm from a start-player token's peak above THRESHOLD (three cells: not
+    suppressed cell to cell) is the token's rim; a green one 28 mm away is a tile beside it. Below
+    THRESHOLD the marker's peak drops nothing, and Azul's marker (a tile) none either."""
+    assert 3 * detect.STRIDE / detect.VIEW_PPM == detect.MIN_GAP_MM < detect.TOKEN_GAP_MM
+    token, orange, green = (detect.KINDS.index(k) for k in ("pavilion/first_player", "pavilion/orange", "pavilion/green"))
+    for strength, want in ((0.45, ["green", "first_player"]), (0.3, ["green", "orange", "first_player"])):
+        heat = np.zeros((len(detect.KINDS), 20, 30), np.float32)
+        heat[token, 10, 10], heat[orange, 10, 13], heat[green, 10, 17] = strength, 0.6, 0.7
+        assert [d.kind for d in detect.peaks(heat, "pavilion", 0.2)] == want
+    heat = np.zeros((len(detect.KINDS), 20, 30), np.float32)
+    marker, red = detect.KINDS.index("azul/first_player"), detect.KINDS.index("azul/red")
+    heat[marker, 10, 10], heat[red, 10, 13] = 0.45, 0.6
+    assert sorted(d.kind for d in detect.peaks(heat, "azul", 0.2)) == ["first_player", "red"]
+
+
 def test_peaks_refuses_an_unknown_game():
     with pytest.raises(ValueError, match="unknown game"):
         peaks(np.zeros((len(KINDS), 4, 4), np.float32), "chess")
