@@ -346,12 +346,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.bare_white and (args.candidates or args.star_spaces):
         parser.error("--bare-white keeps Azul's board slots: the candidate and star-space models have none")
     special = "azul" if args.pale_spaces else "pavilion" if args.star_spaces else None
+    bare_kept = "white" if args.bare_white else None
     x_train, y_train = generate(args.scenes, base + 1, args.workers, args.edge_light_share, args.slots_relit,
-                                args.full_hd_share, special, args.edge_view_share, args.candidates,
-                                "white" if args.bare_white else None)
+                                args.full_hd_share, special, args.edge_view_share, args.candidates, bare_kept)
     x_val, y_val = generate(args.val_scenes, base + 50_000, args.workers, args.edge_light_share, args.slots_relit,
-                            args.full_hd_share, special, args.edge_view_share, args.candidates,
-                            "white" if args.bare_white else None)
+                            args.full_hd_share, special, args.edge_view_share, args.candidates, bare_kept)
     # Relit patches vary less in light: a milder brightness and colour augmentation.
     augment_light = 0.4 if args.slots_relit or special else 1.0
     channels = 6 if special else 3

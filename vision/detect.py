@@ -161,12 +161,11 @@ def peaks(heat: np.ndarray, game: str | None, threshold: float = THRESHOLD) -> l
             keep[i + 1:] &= ~near[i, i + 1:]
     ys, xs, cy, cx, named = ys[keep], xs[keep], cy[keep], cx[keep], named[keep]
     if game == "pavilion":
-        token = np.array([kinds[int(k)] == MARKER for k in named], bool)
-        tokens = np.stack([cy, cx], 1)[token & (best[ys, xs] > THRESHOLD)]
-        gap = TOKEN_GAP_MM * VIEW_PPM / STRIDE
+        is_marker = np.array([kinds[int(k)] == MARKER for k in named], bool)
+        token_gap = TOKEN_GAP_MM * VIEW_PPM / STRIDE
         rim = np.zeros(len(ys), bool)
-        for t in tokens:
-            rim |= ~token & ((cy - t[0]) ** 2 + (cx - t[1]) ** 2 < gap * gap)
+        for ty, tx in np.stack([cy, cx], 1)[is_marker & (best[ys, xs] > THRESHOLD)]:
+            rim |= ~is_marker & ((cy - ty) ** 2 + (cx - tx) ** 2 < token_gap * token_gap)
         ys, xs, cy, cx, named = ys[~rim], xs[~rim], cy[~rim], cx[~rim], named[~rim]
     return [Detection((float(x * STRIDE), float(y * STRIDE)), kinds[int(k)], float(best[y0, x0]))
             for x, y, k, y0, x0 in zip(cx, cy, named, ys, xs)]
