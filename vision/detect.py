@@ -64,7 +64,7 @@ SURE = 0.6
 #: With a candidate model (:func:`confirmed`), peaks down to this are proposed as tiles too: a
 #: tile the network is unsure of (a black tile on a dark table, a tile in a heap) often peaks
 #: between this and THRESHOLD, and so do the gaps between tiles; that model tells them apart.
-CANDIDATE_FLOOR = 0.15
+CANDIDATE_FLOOR = 0.12
 #: How much context the candidate model sees around a tile-sized square, on each side (fraction
 #: of the square; ``crops.cut``'s margin): a tile's neighbours, and the gap it would leave.
 CANDIDATE_MARGIN = 0.5
