@@ -367,9 +367,11 @@ def test_pale_space_patches_keep_every_bare_white_space_with_bare_kept() -> None
         if any(b["layout"] == "azul-colored" for b in scene.truth["profile"]["boards"]):
             break
     hidden = {h["zone"] for h in scene.truth["hidden"]}
-    bare = sum(1 for b in scene.truth["profile"]["boards"] for slot_id in load_layout(b["layout"]).ids
-               if load_layout(b["layout"])[slot_id].printed == "white" and f"boards.{b['player']}.{slot_id}" not in hidden
-               and scene.truth["observation"]["boards"][b["player"]]["slots"].get(slot_id) is None)
+    bare = 0
+    for b in scene.truth["profile"]["boards"]:
+        layout, filled = load_layout(b["layout"]), scene.truth["observation"]["boards"][b["player"]]["slots"]
+        bare += sum(1 for i in layout.ids if layout[i].printed == "white" and filled.get(i) is None
+                    and f"boards.{b['player']}.{i}" not in hidden)
     thinned = scene_patches(scene.image, scene.truth, np.random.default_rng(0), special_spaces=True, empty_share=0.1)
     kept = scene_patches(scene.image, scene.truth, np.random.default_rng(0), special_spaces=True, empty_share=0.1,
                          bare_kept="white")
