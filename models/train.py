@@ -4,7 +4,7 @@
     python models/train.py --scenes 2400 --epochs 16 --edge-light-share 0.12 --out models/tiles_edge.onnx
     python models/train.py --scenes 4000 --epochs 14 --edge-light-share 0.12 --slots-relit --out models/tiles_slots.onnx
     python models/train.py --scenes 3600 --val-scenes 150 --epochs 12 --edge-light-share 0.12 --full-hd-share 0.3 \
-        --edge-view-share 0.25 --pale-spaces --bare-white --width 1 --out models/tiles_pale.onnx
+        --edge-view-share 0.25 --pale-spaces --bare-white --width 1 --tall --out models/tiles_pale.onnx
     python models/train.py --scenes 6000 --val-scenes 300 --epochs 12 --edge-light-share 0.12 --full-hd-share 0.3 \
         --edge-view-share 0.25 --star-spaces --out models/tiles_stars.onnx
     python models/train.py --candidates --scenes 10000 --val-scenes 500 --epochs 16 --full-hd-share 0.5 \
@@ -52,7 +52,8 @@ SCENES_PER_JOB = 50
 
 def _patches_job(job: tuple[int, int], edge_light_share: float = 0.0, slots_relit: bool = False,
                  full_hd_share: float = 0.0, special: str | None = None, edge_view_share: float = 0.0,
-                 candidates: bool = False, bare_kept: str | None = None) -> tuple[np.ndarray, np.ndarray, int]:
+                 candidates: bool = False, bare_kept: str | None = None,
+                 tall: bool = False) -> tuple[np.ndarray, np.ndarray, int]:
     """``make_patches(scenes, seed)``, scene by scene, so that a scene the patch cutter cannot
     handle is skipped (and counted) instead of losing the whole job. With ``candidates``, the
     detector's candidates instead (:func:`azulcam.vision.dataset.candidate_patches`)."""
@@ -98,7 +99,7 @@ def _patches_job(job: tuple[int, int], edge_light_share: float = 0.0, slots_reli
                 p = candidate_patches(scene.image, scene.truth, detector, nprng)
             else:
                 p = scene_patches(scene.image, scene.truth, nprng, slots_relit=slots_relit,
-                                  special_spaces=bool(special), bare_kept=bare_kept,
+                                  special_spaces=bool(special), bare_kept=bare_kept, tall=tall,
                                   **({"empty_share": 0.5} if special else {}))
         except (ValueError, cv2.error):
             skipped += 1
@@ -133,11 +134,12 @@ def run_jobs(job, scenes: int, base_seed: int, workers: int) -> list:
 def generate(scenes: int, base_seed: int, workers: int, edge_light_share: float = 0.0,
              slots_relit: bool = False, full_hd_share: float = 0.0,
              special: str | None = None, edge_view_share: float = 0.0,
-             candidates: bool = False, bare_kept: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+             candidates: bool = False, bare_kept: str | None = None, tall: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Patches of ``scenes`` scenes (:func:`run_jobs` of :func:`_patches_job`)."""
     parts = run_jobs(functools.partial(_patches_job, edge_light_share=edge_light_share, slots_relit=slots_relit,
                                        full_hd_share=full_hd_share, special=special,
-                                       edge_view_share=edge_view_share, candidates=candidates, bare_kept=bare_kept),
+                                       edge_view_share=edge_view_share, candidates=candidates, bare_kept=bare_kept,
+                                       tall=tall),
                      scenes, base_seed, workers)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
@@ -324,6 +326,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bare-white", action="store_true",
                         help="keep every empty white space of Azul's coloured wall: the empties thinned are the others "
                              "(those bare spaces are what a white tile is most often confused with at the edges)")
+    parser.add_argument("--tall", action="store_true",
+                        help="the slots cut as tall patches (the slot and a tile's raised top in one patch; "
+                             "with --pale-spaces or --star-spaces)")
     parser.add_argument("--width", type=float, default=None,
                         help="the network's width, times the usual (default: 1.5 for a special-space model, else 1)")
     parser.add_argument("--candidates", action="store_true",
@@ -332,6 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "tiles.onnx")
     args = parser.parse_args(argv)
 
+    from azulcam.vision.crops import TALL_FORMAT
     from azulcam.vision.dataset import CLASSES
 
     started = time.perf_counter()
@@ -347,10 +353,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--bare-white keeps Azul's board slots: the candidate and star-space models have none")
     special = "azul" if args.pale_spaces else "pavilion" if args.star_spaces else None
     bare_kept = "white" if args.bare_white else None
+    if args.tall and not special:
+        parser.error("--tall cuts the special spaces' slots (analyze.read reads them so): it needs --pale-spaces "
+                     "or --star-spaces")
     x_train, y_train = generate(args.scenes, base + 1, args.workers, args.edge_light_share, args.slots_relit,
-                                args.full_hd_share, special, args.edge_view_share, args.candidates, bare_kept)
+                                args.full_hd_share, special, args.edge_view_share, args.candidates, bare_kept, args.tall)
     x_val, y_val = generate(args.val_scenes, base + 50_000, args.workers, args.edge_light_share, args.slots_relit,
-                            args.full_hd_share, special, args.edge_view_share, args.candidates, bare_kept)
+                            args.full_hd_share, special, args.edge_view_share, args.candidates, bare_kept, args.tall)
     # Relit patches vary less in light: a milder brightness and colour augmentation.
     augment_light = 0.4 if args.slots_relit or special else 1.0
     channels = 6 if special else 3
@@ -410,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
                "batch": args.batch, "lr": args.lr, "edge_light_share": args.edge_light_share,
                "slots_relit": args.slots_relit, "full_hd_share": args.full_hd_share,
                "pale_spaces": args.pale_spaces, "star_spaces": args.star_spaces, "edge_view_share": args.edge_view_share,
-               "candidates": args.candidates, "bare_white": args.bare_white, "width": width,
+               "candidates": args.candidates, "bare_white": args.bare_white, "tall": args.tall, "width": width,
                "train_patches": len(y_train),
                "train_class_counts": {c: int(n) for c, n in zip(CLASSES, counts)}, "parameters": int(params),
                "data_seconds": round(data_s, 1), "train_seconds": round(train_s, 1),
@@ -422,7 +431,8 @@ def main(argv: list[str] | None = None) -> int:
         "input_channels": str(channels),
         "input_format": (PALE_FORMAT if special else "float32 NHWC BGR 0..255"
                          + (", board slots relit to TYPICAL_LIGHT" if args.slots_relit else "")
-                         + (", a detector's candidate with CANDIDATE_MARGIN of context" if args.candidates else "")),
+                         + (", a detector's candidate with CANDIDATE_MARGIN of context" if args.candidates else ""))
+                        + (", " + TALL_FORMAT if args.tall else ""),
         "version": VERSION,
         "heldout_accuracy": str(fig["accuracy"]),
         "heldout_patches": str(fig["patches"]),

@@ -15,7 +15,7 @@
    relit) and the mean answer stands; those on Azul's pale spaces (``classify.on_pale_space``),
    and the white tiles read there below 0.99, and those on Summer Pavilion's coloured stars
    (``classify.on_star_space``) are read by the game's special-space model instead, on both at
-   once. Then the rules settle unsure slots: :func:`filled_in_order` (how Azul's pattern and
+   once (cut tall, :func:`tall_patches`, for a model that learned them so). Then the rules settle unsure slots: :func:`filled_in_order` (how Azul's pattern and
    floor lines are filled), :func:`on_printed_colours` (a tile off the colour printed under it
    is read empty) and :func:`once_per_line` (a colour a wall row, column, the central star or an
    outer star of two colours already holds surely). The tile model reads the display places and
@@ -33,7 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import cv2
 import numpy as np
@@ -44,7 +44,8 @@ from . import crops, detect, light
 from .classify import Classifier, on_special_space
 from .detect import MARKER  # the first-player marker's kind: one per game (:func:`one_marker`)
 from .register import Registration, refine_board
-from .table import TILE_ORDER
+from .locate import plane_for
+from .table import TILE_ORDER, tile_height
 from .timing import Stopwatch
 
 #: Below this confidence a reading is listed in ``uncertain``.
@@ -192,7 +193,8 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
             slot_ids += [(prefix, i) for i in ids]
             printed += [layout[i].printed for i in ids]
         n_slots = len(slot_ids)
-        slots = crops.cut(image, np.concatenate(outlines))
+        all_outlines = np.concatenate(outlines)
+        slots = crops.cut(image, all_outlines)
         lights = board_lights(image, boards)
         per_slot, lit = slot_lights(boards, lights)
         relit = light.relit(slots, per_slot)
@@ -200,7 +202,8 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
         kinds = classifier.classify_slots(slots, relit, lit, profile.game) if n_slots else []
         lap("classify")
         special = np.array([on_special_space(profile.game, colour) for colour in printed], bool)
-        kinds = second_look(slots, relit, lit, kinds, classifier, profile.game, special)
+        tall = tall_patches(image, all_outlines, per_slot, profile)
+        kinds = second_look(slots, relit, lit, kinds, classifier, profile.game, special, tall)
         kinds = once_per_line(slot_ids, on_printed_colours(filled_in_order(slot_ids, kinds), printed))
         lap("second look")
         # "locate" is the time spent waiting for the locator once the slots are read.
@@ -395,12 +398,15 @@ def nearest_lights(outlines: np.ndarray, boards: list[BoardView], lights: list[n
 
 
 def second_look(patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, answers: list[tuple[str | None, float]],
-                classifier: Classifier, game: str, special: np.ndarray | None = None) -> list[tuple[str | None, float]]:
+                classifier: Classifier, game: str, special: np.ndarray | None = None,
+                tall: Callable[[np.ndarray], np.ndarray] | None = None) -> list[tuple[str | None, float]]:
     """The slots' answers, where the classifier was unsure (below :data:`UNSURE`) of a slot in its
     board's own light (``lit``, from :func:`slot_lights`), read again (``classifier.reread``) as
     photographed (``patches``) and ``relit``, in one batch; those on a special space
-    (``special``, from ``classify.on_special_space``) by the game's special-space model. On
-    Azul's pale spaces a white tile read below :data:`PALE_WHITE_SURE` is read again too."""
+    (``special``, from ``classify.on_special_space``) by the game's special-space model, on the
+    slots' tall patches (``tall``: slot indices -> six channels, from :func:`tall_patches`) where
+    that model learned those. On Azul's pale spaces a white tile read below
+    :data:`PALE_WHITE_SURE` is read again too."""
     answers = list(answers)
     special = None if special is None else np.asarray(special, bool)
     pale = special if special is not None and game == "azul" else np.zeros(len(answers), bool)
@@ -408,9 +414,25 @@ def second_look(patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, answers
         confidence < UNSURE or (pale[n] and kind == "white" and confidence < PALE_WHITE_SURE))]
     if again:
         flags = None if special is None else special[again]
-        for n, second in zip(again, classifier.reread(patches[again], relit[again], game, flags)):
+        tall_ones = None
+        if tall is not None and flags is not None and flags.any() and classifier.reads_tall(game):
+            tall_ones = tall(np.asarray(again)[flags])
+        for n, second in zip(again, classifier.reread(patches[again], relit[again], game, flags, tall_ones)):
             answers[n] = second
     return answers
+
+
+def tall_patches(image: np.ndarray, outlines: np.ndarray, per_slot: np.ndarray, profile: Profile
+                 ) -> Callable[[np.ndarray], np.ndarray]:
+    """Slot indices -> their tall patches (``crops.tall``, six channels: as photographed, then
+    relit in ``per_slot`` light), the slots' ``outlines`` raised by a tile's height over the
+    table's plane (``locate.plane_for``, fitted to the profile's corners once per profile)."""
+    def cut(chosen: np.ndarray) -> np.ndarray:
+        quads = outlines[chosen]
+        raised = plane_for(profile).raised_in_image(quads, tile_height(profile.game))
+        shown = crops.cut(image, crops.tall(quads, raised), crops.TALL_MARGIN)
+        return np.concatenate([shown, light.relit(shown, per_slot[chosen])], axis=3)
+    return cut
 
 
 def filled_in_order(slot_ids: list[tuple[str, str]], answers: list[tuple[str | None, float]]

@@ -42,8 +42,8 @@ COMPANION_NAME = "tiles_edge.onnx"
 #: (``classify_slots``) and joins the second reading.
 SLOTS_NAME = "tiles_slots.onnx"
 #: The pale-space model: trained on Azul's pale spaces only (:func:`on_pale_space`), each seen
-#: both as photographed and relit, as six channels (``models/train.py --pale-spaces
-#: --bare-white``). Its reading replaces the second reading of those slots.
+#: both as photographed and relit, as six channels, cut as tall patches (``models/train.py
+#: --pale-spaces --bare-white --tall``). Its reading replaces the second reading of those slots.
 PALE_NAME = "tiles_pale.onnx"
 #: The star-space model: the pale-space model's design, trained on Summer Pavilion's coloured
 #: stars' spaces only (:func:`on_star_space`; ``models/train.py --star-spaces``).
@@ -63,7 +63,9 @@ class Classifier(Protocol):
     def classify(self, patches: np.ndarray, game: str) -> list[Result]: ...
 
     def reread(self, patches: np.ndarray, relit: np.ndarray, game: str,
-               special: np.ndarray | None = None) -> list[Result]: ...
+               special: np.ndarray | None = None, special_patches: np.ndarray | None = None) -> list[Result]: ...
+
+    def reads_tall(self, game: str) -> bool: ...
 
     def classify_slots(self, patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, game: str) -> list[Result]: ...
 
@@ -184,19 +186,32 @@ class OnnxClassifier:
                 answers[n] = answer
         return answers
 
+    def special_model(self, game: str) -> "OnnxClassifier | None":
+        """The game's special-space model, when loaded: the pale-space model for Azul, the
+        star-space model for Summer Pavilion."""
+        return self.pale if game == "azul" else self.stars
+
+    def reads_tall(self, game: str) -> bool:
+        """Whether the game's special-space model was trained on tall patches
+        (:func:`azulcam.vision.crops.tall`; ``crops.TALL_FORMAT`` in its ``input_format``)."""
+        model = self.special_model(game)
+        return model is not None and crops.TALL_FORMAT in model.info.metadata.get("input_format", "")
+
     def reread(self, patches: np.ndarray, relit: np.ndarray, game: str,
-               special: np.ndarray | None = None) -> list[Result]:
+               special: np.ndarray | None = None, special_patches: np.ndarray | None = None) -> list[Result]:
         """A second reading of patches it was unsure of, given also ``relit`` (the same patches in
         their board's own light, :mod:`azulcam.vision.light`): the mean of the probabilities of
         this model and of its companion (when loaded), each on both, and of the slot model (when
         loaded) on ``relit``, each patch seen in its :data:`REREAD_TURNS` quarter turns (the
         models learned tiles turned every way; each turn's view differs in the pixels' grid).
         The patches flagged ``special`` (on the game's special spaces, :func:`on_special_space`)
-        are read by the game's special-space model instead (when loaded: the pale-space model
-        for Azul, the star-space model for Summer Pavilion), on both at once, in the same turns."""
+        are read by the game's special-space model instead (:meth:`special_model`, when loaded),
+        on both at once, in the same turns; or on ``special_patches`` where given (six channels,
+        one per flagged patch, in order: the tall patches a model that :meth:`reads_tall`
+        learned)."""
         _check_game(game)
         kinds = self._columns[game][1]
-        model = self.pale if game == "azul" else self.stars
+        model = self.special_model(game)
         chosen = np.asarray(special, bool) if special is not None and model is not None else np.zeros(len(patches), bool)
         mean = np.zeros((len(patches), len(kinds)))
         if (~chosen).any():
@@ -204,7 +219,9 @@ class OnnxClassifier:
                      for x in (patches, relit)] + ([(self.slots, relit)] if self.slots is not None else [])
             mean[~chosen] = sum(_turned_mean(m, x[~chosen], game) for m, x in reads) / len(reads)
         if chosen.any():  # the same labels as this model's (default_classifier checks them)
-            mean[chosen] = _turned_mean(model, np.concatenate([patches[chosen], relit[chosen]], axis=3), game)
+            both = (np.concatenate([patches[chosen], relit[chosen]], axis=3) if special_patches is None
+                    else special_patches)
+            mean[chosen] = _turned_mean(model, both, game)
         best = mean.argmax(axis=1)
         return [(kinds[b], float(mean[k, b])) for k, b in enumerate(best)]
 
@@ -420,10 +437,15 @@ class ColorReferenceClassifier:
         """The boards' slots, read as photographed (the colour references are measured so)."""
         return self.classify(patches, game)
 
+    def reads_tall(self, game: str) -> bool:
+        """Never: the references measure the slot's own middle."""
+        return False
+
     def reread(self, patches: np.ndarray, relit: np.ndarray, game: str,
-               special: np.ndarray | None = None) -> list[Result]:
+               special: np.ndarray | None = None, special_patches: np.ndarray | None = None) -> list[Result]:
         """A second reading: of the patch as photographed and ``relit``, the more confident answer
-        (``special`` makes no difference: the references have no model for special spaces)."""
+        (``special`` and ``special_patches`` make no difference: the references have no model for
+        special spaces)."""
         return [max(a, b, key=lambda r: r[1]) for a, b in zip(self.classify(patches, game), self.classify(relit, game))]
 
 

@@ -16,13 +16,14 @@ import cv2
 import numpy as np
 
 from ..calibration.layouts import load_layout
-from ..calibration.profile import board_homography
+from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_homography
 from ..engine.players import make_player
 from ..engine.record import play_game, replay
 from . import crops, light
 from .camera import ViewRanges
 from .render import SceneOptions, render_state
-from .table import tile_mm
+from .locate import Plane, table_plane
+from .table import tile_height, tile_mm
 
 #: The classifier's classes: ``empty``, then each game's tile kinds as ``game/kind``.
 CLASSES: tuple[str, ...] = (
@@ -73,7 +74,7 @@ class Patches:
 
 def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Generator, nudge_px: float = 1.5,
                   empty_share: float = 0.35, slots_relit: bool = False, special_spaces: bool = False,
-                  bare_kept: str | None = None) -> Patches:
+                  bare_kept: str | None = None, tall: bool = False) -> Patches:
     """Every visible slot and loose tile of one scene (empty slots thinned to ``empty_share`` of
     the patches), plus a few patches of bare table. With ``slots_relit``, the boards' slots only,
     each relit in its board's own light as measured at the nudged corners (as
@@ -82,9 +83,14 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
     (:func:`azulcam.vision.classify.on_special_space`: Azul's pale spaces, Summer Pavilion's
     coloured stars), each as six channels: as photographed, then relit (the input of the
     pale-space and star-space models). The empty slots printed ``bare_kept`` (Azul's coloured
-    wall's "white") are all kept: the empties thinned are the others."""
+    wall's "white") are all kept: the empties thinned are the others. With ``tall`` (and
+    ``special_spaces``), the slots are cut as tall patches (:func:`azulcam.vision.crops.tall`: the
+    slot and a tile's raised top in one patch, as ``analyze.read`` cuts them for a model
+    trained so)."""
     from .classify import on_special_space
 
+    if tall and not special_spaces:
+        raise ValueError("tall patches are cut for the special spaces' models only (special_spaces)")
     obs = truth["observation"]
     game = obs["game"]
     hidden = {h["zone"] for h in truth["hidden"]}
@@ -128,7 +134,11 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
     labels_arr = labels_arr[keep]
     if slots_relit:
         per_slot = np.array([light.TYPICAL_LIGHT if x is None else x for x in kept_lights], np.float32)
-        images = crops.cut(image, np.array(quads, np.float64).reshape(-1, 4, 2))
+        outlines_arr = np.array(quads, np.float64).reshape(-1, 4, 2)
+        if tall:
+            plane = truth_plane(truth["profile"])
+            outlines_arr = crops.tall(outlines_arr, plane.raised_in_image(outlines_arr, tile_height(game)))
+        images = crops.cut(image, outlines_arr, crops.TALL_MARGIN if tall else crops.MARGIN)
         relit = light.relit(images, per_slot.reshape(-1, 3))
         return Patches(np.concatenate([images, relit], axis=3) if special_spaces else relit, labels_arr)
     # Bare table: squares of a tile's size at random places away from every item and board.
@@ -149,6 +159,30 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
     all_quads = np.array(quads + bare, np.float64).reshape(-1, 4, 2)
     all_labels = np.concatenate([labels_arr, np.zeros(len(bare), np.int64)])
     return Patches(crops.cut(image, all_quads), all_labels)
+
+
+def truth_plane(profile: dict[str, Any]) -> Plane:
+    """The table's plane as ``analyze.read`` fits it to a profile (``locate.table_plane``), from
+    a scene's true one. A close view may hold a board whose true corners, far out of the frame,
+    outline no board a user could click: the plane is fitted to the others."""
+    try:
+        return table_plane(Profile.from_json(profile))
+    except ProfileError:
+        boards = []
+        for k, board in enumerate(profile["boards"]):
+            try:
+                boards.append(BoardPlacement.from_json(board, f"boards[{k}]"))
+            except ProfileError:
+                continue
+        scoring = None
+        if profile["scoring_board"] is not None:
+            try:
+                scoring = BoardPlacement.from_json(profile["scoring_board"], "scoring_board", player_required=False)
+            except ProfileError:
+                pass
+        if not boards:
+            raise
+        return table_plane(Profile(profile["game"], tuple(profile["image_size"]), tuple(boards), scoring))
 
 
 def make_patches(scenes: int, seed: int, size: tuple[int, int] = (960, 540), view: ViewRanges | None = None) -> Patches:

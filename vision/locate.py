@@ -134,6 +134,11 @@ class Plane:
         k = self.height / max(self.height - height_mm, 1.0)
         return self.nadir + (pts - self.nadir) * k
 
+    def raised_in_image(self, image_pts: Any, height_mm: float) -> np.ndarray:
+        """Where image points on the board tops appear once raised by ``height_mm`` (the top of
+        a tile on a slot, seen from the camera)."""
+        return self.image_points(self.lifted(self.plane_points(image_pts), height_mm))
+
 
 @dataclass
 class View:
@@ -175,6 +180,8 @@ class Located:
 def _apply(h: np.ndarray, pts: Any) -> np.ndarray:
     pts = np.asarray(pts, np.float64)
     shape = pts.shape
+    if pts.size == 0:  # OpenCV returns None for no points
+        return pts.copy()
     out = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), h)
     return out.reshape(shape)
 

@@ -48,3 +48,41 @@ def test_cut_edge_cases():
     # Outlines with no area (a point, a line) have no homography: still patches, not an error.
     flat = np.array([np.full((4, 2), 50.0), [[10.0, 10], [20, 10], [30, 10], [40, 10]]])
     assert crops.cut(image, flat).shape == (2, crops.PATCH, crops.PATCH, 3)
+
+
+def test_a_tall_patch_holds_the_slot_and_the_raised_top_of_its_tile():
+    """In a slanted view a tile's top lies a quarter of a tile from its slot: the slot raised by
+    a tile's height over the table's plane (fitted to the profile's corners) lands on it, and
+    the tall patch's outline, grown by ``TALL_MARGIN``, holds both."""
+    import random
+
+    from azulcam.calibration.layouts import load_layout
+    from azulcam.calibration.profile import Profile, board_homography
+    from azulcam.vision.camera import EDGE_VIEW
+    from azulcam.vision.dataset import random_position
+    from azulcam.vision.locate import table_plane
+    from azulcam.vision.render import SceneOptions, render_state
+    from azulcam.vision.table import tile_height
+
+    rng = random.Random(7)
+    state = random_position(rng)
+    scene = render_state(state, (7, 0), SceneOptions(size=(1920, 1080), view=EDGE_VIEW))
+    plane = table_plane(Profile.from_json(scene.truth["profile"]))
+    tops = {item["zone"]: np.mean(item["outline"], axis=0) for item in scene.truth["items"]}
+    off_slot, off_raised, held = [], [], []
+    for board in scene.truth["profile"]["boards"]:
+        ids, quads = crops.slot_outlines(board_homography(np.asarray(board["corners"], float)), load_layout(board["layout"]))
+        raised = plane.raised_in_image(quads, tile_height(state.game))
+        grown = crops.grow(crops.tall(quads, raised), crops.TALL_MARGIN)
+        for slot_id, quad, up, outline in zip(ids, quads, raised, grown):
+            top = tops.get(f"boards.{board['player']}.{slot_id}")
+            if top is None:
+                continue
+            side = np.linalg.norm(quad[1] - quad[0])
+            off_slot.append(np.linalg.norm(top - quad.mean(axis=0)) / side)
+            off_raised.append(np.linalg.norm(top - up.mean(axis=0)) / side)
+            contour = outline.astype(np.float32).reshape(-1, 1, 2)
+            held.append(all(cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0 for x, y in np.vstack([quad, up])))
+    assert len(off_slot) > 10
+    assert np.median(off_slot) > 0.15 and np.median(off_raised) < 0.05, (np.median(off_slot), np.median(off_raised))
+    assert all(held)

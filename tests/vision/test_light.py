@@ -82,10 +82,14 @@ class _Scripted:
         self.calls.append(len(patches))
         return [(None, 0.5) if p.mean() < 128 else ("blue", 0.99) for p in patches]
 
-    def reread(self, patches, relit, game, pale=None):
+    def reread(self, patches, relit, game, pale=None, special_patches=None):
         self.rereads.append((len(patches), len(relit)))
+        self.special_patches = special_patches
         assert relit.shape == patches.shape and not np.array_equal(relit, patches)  # relit: another light
         return [("red", 0.95)] * len(patches)
+
+    def reads_tall(self, game):
+        return game == "azul"
 
 
 def test_slot_lights_are_each_boards_own(clean_scene):
@@ -162,6 +166,26 @@ def test_second_look_rereads_a_sure_white_tile_on_a_pale_space():
     assert second_look(patches, relit, lit, first, clf, "pavilion", special) == first and clf.rereads == []
 
 
+def test_second_look_gives_the_special_slots_tall_patches_to_a_model_that_learned_them():
+    patches = np.full((4, 32, 32, 3), 50, np.uint8)  # all unsure
+    relit = light.relit(patches, light.TYPICAL_LIGHT * 1.2)
+    lit = np.ones(4, bool)
+    special = np.array([True, False, True, False])
+    asked = []
+
+    def tall(chosen):
+        asked.append(chosen.tolist())
+        return np.full((len(chosen), 32, 32, 6), 7, np.uint8)
+
+    clf = _Scripted()
+    first = clf.classify(patches, "azul")
+    assert second_look(patches, relit, lit, first, clf, "azul", special, tall) == [("red", 0.95)] * 4
+    assert asked == [[0, 2]] and clf.special_patches.shape == (2, 32, 32, 6)
+    # A special-space model of the usual patches (here Summer Pavilion's) is given none.
+    second_look(patches, relit, lit, first, clf, "pavilion", special, tall)
+    assert asked == [[0, 2]] and clf.special_patches is None
+
+
 def test_reread_averages_the_models_on_both_lights_and_turns():
     from azulcam.vision.classify import REREAD_TURNS
 
@@ -203,7 +227,8 @@ def test_second_look_helps_at_the_ends_of_the_light_range():
             scene = render_state(random_position(rng), (920000, n), options)
             profile = Profile.from_json(scene.truth["profile"])
             for on in (True, False):
-                analyze.second_look = original if on else (lambda patches, relit, lit, answers, c, g, pale=None: list(answers))
+                analyze.second_look = original if on else (
+                    lambda patches, relit, lit, answers, c, g, pale=None, tall=None: list(answers))
                 errors[on] += compare(assemble(read(scene.image, profile, classifier)), scene.truth).slot_errors
     finally:
         analyze.second_look = original
