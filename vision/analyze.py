@@ -29,11 +29,12 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import cv2
 import numpy as np
@@ -43,8 +44,8 @@ from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_h
 from . import crops, detect, light
 from .classify import Classifier, on_special_space
 from .detect import MARKER  # the first-player marker's kind: one per game (:func:`one_marker`)
-from .register import Registration, refine_board
 from .locate import plane_for
+from .register import Registration, refine_board
 from .table import TILE_ORDER, tile_height
 from .timing import Stopwatch
 

@@ -26,7 +26,7 @@ MARGIN = 0.12
 #: (``models/train.py --tall``): ``analyze.read`` then cuts its slots so.
 TALL_FORMAT = "tall slots (crops.tall, TALL_MARGIN)"
 #: Context of a tall patch (:func:`tall`), on each side: a slot and the top of a tile on it,
-#: raised towards the camera by a quarter of a tile or more in a slanted view, both in one patch.
+#: which a slanted view shows a quarter of a tile or more away from the slot, both in one patch.
 TALL_MARGIN = 0.25
 
 _PATCH_CORNERS = np.array([[0, 0], [PATCH, 0], [PATCH, PATCH], [0, PATCH]], np.float32) - 0.5

@@ -21,8 +21,8 @@ from ..engine.players import make_player
 from ..engine.record import play_game, replay
 from . import crops, light
 from .camera import ViewRanges
-from .render import SceneOptions, render_state
 from .locate import Plane, table_plane
+from .render import SceneOptions, render_state
 from .table import tile_height, tile_mm
 
 #: The classifier's classes: ``empty``, then each game's tile kinds as ``game/kind``.

@@ -389,9 +389,9 @@ def test_tall_special_patches_are_the_same_slots_cut_tall() -> None:
     """``tall`` (``train.py --tall``): the same slots, labels and lights, cut as tall patches over
     the plane fitted to the scene's profile; a board whose true corners outline no board (far out
     of a close view) is left out of that fit, not the scene."""
+    from azulcam.calibration.profile import Profile
     from azulcam.vision.dataset import truth_plane
     from azulcam.vision.locate import table_plane
-    from azulcam.calibration.profile import Profile
 
     scene, _ = _azul_slots_by_hand(pale_only=True)
     plain = scene_patches(scene.image, scene.truth, np.random.default_rng(0), special_spaces=True)
