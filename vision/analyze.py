@@ -622,7 +622,11 @@ class TableLocator:
         warnings = [f"a factory display was not seen where the ring of displays has room for one, near pixel "
                     f"({d.center[0]:.0f}, {d.center[1]:.0f}) (covered?): neither it nor tiles on it are reported"
                     for k, d in enumerate(unseen) if k not in there]
-        return [(float(d.center[0]), float(d.center[1])) for d in discs + [unseen[k] for k in there]], loose, warnings
+        # Such a display is reported where its four tiles are.
+        placed = [locate.display_under(np.vstack([plane.plane_points(f.outline) for f in found
+                                                  if f.zone == f"factories.{len(discs) + k}"]), plane, game)
+                  for k in there]
+        return [(float(d.center[0]), float(d.center[1])) for d in discs + placed], loose, warnings
 
 
 @lru_cache(maxsize=1)

@@ -261,8 +261,9 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     """The tiles of ``game`` off the boards in a top-down ``view`` (``locate.rectify`` at
     :data:`VIEW_PPM`), each in its zone: on a disc of ``discs``, in the centre or beside a board.
     Peaks on a display that should stand there but was not seen (``unseen``, from
-    ``locate.unseen_displays``) are in its zone, numbered after ``discs`` (``analyze.TableLocator``
-    decides whether it is there). Peaks on the boards themselves and far from every zone are
+    ``locate.unseen_displays``, moved onto the four tiles that may hide it,
+    ``locate.onto_their_tiles``) are in its zone, numbered after ``discs``
+    (``analyze.TableLocator`` decides whether it is there). Peaks on the boards themselves and far from every zone are
     dropped. Only the part of the view around the players' boards is searched (not the scoring
     board's). With a ``floor`` below THRESHOLD, the peaks down to it are candidates too
     (:func:`with_proposed_marker`), for :func:`confirmed` to settle."""
@@ -286,6 +287,8 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     # are the four peaks nearest its centre (``locate.zones_of``), and a weak peak there must
     # not push one of them out into the centre.
     weak = np.array([floor < d.confidence <= THRESHOLD for d in found])
+    # A display not seen stands where its four tiles are, a little off even spacing round the ring.
+    unseen = locate.onto_their_tiles(list(unseen), mm[~weak & ~on_board], plane, game, list(discs))
     zones: list[str | None] = [None] * len(found)
     for chosen in (np.flatnonzero(~weak), np.flatnonzero(weak)):
         if len(chosen):

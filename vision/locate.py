@@ -878,6 +878,55 @@ def inside_distance(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.where(inside, dist, -dist)
 
 
+#: How far from where the ring puts a display not seen its tiles are looked for (of the display's
+#: radius): the displays stand a little off even spacing round the ring.
+UNSEEN_REACH = 2.0
+
+
+def onto_their_tiles(unseen: list[Disc], points: np.ndarray, plane: Plane, game: str, discs: list[Disc]) -> list[Disc]:
+    """The displays not seen (:func:`unseen_displays`: where even spacing round the ring puts
+    them), each moved onto the tiles that may hide its rim: the four ``points`` (tiles' tops,
+    plane mm) nearest where its tiles would show, within :data:`UNSEEN_REACH` of its radius and
+    on no display seen, their middle taken as its tiles' (``display_tops``). A display with fewer
+    than four tiles there stays where it was put."""
+    points = np.asarray(points, np.float64).reshape(-1, 2)
+    if not unseen or len(points) < 4:
+        return list(unseen)
+    radius = factory_diameter(game) / 2
+    free = np.ones(len(points), bool)
+    if discs:
+        centres = np.array([d.plane for d in discs], np.float64)
+        tops = display_tops(plane, centres, game)
+        apart = np.minimum(np.linalg.norm(points[:, None] - centres[None], axis=-1),
+                           np.linalg.norm(points[:, None] - tops[None], axis=-1))
+        free = ~(apart < radius * 1.05).any(axis=1)
+    out = []
+    for disc in unseen:
+        top = display_tops(plane, np.array([disc.plane], np.float64), game)[0]
+        apart = np.linalg.norm(points - top, axis=1)
+        near = np.flatnonzero(free & (apart < radius * UNSEEN_REACH))
+        if len(near) < 4 or (free & (apart < radius * 1.05)).sum() == 4:
+            out.append(disc)
+            continue
+        four = near[np.argsort(apart[near], kind="stable")[:4]]
+        middle = points[four].mean(axis=0)
+        # Moved there, it must hold those four and no other (as ``zones_of`` will count them): a
+        # display under a hand must not take the centre's tiles beside it.
+        if (free & (np.linalg.norm(points - middle, axis=1) < radius * 1.05)).sum() != 4:
+            out.append(disc)
+            continue
+        out.append(display_under(points[four], plane, game, disc.score, disc.rim))
+    return out
+
+
+def display_under(tops: np.ndarray, plane: Plane, game: str, score: float = 0.0, rim: float = 0.0) -> Disc:
+    """The display whose tiles show their tops at ``tops`` (n x 2 plane mm, its four tiles): the
+    middle of the tops, lowered by the display's and a tile's height (``display_tops`` undone)."""
+    middle = np.asarray(tops, np.float64).reshape(-1, 2).mean(axis=0)
+    lift = plane.height / max(plane.height - (FACTORY_HEIGHT_MM + tile_height(game) - BOARD_HEIGHT_MM), 1.0)
+    return _disc_at(plane, plane.nadir + (middle - plane.nadir) / lift, factory_diameter(game) / 2, score, rim)
+
+
 def display_tops(plane: Plane, centres: np.ndarray, game: str) -> np.ndarray:
     """Where the tiles on displays centred at ``centres`` (n x 2 plane mm) show the middle of
     their tops, as seen from the camera: raised by the display and the tile (plane mm)."""
