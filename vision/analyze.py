@@ -15,9 +15,9 @@
    relit) and the mean answer stands; those on Azul's pale spaces (``classify.on_pale_space``),
    and the white tiles read there below 0.99, and those on Summer Pavilion's coloured stars
    (``classify.on_star_space``) are read by the game's special-space model instead, on both at
-   once (cut tall, :func:`tall_patches`, for a model that learned them so). Then the rules settle unsure slots: :func:`filled_in_order` (how Azul's pattern and
-   floor lines are filled), :func:`on_printed_colours` (a tile off the colour printed under it
-   is read empty) and :func:`once_per_line` (a colour a wall row, column, the central star or an
+   once (cut tall, :func:`tall_patches`, for a model that learned them so). Then the rules
+   settle unsure slots: :func:`filled_in_order` (how Azul's pattern and floor lines are filled),
+   :func:`on_printed_colours` (a tile off the colour printed under it is read empty) and :func:`once_per_line` (a colour a wall row, column, the central star or an
    outer star of two colours already holds surely). The tile model reads the display places and
    the loose tiles the locator asks it to (``classify``); the places, and the tiles the
    detector named a colour but was unsure of, are seen in the light of the nearest board

@@ -263,8 +263,8 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     Peaks on a display that should stand there but was not seen (``unseen``, from
     ``locate.unseen_displays``, moved onto the four tiles that may hide it,
     ``locate.onto_their_tiles``) are in its zone, numbered after ``discs``
-    (``analyze.TableLocator`` decides whether it is there). Peaks on the boards themselves and far from every zone are
-    dropped. Only the part of the view around the players' boards is searched (not the scoring
+    (``analyze.TableLocator`` decides whether it is there). Peaks on the boards themselves and
+    far from every zone are dropped. Only the part of the view around the players' boards is searched (not the scoring
     board's). With a ``floor`` below THRESHOLD, the peaks down to it are candidates too
     (:func:`with_proposed_marker`), for :func:`confirmed` to settle."""
     from . import locate

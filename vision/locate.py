@@ -134,6 +134,12 @@ class Plane:
         k = self.height / max(self.height - height_mm, 1.0)
         return self.nadir + (pts - self.nadir) * k
 
+    def lowered(self, pts: Any, height_mm: float) -> np.ndarray:
+        """The plane points that, raised by ``height_mm``, appear at ``pts`` (:meth:`lifted` undone)."""
+        pts = np.asarray(pts, np.float64)
+        k = self.height / max(self.height - height_mm, 1.0)
+        return self.nadir + (pts - self.nadir) / k
+
     def raised_in_image(self, image_pts: Any, height_mm: float) -> np.ndarray:
         """Where image points on the board tops appear once raised by ``height_mm`` (the top of
         a tile on a slot, seen from the camera)."""
@@ -878,6 +884,9 @@ def inside_distance(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.where(inside, dist, -dist)
 
 
+#: A tile lies on a display when its top or its centre is this near the display's centre (of
+#: the display's radius).
+ON_DISC = 1.05
 #: How far from where the ring puts a display not seen its tiles are looked for (of the display's
 #: radius): the displays stand a little off even spacing round the ring.
 UNSEEN_REACH = 2.0
@@ -893,26 +902,20 @@ def onto_their_tiles(unseen: list[Disc], points: np.ndarray, plane: Plane, game:
     if not unseen or len(points) < 4:
         return list(unseen)
     radius = factory_diameter(game) / 2
-    free = np.ones(len(points), bool)
-    if discs:
-        centres = np.array([d.plane for d in discs], np.float64)
-        tops = display_tops(plane, centres, game)
-        apart = np.minimum(np.linalg.norm(points[:, None] - centres[None], axis=-1),
-                           np.linalg.norm(points[:, None] - tops[None], axis=-1))
-        free = ~(apart < radius * 1.05).any(axis=1)
+    free = ~(_from_discs(points, plane, discs, game)[1] < radius * ON_DISC).any(axis=1)
     out = []
     for disc in unseen:
         top = display_tops(plane, np.array([disc.plane], np.float64), game)[0]
         apart = np.linalg.norm(points - top, axis=1)
         near = np.flatnonzero(free & (apart < radius * UNSEEN_REACH))
-        if len(near) < 4 or (free & (apart < radius * 1.05)).sum() == 4:
+        if len(near) < 4 or (free & (apart < radius * ON_DISC)).sum() == 4:
             out.append(disc)
             continue
         four = near[np.argsort(apart[near], kind="stable")[:4]]
         middle = points[four].mean(axis=0)
         # Moved there, it must hold those four and no other (as ``zones_of`` will count them): a
         # display under a hand must not take the centre's tiles beside it.
-        if (free & (np.linalg.norm(points - middle, axis=1) < radius * 1.05)).sum() != 4:
+        if (free & (np.linalg.norm(points - middle, axis=1) < radius * ON_DISC)).sum() != 4:
             out.append(disc)
             continue
         out.append(display_under(points[four], plane, game, disc.score, disc.rim))
@@ -923,14 +926,29 @@ def display_under(tops: np.ndarray, plane: Plane, game: str, score: float = 0.0,
     """The display whose tiles show their tops at ``tops`` (n x 2 plane mm, its four tiles): the
     middle of the tops, lowered by the display's and a tile's height (``display_tops`` undone)."""
     middle = np.asarray(tops, np.float64).reshape(-1, 2).mean(axis=0)
-    lift = plane.height / max(plane.height - (FACTORY_HEIGHT_MM + tile_height(game) - BOARD_HEIGHT_MM), 1.0)
-    return _disc_at(plane, plane.nadir + (middle - plane.nadir) / lift, factory_diameter(game) / 2, score, rim)
+    return _disc_at(plane, plane.lowered(middle, _display_top_mm(game)), factory_diameter(game) / 2, score, rim)
+
+
+def _display_top_mm(game: str) -> float:
+    """How far above the board tops a tile on a display shows its top."""
+    return FACTORY_HEIGHT_MM + tile_height(game) - BOARD_HEIGHT_MM
+
+
+def _from_discs(points: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> tuple[np.ndarray, np.ndarray]:
+    """For each point (n x 2 plane mm) and disc: its distance from the disc's centre, and the
+    nearer of that and its distance from where the disc's tiles show their tops (n x discs)."""
+    if not discs:
+        return np.zeros((len(points), 0)), np.zeros((len(points), 0))
+    centres = np.array([d.plane for d in discs], np.float64)
+    from_centre = np.linalg.norm(points[:, None] - centres[None], axis=-1)
+    tops = display_tops(plane, centres, game)
+    return from_centre, np.minimum(from_centre, np.linalg.norm(points[:, None] - tops[None], axis=-1))
 
 
 def display_tops(plane: Plane, centres: np.ndarray, game: str) -> np.ndarray:
     """Where the tiles on displays centred at ``centres`` (n x 2 plane mm) show the middle of
     their tops, as seen from the camera: raised by the display and the tile (plane mm)."""
-    return plane.lifted(centres, FACTORY_HEIGHT_MM + tile_height(game) - BOARD_HEIGHT_MM)
+    return plane.lifted(centres, _display_top_mm(game))
 
 
 def zones_of(points: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> list[str | None]:
@@ -951,11 +969,8 @@ def zones_of(points: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> 
     if discs:
         # A tile on a display lies on the disc and is raised by it: seen from the camera, its top
         # moves outwards from the camera's foot point, past the disc's own rim when seen at a slant.
-        centres = np.array([d.plane for d in discs], np.float64)
-        tops = display_tops(plane, centres, game)
-        from_centre = np.linalg.norm(points[:, None] - centres[None], axis=-1)  # n x discs
-        apart = np.minimum(from_centre, np.linalg.norm(points[:, None] - tops[None], axis=-1))
-        near = apart < radius * 1.05
+        from_centre, apart = _from_discs(points, plane, discs, game)  # n x discs
+        near = apart < radius * ON_DISC
         on_disc = np.where(near.any(axis=1), near.argmax(axis=1), -1)
         for disc in np.unique(on_disc[on_disc >= 0]):
             mine = np.flatnonzero(on_disc == disc)
