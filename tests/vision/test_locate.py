@@ -240,6 +240,39 @@ def test_a_display_missing_from_the_ring_is_placed_in_its_gap():
         assert L.unseen_displays(discs[:2], plane, game) == []  # no ring from two
 
 
+def test_a_display_not_seen_is_moved_onto_the_four_tiles_that_hide_it():
+    from azulcam.calibration.profile import Profile
+
+    scene = _scene(0)  # a 4-player Azul table: nine displays
+    game = scene.truth["observation"]["game"]
+    profile = Profile.from_json(scene.truth["profile"])
+    plane = L.plane_for(profile)
+    discs = L.find_factories(scene.image, profile, game)
+    assert len(discs) == 9
+    gone, rest = discs[4], discs[:4] + discs[5:]
+    true_mm = np.array(gone.plane)
+    # The displays stand a little off even spacing: where the ring puts it is 20 mm off.
+    hub = np.mean([d.plane for d in discs], axis=0)
+    along = (true_mm - hub) / np.linalg.norm(true_mm - hub)
+    put = L._disc_at(plane, true_mm + 20.0 * np.array([-along[1], along[0]]), L.factory_diameter(game) / 2, 0.0, 0.0)
+    # Its four tiles' tops, as the detector sees them, and a tile of the centre on the hub.
+    top = L.display_tops(plane, true_mm[None], game)[0]
+    four = top + np.array([[-13.0, -13.0], [13.0, -13.0], [13.0, 13.0], [-13.0, 13.0]])
+    points = np.vstack([four, hub[None]])
+    assert (np.linalg.norm(four - L.display_tops(plane, np.array([put.plane]), game)[0], axis=1)
+            < L.factory_diameter(game) / 2 * L.ON_DISC).sum() < 4  # where it was put, it would lose tiles
+    moved = L.onto_their_tiles([put], points, plane, game, rest)
+    assert len(moved) == 1 and np.linalg.norm(np.subtract(moved[0].plane, true_mm)) < 1.0
+    assert np.linalg.norm(np.subtract(moved[0].center, gone.center)) < 0.25 * gone.radius
+    assert L.zones_of(four, plane, [*rest, moved[0]], game) == [f"factories.{len(rest)}"] * 4
+    # Fewer than four tiles there, tiles on a display seen, or a fifth tile it would take: it stays.
+    assert L.onto_their_tiles([put], points[1:], plane, game, rest) == [put]
+    shifted = [L._disc_at(plane, true_mm, L.factory_diameter(game) / 2, 1.0, 1.0)]
+    assert L.onto_their_tiles([put], points, plane, game, rest + shifted) == [put]
+    crowded = np.vstack([points, top[None]])
+    assert L.onto_their_tiles([put], crowded, plane, game, rest) == [put]
+
+
 def test_rotations_turn_points_one_angle_each():
     poly = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]])
     np.testing.assert_allclose(L._turned(poly, 90.0), [[0.0, 1.0], [-1.0, 0.0], [-2.0, 2.0]], atol=1e-12)
