@@ -16,9 +16,11 @@
    and the white tiles read there below 0.99, and those on Summer Pavilion's coloured stars
    (``classify.on_star_space``) are read by the game's special-space model instead, on both at
    once (cut tall, :func:`tall_patches`, for a model that learned them so). Then the rules
-   settle unsure slots: :func:`filled_in_order` (how Azul's pattern and floor lines are filled),
-   :func:`on_printed_colours` (a tile off the colour printed under it is read empty) and :func:`once_per_line` (a colour a wall row, column, the central star or an
-   outer star of two colours already holds surely). The tile model reads the display places and
+   settle unsure slots: :func:`marker_on_the_floor` (the first-player marker lies on no other
+   space), :func:`filled_in_order` (how Azul's pattern and floor lines are filled),
+   :func:`on_printed_colours` (a tile off the colour printed under it is read empty) and
+   :func:`once_per_line` (a colour a wall row, column, the central star or an outer star of two
+   colours already holds surely). The tile model reads the display places and
    the loose tiles the locator asks it to (``classify``); the places, and the tiles the
    detector named a colour but was unsure of, are seen in the light of the nearest board
    (:func:`nearest_lights`, :func:`recoloured`);
@@ -205,7 +207,8 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
         special = np.array([on_special_space(profile.game, colour) for colour in printed], bool)
         tall = tall_patches(image, all_outlines, per_slot, profile)
         kinds = second_look(slots, relit, lit, kinds, classifier, profile.game, special, tall)
-        kinds = once_per_line(slot_ids, on_printed_colours(filled_in_order(slot_ids, kinds), printed))
+        kinds = once_per_line(slot_ids, on_printed_colours(filled_in_order(slot_ids, marker_on_the_floor(slot_ids, kinds)),
+                                                           printed))
         lap("second look")
         # "locate" is the time spent waiting for the locator once the slots are read.
         factories, loose, seen_warnings = located.result() if located is not None else ([], [], [])
@@ -474,6 +477,17 @@ def filled_in_order(slot_ids: list[tuple[str, str]], answers: list[tuple[str | N
             elif colour is not None and ((i < at_least and kind is None) or kind not in (None, "joker", colour)):
                 answers[n] = (colour, confidence)
     return answers
+
+
+def marker_on_the_floor(slot_ids: list[tuple[str, str]], answers: list[tuple[str | None, float]]
+                        ) -> list[tuple[str | None, float]]:
+    """The slots' answers, with each unsure one (below :data:`UNSURE`) that names the first-player
+    marker on a space other than an Azul floor line's read empty: the marker lies only there
+    (Summer Pavilion's token lies beside its owner's board). What an unsure reading took for it
+    is the side of a tile on the next space, seen at a slant. The confidence stays, so the slot
+    is still listed in ``uncertain``."""
+    return [(None, confidence) if kind == MARKER and confidence < UNSURE and not slot_id.startswith("floor.")
+            else (kind, confidence) for (_, slot_id), (kind, confidence) in zip(slot_ids, answers)]
 
 
 def on_printed_colours(answers: list[tuple[str | None, float]], printed: list[str | None]

@@ -418,6 +418,17 @@ def test_unsure_tiles_off_the_printed_colour_are_read_empty():
     assert on_printed_colours([("red", 0.6), ("purple", 0.6)], ["purple", "purple"]) == [(None, 0.6), ("purple", 0.6)]
 
 
+def test_an_unsure_marker_off_the_floor_line_is_read_empty():
+    from azulcam.vision.analyze import marker_on_the_floor
+
+    ids = [("boards.0", "line.3.0"), ("boards.0", "floor.0"), ("boards.1", "wall.2.2"), ("boards.1", "line.1.1"),
+           ("boards.2", "3.4"), ("supply", "supply.2"), ("boards.2", "line.0.0")]
+    answers = [("first_player", 0.6), ("first_player", 0.6), ("first_player", 0.89), ("first_player", 0.95),
+               ("first_player", 0.3), ("first_player", 0.3), ("white", 0.4)]
+    assert marker_on_the_floor(ids, answers) == [(None, 0.6), ("first_player", 0.6), (None, 0.89), ("first_player", 0.95),
+                                                 (None, 0.3), (None, 0.3), ("white", 0.4)]
+
+
 def test_in_azul_only_the_first_player_marker_lies_beside_a_board():
     from azulcam.vision.analyze import Loose, beside_the_boards
 
