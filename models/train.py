@@ -4,7 +4,7 @@
     python models/train.py --scenes 2400 --epochs 16 --edge-light-share 0.12 --out models/tiles_edge.onnx
     python models/train.py --scenes 4000 --epochs 14 --edge-light-share 0.12 --slots-relit --out models/tiles_slots.onnx
     python models/train.py --scenes 3600 --val-scenes 150 --epochs 12 --edge-light-share 0.12 --full-hd-share 0.3 \
-        --edge-view-share 0.25 --pale-spaces --bare-white --width 1 --tall --out models/tiles_pale.onnx
+        --edge-view-share 0.25 --pale-spaces --bare-white --width 1 --tall --bare --seed 1 --out models/tiles_pale.onnx
     python models/train.py --scenes 6000 --val-scenes 300 --epochs 12 --edge-light-share 0.12 --full-hd-share 0.3 \
         --edge-view-share 0.25 --star-spaces --out models/tiles_stars.onnx
     python models/train.py --candidates --scenes 10000 --val-scenes 500 --epochs 16 --full-hd-share 0.5 \
@@ -43,9 +43,10 @@ import numpy as np
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "1.0.0"
 INPUT_SIZE = 32
-#: The pale-space model's ``input_format`` (``--pale-spaces``; ``classify.default_classifier``
-#: checks its ``input_channels``, 6, and its labels).
-PALE_FORMAT = "float32 NHWC 0..255, 6 channels: BGR as photographed, then BGR relit to TYPICAL_LIGHT"
+#: The special-space models' ``input_format`` (``--pale-spaces``, ``--star-spaces``; with
+#: ``--bare`` nine channels, the bare art last; ``classify.default_classifier`` checks their
+#: ``input_channels`` and labels).
+PALE_FORMAT = "float32 NHWC 0..255, {channels} channels: BGR as photographed, then BGR relit to TYPICAL_LIGHT"
 #: Patches of one worker job; many small jobs keep both workers busy to the end.
 SCENES_PER_JOB = 50
 
@@ -53,7 +54,7 @@ SCENES_PER_JOB = 50
 def _patches_job(job: tuple[int, int], edge_light_share: float = 0.0, slots_relit: bool = False,
                  full_hd_share: float = 0.0, special: str | None = None, edge_view_share: float = 0.0,
                  candidates: bool = False, bare_kept: str | None = None,
-                 tall: bool = False) -> tuple[np.ndarray, np.ndarray, int]:
+                 tall: bool = False, bare: bool = False) -> tuple[np.ndarray, np.ndarray, int]:
     """``make_patches(scenes, seed)``, scene by scene, so that a scene the patch cutter cannot
     handle is skipped (and counted) instead of losing the whole job. With ``candidates``, the
     detector's candidates instead (:func:`azulcam.vision.dataset.candidate_patches`)."""
@@ -99,7 +100,7 @@ def _patches_job(job: tuple[int, int], edge_light_share: float = 0.0, slots_reli
                 p = candidate_patches(scene.image, scene.truth, detector, nprng)
             else:
                 p = scene_patches(scene.image, scene.truth, nprng, slots_relit=slots_relit,
-                                  special_spaces=bool(special), bare_kept=bare_kept, tall=tall,
+                                  special_spaces=bool(special), bare_kept=bare_kept, tall=tall, bare=bare,
                                   **({"empty_share": 0.5} if special else {}))
         except (ValueError, cv2.error):
             skipped += 1
@@ -134,12 +135,13 @@ def run_jobs(job, scenes: int, base_seed: int, workers: int) -> list:
 def generate(scenes: int, base_seed: int, workers: int, edge_light_share: float = 0.0,
              slots_relit: bool = False, full_hd_share: float = 0.0,
              special: str | None = None, edge_view_share: float = 0.0,
-             candidates: bool = False, bare_kept: str | None = None, tall: bool = False) -> tuple[np.ndarray, np.ndarray]:
+             candidates: bool = False, bare_kept: str | None = None, tall: bool = False,
+             bare: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Patches of ``scenes`` scenes (:func:`run_jobs` of :func:`_patches_job`)."""
     parts = run_jobs(functools.partial(_patches_job, edge_light_share=edge_light_share, slots_relit=slots_relit,
                                        full_hd_share=full_hd_share, special=special,
                                        edge_view_share=edge_view_share, candidates=candidates, bare_kept=bare_kept,
-                                       tall=tall),
+                                       tall=tall, bare=bare),
                      scenes, base_seed, workers)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
@@ -329,6 +331,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tall", action="store_true",
                         help="the slots cut as tall patches (the slot and a tile's raised top in one patch; "
                              "with --pale-spaces or --star-spaces)")
+    parser.add_argument("--bare", action="store_true",
+                        help="three more channels beside each tall patch: the bare board's art under it "
+                             "(light.bare_patches; with --tall)")
     parser.add_argument("--width", type=float, default=None,
                         help="the network's width, times the usual (default: 1.5 for a special-space model, else 1)")
     parser.add_argument("--candidates", action="store_true",
@@ -338,6 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from azulcam.vision.crops import TALL_FORMAT
+    from azulcam.vision.light import BARE_FORMAT
     from azulcam.vision.dataset import CLASSES
 
     started = time.perf_counter()
@@ -356,13 +362,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.tall and not special:
         parser.error("--tall cuts the special spaces' slots (analyze.read reads them so): it needs --pale-spaces "
                      "or --star-spaces")
+    if args.bare and not args.tall:
+        parser.error("--bare adds the art beside tall patches: it needs --tall")
     x_train, y_train = generate(args.scenes, base + 1, args.workers, args.edge_light_share, args.slots_relit,
-                                args.full_hd_share, special, args.edge_view_share, args.candidates, bare_kept, args.tall)
+                                args.full_hd_share, special, args.edge_view_share, args.candidates, bare_kept, args.tall,
+                                args.bare)
     x_val, y_val = generate(args.val_scenes, base + 50_000, args.workers, args.edge_light_share, args.slots_relit,
-                            args.full_hd_share, special, args.edge_view_share, args.candidates, bare_kept, args.tall)
+                            args.full_hd_share, special, args.edge_view_share, args.candidates, bare_kept, args.tall,
+                            args.bare)
     # Relit patches vary less in light: a milder brightness and colour augmentation.
     augment_light = 0.4 if args.slots_relit or special else 1.0
-    channels = 6 if special else 3
+    channels = 9 if args.bare else 6 if special else 3
     width = args.width if args.width is not None else 1.5 if special else 1.0
     data_s = time.perf_counter() - started
     counts = np.bincount(y_train, minlength=len(CLASSES))
@@ -419,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
                "batch": args.batch, "lr": args.lr, "edge_light_share": args.edge_light_share,
                "slots_relit": args.slots_relit, "full_hd_share": args.full_hd_share,
                "pale_spaces": args.pale_spaces, "star_spaces": args.star_spaces, "edge_view_share": args.edge_view_share,
-               "candidates": args.candidates, "bare_white": args.bare_white, "tall": args.tall, "width": width,
+               "candidates": args.candidates, "bare_white": args.bare_white, "tall": args.tall, "bare": args.bare, "width": width,
                "train_patches": len(y_train),
                "train_class_counts": {c: int(n) for c, n in zip(CLASSES, counts)}, "parameters": int(params),
                "data_seconds": round(data_s, 1), "train_seconds": round(train_s, 1),
@@ -429,10 +439,10 @@ def main(argv: list[str] | None = None) -> int:
         "labels": json.dumps(list(CLASSES)),
         "input_size": str(INPUT_SIZE),
         "input_channels": str(channels),
-        "input_format": (PALE_FORMAT if special else "float32 NHWC BGR 0..255"
+        "input_format": (PALE_FORMAT.format(channels=channels) if special else "float32 NHWC BGR 0..255"
                          + (", board slots relit to TYPICAL_LIGHT" if args.slots_relit else "")
                          + (", a detector's candidate with CANDIDATE_MARGIN of context" if args.candidates else ""))
-                        + (", " + TALL_FORMAT if args.tall else ""),
+                        + (", " + TALL_FORMAT if args.tall else "") + (", " + BARE_FORMAT if args.bare else ""),
         "version": VERSION,
         "heldout_accuracy": str(fig["accuracy"]),
         "heldout_patches": str(fig["patches"]),

@@ -15,7 +15,8 @@
    relit) and the mean answer stands; those on Azul's pale spaces (``classify.on_pale_space``),
    and the white tiles read there below 0.99, and those on Summer Pavilion's coloured stars
    (``classify.on_star_space``) are read by the game's special-space model instead, on both at
-   once (cut tall, :func:`tall_patches`, for a model that learned them so). Then the rules
+   once (cut tall, :func:`tall_patches`, for a model that learned them so, beside the bare
+   board's art for one that learned that too). Then the rules
    settle unsure slots: :func:`marker_on_the_floor` (the first-player marker lies on no other
    space), :func:`filled_in_order` (how Azul's pattern and floor lines are filled),
    :func:`on_printed_colours` (a tile off the colour printed under it is read empty) and
@@ -205,7 +206,9 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
         kinds = classifier.classify_slots(slots, relit, lit, profile.game) if n_slots else []
         lap("classify")
         special = np.array([on_special_space(profile.game, colour) for colour in printed], bool)
-        tall = tall_patches(image, all_outlines, per_slot, profile)
+        tall = tall_patches(image, all_outlines, per_slot, profile,
+                            [(view, len(q)) for view, q in zip(boards, outlines)] if classifier.reads_bare(profile.game)
+                            else None)
         kinds = second_look(slots, relit, lit, kinds, classifier, profile.game, special, tall)
         kinds = once_per_line(slot_ids, on_printed_colours(filled_in_order(slot_ids, marker_on_the_floor(slot_ids, kinds)),
                                                            printed))
@@ -408,7 +411,7 @@ def second_look(patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, answers
     board's own light (``lit``, from :func:`slot_lights`), read again (``classifier.reread``) as
     photographed (``patches``) and ``relit``, in one batch; those on a special space
     (``special``, from ``classify.on_special_space``) by the game's special-space model, on the
-    slots' tall patches (``tall``: slot indices -> six channels, from :func:`tall_patches`) where
+    slots' tall patches (``tall``: slot indices -> six or nine channels, from :func:`tall_patches`) where
     that model learned those. On Azul's pale spaces a white tile read below
     :data:`PALE_WHITE_SURE` is read again too."""
     answers = list(answers)
@@ -426,16 +429,30 @@ def second_look(patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, answers
     return answers
 
 
-def tall_patches(image: np.ndarray, outlines: np.ndarray, per_slot: np.ndarray, profile: Profile
-                 ) -> Callable[[np.ndarray], np.ndarray]:
+def tall_patches(image: np.ndarray, outlines: np.ndarray, per_slot: np.ndarray, profile: Profile,
+                 bare: list[tuple[BoardView, int]] | None = None) -> Callable[[np.ndarray], np.ndarray]:
     """Slot indices -> their tall patches (``crops.tall``, six channels: as photographed, then
     relit in ``per_slot`` light), the slots' ``outlines`` raised by a tile's height over the
-    table's plane (``locate.plane_for``, fitted to the profile's corners once per profile)."""
+    table's plane (``locate.plane_for``, fitted to the profile's corners once per profile). With
+    ``bare`` (each board and how many of the slots, in order, are its), three more: its art
+    under the same outline (``light.bare_patches``)."""
+    owner = None if bare is None else np.repeat(np.arange(len(bare)), [count for _, count in bare])
+
     def cut(chosen: np.ndarray) -> np.ndarray:
         quads = outlines[chosen]
         raised = plane_for(profile).raised_in_image(quads, tile_height(profile.game))
-        shown = crops.cut(image, crops.tall(quads, raised), crops.TALL_MARGIN)
-        return np.concatenate([shown, light.relit(shown, per_slot[chosen])], axis=3)
+        tall = crops.tall(quads, raised)
+        shown = crops.cut(image, tall, crops.TALL_MARGIN)
+        parts = [shown, light.relit(shown, per_slot[chosen])]
+        if owner is not None:
+            printed = np.zeros_like(shown)
+            for k in np.unique(owner[chosen]):
+                mine = owner[chosen] == k
+                view = bare[k][0]
+                printed[mine] = light.bare_patches(load_layout(view.placement.layout).name, view.homography, tall[mine],
+                                                   crops.TALL_MARGIN)
+            parts.append(printed)
+        return np.concatenate(parts, axis=3)
     return cut
 
 

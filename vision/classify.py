@@ -29,7 +29,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from . import crops
+from . import crops, light
 from .shipped import package_file, verified_session
 
 GAMES = ("azul", "pavilion")
@@ -42,8 +42,9 @@ COMPANION_NAME = "tiles_edge.onnx"
 #: (``classify_slots``) and joins the second reading.
 SLOTS_NAME = "tiles_slots.onnx"
 #: The pale-space model: trained on Azul's pale spaces only (:func:`on_pale_space`), each seen
-#: both as photographed and relit, as six channels, cut as tall patches (``models/train.py
-#: --pale-spaces --bare-white --tall``). Its reading replaces the second reading of those slots.
+#: both as photographed and relit, cut as tall patches, beside the bare board's art under each
+#: (nine channels; ``models/train.py --pale-spaces --bare-white --tall --bare``). Its reading
+#: replaces the second reading of those slots.
 PALE_NAME = "tiles_pale.onnx"
 #: The star-space model: the pale-space model's design, trained on Summer Pavilion's coloured
 #: stars' spaces only (:func:`on_star_space`; ``models/train.py --star-spaces``).
@@ -66,6 +67,8 @@ class Classifier(Protocol):
                special: np.ndarray | None = None, special_patches: np.ndarray | None = None) -> list[Result]: ...
 
     def reads_tall(self, game: str) -> bool: ...
+
+    def reads_bare(self, game: str) -> bool: ...
 
     def classify_slots(self, patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, game: str) -> list[Result]: ...
 
@@ -197,6 +200,13 @@ class OnnxClassifier:
         model = self.special_model(game)
         return model is not None and crops.TALL_FORMAT in model.info.metadata.get("input_format", "")
 
+    def reads_bare(self, game: str) -> bool:
+        """Whether the game's special-space model also reads the bare board's art beside its tall
+        patches (:func:`azulcam.vision.light.bare_patches`; ``light.BARE_FORMAT`` in its
+        ``input_format``: nine channels)."""
+        model = self.special_model(game)
+        return model is not None and light.BARE_FORMAT in model.info.metadata.get("input_format", "")
+
     def reread(self, patches: np.ndarray, relit: np.ndarray, game: str,
                special: np.ndarray | None = None, special_patches: np.ndarray | None = None) -> list[Result]:
         """A second reading of patches it was unsure of, given also ``relit`` (the same patches in
@@ -206,13 +216,17 @@ class OnnxClassifier:
         models learned tiles turned every way; each turn's view differs in the pixels' grid).
         The patches flagged ``special`` (on the game's special spaces, :func:`on_special_space`)
         are read by the game's special-space model instead (:meth:`special_model`, when loaded),
-        on both at once, in the same turns; or on ``special_patches`` where given (six channels,
-        one per flagged patch, in order: the tall patches a model that :meth:`reads_tall`
-        learned)."""
+        on both at once, in the same turns; or on ``special_patches`` where given (one per
+        flagged patch, in order: the tall patches a model that :meth:`reads_tall` learned, six
+        channels, or nine with the bare art for one that :meth:`reads_bare`). A model of nine
+        channels given no ``special_patches`` leaves those slots to the other models."""
         _check_game(game)
         kinds = self._columns[game][1]
         model = self.special_model(game)
-        chosen = np.asarray(special, bool) if special is not None and model is not None else np.zeros(len(patches), bool)
+        # A model that reads more than the two cuts of a patch (the bare art too) reads only the
+        # patches given apart; without them the other models read those slots.
+        usable = model is not None and (special_patches is not None or model.info.channels == 6)
+        chosen = np.asarray(special, bool) if special is not None and usable else np.zeros(len(patches), bool)
         mean = np.zeros((len(patches), len(kinds)))
         if (~chosen).any():
             reads = [(m, x) for m in [self] + ([self.companion] if self.companion is not None else [])
@@ -441,6 +455,10 @@ class ColorReferenceClassifier:
         """Never: the references measure the slot's own middle."""
         return False
 
+    def reads_bare(self, game: str) -> bool:
+        """Never: the references know no board art."""
+        return False
+
     def reread(self, patches: np.ndarray, relit: np.ndarray, game: str,
                special: np.ndarray | None = None, special_patches: np.ndarray | None = None) -> list[Result]:
         """A second reading: of the patch as photographed and ``relit``, the more confident answer
@@ -487,8 +505,9 @@ def default_classifier(colors: Mapping[str, Sequence[float]] | None = None, thre
                                          (STARS_NAME, "stars", "star-space", "Summer Pavilion's coloured stars")):
         try:
             special = load_model(package_file(name), threads=threads)
-            if special.info.channels != 6 or special.info.labels != model.info.labels:
-                raise ModelError(f"{name} does not read six channels with the tile model's labels")
+            channels = 9 if light.BARE_FORMAT in special.info.metadata.get("input_format", "") else 6
+            if special.info.channels != channels or special.info.labels != model.info.labels:
+                raise ModelError(f"{name} does not read {channels} channels with the tile model's labels")
             setattr(model, attribute, special)
         except ModelError as exc:
             warnings.append(f"{what} model not loaded, unsure slots on {where} are read again by the other "

@@ -74,7 +74,7 @@ class Patches:
 
 def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Generator, nudge_px: float = 1.5,
                   empty_share: float = 0.35, slots_relit: bool = False, special_spaces: bool = False,
-                  bare_kept: str | None = None, tall: bool = False) -> Patches:
+                  bare_kept: str | None = None, tall: bool = False, bare: bool = False) -> Patches:
     """Every visible slot and loose tile of one scene (empty slots thinned to ``empty_share`` of
     the patches), plus a few patches of bare table. With ``slots_relit``, the boards' slots only,
     each relit in its board's own light as measured at the nudged corners (as
@@ -86,16 +86,19 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
     wall's "white") are all kept: the empties thinned are the others. With ``tall`` (and
     ``special_spaces``), the slots are cut as tall patches (:func:`azulcam.vision.crops.tall`: the
     slot and a tile's raised top in one patch, as ``analyze.read`` cuts them for a model
-    trained so)."""
+    trained so). With ``bare`` (and ``tall``), three more channels: the bare board's art under
+    the same outline (:func:`azulcam.vision.light.bare_patches`)."""
     from .classify import on_special_space
 
     if tall and not special_spaces:
         raise ValueError("tall patches are cut for the special spaces' models only (special_spaces)")
+    if bare and not tall:
+        raise ValueError("the bare art is cut beside tall patches only (tall)")
     obs = truth["observation"]
     game = obs["game"]
     hidden = {h["zone"] for h in truth["hidden"]}
     slots_relit = slots_relit or special_spaces
-    outlines, labels, lights, kept = [], [], [], []
+    outlines, labels, lights, kept, sources = [], [], [], [], []
     boards = [(b, f"boards.{b['player']}.", obs["boards"][b["player"]]["slots"]) for b in truth["profile"]["boards"]]
     if truth["profile"]["scoring_board"]:
         supply = {f"supply.{i}": c for i, c in enumerate(obs["supply"]) if c is not None}
@@ -112,6 +115,7 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
             outlines.append(quad)
             labels.append(label(game, filled.get(slot_id)))
             lights.append(board_light)
+            sources.append((layout.name, homography))
             kept.append(bare_kept is not None and layout[slot_id].printed == bare_kept and filled.get(slot_id) is None)
     for item in truth["items"] if not slots_relit else ():
         if item["zone"].startswith("boards.") and not item["zone"].endswith(".hand"):
@@ -121,6 +125,7 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
         outlines.append(crops.outline_of(item) + rng.normal(0, nudge_px, (4, 2)))
         labels.append(label(game, item["kind"]))
         lights.append(None)
+        sources.append(None)
         kept.append(False)
     labels_arr = np.array(labels, np.int64)
     keep = np.ones(len(labels_arr), bool)
@@ -131,6 +136,7 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
         keep[rng.choice(empties, len(empties) - allowed, replace=False)] = False
     quads = [q for q, k in zip(outlines, keep) if k]
     kept_lights = [x for x, k in zip(lights, keep) if k]
+    kept_sources = [x for x, k in zip(sources, keep) if k]
     labels_arr = labels_arr[keep]
     if slots_relit:
         per_slot = np.array([light.TYPICAL_LIGHT if x is None else x for x in kept_lights], np.float32)
@@ -140,6 +146,12 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
             outlines_arr = crops.tall(outlines_arr, plane.raised_in_image(outlines_arr, tile_height(game)))
         images = crops.cut(image, outlines_arr, crops.TALL_MARGIN if tall else crops.MARGIN)
         relit = light.relit(images, per_slot.reshape(-1, 3))
+        if bare:
+            art_patches = np.zeros_like(images)
+            for source in {id(x): x for x in kept_sources}.values():
+                mine = np.array([x is source for x in kept_sources])
+                art_patches[mine] = light.bare_patches(*source, outlines_arr[mine], crops.TALL_MARGIN)
+            return Patches(np.concatenate([images, relit, art_patches], axis=3), labels_arr)
         return Patches(np.concatenate([images, relit], axis=3) if special_spaces else relit, labels_arr)
     # Bare table: squares of a tile's size at random places away from every item and board.
     h, w = image.shape[:2]

@@ -13,19 +13,28 @@ so (``dataset.scene_patches(slots_relit=True)``) and reads them so (``analyze.re
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from ..calibration.layouts import load_layout
-from . import art
+from . import art, crops
 
 #: Scale (pixels per mm) at which a board is compared with its art: fine enough for a median.
 ART_PPM = 1.0
 #: The median light (BGR, photo over art, per channel) on the boards of 120 scenes drawn from the
 #: renderer's usual ranges (seed 910000), measured by :func:`board_light`.
 TYPICAL_LIGHT = np.array([0.754, 0.805, 0.900], np.float32)
+
+
+#: Scales (pixels per mm) of the art that :func:`bare_patches` are cut from: the one nearest the
+#: board's own scale in the photo, so that its print is as fine as the photo's.
+BARE_SCALES = (0.5, 0.7, 1.0, 1.4, 2.0, 2.8, 4.0)
+#: What a model that also reads the bare art says in its ``input_format`` metadata
+#: (``models/train.py --bare``): ``analyze.read`` then adds :func:`bare_patches` to its patches.
+BARE_FORMAT = "then BGR of the bare board's art in TYPICAL_LIGHT (light.bare_patches)"
 
 
 #: Every how many card pixels of the art one is measured: the median of a ninth of them is within
@@ -82,3 +91,35 @@ def relit(patches: np.ndarray, light: np.ndarray) -> np.ndarray:
             run = patches[start:end]
             out[start:end] = cv2.multiply(run.reshape(-1, run.shape[2], 3), (*map(float, gain), 0.0)).reshape(run.shape)
     return out
+
+
+@lru_cache(maxsize=16)
+def _bare_sheet(layout_name: str, px_per_mm: float) -> np.ndarray:
+    """The board's art at ``px_per_mm``, drawn four times finer and shrunk: drawn at that scale,
+    its thin printed lines would be at least a whole pixel wide, darker than a photo's."""
+    fine = art.board_art(layout_name, 4 * px_per_mm)
+    size = (max(1, round(fine.shape[1] / 4)), max(1, round(fine.shape[0] / 4)))
+    sheet = cv2.resize(fine, size, interpolation=cv2.INTER_AREA)
+    sheet.flags.writeable = False  # cached and shared
+    return sheet
+
+
+def bare_patches(layout_name: str, homography: np.ndarray, outlines: np.ndarray, margin: float) -> np.ndarray:
+    """What ``crops.cut(image, outlines, margin)`` would show, relit (:func:`relit`), were the
+    board's slots bare and the board flat: its art under the same outlines (N x 4 x 2 image
+    points; ``homography``: board fractions -> pixels), under :data:`TYPICAL_LIGHT`, at about the
+    board's scale in the image (:data:`BARE_SCALES`). Beside the photographed patch it says what
+    of the patch is print: a white tile and the coloured wall's white space look alike, but the
+    tile stands a tile's height over the print."""
+    corners = cv2.perspectiveTransform(np.array([[[0, 0]], [[1, 0]], [[1, 1]], [[0, 1]]], np.float64), homography)
+    x, y = corners[:, 0, 0], corners[:, 0, 1]
+    area_px = 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
+    w_mm, h_mm = load_layout(layout_name).size_mm
+    scale = math.sqrt(area_px / (w_mm * h_mm))
+    sheet = _bare_sheet(layout_name, min(BARE_SCALES, key=lambda s: abs(math.log(s / max(scale, 1e-6)))))
+    h, w = sheet.shape[:2]
+    to_sheet = np.diag([float(w), float(h), 1.0]) @ np.linalg.inv(homography)
+    grown = crops.grow(np.asarray(outlines, np.float64).reshape(-1, 4, 2), margin)
+    quads = cv2.perspectiveTransform(grown.reshape(-1, 1, 2), to_sheet).reshape(-1, 4, 2)
+    cut = crops.cut(sheet, quads, 0.0)
+    return cv2.multiply(cut.reshape(-1, crops.PATCH, 3), (*map(float, TYPICAL_LIGHT), 0.0)).reshape(cut.shape)

@@ -36,11 +36,11 @@ def clean_scene():
     scene = render_state(state, 7, SceneOptions(size=(1280, 720), clean=True))
     profile = Profile.from_json(scene.truth["profile"])
     boards = register_boards(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY), profile)
-    return scene.image, boards
+    return scene.image, boards, scene.truth
 
 
 def test_light_scales_with_the_photo(clean_scene):
-    image, boards = clean_scene
+    image, boards, _ = clean_scene
     board = boards[0]
     full = light.board_light(image, board.homography, board.placement.layout)
     half = light.board_light((image // 2).astype(np.uint8), board.homography, board.placement.layout)
@@ -56,9 +56,51 @@ def test_light_scales_with_the_photo(clean_scene):
 
 
 def test_no_light_for_a_board_out_of_the_photo(clean_scene):
-    image, boards = clean_scene
+    image, boards, _ = clean_scene
     far = np.array([[300.0, 0, 5000], [0, 200.0, 5000], [0, 0, 1]])  # board fractions -> pixels, far off
     assert light.board_light(image, far, boards[0].placement.layout) is None
+
+
+def test_bare_patches_show_a_bare_slot_as_its_patch_relit(clean_scene):
+    from azulcam.vision import crops
+
+    image, boards, truth = clean_scene
+    for board in boards:
+        layout = load_layout(board.placement.layout)
+        filled = truth["observation"]["boards"][board.placement.player]["slots"]
+        ids, quads = crops.slot_outlines(board.homography, layout)
+        for margin in (crops.MARGIN, crops.TALL_MARGIN):
+            shown = light.relit(crops.cut(image, quads, margin), light.board_light(image, board.homography, layout.name))
+            bare = light.bare_patches(layout.name, board.homography, quads, margin)
+            assert bare.shape == shown.shape and bare.dtype == np.uint8
+            apart = np.abs(shown.astype(np.float32) - bare).mean(axis=(1, 2, 3))
+            empty = np.array([filled.get(i) is None for i in ids])
+            assert empty.any() and (~empty).any()
+            # A bare slot looks like its art (the render's blur and grain aside); a tile on it does not.
+            assert np.median(apart[empty]) < 25 and np.median(apart[~empty]) > 2 * np.median(apart[empty]), (
+                np.median(apart[empty]), np.median(apart[~empty]))
+
+
+def test_tall_patches_add_the_bare_art_for_a_model_that_reads_it(clean_scene):
+    from azulcam.vision import crops
+    from azulcam.vision.locate import plane_for
+    from azulcam.vision.table import tile_height
+
+    image, boards, truth = clean_scene
+    profile = Profile.from_json(truth["profile"])
+    outlines = [crops.slot_outlines(b.homography, load_layout(b.placement.layout))[1] for b in boards]
+    quads = np.concatenate(outlines)
+    per_slot, _ = slot_lights(boards, board_lights(image, boards))
+    chosen = np.array([0, 5, len(outlines[0]) + 3])  # two slots of the first board, one of the second
+    plain = analyze.tall_patches(image, quads, per_slot, profile)(chosen)
+    both = analyze.tall_patches(image, quads, per_slot, profile, [(b, len(q)) for b, q in zip(boards, outlines)])(chosen)
+    assert plain.shape == (3, 32, 32, 6) and both.shape == (3, 32, 32, 9)
+    np.testing.assert_array_equal(both[..., :6], plain)
+    tall = crops.tall(quads[chosen], plane_for(profile).raised_in_image(quads[chosen], tile_height("azul")))
+    for k, board in zip(chosen, [boards[0], boards[0], boards[1]]):  # each slot under its own board's art
+        n = list(chosen).index(k)
+        want = light.bare_patches(board.placement.layout, board.homography, tall[n:n + 1], crops.TALL_MARGIN)
+        np.testing.assert_array_equal(both[n, ..., 6:], want[0])
 
 
 def test_relit_undoes_the_light():
@@ -93,7 +135,7 @@ class _Scripted:
 
 
 def test_slot_lights_are_each_boards_own(clean_scene):
-    image, boards = clean_scene
+    image, boards, _ = clean_scene
     sizes = [len(load_layout(b.placement.layout).ids) for b in boards]
     lights, lit = slot_lights(boards, board_lights(image, boards))
     assert lights.shape == (sum(sizes), 3) and lit.all()
