@@ -98,7 +98,7 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
     game = obs["game"]
     hidden = {h["zone"] for h in truth["hidden"]}
     slots_relit = slots_relit or special_spaces
-    outlines, labels, lights, kept, sources = [], [], [], [], []
+    outlines, labels, lights, kept, sources, arts = [], [], [], [], [], []
     boards = [(b, f"boards.{b['player']}.", obs["boards"][b["player"]]["slots"]) for b in truth["profile"]["boards"]]
     if truth["profile"]["scoring_board"]:
         supply = {f"supply.{i}": c for i, c in enumerate(obs["supply"]) if c is not None}
@@ -109,13 +109,14 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
         homography = board_homography(corners)
         board_light = light.board_light(image, homography, layout.name) if slots_relit else None
         ids, quads = crops.slot_outlines(homography, layout)
+        arts.append((layout.name, homography))  # what light.bare_patches cuts this board's art by
         for slot_id, quad in zip(ids, quads):
             if prefix + slot_id in hidden or (special_spaces and not on_special_space(game, layout[slot_id].printed)):
                 continue
             outlines.append(quad)
             labels.append(label(game, filled.get(slot_id)))
             lights.append(board_light)
-            sources.append((layout.name, homography))
+            sources.append(len(arts) - 1)
             kept.append(bare_kept is not None and layout[slot_id].printed == bare_kept and filled.get(slot_id) is None)
     for item in truth["items"] if not slots_relit else ():
         if item["zone"].startswith("boards.") and not item["zone"].endswith(".hand"):
@@ -125,7 +126,7 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
         outlines.append(crops.outline_of(item) + rng.normal(0, nudge_px, (4, 2)))
         labels.append(label(game, item["kind"]))
         lights.append(None)
-        sources.append(None)
+        sources.append(-1)
         kept.append(False)
     labels_arr = np.array(labels, np.int64)
     keep = np.ones(len(labels_arr), bool)
@@ -148,9 +149,9 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
         relit = light.relit(images, per_slot.reshape(-1, 3))
         if bare:
             art_patches = np.zeros_like(images)
-            for source in {id(x): x for x in kept_sources}.values():
-                mine = np.array([x is source for x in kept_sources])
-                art_patches[mine] = light.bare_patches(*source, outlines_arr[mine], crops.TALL_MARGIN)
+            board_of = np.array(kept_sources, int)
+            for k in np.unique(board_of):
+                art_patches[board_of == k] = light.bare_patches(*arts[k], outlines_arr[board_of == k], crops.TALL_MARGIN)
             return Patches(np.concatenate([images, relit, art_patches], axis=3), labels_arr)
         return Patches(np.concatenate([images, relit], axis=3) if special_spaces else relit, labels_arr)
     # Bare table: squares of a tile's size at random places away from every item and board.

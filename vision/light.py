@@ -111,11 +111,10 @@ def bare_patches(layout_name: str, homography: np.ndarray, outlines: np.ndarray,
     board's scale in the image (:data:`BARE_SCALES`). Beside the photographed patch it says what
     of the patch is print: a white tile and the coloured wall's white space look alike, but the
     tile stands a tile's height over the print."""
+    # The board's scale as ``locate.px_per_mm`` measures it: its area in pixels over its area in mm.
     corners = cv2.perspectiveTransform(np.array([[[0, 0]], [[1, 0]], [[1, 1]], [[0, 1]]], np.float64), homography)
-    x, y = corners[:, 0, 0], corners[:, 0, 1]
-    area_px = 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
     w_mm, h_mm = load_layout(layout_name).size_mm
-    scale = math.sqrt(area_px / (w_mm * h_mm))
+    scale = math.sqrt(abs(cv2.contourArea(corners.astype(np.float32))) / (w_mm * h_mm))
     sheet = _bare_sheet(layout_name, min(BARE_SCALES, key=lambda s: abs(math.log(s / max(scale, 1e-6)))))
     h, w = sheet.shape[:2]
     to_sheet = np.diag([float(w), float(h), 1.0]) @ np.linalg.inv(homography)

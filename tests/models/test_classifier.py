@@ -397,6 +397,7 @@ def test_tall_special_patches_are_the_same_slots_cut_tall() -> None:
     from azulcam.calibration.profile import Profile
     from azulcam.vision.dataset import truth_plane
     from azulcam.vision.locate import table_plane
+    from azulcam.vision.table import tile_height
 
     scene, _ = _azul_slots_by_hand(pale_only=True)
     plain = scene_patches(scene.image, scene.truth, np.random.default_rng(0), special_spaces=True)
@@ -406,11 +407,24 @@ def test_tall_special_patches_are_the_same_slots_cut_tall() -> None:
     profile = scene.truth["profile"]
     plane = table_plane(Profile.from_json(profile))
     np.testing.assert_allclose(truth_plane(profile).to_plane, plane.to_plane)
-    # With ``bare`` (``train.py --bare``): the same six channels, then the bare art under each.
+    # With ``bare`` (``train.py --bare``): the same six channels, then each board's own art under each.
     bare = scene_patches(scene.image, scene.truth, np.random.default_rng(0), special_spaces=True, tall=True, bare=True)
     np.testing.assert_array_equal(bare.labels, tall.labels)
     np.testing.assert_array_equal(bare.images[..., :6], tall.images)
-    assert bare.images.shape[3] == 9 and not np.array_equal(bare.images[..., 6:], bare.images[..., 3:6])
+    exact = scene_patches(scene.image, scene.truth, np.random.default_rng(0), nudge_px=0.0, empty_share=0.999,
+                          special_spaces=True, tall=True, bare=True)
+    hidden = {h["zone"] for h in scene.truth["hidden"]}
+    want = []
+    for b in scene.truth["profile"]["boards"]:  # cut by hand through the true corners
+        layout = load_layout(b["layout"])
+        homography = board_homography(np.asarray(b["corners"], np.float64))
+        ids, quads = crops.slot_outlines(homography, layout)
+        seen = [n for n, i in enumerate(ids) if f"boards.{b['player']}.{i}" not in hidden
+                and classify.on_pale_space("azul", layout[i].printed)]
+        raised = truth_plane(scene.truth["profile"]).raised_in_image(quads[seen], tile_height("azul"))
+        outlines = crops.tall(quads[seen], raised)
+        want.append(light.bare_patches(layout.name, homography, outlines, crops.TALL_MARGIN))
+    np.testing.assert_array_equal(exact.images[..., 6:], np.concatenate(want))
     with pytest.raises(ValueError, match="tall"):
         scene_patches(scene.image, scene.truth, np.random.default_rng(0), special_spaces=True, bare=True)
     wrecked = {**profile, "boards": [dict(b) for b in profile["boards"]]}
