@@ -437,6 +437,7 @@ def tall_patches(image: np.ndarray, outlines: np.ndarray, per_slot: np.ndarray, 
     ``bare`` (each board and how many of the slots, in order, are its), three more: its art
     under the same outline (``light.bare_patches``)."""
     owner = None if bare is None else np.repeat(np.arange(len(bare)), [count for _, count in bare])
+    arts = [(load_layout(view.placement.layout).name, view.homography) for view, _ in bare or ()]
 
     def cut(chosen: np.ndarray) -> np.ndarray:
         quads = outlines[chosen]
@@ -445,13 +446,7 @@ def tall_patches(image: np.ndarray, outlines: np.ndarray, per_slot: np.ndarray, 
         shown = crops.cut(image, tall, crops.TALL_MARGIN)
         parts = [shown, light.relit(shown, per_slot[chosen])]
         if owner is not None:
-            printed = np.zeros_like(shown)
-            for k in np.unique(owner[chosen]):
-                mine = owner[chosen] == k
-                view = bare[k][0]
-                printed[mine] = light.bare_patches(load_layout(view.placement.layout).name, view.homography, tall[mine],
-                                                   crops.TALL_MARGIN)
-            parts.append(printed)
+            parts.append(light.bare_patches_by_board(arts, owner[chosen], tall, crops.TALL_MARGIN))
         return np.concatenate(parts, axis=3)
     return cut
 

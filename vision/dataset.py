@@ -148,10 +148,7 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
         images = crops.cut(image, outlines_arr, crops.TALL_MARGIN if tall else crops.MARGIN)
         relit = light.relit(images, per_slot.reshape(-1, 3))
         if bare:
-            art_patches = np.zeros_like(images)
-            board_of = np.array(kept_sources, int)
-            for k in np.unique(board_of):
-                art_patches[board_of == k] = light.bare_patches(*arts[k], outlines_arr[board_of == k], crops.TALL_MARGIN)
+            art_patches = light.bare_patches_by_board(arts, np.array(kept_sources), outlines_arr, crops.TALL_MARGIN)
             return Patches(np.concatenate([images, relit, art_patches], axis=3), labels_arr)
         return Patches(np.concatenate([images, relit], axis=3) if special_spaces else relit, labels_arr)
     # Bare table: squares of a tile's size at random places away from every item and board.

@@ -122,3 +122,14 @@ def bare_patches(layout_name: str, homography: np.ndarray, outlines: np.ndarray,
     quads = cv2.perspectiveTransform(grown.reshape(-1, 1, 2), to_sheet).reshape(-1, 4, 2)
     cut = crops.cut(sheet, quads, 0.0)
     return cv2.multiply(cut.reshape(-1, crops.PATCH, 3), (*map(float, TYPICAL_LIGHT), 0.0)).reshape(cut.shape)
+
+
+def bare_patches_by_board(boards: list[tuple[str, np.ndarray]], board_of: np.ndarray, outlines: np.ndarray,
+                          margin: float) -> np.ndarray:
+    """:func:`bare_patches` of outlines on several boards: ``boards`` (each board's layout name
+    and homography) and ``board_of`` (each outline's index in ``boards``), one call per board."""
+    board_of = np.asarray(board_of, int)
+    out = np.zeros((len(board_of), crops.PATCH, crops.PATCH, 3), np.uint8)
+    for k in np.unique(board_of):
+        out[board_of == k] = bare_patches(*boards[k], np.asarray(outlines)[board_of == k], margin)
+    return out
