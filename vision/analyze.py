@@ -72,6 +72,9 @@ PALE_WHITE_SURE = 0.99
 #: 0.66 or less, the one it got wrong 0.73; on three sets in usual light it named none. Half of
 #: the tiles have peaks below 0.7, and each costs the tile model about 0.07 ms.
 RELIT_BELOW = 0.7
+#: Two kinds told apart by brightness, not hue, which the nearest board's light does not swap
+#: (:func:`recoloured`).
+LIGHT_AND_DARK = frozenset({"black", "white"})
 #: The first parts of the slot ids of Summer Pavilion's outer stars (``k.j``: star k, space j).
 OUTER_STARS = frozenset("123456")
 OBSERVATION_FORMAT = "azulcam-observation/1"
@@ -263,10 +266,13 @@ def recoloured(loose: list[Loose], named: list[tuple[str | None, float]], in_lig
     detector learned the tiles under the whole range of light, and at its ends (a warm, dim
     room) reads a purple tile as red; the board beside the tile shows the light it lies in. The
     two readings disagree, so the tile's zone is listed as uncertain: its confidence is the lower
-    of the two, and below the tile's ``unsure_below``."""
+    of the two, and below the tile's ``unsure_below``. Black and white (:data:`LIGHT_AND_DARK`)
+    are never swapped so: the light fixes a tile's hue, but a board's light, measured on a board
+    that may lie in other light than the tile, turned a dim black tile in the centre white (bench
+    seed 900000 --players 4 #19)."""
     named = list(named)
     for n, (kind, confidence) in in_light.items():
-        if kind not in (None, MARKER) and named[n][0] not in (None, MARKER, kind):
+        if kind not in (None, MARKER) and named[n][0] not in (None, MARKER, kind) and {kind, named[n][0]} != LIGHT_AND_DARK:
             named[n] = (kind, min(named[n][1], confidence, float(np.nextafter(loose[n].unsure_below, 0))))
     return named
 

@@ -178,6 +178,11 @@ def test_a_colour_read_otherwise_in_the_boards_light_stands_and_is_uncertain():
     assert out[1:] == named[1:]
     # The first-player marker is never recoloured, nor a colour made the marker.
     assert recoloured(loose, named, {3: ("red", 0.99), 0: ("first_player", 0.99)}) == named
+    # Nor black made white or white black: the light fixes hues, not brightness.
+    dark = [Loose(o, "center", "black", 0.69, 0.6), Loose(o, "center", "white", 0.6, 0.6)]
+    assert recoloured(dark, [("black", 0.69), ("white", 0.6)], {0: ("white", 0.6), 1: ("black", 0.9)}) == [
+        ("black", 0.69), ("white", 0.6)]
+    assert recoloured(dark, [("black", 0.69), ("white", 0.6)], {0: ("blue", 0.9)})[0][0] == "blue"
 
 
 def test_second_look_rereads_only_unsure_lit_slots_in_one_call():
