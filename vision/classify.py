@@ -205,7 +205,7 @@ class OnnxClassifier:
         patches (:func:`azulcam.vision.light.bare_patches`; ``light.BARE_FORMAT`` in its
         ``input_format``: nine channels)."""
         model = self.special_model(game)
-        return model is not None and light.BARE_FORMAT in model.info.metadata.get("input_format", "")
+        return model is not None and _reads_bare_art(model)
 
     def reread(self, patches: np.ndarray, relit: np.ndarray, game: str,
                special: np.ndarray | None = None, special_patches: np.ndarray | None = None) -> list[Result]:
@@ -238,6 +238,12 @@ class OnnxClassifier:
             mean[chosen] = _turned_mean(model, both, game)
         best = mean.argmax(axis=1)
         return [(kinds[b], float(mean[k, b])) for k, b in enumerate(best)]
+
+
+def _reads_bare_art(model: OnnxClassifier) -> bool:
+    """Whether ``model`` learned the bare board's art beside its patches (``light.BARE_FORMAT`` in
+    its ``input_format``, written by ``models/train.py --bare``)."""
+    return light.BARE_FORMAT in model.info.metadata.get("input_format", "")
 
 
 #: How many quarter turns of each patch :meth:`OnnxClassifier.reread` reads.
@@ -505,7 +511,7 @@ def default_classifier(colors: Mapping[str, Sequence[float]] | None = None, thre
                                          (STARS_NAME, "stars", "star-space", "Summer Pavilion's coloured stars")):
         try:
             special = load_model(package_file(name), threads=threads)
-            channels = 9 if light.BARE_FORMAT in special.info.metadata.get("input_format", "") else 6
+            channels = 9 if _reads_bare_art(special) else 6
             if special.info.channels != channels or special.info.labels != model.info.labels:
                 raise ModelError(f"{name} does not read {channels} channels with the tile model's labels")
             setattr(model, attribute, special)

@@ -98,7 +98,7 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
     game = obs["game"]
     hidden = {h["zone"] for h in truth["hidden"]}
     slots_relit = slots_relit or special_spaces
-    outlines, labels, lights, kept, sources, arts = [], [], [], [], [], []
+    outlines, labels, lights, kept, board_of, arts = [], [], [], [], [], []
     boards = [(b, f"boards.{b['player']}.", obs["boards"][b["player"]]["slots"]) for b in truth["profile"]["boards"]]
     if truth["profile"]["scoring_board"]:
         supply = {f"supply.{i}": c for i, c in enumerate(obs["supply"]) if c is not None}
@@ -116,7 +116,7 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
             outlines.append(quad)
             labels.append(label(game, filled.get(slot_id)))
             lights.append(board_light)
-            sources.append(len(arts) - 1)
+            board_of.append(len(arts) - 1)
             kept.append(bare_kept is not None and layout[slot_id].printed == bare_kept and filled.get(slot_id) is None)
     for item in truth["items"] if not slots_relit else ():
         if item["zone"].startswith("boards.") and not item["zone"].endswith(".hand"):
@@ -126,7 +126,7 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
         outlines.append(crops.outline_of(item) + rng.normal(0, nudge_px, (4, 2)))
         labels.append(label(game, item["kind"]))
         lights.append(None)
-        sources.append(-1)
+        board_of.append(-1)  # a loose tile: on no board
         kept.append(False)
     labels_arr = np.array(labels, np.int64)
     keep = np.ones(len(labels_arr), bool)
@@ -137,7 +137,7 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
         keep[rng.choice(empties, len(empties) - allowed, replace=False)] = False
     quads = [q for q, k in zip(outlines, keep) if k]
     kept_lights = [x for x, k in zip(lights, keep) if k]
-    kept_sources = [x for x, k in zip(sources, keep) if k]
+    kept_boards = [x for x, k in zip(board_of, keep) if k]
     labels_arr = labels_arr[keep]
     if slots_relit:
         per_slot = np.array([light.TYPICAL_LIGHT if x is None else x for x in kept_lights], np.float32)
@@ -148,7 +148,7 @@ def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Gener
         images = crops.cut(image, outlines_arr, crops.TALL_MARGIN if tall else crops.MARGIN)
         relit = light.relit(images, per_slot.reshape(-1, 3))
         if bare:
-            art_patches = light.bare_patches_by_board(arts, np.array(kept_sources), outlines_arr, crops.TALL_MARGIN)
+            art_patches = light.bare_patches_by_board(arts, np.array(kept_boards), outlines_arr, crops.TALL_MARGIN)
             return Patches(np.concatenate([images, relit, art_patches], axis=3), labels_arr)
         return Patches(np.concatenate([images, relit], axis=3) if special_spaces else relit, labels_arr)
     # Bare table: squares of a tile's size at random places away from every item and board.

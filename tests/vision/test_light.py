@@ -97,8 +97,7 @@ def test_tall_patches_add_the_bare_art_for_a_model_that_reads_it(clean_scene):
     assert plain.shape == (3, 32, 32, 6) and both.shape == (3, 32, 32, 9)
     np.testing.assert_array_equal(both[..., :6], plain)
     tall = crops.tall(quads[chosen], plane_for(profile).raised_in_image(quads[chosen], tile_height("azul")))
-    for k, board in zip(chosen, [boards[0], boards[0], boards[1]]):  # each slot under its own board's art
-        n = list(chosen).index(k)
+    for n, board in enumerate([boards[0], boards[0], boards[1]]):  # each slot under its own board's art
         want = light.bare_patches(board.placement.layout, board.homography, tall[n:n + 1], crops.TALL_MARGIN)
         np.testing.assert_array_equal(both[n, ..., 6:], want[0])
 
