@@ -11,9 +11,12 @@ user's clicks would be), and prints the figures issue 5 names:
   as a camera's first and next frames of one table, and the next frame is timed (the first
   frame's median is printed apart).
 
+With --show-wrong, each image not read exactly right is listed as it is read: its number (the
+scene's index in the set), the table, and every zone read wrong, wanted -> read.
+
     python bench/vision.py [--images 60] [--size 1920x1080] [--players 4] [--edge] [--seed 900000]
         [--threads N] [--net-threads M] [--classic | --detector PATH] [--candidates PATH | --no-candidates]
-        [--classifier PATH]
+        [--classifier PATH] [--show-wrong]
 """
 
 from __future__ import annotations
@@ -69,6 +72,8 @@ def main() -> None:
                         help="the detector alone: no candidate model, no peaks below its threshold")
     parser.add_argument("--classifier", type=Path, default=None, help="another tile model (default: the shipped one)")
     parser.add_argument("--nudge", type=float, default=2.0, help="corner error of the profile (pixels)")
+    parser.add_argument("--show-wrong", action="store_true",
+                        help="list each image not read exactly right, and its zones read wrong (wanted -> read)")
     args = parser.parse_args()
     cv2.setNumThreads(args.threads)
     w, h = (int(v) for v in args.size.split("x"))
@@ -116,6 +121,9 @@ def main() -> None:
         by_table.setdefault((state.game, state.players), []).append(times[-1])
         spent.update(reading.spent)
         score = compare(observation, scene.truth)
+        if args.show_wrong and score.mistakes:
+            layout = scene.truth["profile"]["boards"][0]["layout"]
+            print(f"  image {n} ({layout}, {state.players} players): " + "; ".join(map(str, score.mistakes)), flush=True)
         total.add(score)
         per_game[state.game].add(score)
     figures = total.figures()

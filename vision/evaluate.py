@@ -14,6 +14,20 @@ from typing import Any
 from ..calibration.layouts import load_layout
 
 
+@dataclass(frozen=True)
+class Mistake:
+    """One zone read wrong: the truth's contents and the observation's (a slot's kind or None, a
+    display's sorted tiles or None where it was not found, or where one was found where none stands,
+    a zone's counts)."""
+
+    zone: str
+    wanted: Any
+    read: Any
+
+    def __str__(self) -> str:
+        return f"{self.zone}: {self.wanted} -> {self.read}"
+
+
 @dataclass
 class Score:
     """Counts over one or more images."""
@@ -26,11 +40,13 @@ class Score:
     images: int = 0
     images_right: int = 0
     errors: Counter[str] = field(default_factory=Counter)  # where the mistakes were, by zone kind
+    mistakes: list[Mistake] = field(default_factory=list)  # each one, with what was wanted and read
 
     def add(self, other: "Score") -> None:
         for name in ("slots", "slot_errors", "factories", "factories_right", "factories_missed", "images", "images_right"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.errors.update(other.errors)
+        self.mistakes += other.mistakes
 
     def figures(self) -> dict[str, float]:
         return {
@@ -52,7 +68,7 @@ def compare(seen: dict[str, Any], truth: dict[str, Any]) -> Score:
     want = truth["observation"]
     hidden = {h["zone"] for h in truth["hidden"]}
     score = Score(images=1)
-    wrong: list[str] = []
+    wrong: list[Mistake] = []
     # Board slots (every slot of every layout, empty ones included) and the supply.
     for placement in truth["profile"]["boards"]:
         p = placement["player"]
@@ -65,9 +81,9 @@ def compare(seen: dict[str, Any], truth: dict[str, Any]) -> Score:
             score.slots += 1
             if want_slots.get(slot_id) != got_board["slots"].get(slot_id):
                 score.slot_errors += 1
-                wrong.append(zone)
+                wrong.append(Mistake(zone, want_slots.get(slot_id), got_board["slots"].get(slot_id)))
         if f"boards.{p}.hand" not in hidden and want["boards"][p]["hand"] != got_board.get("hand", {}):
-            wrong.append(f"boards.{p}.hand")
+            wrong.append(Mistake(f"boards.{p}.hand", want["boards"][p]["hand"], got_board.get("hand", {})))
     if want["supply"] is not None:
         for i, kind in enumerate(want["supply"]):
             if f"supply.{i}" in hidden:
@@ -75,7 +91,7 @@ def compare(seen: dict[str, Any], truth: dict[str, Any]) -> Score:
             score.slots += 1
             if (seen.get("supply") or [None] * 10)[i] != kind:
                 score.slot_errors += 1
-                wrong.append(f"supply.{i}")
+                wrong.append(Mistake(f"supply.{i}", kind, (seen.get("supply") or [None] * 10)[i]))
     # Factories: each true display matched with the nearest one seen (within its size).
     seen_factories = list(seen["factories"])
     reach = 1.5 * float(truth["camera"].get("tile_px", 20))  # about a display's radius
@@ -92,19 +108,19 @@ def compare(seen: dict[str, Any], truth: dict[str, Any]) -> Score:
         score.factories += 1
         if match is None:
             score.factories_missed += 1
-            wrong.append(zone)
+            wrong.append(Mistake(zone, sorted(f["tiles"]), None))
             continue
         seen_factories.remove(match)
         if sorted(match["tiles"]) == sorted(f["tiles"]):
             score.factories_right += 1
         else:
-            wrong.append(zone)
-    if seen_factories:
-        wrong += ["factories.extra"] * len(seen_factories)
+            wrong.append(Mistake(zone, sorted(f["tiles"]), sorted(match["tiles"])))
+    wrong += [Mistake("factories.extra", None, sorted(g["tiles"])) for g in seen_factories]
     if "center" not in hidden and want["center"] != seen["center"]:
-        wrong.append("center")
+        wrong.append(Mistake("center", want["center"], seen["center"]))
     score.images_right = int(not wrong)
-    score.errors.update(_zone_kind(z) for z in wrong)
+    score.errors.update(_zone_kind(m.zone) for m in wrong)
+    score.mistakes = wrong
     return score
 
 

@@ -6,7 +6,7 @@ import copy
 import json
 from pathlib import Path
 
-from azulcam.vision.evaluate import compare
+from azulcam.vision.evaluate import Score, compare
 
 SCENES = Path(__file__).resolve().parents[2] / "fixtures" / "scenes"
 
@@ -38,8 +38,21 @@ def test_each_kind_of_mistake_is_counted_where_it_is():
     score = compare(seen, truth)
     assert score.images_right == 0 and score.slot_errors == 1 and score.factories_missed == 1
     assert score.errors["center"] == 1 and score.errors["factories"] == 1
-    seen["factories"] += [lost, {"center": [5.0, 5.0], "tiles": []}]  # found again, and one that is not there
-    assert compare(seen, truth).errors["factories"] == 1  # the extra one
+    # Each mistake says what the truth holds there and what was read.
+    lost_at = len(seen["factories"])  # the truth's displays and the observation's are in the same order
+    assert [(m.zone, m.wanted, m.read) for m in score.mistakes] == [
+        (f"boards.0.{slot}", truth["observation"]["boards"][0]["slots"][slot], None),
+        (f"factories.{lost_at}", sorted(lost["tiles"]), None),
+        ("center", truth["observation"]["center"], seen["center"])]
+    assert str(score.mistakes[0]) == f"boards.0.{slot}: {truth['observation']['boards'][0]['slots'][slot]} -> None"
+    seen["factories"] += [lost, {"center": [5.0, 5.0], "tiles": ["red"]}]  # found again, and one that is not there
+    again = compare(seen, truth)
+    assert again.errors["factories"] == 1  # the extra one
+    assert ("factories.extra", None, ["red"]) in [(m.zone, m.wanted, m.read) for m in again.mistakes]
+    total = Score()
+    total.add(score)
+    total.add(again)
+    assert total.mistakes == score.mistakes + again.mistakes
 
 
 def test_a_display_under_a_hand_is_not_scored_found_or_not():
