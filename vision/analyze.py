@@ -413,9 +413,10 @@ def nearest_lights(outlines: np.ndarray, boards: list[BoardView], lights: list[n
 def second_look(patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, answers: list[tuple[str | None, float]],
                 classifier: Classifier, game: str, special: np.ndarray | None = None,
                 tall: Callable[[np.ndarray], np.ndarray] | None = None) -> list[tuple[str | None, float]]:
-    """The slots' answers, where the classifier was unsure (below :data:`UNSURE`) of a slot in its
-    board's own light (``lit``, from :func:`slot_lights`), read again (``classifier.reread``) as
-    photographed (``patches``) and ``relit``, in one batch; those on a special space
+    """The slots' answers, where the classifier was unsure (below :data:`UNSURE`), read again
+    (``classifier.reread``) as photographed (``patches``) and ``relit``, in one batch: in their
+    board's own light where it was measured (``lit``, from :func:`slot_lights`), else as
+    photographed twice, and then without the slot model (it learned relit slots); those on a special space
     (``special``, from ``classify.on_special_space``) by the game's special-space model, on the
     slots' tall patches (``tall``: slot indices -> six or nine channels, from :func:`tall_patches`) where
     that model learned those. On Azul's pale spaces a white tile read below
@@ -423,14 +424,15 @@ def second_look(patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, answers
     answers = list(answers)
     special = None if special is None else np.asarray(special, bool)
     pale = special if special is not None and game == "azul" else np.zeros(len(answers), bool)
-    again = [n for n, (kind, confidence) in enumerate(answers) if lit[n] and (
-        confidence < UNSURE or (pale[n] and kind == "white" and confidence < PALE_WHITE_SURE))]
+    again = [n for n, (kind, confidence) in enumerate(answers)
+             if confidence < UNSURE or (pale[n] and kind == "white" and confidence < PALE_WHITE_SURE)]
     if again:
         flags = None if special is None else special[again]
         tall_ones = None
         if tall is not None and flags is not None and flags.any() and classifier.reads_tall(game):
             tall_ones = tall(np.asarray(again)[flags])
-        for n, second in zip(again, classifier.reread(patches[again], relit[again], game, flags, tall_ones)):
+        for n, second in zip(again, classifier.reread(patches[again], relit[again], game, flags, tall_ones,
+                                                      np.asarray(lit, bool)[again])):
             answers[n] = second
     return answers
 

@@ -64,7 +64,8 @@ class Classifier(Protocol):
     def classify(self, patches: np.ndarray, game: str) -> list[Result]: ...
 
     def reread(self, patches: np.ndarray, relit: np.ndarray, game: str,
-               special: np.ndarray | None = None, special_patches: np.ndarray | None = None) -> list[Result]: ...
+               special: np.ndarray | None = None, special_patches: np.ndarray | None = None,
+               lit: np.ndarray | None = None) -> list[Result]: ...
 
     def reads_tall(self, game: str) -> bool: ...
 
@@ -208,12 +209,15 @@ class OnnxClassifier:
         return model is not None and _reads_bare_art(model)
 
     def reread(self, patches: np.ndarray, relit: np.ndarray, game: str,
-               special: np.ndarray | None = None, special_patches: np.ndarray | None = None) -> list[Result]:
+               special: np.ndarray | None = None, special_patches: np.ndarray | None = None,
+               lit: np.ndarray | None = None) -> list[Result]:
         """A second reading of patches it was unsure of, given also ``relit`` (the same patches in
         their board's own light, :mod:`azulcam.vision.light`): the mean of the probabilities of
         this model and of its companion (when loaded), each on both, and of the slot model (when
         loaded) on ``relit``, each patch seen in its :data:`REREAD_TURNS` quarter turns (the
         models learned tiles turned every way; each turn's view differs in the pixels' grid).
+        The slot model reads only the patches ``lit`` (all by default): it learned slots relit in
+        their board's own light, and a board whose light was not measured has none.
         The patches flagged ``special`` (on the game's special spaces, :func:`on_special_space`)
         are read by the game's special-space model instead (:meth:`special_model`, when loaded),
         on both at once, in the same turns; or on ``special_patches`` where given (one per
@@ -230,8 +234,15 @@ class OnnxClassifier:
         mean = np.zeros((len(patches), len(kinds)))
         if (~chosen).any():
             reads = [(m, x) for m in [self] + ([self.companion] if self.companion is not None else [])
-                     for x in (patches, relit)] + ([(self.slots, relit)] if self.slots is not None else [])
-            mean[~chosen] = sum(_turned_mean(m, x[~chosen], game) for m, x in reads) / len(reads)
+                     for x in (patches, relit)]
+            total = sum(_turned_mean(m, x[~chosen], game) for m, x in reads)
+            count = np.full(len(total), float(len(reads)))
+            slotted = ~chosen & (np.ones(len(patches), bool) if lit is None else np.asarray(lit, bool))
+            if self.slots is not None and slotted.any():
+                among = slotted[~chosen]
+                total[among] += _turned_mean(self.slots, relit[slotted], game)
+                count[among] += 1
+            mean[~chosen] = total / count[:, None]
         if chosen.any():  # the same labels as this model's (default_classifier checks them)
             both = (np.concatenate([patches[chosen], relit[chosen]], axis=3) if special_patches is None
                     else special_patches)
@@ -466,10 +477,11 @@ class ColorReferenceClassifier:
         return False
 
     def reread(self, patches: np.ndarray, relit: np.ndarray, game: str,
-               special: np.ndarray | None = None, special_patches: np.ndarray | None = None) -> list[Result]:
+               special: np.ndarray | None = None, special_patches: np.ndarray | None = None,
+               lit: np.ndarray | None = None) -> list[Result]:
         """A second reading: of the patch as photographed and ``relit``, the more confident answer
-        (``special`` and ``special_patches`` make no difference: the references have no model for
-        special spaces)."""
+        (``special``, ``special_patches`` and ``lit`` make no difference: the references have no
+        model for special spaces, and a patch relit in no board's light is left as it is)."""
         return [max(a, b, key=lambda r: r[1]) for a, b in zip(self.classify(patches, game), self.classify(relit, game))]
 
 

@@ -123,9 +123,9 @@ class _Scripted:
         self.calls.append(len(patches))
         return [(None, 0.5) if p.mean() < 128 else ("blue", 0.99) for p in patches]
 
-    def reread(self, patches, relit, game, pale=None, special_patches=None):
+    def reread(self, patches, relit, game, pale=None, special_patches=None, lit=None):
         self.rereads.append((len(patches), len(relit)))
-        self.special_patches = special_patches
+        self.special_patches, self.lit = special_patches, lit
         assert relit.shape == patches.shape and not np.array_equal(relit, patches)  # relit: another light
         return [("red", 0.95)] * len(patches)
 
@@ -184,7 +184,7 @@ def test_a_colour_read_otherwise_in_the_boards_light_stands_and_is_uncertain():
     assert recoloured(dark, [("black", 0.69), ("white", 0.6)], {0: ("blue", 0.9)})[0][0] == "blue"
 
 
-def test_second_look_rereads_only_unsure_lit_slots_in_one_call():
+def test_second_look_rereads_only_unsure_slots_in_one_call_saying_which_are_lit():
     patches = np.full((6, 32, 32, 3), 200, np.uint8)
     patches[[0, 2, 4]] = 50  # unsure
     relit = light.relit(patches, light.TYPICAL_LIGHT * 1.2)
@@ -192,8 +192,9 @@ def test_second_look_rereads_only_unsure_lit_slots_in_one_call():
     clf = _Scripted()
     first = clf.classify(patches, "azul")
     out = second_look(patches, relit, lit, first, clf, "azul")
-    assert clf.calls == [6] and clf.rereads == [(2, 2)]
-    assert out == [("red", 0.95), first[1], ("red", 0.95), first[3], first[4], first[5]]
+    # A slot of a board whose light was not measured is read again too (as photographed).
+    assert clf.calls == [6] and clf.rereads == [(3, 3)] and clf.lit.tolist() == [True, True, False]
+    assert out == [("red", 0.95), first[1], ("red", 0.95), first[3], ("red", 0.95), first[5]]
 
 
 def test_second_look_rereads_a_sure_white_tile_on_a_pale_space():
@@ -258,6 +259,16 @@ def test_reread_averages_the_models_on_both_lights_and_turns():
     first = [m.game_probabilities(x, "azul")[0] for m in models for x in (patches, relit)]
     first.append(model.slots.game_probabilities(relit, "azul")[0])
     assert not np.allclose(sum(first) / len(first), mean)
+    # A patch of a board with no light of its own is not read by the slot model (it learned slots
+    # relit in their board's light): the mean of the others, on that patch alone.
+    lit = np.array([True, False, True, True, False, True])
+    general = [p for n, p in enumerate(probs) if (n + 1) % (len(models) * 2 + 1)]  # each turn's slot-model entry left out
+    unlit_mean = sum(general) / len(general)
+    got = model.reread(patches, relit, "azul", lit=lit)
+    for n, (kind, confidence) in enumerate(got):
+        row = mean[n] if lit[n] else unlit_mean[n]
+        assert kind == kinds[int(row.argmax())] and confidence == pytest.approx(float(row.max()), rel=1e-6)
+    assert not np.allclose(unlit_mean[~lit], mean[~lit])
 
 
 def test_second_look_helps_at_the_ends_of_the_light_range():
