@@ -16,9 +16,9 @@ from ..calibration.layouts import load_layout
 
 @dataclass(frozen=True)
 class Mistake:
-    """One zone read wrong: the truth's contents and the observation's (a slot's kind or None, a
-    display's sorted tiles or None where it was not found, or where one was found where none stands,
-    a zone's counts)."""
+    """One zone read wrong, with what the truth holds there and what was read: a slot's kind (None:
+    empty); a display's tiles, sorted (None: the display not found, or, for ``factories.extra``,
+    not there); the centre's or a hand's counts."""
 
     zone: str
     wanted: Any
@@ -39,13 +39,16 @@ class Score:
     factories_missed: int = 0
     images: int = 0
     images_right: int = 0
-    errors: Counter[str] = field(default_factory=Counter)  # where the mistakes were, by zone kind
-    mistakes: list[Mistake] = field(default_factory=list)  # each one, with what was wanted and read
+    mistakes: list[Mistake] = field(default_factory=list)
+
+    @property
+    def errors(self) -> Counter[str]:
+        """Where the mistakes were, by zone kind (``star``, ``wall``, ``hand``, ``factories``, ...)."""
+        return Counter(_zone_kind(m.zone) for m in self.mistakes)
 
     def add(self, other: "Score") -> None:
         for name in ("slots", "slot_errors", "factories", "factories_right", "factories_missed", "images", "images_right"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.errors.update(other.errors)
         self.mistakes += other.mistakes
 
     def figures(self) -> dict[str, float]:
@@ -79,19 +82,21 @@ def compare(seen: dict[str, Any], truth: dict[str, Any]) -> Score:
             if zone in hidden:
                 continue
             score.slots += 1
-            if want_slots.get(slot_id) != got_board["slots"].get(slot_id):
+            wanted, read = want_slots.get(slot_id), got_board["slots"].get(slot_id)
+            if wanted != read:
                 score.slot_errors += 1
-                wrong.append(Mistake(zone, want_slots.get(slot_id), got_board["slots"].get(slot_id)))
+                wrong.append(Mistake(zone, wanted, read))
         if f"boards.{p}.hand" not in hidden and want["boards"][p]["hand"] != got_board.get("hand", {}):
             wrong.append(Mistake(f"boards.{p}.hand", want["boards"][p]["hand"], got_board.get("hand", {})))
     if want["supply"] is not None:
+        seen_supply = seen.get("supply") or [None] * len(want["supply"])
         for i, kind in enumerate(want["supply"]):
             if f"supply.{i}" in hidden:
                 continue
             score.slots += 1
-            if (seen.get("supply") or [None] * 10)[i] != kind:
+            if seen_supply[i] != kind:
                 score.slot_errors += 1
-                wrong.append(Mistake(f"supply.{i}", kind, (seen.get("supply") or [None] * 10)[i]))
+                wrong.append(Mistake(f"supply.{i}", kind, seen_supply[i]))
     # Factories: each true display matched with the nearest one seen (within its size).
     seen_factories = list(seen["factories"])
     reach = 1.5 * float(truth["camera"].get("tile_px", 20))  # about a display's radius
@@ -119,7 +124,6 @@ def compare(seen: dict[str, Any], truth: dict[str, Any]) -> Score:
     if "center" not in hidden and want["center"] != seen["center"]:
         wrong.append(Mistake("center", want["center"], seen["center"]))
     score.images_right = int(not wrong)
-    score.errors.update(_zone_kind(m.zone) for m in wrong)
     score.mistakes = wrong
     return score
 
