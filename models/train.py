@@ -2,7 +2,7 @@
 
     python models/train.py [--scenes N] [--val-scenes M] [--seed S] [--epochs E] [--out models/tiles.onnx]
     python models/train.py --scenes 2400 --epochs 16 --edge-light-share 0.12 --out models/tiles_edge.onnx
-    python models/train.py --scenes 4000 --epochs 14 --edge-light-share 0.12 --slots-relit --out models/tiles_slots.onnx
+    python models/train.py --scenes 4000 --epochs 14 --edge-light-share 0.12 --slots-relit --width 0.5 --out models/tiles_slots.onnx
     python models/train.py --scenes 3600 --val-scenes 150 --epochs 12 --edge-light-share 0.12 --full-hd-share 0.3 \
         --edge-view-share 0.25 --pale-spaces --bare-white --width 1 --tall --bare --seed 1 --out models/tiles_pale.onnx
     python models/train.py --scenes 6000 --val-scenes 300 --epochs 12 --edge-light-share 0.12 --full-hd-share 0.3 \
