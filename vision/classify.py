@@ -229,7 +229,7 @@ class OnnxClassifier:
         model = self.special_model(game)
         # A model that reads more than the two cuts of a patch (the bare art too) reads only the
         # patches given apart; without them the other models read those slots.
-        usable = model is not None and (special_patches is not None or model.info.channels == 6)
+        usable = model is not None and (special_patches is not None or not self.reads_bare(game))
         chosen = np.asarray(special, bool) if special is not None and usable else np.zeros(len(patches), bool)
         mean = np.zeros((len(patches), len(kinds)))
         if (~chosen).any():
@@ -237,7 +237,7 @@ class OnnxClassifier:
                      for x in (patches, relit)]
             total = sum(_turned_mean(m, x[~chosen], game) for m, x in reads)
             count = np.full(len(total), float(len(reads)))
-            slotted = ~chosen & (np.ones(len(patches), bool) if lit is None else np.asarray(lit, bool))
+            slotted = ~chosen & (True if lit is None else np.asarray(lit, bool))
             if self.slots is not None and slotted.any():
                 among = slotted[~chosen]
                 total[among] += _turned_mean(self.slots, relit[slotted], game)
