@@ -6,7 +6,7 @@
    one (``locate``); the loose tiles in the centre and beside the boards, found and named by the
    detector network (``detect``) on the same top-down view, and read again, with their weak
    peaks, by the candidate model (``detect.confirmed``). It works in a second thread while
-   steps 4 and 5 read the slots;
+   step 2 registers the boards and steps 4 and 5 read the slots;
 4. :mod:`crops` cuts one patch per slot; :func:`slot_lights` measures each aligned board's own
    light (:mod:`light`), and its slots are relit to the typical light. The slot model reads the
    relit slots (``classify_slots``);
@@ -184,13 +184,14 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
     lap = Stopwatch(spent).lap
     check_profile(profile)
     profile, warnings = fit_profile(profile, image)
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    boards = register_boards(grey, profile)
-    lap("register")
-    # The locator (displays and loose tiles) works in a second thread beside the slots' reading:
-    # the two share only the photo, and each is mostly calls that release the GIL.
+    # The locator (displays and loose tiles) works in a second thread beside the boards' reading,
+    # from their registration on: the two share only the photo, and each is mostly calls that
+    # release the GIL. The locator is the longer of the two.
     with ThreadPoolExecutor(1) as pool:
         located = pool.submit(locator, image, profile) if locator is not None else None
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        boards = register_boards(grey, profile)
+        lap("register")
         outlines, slot_ids, printed = [], [], []
         for view in boards:
             layout = load_layout(view.placement.layout)

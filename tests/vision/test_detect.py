@@ -211,6 +211,32 @@ def test_the_locator_works_beside_the_slots_and_its_errors_reach_the_caller():
         analyze.read(image, profile, classifier, broken)
 
 
+def test_the_locator_starts_before_the_boards_are_registered(monkeypatch):
+    """The locator's thread is the longer of the two: it starts before the boards' registration,
+    so that the registration runs beside it too."""
+    import threading
+
+    from azulcam.vision import analyze
+    from azulcam.vision.classify import default_classifier
+
+    started = threading.Event()
+    seen_at_registration = []
+    register = analyze.register_boards
+
+    def registering(grey, profile):
+        seen_at_registration.append(started.wait(timeout=5))
+        return register(grey, profile)
+
+    def locator(image, profile):
+        started.set()
+        return [], [], []
+
+    monkeypatch.setattr(analyze, "register_boards", registering)
+    image, truth = _fixture_scenes()[0]
+    analyze.read(image, Profile.from_json(truth["profile"]), default_classifier().classifier, locator)
+    assert seen_at_registration == [True]
+
+
 def test_with_no_marker_found_its_strongest_weak_peak_is_proposed():
     from azulcam.vision.detect import MARKER_FLOOR, THRESHOLD, with_proposed_marker
 
