@@ -131,7 +131,8 @@ def peaks(heat: np.ndarray, game: str | None, threshold: float = THRESHOLD) -> l
     Summer Pavilion, peaks of the tiles' kinds within :data:`TOKEN_GAP_MM` of a start-player
     token's peak above THRESHOLD are the token's rim, and dropped."""
     cols, kinds = game_channels(game)
-    sub = heat[cols]
+    # A game's maps are consecutive: a slice, not a copy of them (a few ms a frame).
+    sub = heat[cols[0]:cols[-1] + 1] if np.array_equal(cols, np.arange(cols[0], cols[-1] + 1)) else heat[cols]
     best = sub.max(axis=0)
     local = cv2.dilate(best, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((best >= local) & (best > threshold))
@@ -151,12 +152,11 @@ def peaks(heat: np.ndarray, game: str | None, threshold: float = THRESHOLD) -> l
     order = np.argsort(-best[ys, xs], kind="stable")
     ys, xs, cy, cx, named = ys[order], xs[order], cy[order], cx[order], named[order]
     gap = MIN_GAP_MM * VIEW_PPM / STRIDE
-    cells = np.stack([ys, xs], 1).astype(np.float64)
-    placed = np.stack([cy, cx], 1)
-    near = ((cells[:, None] - cells[None]) ** 2).sum(-1) < gap * gap
-    near |= (((placed[:, None] - placed[None]) ** 2).sum(-1) < gap * gap) & (named[:, None] == named[None])
-    keep = np.ones(len(cells), bool)
-    for i in range(len(cells)):
+    fy, fx = ys.astype(np.float64), xs.astype(np.float64)
+    near = (fy[:, None] - fy[None]) ** 2 + (fx[:, None] - fx[None]) ** 2 < gap * gap
+    near |= ((cy[:, None] - cy[None]) ** 2 + (cx[:, None] - cx[None]) ** 2 < gap * gap) & (named[:, None] == named[None])
+    keep = np.ones(len(ys), bool)
+    for i in range(len(ys)):
         if keep[i]:
             keep[i + 1:] &= ~near[i, i + 1:]
     ys, xs, cy, cx, named = ys[keep], xs[keep], cy[keep], cx[keep], named[keep]
