@@ -180,13 +180,17 @@ def _align_fine(edges: np.ndarray, model: _Model) -> tuple[np.ndarray, float, bo
     edges = cv2.GaussianBlur(edges, (3, 3), 0)
     n = model.points.shape[1]
     rows = -(-n // 1024)  # remap wants fewer than 32767 columns
+    # The points' places in the view, in two maps of that shape; the maps' last row is only
+    # partly used, and what is sampled past the n-th point is dropped.
+    map_x, map_y = np.zeros((2, rows, 1024), np.float32)
     denorm = np.linalg.inv(model.norm)
     warp = np.eye(3)  # in normalised coordinates
     sampled, converged = np.zeros(0, np.float32), False
     for _ in range(_FINE_ITERATIONS):
         q = (denorm @ warp @ model.norm) @ model.points
-        maps = [np.resize((q[k] / q[2]).astype(np.float32), rows * 1024).reshape(rows, 1024) for k in (0, 1)]
-        sampled = cv2.remap(edges, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).ravel()[:n]
+        np.divide(q[0], q[2], out=map_x.reshape(-1)[:n], casting="unsafe")
+        np.divide(q[1], q[2], out=map_y.reshape(-1)[:n], casting="unsafe")
+        sampled = cv2.remap(edges, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).ravel()[:n]
         sampled -= sampled.mean()
         lam_den = float(sampled @ model.values) - float((model.jacobian_t @ sampled) @ model.proj)
         if not lam_den > 0:
