@@ -96,11 +96,15 @@ def cut(image: np.ndarray, outlines: np.ndarray, margin: float = MARGIN) -> np.n
     small = np.flatnonzero(seen & ~large & ~flat)
     for start in range(0, len(small), _REMAP_PATCHES):
         chosen = small[start:start + _REMAP_PATCHES]
-        points = _patch_to_image(quads[chosen]) @ _PATCH_GRID
-        maps = (points[:, :2] / points[:, 2:]).astype(np.float32).reshape(len(chosen), 2, PATCH, PATCH)
+        # Every patch's homography times the grid in one product (3 rows per patch), divided
+        # straight into the two maps remap reads.
+        points = (_patch_to_image(quads[chosen]).reshape(-1, 3) @ _PATCH_GRID).reshape(len(chosen), 3, -1)
         rows = len(chosen) * PATCH
-        out[chosen] = cv2.remap(image, maps[:, 0].reshape(rows, PATCH), maps[:, 1].reshape(rows, PATCH),
-                                cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(-1, PATCH, PATCH, 3)
+        map_x, map_y = np.empty((2, rows, PATCH), np.float32)
+        np.divide(points[:, 0], points[:, 2], out=map_x.reshape(len(chosen), -1), casting="unsafe")
+        np.divide(points[:, 1], points[:, 2], out=map_y.reshape(len(chosen), -1), casting="unsafe")
+        out[chosen] = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE).reshape(-1, PATCH, PATCH, 3)
     for n in np.flatnonzero(large | flat):
         (x0, y0), (x1, y1) = np.maximum(lo[n], 0), np.minimum(hi[n], (w, h))
         m = cv2.getPerspectiveTransform((quads[n] - (x0, y0)).astype(np.float32), _PATCH_CORNERS)
