@@ -237,6 +237,22 @@ def test_the_locator_starts_before_the_boards_are_registered(monkeypatch):
     assert seen_at_registration == [True]
 
 
+def test_a_reading_runs_numpy_s_blas_on_one_thread():
+    """BLAS's own threads spin beside the pipeline's two: a reading caps them at one, whatever
+    the process had (restored after the test)."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from azulcam.vision import analyze
+    from azulcam.vision.classify import default_classifier
+
+    image, truth = _fixture_scenes()[0]
+    with threadpool_limits(2, user_api="blas"):
+        blas = [i for i in threadpool_info() if i["user_api"] == "blas"]
+        assert blas and all(i["num_threads"] == 2 for i in blas)
+        analyze.read(image, Profile.from_json(truth["profile"]), default_classifier().classifier)
+        assert all(i["num_threads"] == 1 for i in threadpool_info() if i["user_api"] == "blas")
+
+
 def test_with_no_marker_found_its_strongest_weak_peak_is_proposed():
     from azulcam.vision.detect import MARKER_FLOOR, THRESHOLD, with_proposed_marker
 
