@@ -66,6 +66,11 @@ ONCE_SURE = 0.97
 #: figures as with every white tile read again, for less than half the time (most whites read
 #: surer than this).
 PALE_WHITE_SURE = 0.99
+#: Below this confidence a tile read off the colour printed under its slot (Azul's coloured wall,
+#: Summer Pavilion's coloured stars), which no legal game shows, is read again too
+#: (:func:`second_look`), however sure by :data:`UNSURE`; what it still reads off its colour
+#: below UNSURE is then read empty (:func:`on_printed_colours`).
+OFF_PRINTED_SURE = 0.99
 #: Below this confidence (the detector's peak), a tile the detector named a colour is read again
 #: in the nearest board's light (:func:`recoloured`). On three edge-light bench sets (1,561 such
 #: tiles) that second reading named another colour for 17: the 16 it got right had peaks of
@@ -233,7 +238,7 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
         tall = tall_patches(image, all_outlines, per_slot, profile,
                             [(view, len(q)) for view, q in zip(boards, outlines)] if classifier.reads_bare(profile.game)
                             else None)
-        kinds = second_look(slots, relit, lit, kinds, classifier, profile.game, special, tall)
+        kinds = second_look(slots, relit, lit, kinds, classifier, profile.game, special, tall, printed)
         kinds = once_per_line(slot_ids, on_printed_colours(filled_in_order(slot_ids, marker_on_the_floor(slot_ids, kinds)),
                                                            printed))
         lap("second look")
@@ -433,7 +438,8 @@ def nearest_lights(outlines: np.ndarray, boards: list[BoardView], lights: list[n
 
 def second_look(patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, answers: list[tuple[str | None, float]],
                 classifier: Classifier, game: str, special: np.ndarray | None = None,
-                tall: Callable[[np.ndarray], np.ndarray] | None = None) -> list[tuple[str | None, float]]:
+                tall: Callable[[np.ndarray], np.ndarray] | None = None,
+                printed: list[str | None] | None = None) -> list[tuple[str | None, float]]:
     """The slots' answers, where the classifier was unsure (below :data:`UNSURE`), read again
     (``classifier.reread``) as photographed (``patches``) and ``relit``, in one batch: in their
     board's own light where it was measured (``lit``, from :func:`slot_lights`), else as
@@ -441,12 +447,15 @@ def second_look(patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, answers
     (``special``, from ``classify.on_special_space``) by the game's special-space model, on the
     slots' tall patches (``tall``: slot indices -> six or nine channels, from :func:`tall_patches`) where
     that model learned those. On Azul's pale spaces a white tile read below
-    :data:`PALE_WHITE_SURE` is read again too."""
+    :data:`PALE_WHITE_SURE` is read again too, and so is a tile read below
+    :data:`OFF_PRINTED_SURE` off the colour ``printed`` under its slot (None: no colour printed)."""
     answers = list(answers)
     special = None if special is None else np.asarray(special, bool)
     pale = special if special is not None and game == "azul" else np.zeros(len(answers), bool)
+    printed = printed if printed is not None else [None] * len(answers)
     again = [n for n, (kind, confidence) in enumerate(answers)
-             if confidence < UNSURE or (pale[n] and kind == "white" and confidence < PALE_WHITE_SURE)]
+             if confidence < UNSURE or (pale[n] and kind == "white" and confidence < PALE_WHITE_SURE)
+             or (confidence < OFF_PRINTED_SURE and off_printed(kind, printed[n]))]
     if again:
         flags = None if special is None else special[again]
         tall_ones = None
@@ -539,8 +548,14 @@ def on_printed_colours(answers: list[tuple[str | None, float]], printed: list[st
     Summer Pavilion is of the star's colour (a wild tile never stands in for another colour
     there). A pale printed space is what an unsure reading of another colour saw. The
     confidence stays, so the slot is still listed in ``uncertain``."""
-    return [(None, confidence) if confidence < UNSURE and colour is not None and kind not in (None, "joker", colour)
-            else (kind, confidence) for (kind, confidence), colour in zip(answers, printed)]
+    return [(None, confidence) if confidence < UNSURE and off_printed(kind, colour) else (kind, confidence)
+            for (kind, confidence), colour in zip(answers, printed)]
+
+
+def off_printed(kind: str | None, printed: str | None) -> bool:
+    """Whether a slot read as ``kind`` holds a tile off the colour ``printed`` under it (None: no
+    colour printed, any tile fits): a joker fits any space."""
+    return printed is not None and kind not in (None, "joker", printed)
 
 
 def once_per_line(slot_ids: list[tuple[str, str]], answers: list[tuple[str | None, float]]

@@ -213,6 +213,24 @@ def test_second_look_rereads_a_sure_white_tile_on_a_pale_space():
     assert second_look(patches, relit, lit, first, clf, "pavilion", special) == first and clf.rereads == []
 
 
+def test_second_look_rereads_a_sure_tile_off_the_colour_printed_under_it():
+    from azulcam.vision.analyze import OFF_PRINTED_SURE
+
+    patches = np.full((6, 32, 32, 3), 200, np.uint8)
+    relit = light.relit(patches, light.TYPICAL_LIGHT * 1.2)
+    lit = np.ones(6, bool)
+    # A white tile on a black space (no legal game shows it); a black one there; a joker, which
+    # fits any space; a white on a space with no colour printed; a red on a red star and a
+    # yellow on it read surely.
+    first = [("white", 0.95), ("black", 0.95), ("joker", 0.95), ("white", 0.95), ("red", 0.95), ("yellow", OFF_PRINTED_SURE)]
+    printed = ["black", "black", "black", None, "red", "red"]
+    clf = _Scripted()
+    out = second_look(patches, relit, lit, first, clf, "azul", None, None, printed)
+    assert clf.rereads == [(1, 1)] and out == [("red", 0.95)] + first[1:]
+    clf = _Scripted()
+    assert second_look(patches, relit, lit, first, clf, "azul") == first and clf.rereads == []
+
+
 def test_second_look_gives_the_special_slots_tall_patches_to_a_model_that_learned_them():
     patches = np.full((4, 32, 32, 3), 50, np.uint8)  # all unsure
     relit = light.relit(patches, light.TYPICAL_LIGHT * 1.2)
@@ -285,7 +303,7 @@ def test_second_look_helps_at_the_ends_of_the_light_range():
             profile = Profile.from_json(scene.truth["profile"])
             for on in (True, False):
                 analyze.second_look = original if on else (
-                    lambda patches, relit, lit, answers, c, g, pale=None, tall=None: list(answers))
+                    lambda patches, relit, lit, answers, c, g, pale=None, tall=None, printed=None: list(answers))
                 errors[on] += compare(assemble(read(scene.image, profile, classifier)), scene.truth).slot_errors
     finally:
         analyze.second_look = original
