@@ -356,7 +356,9 @@ def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
     over an empty display. Where the places hold one to three tiles and the detector found none,
     the display is empty (its places stay, read empty, with the classifier's confidence); where
     it found tiles, and they name exactly the tiles the places lack, those fill the places read
-    empty. The other reading's items are dropped."""
+    empty; failing that, its peaks below ``detect.THRESHOLD`` that the candidate model read as
+    tiles are counted with them (``detect.confirmed``; they count for nothing else). The other
+    reading's items are dropped."""
     places: dict[str, list[int]] = {}
     peaks: dict[str, list[int]] = {}
     for n, x in enumerate(loose):
@@ -365,7 +367,12 @@ def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
     dropped, centre, emptied = set(), set(), set()
     filled: dict[int, tuple[str | None, float]] = {}
     for zone in places.keys() | peaks.keys():
-        mine, theirs = places.get(zone, []), peaks.get(zone, [])
+        mine = places.get(zone, [])
+        # The detector's peaks below its threshold (the candidate model read them) only fill
+        # places read empty, where the detector's own peaks do not name what the places lack.
+        theirs = [n for n in peaks.get(zone, []) if loose[n].confidence > detect.THRESHOLD]
+        weak = [n for n in peaks.get(zone, []) if loose[n].confidence <= detect.THRESHOLD]
+        dropped.update(weak)
         seen = sum(answers[n][0] is not None for n in mine)
         if len(theirs) == 4 and (seen != 4 or any(answers[n][1] < UNSURE for n in mine)
                                  or Counter(answers[n][0] for n in mine) != Counter(answers[n][0] for n in theirs)):
@@ -379,12 +386,14 @@ def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
             dropped.update(theirs)
             # Places reading one to three tiles where the detector's peaks name exactly the
             # tiles they lack: those fill the places read empty, with the detector's confidence.
-            lacking = list((Counter(answers[n][0] for n in theirs)
-                            - Counter(answers[n][0] for n in mine if answers[n][0] is not None)).elements())
             empty = [n for n in mine if answers[n][0] is None]
-            if 0 < seen < 4 and len(lacking) == len(empty):
-                sure = min(answers[n][1] for n in theirs)
-                filled.update({n: (kind, sure) for n, kind in zip(empty, lacking)})
+            for fillers in (theirs, theirs + weak):
+                lacking = list((Counter(answers[n][0] for n in fillers)
+                                - Counter(answers[n][0] for n in mine if answers[n][0] is not None)).elements())
+                if 0 < seen < 4 and len(lacking) == len(empty):
+                    sure = min(answers[n][1] for n in fillers)
+                    filled.update({n: (kind, sure) for n, kind in zip(empty, lacking)})
+                    break
     keep = [n for n in range(len(loose)) if n not in dropped]
     return ([replace(loose[n], zone="center") if n in centre else loose[n] for n in keep],
             [(None, answers[n][1]) if n in emptied else filled.get(n, answers[n]) for n in keep])
@@ -679,7 +688,10 @@ class TableLocator:
         # Four peaks where it should stand are its tiles, hiding its rim from the disc search: it
         # is there (numbered after the discs found). Otherwise neither it nor tiles on it are read.
         gaps = {f"factories.{len(discs) + k}" for k in range(len(unseen))}
-        peaks_in = Counter(f.zone for f in found)
+        # The weak peaks on the displays the candidate model confirmed only fill a display's
+        # places (``settled_displays``): they count for nothing here.
+        weak = [f for f in found if f.zone.startswith("factories.") and f.confidence <= detect.THRESHOLD]
+        peaks_in = Counter(f.zone for f in found if f not in weak)
         there = [k for k in range(len(unseen)) if peaks_in[f"factories.{len(discs) + k}"] == 4]
         numbers = {f"factories.{len(discs) + k}": f"factories.{len(discs) + i}" for i, k in enumerate(there)}
         # One to three peaks on a display with a side of its rim covered (a hand over it) are some
@@ -694,7 +706,7 @@ class TableLocator:
                     for k, d in enumerate(unseen) if k not in there]
         # Such a display is reported where its four tiles are.
         placed = [locate.display_under(np.vstack([plane.plane_points(f.outline) for f in found
-                                                  if f.zone == f"factories.{len(discs) + k}"]), plane, game)
+                                                  if f.zone == f"factories.{len(discs) + k}" and f not in weak]), plane, game)
                   for k in there]
         return [(float(d.center[0]), float(d.center[1])) for d in discs + placed], loose, warnings
 

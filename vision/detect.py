@@ -323,23 +323,25 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
     above THRESHOLD (``analyze.one_marker`` settles it), and its reading stands: no tile, or the
     tile it names (but a tile named a colour stays of that colour where the model names the
     marker). Those it read are ``checked`` and keep the detector's confidence, so that a zone
-    with a peak below :data:`SURE` stays uncertain. The weak peaks elsewhere (on the displays)
-    are dropped. Without a model, the candidates below THRESHOLD are dropped (but the
+    with a peak below :data:`SURE` stays uncertain. It reads the weak peaks of tiles on the
+    displays too, and those it names a tile (not the marker) stand, ``checked``: they only fill
+    a display's places read empty (``analyze.settled_displays``). Without a model, the candidates below THRESHOLD are dropped (but the
     proposed marker) and the rest stand as found."""
     from dataclasses import replace
 
     if model is None:
         return [f for f in found if f.confidence > THRESHOLD or f.kind == MARKER]
     asked = [n for n, f in enumerate(found)
-             if (f.kind != MARKER or f.confidence <= THRESHOLD) and off_the_displays(f.zone)]
+             if ((f.kind != MARKER or f.confidence <= THRESHOLD) and off_the_displays(f.zone))
+             or (f.confidence <= THRESHOLD and f.kind != MARKER and not off_the_displays(f.zone))]
     outlines = np.array([found[n].outline for n in asked], np.float64).reshape(-1, 4, 2)
     answers = dict(zip(asked, model.classify(candidate_patches(image, outlines), game) if asked else []))
     out = []
     for n, f in enumerate(found):
         if n not in answers:
-            if f.confidence > THRESHOLD:  # a weak peak on a display, the marker's too, is no candidate
+            if f.confidence > THRESHOLD:  # a weak marker peak on a display is no candidate
                 out.append(f)
-        elif answers[n][0] is not None:
+        elif answers[n][0] is not None and (off_the_displays(f.zone) or answers[n][0] != MARKER):
             kind = answers[n][0]
             out.append(replace(f, kind=f.kind if kind == MARKER and f.kind != MARKER else kind, checked=True))
     return out

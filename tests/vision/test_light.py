@@ -450,6 +450,19 @@ def test_a_display_is_read_once_by_the_classifier_or_by_the_detector():
     seen_peaks = [Loose(o, "factories.0", k, c, 0.6) for k, c in (("red", 0.74), ("white", 0.71), ("black", 0.56))]
     kept, answers = settled_displays(places + seen_peaks, lack + [(x.kind, x.confidence) for x in seen_peaks])
     assert kept == places and answers == [("white", 0.56)] + lack[1:]
+    # Where the detector's own peaks do not name it, one of its peaks below its threshold (which
+    # the candidate model read as a tile) may: it fills the place, with its confidence.
+    strong = [seen_peaks[0], seen_peaks[2]]
+    faint = [Loose(o, "factories.0", "white", 0.2, 0.6, True)]
+    kept, answers = settled_displays(places + strong + faint, lack + [(x.kind, x.confidence) for x in strong + faint])
+    assert kept == places and answers == [("white", 0.2)] + lack[1:]
+    # Such peaks count for nothing else: with no peak above the threshold, a display read with
+    # two tiles is empty; four of them do not replace an unsure place's reading.
+    kept, answers = settled_displays(places + faint, two + [("white", 0.2)])
+    assert kept == places and answers == [(None, 0.77), (None, 0.94), (None, 0.33), (None, 0.8)]
+    four_faint = [Loose(o, "factories.0", k, 0.3, 0.6, True) for k in ("red", "red", "blue", "black")]
+    kept, answers = settled_displays(places + four_faint, unsure + [(x.kind, x.confidence) for x in four_faint])
+    assert kept == places and answers == unsure
     # A display read with tiles keeps them; the peaks are its own.
     kept, _ = settled_displays(places + peaks[:2], sure + peak_answers[:2])
     assert kept == places
