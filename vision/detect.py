@@ -322,7 +322,8 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
     :func:`candidate_patches`) reads every tile the detector found but the first-player marker
     above THRESHOLD (``analyze.one_marker`` settles it), and its reading stands: no tile, or the
     tile it names (but a tile named a colour stays of that colour where the model names the
-    marker). Those it read are ``checked`` and keep the detector's confidence, so that a zone
+    marker). Whether a tile lies there is settled first, by all the tile kinds together against
+    empty (``classify_presence``). Those it read are ``checked`` and keep the detector's confidence, so that a zone
     with a peak below :data:`SURE` stays uncertain. It reads the weak peaks of tiles on the
     displays too, and those it names a tile (not the marker) stand, ``checked``: they only fill
     a display's places read empty (``analyze.settled_displays``). Without a model, the candidates below THRESHOLD are dropped (but the
@@ -335,7 +336,7 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
              if ((f.kind != MARKER or f.confidence <= THRESHOLD) and off_the_displays(f.zone))
              or (f.confidence <= THRESHOLD and f.kind != MARKER and not off_the_displays(f.zone))]
     outlines = np.array([found[n].outline for n in asked], np.float64).reshape(-1, 4, 2)
-    answers = dict(zip(asked, model.classify(candidate_patches(image, outlines), game) if asked else []))
+    answers = dict(zip(asked, model.classify_presence(candidate_patches(image, outlines), game) if asked else []))
     out = []
     for n, f in enumerate(found):
         if n not in answers:

@@ -124,6 +124,22 @@ def test_results_are_restricted_to_the_game(model: OnnxClassifier, heldout, game
     assert np.mean([a == b for a, b in zip(kinds, truth)]) >= HELDOUT_BAR
 
 
+def test_classify_presence_settles_whether_a_tile_lies_there_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tile where the tile kinds together outweigh empty, named by the likeliest: empty may be
+    the likeliest single answer and still lose to them."""
+    clf = load_model()
+    labels = list(clf.info.labels)
+    rows = []
+    for empty, blue, red in ((0.49, 0.48, 0.03), (0.55, 0.44, 0.01), (0.2, 0.3, 0.5)):
+        row = np.zeros(len(labels), np.float32)
+        row[labels.index("empty")], row[labels.index("azul/blue")], row[labels.index("azul/red")] = empty, blue, red
+        rows.append(row)
+    monkeypatch.setattr(clf, "probabilities", lambda patches: np.array(rows))
+    patches = np.zeros((3, 32, 32, 3), np.uint8)
+    assert [k for k, _ in clf.classify(patches, "azul")] == [None, None, "red"]
+    assert [(k, round(c, 2)) for k, c in clf.classify_presence(patches, "azul")] == [("blue", 0.48), (None, 0.55), ("red", 0.5)]
+
+
 def test_bad_input_is_refused(model: OnnxClassifier) -> None:
     with pytest.raises(ValueError, match="unknown game"):
         model.classify(np.zeros((1, 32, 32, 3), np.uint8), "chess")

@@ -361,7 +361,7 @@ class _Answers:
     def __init__(self, answer):
         self.answer, self.seen = answer, []
 
-    def classify(self, patches, game):
+    def classify_presence(self, patches, game):
         self.seen.append(patches.shape)
         return [self.answer] * len(patches)
 
