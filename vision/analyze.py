@@ -66,6 +66,12 @@ ONCE_SURE = 0.97
 #: figures as with every white tile read again, for less than half the time (most whites read
 #: surer than this).
 PALE_WHITE_SURE = 0.99
+#: Below this confidence a tile of the star's colour read on one of Summer Pavilion's coloured
+#: stars is read again by the star-space model (:func:`second_look`), however sure by
+#: :data:`UNSURE`: the bare space is printed in a paler tint of that colour, as Azul's white
+#: space is white (:data:`PALE_WHITE_SURE`). ``--players 4`` #7: a bare yellow space read yellow at
+#: 0.91, empty at 0.91 by the star-space model; ten tuned sets 404 -> 405, the three others 122.
+STAR_TILE_SURE = 0.99
 #: Below this confidence a tile read off the colour printed under its slot (Azul's coloured wall,
 #: Summer Pavilion's coloured stars), which no legal game shows, is read again too
 #: (:func:`second_look`), however sure by :data:`UNSURE`; what it still reads off its colour
@@ -457,18 +463,21 @@ def second_look(patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, answers
     slots' tall patches (``tall``: slot indices -> six or nine channels, from :func:`tall_patches`) where
     that model learned those. On Azul's pale spaces a white tile read below
     :data:`PALE_WHITE_SURE` is read again too, and so is a tile read below
-    :data:`OFF_PRINTED_SURE` off the colour ``printed`` under its slot (None: no colour printed)."""
+    :data:`OFF_PRINTED_SURE` off the colour ``printed`` under its slot (None: no colour printed),
+    and on Summer Pavilion's coloured stars a tile of the star's colour read below
+    :data:`STAR_TILE_SURE`."""
     answers = list(answers)
-    special = None if special is None else np.asarray(special, bool)
-    pale = special if special is not None and game == "azul" else np.zeros(len(answers), bool)
+    special = np.zeros(len(answers), bool) if special is None else np.asarray(special, bool)
+    pale = special if game == "azul" else np.zeros(len(answers), bool)
     printed = printed if printed is not None else [None] * len(answers)
     again = [n for n, (kind, confidence) in enumerate(answers)
              if confidence < UNSURE or (pale[n] and kind == "white" and confidence < PALE_WHITE_SURE)
-             or (confidence < OFF_PRINTED_SURE and off_printed(kind, printed[n]))]
+             or (confidence < OFF_PRINTED_SURE and off_printed(kind, printed[n]))
+             or (game == "pavilion" and special[n] and kind is not None and kind == printed[n] and confidence < STAR_TILE_SURE)]
     if again:
-        flags = None if special is None else special[again]
+        flags = special[again]
         tall_ones = None
-        if tall is not None and flags is not None and flags.any() and classifier.reads_tall(game):
+        if tall is not None and flags.any() and classifier.reads_tall(game):
             tall_ones = tall(np.asarray(again)[flags])
         for n, second in zip(again, classifier.reread(patches[again], relit[again], game, flags, tall_ones,
                                                       np.asarray(lit, bool)[again])):

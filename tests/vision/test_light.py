@@ -231,6 +231,22 @@ def test_second_look_rereads_a_sure_tile_off_the_colour_printed_under_it():
     assert second_look(patches, relit, lit, first, clf, "azul") == first and clf.rereads == []
 
 
+def test_second_look_rereads_a_sure_tile_of_a_stars_colour_on_that_star():
+    from azulcam.vision.analyze import STAR_TILE_SURE
+
+    patches = np.full((4, 32, 32, 3), 200, np.uint8)
+    relit = light.relit(patches, light.TYPICAL_LIGHT * 1.2)
+    lit = np.ones(4, bool)
+    # A yellow read on the yellow star; one on a space that is no star's (not special); a red
+    # read surely on the red star; a yellow on the yellow star below the bar.
+    first = [("yellow", 0.98), ("yellow", 0.98), ("red", STAR_TILE_SURE), ("yellow", 0.95)]
+    printed = ["yellow", "yellow", "red", "yellow"]
+    special = np.array([True, False, True, True])
+    clf = _Scripted()
+    out = second_look(patches, relit, lit, first, clf, "pavilion", special, None, printed)
+    assert clf.rereads == [(2, 2)] and out == [("red", 0.95), first[1], first[2], ("red", 0.95)]
+
+
 def test_second_look_gives_the_special_slots_tall_patches_to_a_model_that_learned_them():
     patches = np.full((4, 32, 32, 3), 50, np.uint8)  # all unsure
     relit = light.relit(patches, light.TYPICAL_LIGHT * 1.2)
