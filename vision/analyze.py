@@ -43,7 +43,7 @@ import cv2
 import numpy as np
 
 from ..calibration.layouts import LayoutError, load_layout
-from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_homography
+from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_homography, to_image
 from . import crops, detect, light
 from .classify import Classifier, on_special_space
 from .detect import MARKER  # the first-player marker's kind: one per game (:func:`one_marker`)
@@ -250,6 +250,7 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
         lap("second look")
         # "locate" is the time spent waiting for the locator once the slots are read.
         factories, loose, seen_warnings = located.result() if located is not None else ([], [], [])
+        loose = off_the_boards(loose, boards)
         lap("locate")
     h, w = image.shape[:2]
     for view in boards:
@@ -289,6 +290,26 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
     named = beside_the_boards(profile.game, loose, named)
     loose, named = settled_displays(loose, named)
     return Reading(profile.game, boards, factories, loose, slot_ids, kinds[:n_slots] + named, warnings, spent)
+
+
+def off_the_boards(loose: list[Loose], boards: list[BoardView]) -> list[Loose]:
+    """The loose tiles, less those in the centre or beside a board whose centre lies more than
+    ``detect.ON_BOARD_MM`` inside an aligned board, measured in the board's own frame (its
+    registration): they are its printed art (Summer Pavilion's green disc near a board's edge)
+    or its slots' tiles, which the slots read. The locator measured the same on the table's
+    plane, whose one homography for every board can be a tenth off in scale at a far board
+    (seed 970000, four players #7: the disc 2.0 mm inside the board on the plane, 18 mm in the
+    board's frame)."""
+    if not loose or not boards:
+        return loose
+    centres = np.array([x.outline.mean(axis=0) for x in loose], np.float64)
+    inside = np.full(len(loose), -np.inf)
+    for view in boards:
+        if view.registration.aligned:
+            w, h = load_layout(view.placement.layout).size_mm
+            fx, fy = to_image(np.linalg.inv(view.homography), centres).T
+            inside = np.maximum(inside, np.minimum.reduce([fx * w, (1 - fx) * w, fy * h, (1 - fy) * h]))
+    return [x for x, depth in zip(loose, inside) if x.zone.startswith("factories.") or depth <= detect.ON_BOARD_MM]
 
 
 def recoloured(loose: list[Loose], named: list[tuple[str | None, float]], in_light: dict[int, tuple[str | None, float]]

@@ -253,6 +253,8 @@ class Found:
 
 
 #: A tile centre this far inside a board's edge (mm) lies on the board: its slots are read instead.
+#: Measured here on the table's plane, and again once the boards are registered, in each
+#: board's own frame (``analyze.off_the_boards``).
 ON_BOARD_MM = 3.0
 
 

@@ -574,3 +574,27 @@ def test_a_colour_read_surely_in_a_wall_row_or_column_or_on_a_multicolour_star_r
     # The supply's places are no star.
     supply = [("supply", "supply.0"), ("supply", "supply.1"), ("supply", "supply.2")]
     assert once_per_line(supply, two[:3]) == two[:3]
+
+
+def test_loose_tiles_well_inside_an_aligned_board_are_its_art_and_go():
+    """A peak in the centre or beside a board that lies more than ``detect.ON_BOARD_MM`` inside an
+    aligned board, in the board's own frame, is the board's print (or a slot's tile): it goes.
+    Display places stay, and a board that could not be aligned decides nothing."""
+    from azulcam.calibration.profile import BoardPlacement, board_homography
+    from azulcam.vision.analyze import BoardView, off_the_boards
+    from azulcam.vision.detect import ON_BOARD_MM
+    from azulcam.vision.register import Registration
+
+    corners = np.array([[100.0, 100], [370, 100], [370, 370], [100, 370]])  # a 270 mm board at 1 px/mm
+    placement = BoardPlacement(0, "pavilion-grey", corners.tolist())
+    aligned = BoardView(placement, Registration(corners, 0.9, True), board_homography(corners))
+
+    def tile(x, y, zone="boards.0.hand"):
+        return Loose(np.array([[x - 8, y - 8], [x + 8, y - 8], [x + 8, y + 8], [x - 8, y + 8]], np.float64), zone, "green", 0.7)
+
+    deep, edge, outside, place = tile(235, 118), tile(235, 100 + ON_BOARD_MM - 1), tile(235, 80), tile(235, 118, "factories.0")
+    centre = tile(200, 200, "center")
+    assert off_the_boards([deep, edge, outside, place, centre], [aligned]) == [edge, outside, place]
+    unaligned = BoardView(placement, Registration(corners, 0.0, False), board_homography(corners))
+    assert off_the_boards([deep, centre], [unaligned]) == [deep, centre]
+    assert off_the_boards([], [aligned]) == [] and off_the_boards([deep], []) == [deep]
