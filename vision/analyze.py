@@ -43,8 +43,8 @@ import cv2
 import numpy as np
 
 from ..calibration.layouts import LayoutError, load_layout
-from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_homography, to_image
-from . import crops, detect, light
+from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_homography
+from . import crops, detect, light, locate
 from .classify import Classifier, on_special_space
 from .detect import MARKER  # the first-player marker's kind: one per game (:func:`one_marker`)
 from .locate import plane_for
@@ -294,21 +294,15 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
 
 def off_the_boards(loose: list[Loose], boards: list[BoardView]) -> list[Loose]:
     """The loose tiles, less those in the centre or beside a board whose centre lies more than
-    ``detect.ON_BOARD_MM`` inside an aligned board, measured in the board's own frame (its
-    registration): they are its printed art (Summer Pavilion's green disc near a board's edge)
-    or its slots' tiles, which the slots read. The locator measured the same on the table's
-    plane, whose one homography for every board can be a tenth off in scale at a far board
-    (seed 970000, four players #7: the disc 2.0 mm inside the board on the plane, 18 mm in the
-    board's frame)."""
+    ``detect.ON_BOARD_MM`` inside a board, measured in the board's own frame (its registration,
+    or the profile's corners where it could not be aligned): they are its printed art (Summer
+    Pavilion's green disc near a board's edge) or its slots' tiles, which the slots read. The
+    locator measured the same from the profile's corners; a board bumped since lies elsewhere."""
     if not loose or not boards:
         return loose
     centres = np.array([x.outline.mean(axis=0) for x in loose], np.float64)
-    inside = np.full(len(loose), -np.inf)
-    for view in boards:
-        if view.registration.aligned:
-            w, h = load_layout(view.placement.layout).size_mm
-            fx, fy = to_image(np.linalg.inv(view.homography), centres).T
-            inside = np.maximum(inside, np.minimum.reduce([fx * w, (1 - fx) * w, fy * h, (1 - fy) * h]))
+    inside = np.max([locate.depth_on_board(centres, view.homography, load_layout(view.placement.layout).size_mm)
+                     for view in boards], axis=0)
     return [x for x, depth in zip(loose, inside) if x.zone.startswith("factories.") or depth <= detect.ON_BOARD_MM]
 
 
@@ -695,8 +689,6 @@ class TableLocator:
         self.candidates = candidates
 
     def __call__(self, image: np.ndarray, profile: Profile) -> tuple[list[tuple[float, float]], list[Loose], list[str]]:
-        from . import locate
-
         if self.detector is None:
             located = locate.locate(image, profile, profile.game)
             factories = [(float(d.center[0]), float(d.center[1])) for d in located.discs]

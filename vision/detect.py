@@ -253,8 +253,8 @@ class Found:
 
 
 #: A tile centre this far inside a board's edge (mm) lies on the board: its slots are read instead.
-#: Measured here on the table's plane, and again once the boards are registered, in each
-#: board's own frame (``analyze.off_the_boards``).
+#: Measured in the board's own frame: here from the profile's corners, and again once the
+#: boards are registered (``analyze.off_the_boards``).
 ON_BOARD_MM = 3.0
 
 
@@ -282,9 +282,13 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     if not found:
         return []
     mm = window.to_mm(np.array([d.center for d in found], np.float64))
+    # On a board: measured in each board's own frame (its corners' homography), not on the
+    # plane, whose single homography can be a tenth off in scale at a far board.
+    in_image = plane.image_points(mm)
     on_board = np.zeros(len(found), bool)
-    for quad in plane.boards:
-        on_board |= locate.inside_distance(mm, quad) > ON_BOARD_MM
+    for quad, homography in zip(plane.boards, plane.homographies):
+        size = (float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[3] - quad[0])))
+        on_board |= locate.depth_on_board(in_image, homography, size) > ON_BOARD_MM
     # The candidates below THRESHOLD take their zones among themselves: a display's four tiles
     # are the four peaks nearest its centre (``locate.zones_of``), and a weak peak there must
     # not push one of them out into the centre.

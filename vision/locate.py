@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from ..calibration.layouts import load_layout
-from ..calibration.profile import Profile, ProfileError
+from ..calibration.profile import Profile, ProfileError, board_homography
 from ..engine.azul import FACTORIES_FOR_PLAYERS  # Summer Pavilion has the same counts
 from . import boards as geo
 from .table import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_height, tile_mm
@@ -121,6 +121,10 @@ class Plane:
     boards: list[np.ndarray]
     players: list[int | None]
     px_per_mm: float
+    #: Each board's homography (board fractions -> image pixels, from its corners): exact for
+    #: its own board, where the one homography of the plane (:func:`table_plane`), a compromise
+    #: under the lens's distortion, can be a tenth off in scale at a far board.
+    homographies: list[np.ndarray] = field(default_factory=list)
 
     def image_points(self, pts: Any) -> np.ndarray:
         return _apply(self.to_image, pts)
@@ -307,7 +311,8 @@ def table_plane(profile: Profile) -> Plane:
         raise LocateError(f"the profile's board corners fit no one table: on one plane its boards would span "
                           f"{span[0] / 1000:.1f} x {span[1] / 1000:.1f} m (corners far outside the image?)")
     ppm = px_per_mm(profile)
-    return Plane(to_plane, to_image, nadir, height, boards, [b.player for b in placements], ppm)
+    return Plane(to_plane, to_image, nadir, height, boards, [b.player for b in placements], ppm,
+                 [board_homography(b.corners).astype(np.float64) for b in placements])
 
 
 @lru_cache(maxsize=16)
@@ -870,6 +875,15 @@ def _fit_tile(pts: np.ndarray, gray: np.ndarray, game: str, ppm: float) -> np.nd
     vx, vy = evecs[:, 1]
     ang = math.degrees(math.atan2(-vx, vy))  # the long diagonal is the unturned polygon's y axis
     return c + _turned(_tile_polygon(game), ang) * ppm
+
+
+def depth_on_board(points: np.ndarray, homography: np.ndarray, size_mm: tuple[float, float]) -> np.ndarray:
+    """How far inside a board (mm, negative outside) each of ``points`` (n x 2 image pixels)
+    lies, measured in the board's own frame: ``homography`` takes board fractions to image
+    pixels, and the board is ``size_mm`` (width, height)."""
+    fx, fy = _apply(np.linalg.inv(homography), np.asarray(points, np.float64).reshape(-1, 2)).T
+    w, h = size_mm
+    return np.minimum.reduce([fx * w, (1 - fx) * w, fy * h, (1 - fy) * h])
 
 
 def inside_distance(points: np.ndarray, quad: np.ndarray) -> np.ndarray:

@@ -577,9 +577,9 @@ def test_a_colour_read_surely_in_a_wall_row_or_column_or_on_a_multicolour_star_r
 
 
 def test_loose_tiles_well_inside_an_aligned_board_are_its_art_and_go():
-    """A peak in the centre or beside a board that lies more than ``detect.ON_BOARD_MM`` inside an
-    aligned board, in the board's own frame, is the board's print (or a slot's tile): it goes.
-    Display places stay, and a board that could not be aligned decides nothing."""
+    """A peak in the centre or beside a board that lies more than ``detect.ON_BOARD_MM`` inside a
+    board, in the board's own frame (as registered), is the board's print (or a slot's tile):
+    it goes. Display places stay."""
     from azulcam.calibration.profile import BoardPlacement, board_homography
     from azulcam.vision.analyze import BoardView, off_the_boards
     from azulcam.vision.detect import ON_BOARD_MM
@@ -592,9 +592,15 @@ def test_loose_tiles_well_inside_an_aligned_board_are_its_art_and_go():
     def tile(x, y, zone="boards.0.hand"):
         return Loose(np.array([[x - 8, y - 8], [x + 8, y - 8], [x + 8, y + 8], [x - 8, y + 8]], np.float64), zone, "green", 0.7)
 
+    def ids(tiles):
+        return [id(x) for x in tiles]
+
     deep, edge, outside, place = tile(235, 118), tile(235, 100 + ON_BOARD_MM - 1), tile(235, 80), tile(235, 118, "factories.0")
     centre = tile(200, 200, "center")
-    assert off_the_boards([deep, edge, outside, place, centre], [aligned]) == [edge, outside, place]
-    unaligned = BoardView(placement, Registration(corners, 0.0, False), board_homography(corners))
-    assert off_the_boards([deep, centre], [unaligned]) == [deep, centre]
-    assert off_the_boards([], [aligned]) == [] and off_the_boards([deep], []) == [deep]
+    assert ids(off_the_boards([deep, edge, outside, place, centre], [aligned])) == ids([edge, outside, place])
+    # The board as registered, not as the profile placed it: moved 30 px down, the peak that
+    # was 18 mm inside it lies 12 mm outside, and one 48 px lower lies 18 mm inside.
+    moved = corners + (0, 30)
+    bumped = BoardView(placement, Registration(moved, 0.9, True), board_homography(moved))
+    assert ids(off_the_boards([deep, tile(235, 148)], [bumped])) == ids([deep])
+    assert off_the_boards([], [aligned]) == [] and ids(off_the_boards([deep], [])) == ids([deep])
