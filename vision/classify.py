@@ -71,19 +71,6 @@ class Classifier(Protocol):
 
     def reads_bare(self, game: str) -> bool: ...
 
-    def classify_presence(self, patches: np.ndarray, game: str) -> list[Result]:
-        """As :meth:`classify`, but whether a tile lies there is settled first: a tile where the
-        game's tile kinds together are likelier than empty (empty below a half), named by the
-        likeliest of them, with its probability; else empty, with the probability of empty. Of
-        a patch that is off its tile's centre (a candidate peak pushed by a touching neighbour)
-        the tile's kind may not outweigh empty alone (main bench #44: empty 0.49, blue 0.48)."""
-        sub, kinds = self.game_probabilities(patches, game)
-        empty = kinds.index(None)
-        tiles = sub.copy()
-        tiles[:, empty] = -1.0
-        best = tiles.argmax(axis=1)
-        return [(kinds[b], float(row[b])) if row[empty] < 0.5 else (None, float(row[empty])) for row, b in zip(sub, best)]
-
     def classify_slots(self, patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, game: str) -> list[Result]: ...
 
 
@@ -489,19 +476,6 @@ class ColorReferenceClassifier:
         probs /= probs.sum(axis=1, keepdims=True)
         best = d.argmin(axis=1)
         return [(kinds[b], float(probs[n, b])) for n, b in enumerate(best)]
-
-    def classify_presence(self, patches: np.ndarray, game: str) -> list[Result]:
-        """As :meth:`classify`, but whether a tile lies there is settled first: a tile where the
-        game's tile kinds together are likelier than empty (empty below a half), named by the
-        likeliest of them, with its probability; else empty, with the probability of empty. Of
-        a patch that is off its tile's centre (a candidate peak pushed by a touching neighbour)
-        the tile's kind may not outweigh empty alone (main bench #44: empty 0.49, blue 0.48)."""
-        sub, kinds = self.game_probabilities(patches, game)
-        empty = kinds.index(None)
-        tiles = sub.copy()
-        tiles[:, empty] = -1.0
-        best = tiles.argmax(axis=1)
-        return [(kinds[b], float(row[b])) if row[empty] < 0.5 else (None, float(row[empty])) for row, b in zip(sub, best)]
 
     def classify_slots(self, patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, game: str) -> list[Result]:
         """The boards' slots, read as photographed (the colour references are measured so)."""
