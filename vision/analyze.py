@@ -712,8 +712,8 @@ class TableLocator:
         gaps = {f"factories.{len(discs) + k}" for k in range(len(unseen))}
         # The weak peaks on the displays the candidate model confirmed only fill a display's
         # places (``settled_displays``): they count for nothing here.
-        weak = [f for f in found if f.zone.startswith("factories.") and f.confidence <= detect.THRESHOLD]
-        peaks_in = Counter(f.zone for f in found if f not in weak)
+        strong = [f for f in found if not (f.zone.startswith("factories.") and f.confidence <= detect.THRESHOLD)]
+        peaks_in = Counter(f.zone for f in strong)
         there = [k for k in range(len(unseen)) if peaks_in[f"factories.{len(discs) + k}"] == 4]
         numbers = {f"factories.{len(discs) + k}": f"factories.{len(discs) + i}" for i, k in enumerate(there)}
         # One to three peaks on a display with a side of its rim covered (a hand over it) are some
@@ -727,8 +727,8 @@ class TableLocator:
                     f"({d.center[0]:.0f}, {d.center[1]:.0f}) (covered?): neither it nor tiles on it are reported"
                     for k, d in enumerate(unseen) if k not in there]
         # Such a display is reported where its four tiles are.
-        placed = [locate.display_under(np.vstack([plane.plane_points(f.outline) for f in found
-                                                  if f.zone == f"factories.{len(discs) + k}" and f not in weak]), plane, game)
+        placed = [locate.display_under(np.vstack([plane.plane_points(f.outline) for f in strong
+                                                  if f.zone == f"factories.{len(discs) + k}"]), plane, game)
                   for k in there]
         return [(float(d.center[0]), float(d.center[1])) for d in discs + placed], loose, warnings
 

@@ -287,6 +287,7 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     in_image = plane.image_points(mm)
     on_board = np.zeros(len(found), bool)
     for quad, homography in zip(plane.boards, plane.homographies):
+        # The board's outline on the plane is its layout's rectangle, moved and turned.
         size = (float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[3] - quad[0])))
         on_board |= locate.depth_on_board(in_image, homography, size) > ON_BOARD_MM
     # The candidates below THRESHOLD take their zones among themselves: a display's four tiles
@@ -329,11 +330,12 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
     above THRESHOLD (``analyze.one_marker`` settles it), and its reading stands: no tile, or the
     tile it names (but a tile named a colour stays of that colour where the model names the
     marker). Whether a tile lies there is settled first, by all the tile kinds together against
-    empty (``classify_presence``). Those it read are ``checked`` and keep the detector's confidence, so that a zone
-    with a peak below :data:`SURE` stays uncertain. It reads the weak peaks of tiles on the
-    displays too, and those it names a tile (not the marker) stand, ``checked``: they only fill
-    a display's places read empty (``analyze.settled_displays``). Without a model, the candidates below THRESHOLD are dropped (but the
-    proposed marker) and the rest stand as found."""
+    empty (``classify_presence``). Those it read are ``checked`` and keep the detector's
+    confidence, so that a zone with a peak below :data:`SURE` stays uncertain. It reads the weak
+    peaks of tiles on the displays too, and those it names a tile (not the marker) stand,
+    ``checked``: they only fill a display's places read empty (``analyze.settled_displays``).
+    Without a model, the candidates below THRESHOLD are dropped (but the proposed marker) and
+    the rest stand as found."""
     from dataclasses import replace
 
     if model is None:
