@@ -483,12 +483,15 @@ def second_look(patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, answers
     :data:`STAR_TILE_SURE`."""
     answers = list(answers)
     special = np.zeros(len(answers), bool) if special is None else np.asarray(special, bool)
-    pale = special if game == "azul" else np.zeros(len(answers), bool)
     printed = printed if printed is not None else [None] * len(answers)
+    # On a special space, a tile of the colour its bare print shows (white on Azul's pale spaces,
+    # the star's colour on Summer Pavilion's) may be that print, however sure.
+    bare_sure = PALE_WHITE_SURE if game == "azul" else STAR_TILE_SURE
     again = [n for n, (kind, confidence) in enumerate(answers)
-             if confidence < UNSURE or (pale[n] and kind == "white" and confidence < PALE_WHITE_SURE)
-             or (confidence < OFF_PRINTED_SURE and off_printed(kind, printed[n]))
-             or (game == "pavilion" and special[n] and kind is not None and kind == printed[n] and confidence < STAR_TILE_SURE)]
+             if confidence < UNSURE
+             or (special[n] and kind is not None and kind == ("white" if game == "azul" else printed[n])
+                 and confidence < bare_sure)
+             or (confidence < OFF_PRINTED_SURE and off_printed(kind, printed[n]))]
     if again:
         flags = special[again]
         tall_ones = None

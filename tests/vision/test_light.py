@@ -576,7 +576,7 @@ def test_a_colour_read_surely_in_a_wall_row_or_column_or_on_a_multicolour_star_r
     assert once_per_line(supply, two[:3]) == two[:3]
 
 
-def test_loose_tiles_well_inside_an_aligned_board_are_its_art_and_go():
+def test_loose_tiles_well_inside_a_board_are_its_art_and_go():
     """A peak in the centre or beside a board that lies more than ``detect.ON_BOARD_MM`` inside a
     board, in the board's own frame (as registered), is the board's print (or a slot's tile):
     it goes. Display places stay."""
