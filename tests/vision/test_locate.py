@@ -104,6 +104,14 @@ def test_px_per_mm_and_plane_from_the_profile():
         assert np.allclose(np.linalg.norm(np.roll(quad, -1, 0) - quad, axis=1), 250, atol=0.5)
     corners = np.array(scene.truth["profile"]["boards"][0]["corners"])
     assert np.abs(plane.plane_points(corners) - plane.boards[0]).max() < 6
+    # Each board's own homography puts it exactly at its corners, and measures depth on it in mm.
+    from azulcam.calibration.profile import board_homography, to_image
+
+    for board, homography in zip(scene.truth["profile"]["boards"], plane.homographies):
+        np.testing.assert_allclose(homography, board_homography(board["corners"]))
+        # The board's middle, the middle of its top edge and a point 25 mm above that edge.
+        points = to_image(board_homography(board["corners"]), [[0.5, 0.5], [0.5, 0.0], [0.5, -0.1]])
+        np.testing.assert_allclose(L.depth_on_board(points, homography, (250, 250)), [125, 0, -25], atol=1e-3)
 
 
 def test_bad_input_is_refused_clearly():
