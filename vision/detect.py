@@ -68,6 +68,15 @@ CANDIDATE_FLOOR = 0.12
 #: How much context the candidate model sees around a tile-sized square, on each side (fraction
 #: of the square; ``crops.cut``'s margin): a tile's neighbours, and the gap it would leave.
 CANDIDATE_MARGIN = 0.5
+#: A peak the candidate model reads as no tile, with no standing tile near it (no centre within
+#: :data:`LONE_SIDES` of a tile's side), may lie off Summer Pavilion's start-player token: the
+#: token is wider than a tile and its rim gives peaks of a tile's colour (:data:`TOKEN_GAP_MM`),
+#: and the model learned peaks more than 9 mm from every tile's centre as none (so that a tile's
+#: second peak is dropped). The token is always beside a board or in the centre, never on a
+#: board: where none stands, such a peak is read again on its patch moved this share of a tile's
+#: side along the sides and the diagonals (:func:`marker_nearby`).
+MARKER_SEARCH_STEP = 0.3
+LONE_SIDES = 0.8
 #: Spread of a target peak (heat-map cells).
 SIGMA = 0.9
 MODEL_NAME = "detector.onnx"
@@ -334,8 +343,9 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
     confidence, so that a zone with a peak below :data:`SURE` stays uncertain. It reads the weak
     peaks of tiles on the displays too, and those it names a tile (not the marker) stand,
     ``checked``: they only fill a display's places read empty (``analyze.settled_displays``).
-    Without a model, the candidates below THRESHOLD are dropped (but the proposed marker) and
-    the rest stand as found."""
+    In Summer Pavilion, where no marker stands, the peaks it read as no tile are searched round
+    for the start-player token (:func:`marker_nearby`). Without a model, the candidates below
+    THRESHOLD are dropped (but the proposed marker) and the rest stand as found."""
     from dataclasses import replace
 
     if model is None:
@@ -353,4 +363,34 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
         elif answers[n][0] is not None and (off_the_displays(f.zone) or answers[n][0] != MARKER):
             kind = answers[n][0]
             out.append(replace(f, kind=f.kind if kind == MARKER and f.kind != MARKER else kind, checked=True))
-    return out
+    if game != "pavilion" or any(f.kind == MARKER for f in out):
+        return out
+    dropped = [found[n] for n, answer in answers.items() if answer[0] is None and off_the_displays(found[n].zone)]
+    return out + marker_nearby(dropped, out, image, game, model)
+
+
+def marker_nearby(dropped: list[Found], standing: list[Found], image: np.ndarray, game: str, model: Any) -> list[Found]:
+    """The first-player marker, where one of the ``dropped`` peaks (read as no tile by the
+    candidate ``model``) lies on its rim (:data:`MARKER_SEARCH_STEP`): each such peak with no
+    ``standing`` tile near it is read again on its patch moved along the tile's sides and
+    diagonals, and the patch read as the marker likeliest stands as the marker, ``checked``,
+    where no standing tile lies near it either. An empty list where none is read so."""
+    side = lambda outline: float(np.linalg.norm(outline[1] - outline[0]))
+    centres = np.array([f.outline.mean(axis=0) for f in standing], np.float64).reshape(-1, 2)
+
+    def lone(outline: np.ndarray) -> bool:
+        return not len(centres) or float(np.linalg.norm(centres - outline.mean(axis=0), axis=1).min()) >= LONE_SIDES * side(outline)
+
+    peaks = [f for f in dropped if lone(f.outline)]
+    if not peaks:
+        return []
+    steps = [(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1) if (a, b) != (0, 0)]
+    moved = np.array([f.outline + MARKER_SEARCH_STEP * (a * (f.outline[1] - f.outline[0]) + b * (f.outline[3] - f.outline[0]))
+                      for f in peaks for a, b in steps], np.float64)
+    reads = model.classify_presence(candidate_patches(image, moved), game)
+    best = max(((reads[k][1], k) for k in range(len(moved)) if reads[k][0] == MARKER), default=None)
+    if best is None or not lone(moved[best[1]]):
+        return []
+    from dataclasses import replace
+
+    return [replace(peaks[best[1] // len(steps)], kind=MARKER, outline=moved[best[1]], checked=True)]

@@ -403,6 +403,64 @@ def test_the_candidate_model_settles_the_peaks_the_detector_is_unsure_of():
     assert [f.kind for f in confirmed(found, image, "azul", _Answers((None, 0.5)))] == ["first_player", "red"]
 
 
+class _MarkerAt:
+    """A stand-in candidate model that reads the marker on the patches of one batch of its calls
+    (by their place in the batch) and no tile on every other patch."""
+
+    def __init__(self, batch: int, places: dict[int, float]):
+        self.batch, self.places, self.calls = batch, places, []
+
+    def classify_presence(self, patches, game):
+        self.calls.append(len(patches))
+        if len(self.calls) - 1 != self.batch:
+            return [(None, 0.9)] * len(patches)
+        return [("first_player", self.places[k]) if k in self.places else (None, 0.9) for k in range(len(patches))]
+
+
+def test_a_lone_peak_off_the_pavilion_token_is_read_again_around_it():
+    from azulcam.vision.detect import MARKER_SEARCH_STEP, confirmed
+
+    image = np.full((300, 300, 3), 90, np.uint8)
+    lone, near = _found("center", "orange", 0.3), _found("center", "red", 0.9)
+    near.outline[:] += [150, 0]  # a standing tile far from the lone peak
+    # The lone peak read as no tile; its second moved patch (step (-1, 0): a side to the left)
+    # reads the marker best: it stands there, as the marker, checked.
+    model = _MarkerAt(1, {1: 0.8, 5: 0.7})
+    kept = confirmed([near, lone], image, "pavilion", _Split(model, {1: (None, 0.9)}))
+    assert model.calls == [2, 8]
+    assert [(f.zone, f.kind, f.checked) for f in kept] == [("center", "red", True), ("center", "first_player", True)]
+    assert np.allclose(kept[1].outline, lone.outline - [MARKER_SEARCH_STEP * 20, 0])
+    # Not in Azul (its marker is a tile-sized square, and may lie on a floor line), nor where a
+    # marker stands, nor where the peak lies beside a standing tile, nor where no moved patch
+    # reads the marker.
+    for game, found in (("azul", [near, lone]), ("pavilion", [near, _found("center", "first_player", 0.9), lone])):
+        model = _MarkerAt(1, {1: 0.8})
+        confirmed(found, image, game, _Split(model, {len(found) - 1: (None, 0.9)}))
+        assert model.calls == [len(found) - (game == "pavilion")], game
+    beside = _found("center", "red", 0.9)
+    beside.outline[:] += [10, 0]
+    model = _MarkerAt(1, {1: 0.8})
+    assert [f.kind for f in confirmed([beside, lone], image, "pavilion", _Split(model, {1: (None, 0.9)}))] == ["red"]
+    assert model.calls == [2]
+    assert [f.kind for f in confirmed([near, lone], image, "pavilion", _Split(_MarkerAt(1, {}), {1: (None, 0.9)}))] == [
+        "red"]
+
+
+class _Split:
+    """A stand-in candidate model whose first call answers a tile (red) on every patch but those
+    of ``first`` (by place), and whose later calls are ``model``'s."""
+
+    def __init__(self, model, first: dict[int, tuple]):
+        self.model, self.first, self.calls = model, first, 0
+
+    def classify_presence(self, patches, game):
+        self.calls += 1
+        answers = self.model.classify_presence(patches, game)
+        if self.calls > 1:
+            return answers
+        return [self.first.get(k, ("red", 0.9)) for k in range(len(patches))]
+
+
 def test_candidate_patches_are_labelled_by_the_tile_under_them():
     from azulcam.vision.dataset import CLASS_INDEX, candidate_patches
 
