@@ -327,20 +327,25 @@ def recoloured(loose: list[Loose], named: list[tuple[str | None, float]], in_lig
 def one_marker(slot_kinds: list[tuple[str | None, float]], loose: list[Loose], named: list[tuple[str | None, float]],
                answers: dict[int, tuple[str | None, float]]) -> list[tuple[str | None, float]]:
     """The loose tiles' answers (``named``), with one first-player marker at most: the game has
-    one. The loose tile named the marker with the highest confidence (the detector's, or the
-    classifier's for a tile only it named) is the marker, unless a slot (a floor line) is read
-    as the marker with at least that confidence. It stays the marker even where the classifier
-    saw no tile or a white one on its patch: the classifier learned the marker from few patches,
-    and the marker looks like a white tile. Each other loose tile named the marker takes the
-    classifier's reading of its patch (``answers``), or is dropped where that reading is the
-    marker too or there is none, or where the detector only proposed it as the marker (a peak
-    below its threshold, :data:`detect.MARKER_FLOOR`)."""
+    one. Of the loose tiles named the marker off the displays (none holds it), those the
+    classifier reads as the marker too come first (a white tile the detector named the marker,
+    beside the marker it also named, edges seed 1020000 #1), and the one with the highest
+    confidence (the detector's, or the classifier's for a tile only it named) is the marker,
+    unless a slot (a floor line) is read as the marker with at least that confidence. It stays
+    the marker even where the classifier saw no tile or a white one on its patch: the classifier
+    learned the marker from few patches, and the marker looks like a white tile. Each other
+    loose tile named the marker takes the classifier's reading of its patch (``answers``), or is
+    dropped where that reading is the marker too or there is none, or where the detector only
+    proposed it as the marker (a peak below its threshold, :data:`detect.MARKER_FLOOR`)."""
     candidates = [n for n, x in enumerate(loose) if (x.kind if x.kind is not None else named[n][0]) == MARKER]
     if not candidates:
         return named
     confidence = {n: loose[n].confidence if loose[n].kind else named[n][1] for n in candidates}
-    best = max(candidates, key=confidence.__getitem__)
-    if any(kind == MARKER and sure >= confidence[best] for kind, sure in slot_kinds):
+    # No display holds the marker (it starts in the centre and leaves it for a player), and where
+    # several tiles are named the marker, the one the classifier reads so too comes first.
+    eligible = [n for n in candidates if not loose[n].zone.startswith("factories.")]
+    best = max(eligible, key=lambda n: (answers.get(n, (None, 0.0))[0] == MARKER, confidence[n]), default=None)
+    if best is not None and any(kind == MARKER and sure >= confidence[best] for kind, sure in slot_kinds):
         best = None
     named = list(named)
     for n in candidates:

@@ -337,8 +337,10 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
     In the centre and beside the boards, the candidate ``model`` (a tile classifier of
     :func:`candidate_patches`) reads every tile the detector found but the first-player marker
     above THRESHOLD (``analyze.one_marker`` settles it), and its reading stands: no tile, or the
-    tile it names (but a tile named a colour stays of that colour where the model names the
-    marker). Whether a tile lies there is settled first, by all the tile kinds together against
+    tile it names (but a tile the detector named white stays white where the model names the
+    marker: the marker looks like a white tile, and ``analyze.one_marker`` settles markers; a
+    black tile the model named the marker at 1.00 was the marker, edges seed 1020000 #39).
+    Whether a tile lies there is settled first, by all the tile kinds together against
     empty (``classify_presence``). Those it read are ``checked`` and keep the detector's
     confidence, so that a zone with a peak below :data:`SURE` stays uncertain. It reads the weak
     peaks of tiles on the displays too, and those it names a tile (not the marker) stand,
@@ -362,7 +364,7 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
                 out.append(f)
         elif answers[n][0] is not None and (off_the_displays(f.zone) or answers[n][0] != MARKER):
             kind = answers[n][0]
-            out.append(replace(f, kind=f.kind if kind == MARKER and f.kind != MARKER else kind, checked=True))
+            out.append(replace(f, kind="white" if kind == MARKER and f.kind == "white" else kind, checked=True))
     if game != "pavilion" or any(f.kind == MARKER for f in out):
         return out
     dropped = [found[n] for n, answer in answers.items() if answer[0] is None and off_the_displays(found[n].zone)]

@@ -394,10 +394,12 @@ def test_the_candidate_model_settles_the_peaks_the_detector_is_unsure_of():
         ("center", "yellow", low, True), ("boards.0.hand", "first_player", mid, False), ("factories.0", "yellow", low, True),
         ("factories.1", "red", mid, False)]
     assert model.seen == [(5, 32, 32, 3)]
-    # The marker read on a tile of a colour: the detector's colour stays (one_marker settles
-    # markers); on a weak marker peak, the marker stands; on a weak peak on a display, nothing.
+    # The marker read on a tile of a colour: the marker stands (one_marker settles markers), but
+    # on a white tile (the marker looks like one); on a weak marker peak, the marker stands; on a
+    # weak peak on a display, nothing.
+    found[2] = _found("boards.1.hand", "white", mid)
     assert [(f.zone, f.kind) for f in confirmed(found, image, "azul", _Answers(("first_player", 0.99)))] == [
-        ("center", "red"), ("center", "black"), ("boards.1.hand", "blue"), ("center", "first_player"),
+        ("center", "first_player"), ("center", "first_player"), ("boards.1.hand", "white"), ("center", "first_player"),
         ("boards.0.hand", "first_player"), ("factories.1", "red")]
     # No tile: all five go, however unsure the model.
     assert [f.kind for f in confirmed(found, image, "azul", _Answers((None, 0.5)))] == ["first_player", "red"]

@@ -390,11 +390,20 @@ def test_one_first_player_marker():
     # A floor line read as the marker, surer than any peak: no loose tile is the marker.
     on_floor = [("first_player", 0.99), (None, 0.97)]
     assert one_marker(on_floor, loose, named, answers)[:2] == [("white", 0.55), ("white", 0.4)]
-    # A display place read as the marker by the classifier counts as a candidate too.
-    named = [("first_player", 0.55), ("red", 0.4), ("red", 0.8), ("first_player", 0.7)]
-    answers = {0: ("first_player", 0.8), 1: ("red", 0.9), 3: ("first_player", 0.7)}
-    out = one_marker(floor_free, loose, named, answers)
-    assert out[3] == ("first_player", 0.7) and out[0] == (None, 0.55)  # the peak's own reading is the marker
+    # Two peaks named the marker, the less confident read as the marker by the classifier too:
+    # it is the marker, and the other takes the classifier's kind.
+    named[1] = ("first_player", 0.4)
+    answers = {0: ("white", 0.95), 1: ("first_player", 0.7), 3: ("blue", 0.99)}
+    assert one_marker(floor_free, loose, named, answers)[:2] == [("white", 0.55), ("first_player", 0.4)]
+    # A display place read as the marker, more surely than the peaks: no display holds the
+    # marker, so the peak the classifier reads as the marker is it, and the place, read as the
+    # marker, is read empty.
+    named = [("first_player", 0.55), ("red", 0.4), ("red", 0.8), ("first_player", 0.9)]
+    answers = {0: ("first_player", 0.8), 1: ("red", 0.9), 3: ("first_player", 0.9)}
+    assert one_marker(floor_free, loose, named, answers) == [("first_player", 0.55), ("red", 0.4), ("red", 0.8),
+                                                             (None, 0.9)]
+    # Alone, it is not the marker either.
+    assert one_marker(floor_free, [place], [("first_player", 0.9)], {0: ("first_player", 0.9)}) == [(None, 0.9)]
     # A marker the detector only proposed (its peak below the detector's threshold) is dropped
     # where another candidate wins, whatever the classifier reads on it; alone, it stays.
     proposed = Loose(o, "boards.2.hand", "first_player", 0.3, 0.6)
