@@ -19,7 +19,7 @@ the same geometry, so that training and reading cannot drift apart.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -71,8 +71,8 @@ CANDIDATE_MARGIN = 0.5
 #: A peak the candidate model reads as no tile, with no standing tile near it (no centre within
 #: :data:`LONE_SIDES` of a tile's side), may lie off Summer Pavilion's start-player token: the
 #: token is wider than a tile and its rim gives peaks of a tile's colour (:data:`TOKEN_GAP_MM`),
-#: and the model learned peaks more than 9 mm from every tile's centre as none (so that a tile's
-#: second peak is dropped). The token is always beside a board or in the centre, never on a
+#: and the model learned peaks more than 9 mm from every tile's centre as none
+#: (``dataset.CANDIDATE_FAR``). The token is always beside a board or in the centre, never on a
 #: board: where none stands, such a peak is read again on its patch moved this share of a tile's
 #: side along the sides and the diagonals (:func:`marker_nearby`).
 MARKER_SEARCH_STEP = 0.3
@@ -348,8 +348,6 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
     In Summer Pavilion, where no marker stands, the peaks it read as no tile are searched round
     for the start-player token (:func:`marker_nearby`). Without a model, the candidates below
     THRESHOLD are dropped (but the proposed marker) and the rest stand as found."""
-    from dataclasses import replace
-
     if model is None:
         return [f for f in found if f.confidence > THRESHOLD or f.kind == MARKER]
     asked = [n for n, f in enumerate(found)
@@ -375,13 +373,14 @@ def marker_nearby(dropped: list[Found], standing: list[Found], image: np.ndarray
     """The first-player marker, where one of the ``dropped`` peaks (read as no tile by the
     candidate ``model``) lies on its rim (:data:`MARKER_SEARCH_STEP`): each such peak with no
     ``standing`` tile near it is read again on its patch moved along the tile's sides and
-    diagonals, and the patch read as the marker likeliest stands as the marker, ``checked``,
-    where no standing tile lies near it either. An empty list where none is read so."""
-    side = lambda outline: float(np.linalg.norm(outline[1] - outline[0]))
+    diagonals, and the moved patch read as the marker with the highest confidence stands as the
+    marker, ``checked``, where no standing tile lies near it either. An empty list where none
+    is read so."""
     centres = np.array([f.outline.mean(axis=0) for f in standing], np.float64).reshape(-1, 2)
 
     def lone(outline: np.ndarray) -> bool:
-        return not len(centres) or float(np.linalg.norm(centres - outline.mean(axis=0), axis=1).min()) >= LONE_SIDES * side(outline)
+        side = float(np.linalg.norm(outline[1] - outline[0]))
+        return not len(centres) or float(np.linalg.norm(centres - outline.mean(axis=0), axis=1).min()) >= LONE_SIDES * side
 
     peaks = [f for f in dropped if lone(f.outline)]
     if not peaks:
@@ -393,6 +392,4 @@ def marker_nearby(dropped: list[Found], standing: list[Found], image: np.ndarray
     best = max(((reads[k][1], k) for k in range(len(moved)) if reads[k][0] == MARKER), default=None)
     if best is None or not lone(moved[best[1]]):
         return []
-    from dataclasses import replace
-
     return [replace(peaks[best[1] // len(steps)], kind=MARKER, outline=moved[best[1]], checked=True)]
