@@ -87,6 +87,7 @@ def test_where_the_coarse_level_fails_the_fine_level_aligns_from_the_profile(mon
         return ecc(template, edges, warp, *args)
 
     monkeypatch.setattr(register.cv2, "findTransformECC", coarse_fails)
+    monkeypatch.setattr(register, "_fine_from_start", lambda *args: None)  # as where it does not settle
     reg = refine_board(grey, start, board["layout"])
     assert calls and reg.aligned and slot_error(reg.corners, truth, board["layout"]) < 0.15
     # From there the fine level may not move a board farther than _RESCUED_MOVE: a fit that
@@ -102,6 +103,43 @@ def test_where_the_coarse_level_fails_the_fine_level_aligns_from_the_profile(mon
     cloth = to_image(board_homography(truth), [[-0.3, -0.2], [1.2, -0.3], [1.3, 1.2], [-0.2, 1.3]])
     cv2.fillPoly(covered, [np.round(cloth).astype(np.int32)], 90)
     assert not refine_board(covered, start, board["layout"]).aligned
+
+
+def test_from_a_profile_a_few_pixels_off_the_fine_level_alone_aligns_the_board(monkeypatch):
+    """A profile's corners a few pixels off: the fine level alone fits the board (OpenCV's ECC,
+    the coarse level, is never called), as well as the coarse level then the fine. From corners
+    bumped by 8 % of the board's width, its fit would move too far: the coarse level takes it."""
+    from azulcam.vision import register
+
+    rng = random.Random(11)
+    scene = render_state(random_position(rng), (31, 0), SceneOptions(size=(1280, 720), hands=0.0))
+    grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    ecc, calls = cv2.findTransformECC, []
+
+    def counted(*args):
+        calls.append(1)
+        return ecc(*args)
+
+    monkeypatch.setattr(register.cv2, "findTransformECC", counted)
+    boards = 0
+    for board in scene.truth["profile"]["boards"]:
+        truth = np.array(board["corners"], np.float64)
+        if (truth < 0).any() or (truth[:, 0] >= 1280).any() or (truth[:, 1] >= 720).any():
+            continue
+        boards += 1
+        start = truth + np.random.default_rng(boards).normal(0, 2, (4, 2))
+        calls.clear()
+        near = refine_board(grey, start, board["layout"])
+        assert near.aligned and not calls
+        full = refine_board(grey, start, board["layout"], keeps_shape=False)  # coarse, then fine
+        assert calls and slot_error(near.corners, truth, board["layout"]) < 0.15
+        assert slot_error(near.corners, full.corners, board["layout"]) < 0.05
+    assert boards >= 2
+    truth = np.array(scene.truth["profile"]["boards"][0]["corners"], np.float64)
+    bumped = truth + [0.08 * np.linalg.norm(truth[1] - truth[0]), 0.0]
+    calls.clear()
+    moved = refine_board(grey, bumped, scene.truth["profile"]["boards"][0]["layout"])
+    assert calls and moved.aligned and slot_error(moved.corners, truth, scene.truth["profile"]["boards"][0]["layout"]) < 0.15
 
 
 def test_calibrate_finds_the_boards_of_a_clear_photo():
