@@ -261,7 +261,7 @@ def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterat
     if not aligned:
         return Registration(corners, 0.0, False)
     refined = to_image(h_img, [[0, 0], [1, 0], [1, 1], [0, 1]])
-    if rescued and np.abs(refined - corners).max() > _RESCUED_MOVE * np.linalg.norm(corners[1] - corners[0]):
+    if rescued and _beyond_reach(corners, refined):
         return Registration(corners, float(score), False)
     if _plausible(corners, refined, _MAX_RESHAPE if keeps_shape else None):
         return Registration(refined, float(score), True)
@@ -288,11 +288,15 @@ def _fine_from_start(grey: np.ndarray, corners: np.ndarray, layout_name: str) ->
         return None
     warp, score, _ = found
     refined = to_image(view.view_to_image @ warp @ np.linalg.inv(view.view_to_board), [[0, 0], [1, 0], [1, 1], [0, 1]])
-    if np.abs(refined - corners).max() > _RESCUED_MOVE * np.linalg.norm(corners[1] - corners[0]):
-        return None
-    if not _plausible(corners, refined):
+    if _beyond_reach(corners, refined) or not _plausible(corners, refined):
         return None
     return Registration(refined, float(score), True)
+
+
+def _beyond_reach(start: np.ndarray, refined: np.ndarray) -> bool:
+    """Whether a fit by the fine level alone from ``start`` moved a corner farther than
+    :data:`_RESCUED_MOVE` of the board's width: pulled elsewhere."""
+    return bool(np.abs(refined - start).max() > _RESCUED_MOVE * np.linalg.norm(start[1] - start[0]))
 
 
 def _plausible(start: np.ndarray, refined: np.ndarray, reshape: float | None = _MAX_RESHAPE) -> bool:
