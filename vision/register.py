@@ -278,8 +278,8 @@ def _fine_from_start(grey: np.ndarray, corners: np.ndarray, layout_name: str) ->
     or an earlier fit, seldom more than a few pixels off), or None where it does not settle, or
     settles farther than :data:`_RESCUED_MOVE` from them (a board bumped since, or a fit pulled
     onto a neighbouring slot: the coarse level's wide reach is wanted), or changes the board's
-    shape. On sixteen bench sets (1920 x 1080, corners 2 px off) the boards so fitted read no
-    worse than after the coarse level (two images more right), and four-player tables were
+    shape. On sixteen bench sets (1920 x 1080, corners 2 px off) two images more were read
+    right, one now right or wrong from process to process, and four-player tables were
     registered in about 0.65 of the time (vision/README.md)."""
     ppm = _LEVELS[-1]
     view = art_view(grey, board_homography(corners).astype(np.float64), layout_name, ppm)
