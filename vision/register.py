@@ -46,6 +46,8 @@ _PAD = 0.12
 #: fitted so after the coarse level gave up, 12 moved 0.01-0.033 of the width onto their art, one
 #: (under a hand) 0.15, 1.4 tiles off its slots.
 _RESCUED_MOVE = 0.04
+#: A board's corners in its own fractions (TL TR BR BL), as :class:`Registration` lists them.
+_BOARD_CORNERS = [[0, 0], [1, 0], [1, 1], [0, 1]]
 #: A board moved on the table keeps its shape: a fit whose sides are longer or shorter than the
 #: start's by more than this share was pulled by something else (an arm over the board's edge).
 #: Fits from starts a few pixels off change their sides by up to 8 %; such pulled fits by 19-20 %.
@@ -112,6 +114,11 @@ class ArtView:
     pad: tuple[int, int]
     view_to_image: np.ndarray
     view_to_board: np.ndarray
+
+    def aligned_homography(self, warp: np.ndarray) -> np.ndarray:
+        """The board's homography (board fractions -> image pixels) once ``warp`` (template
+        pixels -> view pixels, from an alignment in this view) is applied."""
+        return self.view_to_image @ np.asarray(warp, np.float64) @ np.linalg.inv(self.view_to_board)
 
 
 def art_view(grey: np.ndarray, homography: np.ndarray, layout_name: str, ppm: float) -> ArtView:
@@ -241,7 +248,7 @@ def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterat
         # starts from the profile's corners, which are seldom far off (_RESCUED_MOVE).
         warp, rescued = np.eye(3), True
     # ECC's warp takes template pixels to view pixels; the board's homography follows it.
-    h_img = view.view_to_image @ warp.astype(np.float64) @ np.linalg.inv(view.view_to_board)
+    h_img = view.aligned_homography(warp)
     for ppm in finer:
         view = art_view(grey, h_img, layout_name, ppm)
         found = _align_fine(view.edges, _model(layout_name, ppm))
@@ -257,10 +264,10 @@ def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterat
             except cv2.error:
                 aligned = False
                 break
-        h_img = view.view_to_image @ warp.astype(np.float64) @ np.linalg.inv(view.view_to_board)
+        h_img = view.aligned_homography(warp)
     if not aligned:
         return Registration(corners, 0.0, False)
-    refined = to_image(h_img, [[0, 0], [1, 0], [1, 1], [0, 1]])
+    refined = to_image(h_img, _BOARD_CORNERS)
     if rescued and _beyond_reach(corners, refined):
         return Registration(corners, float(score), False)
     if _plausible(corners, refined, _MAX_RESHAPE if keeps_shape else None):
@@ -287,7 +294,7 @@ def _fine_from_start(grey: np.ndarray, corners: np.ndarray, layout_name: str) ->
     if found is None or not found[2]:
         return None
     warp, score, _ = found
-    refined = to_image(view.view_to_image @ warp @ np.linalg.inv(view.view_to_board), [[0, 0], [1, 0], [1, 1], [0, 1]])
+    refined = to_image(view.aligned_homography(warp), _BOARD_CORNERS)
     if _beyond_reach(corners, refined) or not _plausible(corners, refined):
         return None
     return Registration(refined, float(score), True)
@@ -327,5 +334,4 @@ def _rigid_fit(grey: np.ndarray, corners: np.ndarray, layout_name: str, iteratio
     except cv2.error:
         return None
     warp3 = np.vstack([warp.astype(np.float64), [0.0, 0.0, 1.0]])
-    h_img = view.view_to_image @ warp3 @ np.linalg.inv(view.view_to_board)
-    return to_image(h_img, [[0, 0], [1, 0], [1, 1], [0, 1]]), float(score)
+    return to_image(view.aligned_homography(warp3), _BOARD_CORNERS), float(score)

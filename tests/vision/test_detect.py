@@ -419,6 +419,21 @@ class _MarkerAt:
         return [("first_player", self.places[k]) if k in self.places else (None, 0.9) for k in range(len(patches))]
 
 
+class _Split:
+    """A stand-in candidate model whose first call answers a tile (red) on every patch but those
+    of ``first`` (by place), and whose later calls are ``model``'s."""
+
+    def __init__(self, model, first: dict[int, tuple]):
+        self.model, self.first, self.calls = model, first, 0
+
+    def classify_presence(self, patches, game):
+        self.calls += 1
+        answers = self.model.classify_presence(patches, game)
+        if self.calls > 1:
+            return answers
+        return [self.first.get(k, ("red", 0.9)) for k in range(len(patches))]
+
+
 def test_a_lone_peak_off_the_pavilion_token_is_read_again_around_it():
     from azulcam.vision.detect import MARKER_SEARCH_STEP, confirmed
 
@@ -446,21 +461,6 @@ def test_a_lone_peak_off_the_pavilion_token_is_read_again_around_it():
     assert model.calls == [2]
     assert [f.kind for f in confirmed([near, lone], image, "pavilion", _Split(_MarkerAt(1, {}), {1: (None, 0.9)}))] == [
         "red"]
-
-
-class _Split:
-    """A stand-in candidate model whose first call answers a tile (red) on every patch but those
-    of ``first`` (by place), and whose later calls are ``model``'s."""
-
-    def __init__(self, model, first: dict[int, tuple]):
-        self.model, self.first, self.calls = model, first, 0
-
-    def classify_presence(self, patches, game):
-        self.calls += 1
-        answers = self.model.classify_presence(patches, game)
-        if self.calls > 1:
-            return answers
-        return [self.first.get(k, ("red", 0.9)) for k in range(len(patches))]
 
 
 def test_candidate_patches_are_labelled_by_the_tile_under_them():
