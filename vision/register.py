@@ -138,20 +138,29 @@ class _Model:
     """What the fine alignment needs of a template, worked out once per layout and scale.
 
     Coordinates are normalised (centre 0, half the larger side 1) so that the eight homography
-    parameters are alike in size. ``points``: the chosen template pixels (3 x n, homogeneous
-    pixel coordinates); ``values``: the template there, zero-mean; ``step``: H^-1 G^T, which takes
-    an error vector to a parameter update (G: the steepest-descent images, zero-mean; H = G^T G);
-    ``lam_num``/``proj``: the parts of ECC's photometric factor that depend on the template only."""
+    parameters are alike in size. ``points``: the chosen template pixels (n x 1 x 2, as
+    ``cv2.perspectiveTransform`` takes them, padded with zeros to whole rows of
+    :data:`_REMAP_COLUMNS`); ``products``: 17 x n, the template there (zero-mean), the
+    steepest-descent images G (zero-mean, transposed) and H^-1 G^T, which takes an error vector
+    to a parameter update (H = G^T G): a sampling's three products with them are one
+    matrix-vector product, and, all zero-mean, they need no mean taken off the sampling first;
+    ``step_values``: H^-1 G^T times the template; ``lam_num``/``proj``: the parts of ECC's
+    photometric factor that depend on the template only; ``values_norm``: the template's norm."""
 
     points: np.ndarray
-    values: np.ndarray
-    jacobian_t: np.ndarray
-    step: np.ndarray
+    count: int
+    products: np.ndarray
+    step_values: np.ndarray
     proj: np.ndarray
     lam_num: float
+    values_norm: float
     norm: np.ndarray
     corners: np.ndarray
     half: float
+
+
+#: Columns of the maps the fine level samples through (``cv2.remap`` wants fewer than 32,767).
+_REMAP_COLUMNS = 1024
 
 
 @lru_cache(maxsize=32)
@@ -174,44 +183,50 @@ def _model(layout_name: str, ppm: float) -> _Model:
     t = template[ys, xs].astype(np.float64)
     t -= t.mean()
     t_proj = g.T @ t
+    step = h_inv @ g.T
     norm = np.array([[1 / half, 0, -cx / half], [0, 1 / half, -cy / half], [0, 0, 1]])
     corners = norm @ np.array([[0, w - 1, w - 1, 0], [0, 0, h - 1, h - 1], [1, 1, 1, 1]], np.float64)
-    return _Model(np.stack([xs, ys, np.ones_like(xs)]).astype(np.float64), t.astype(np.float32),
-                  g.T.astype(np.float32), (h_inv @ g.T).astype(np.float32), h_inv @ t_proj,
-                  float(t @ t - t_proj @ h_inv @ t_proj), norm, corners, half)
+    n = len(xs)
+    points = np.zeros((-(-n // _REMAP_COLUMNS) * _REMAP_COLUMNS, 1, 2), np.float32)
+    points[:n, 0, 0], points[:n, 0, 1] = xs, ys
+    products = np.ascontiguousarray(np.vstack([t[None], g.T, step]).astype(np.float32))
+    for array in (points, products):
+        array.flags.writeable = False  # cached and shared
+    return _Model(points, n, products, step @ t, h_inv @ t_proj, float(t @ t - t_proj @ h_inv @ t_proj),
+                  float(np.linalg.norm(t)), norm, corners, half)
 
 
 def _align_fine(edges: np.ndarray, model: _Model) -> tuple[np.ndarray, float, bool] | None:
     """Inverse-compositional ECC (Evangelidis & Psarakis): the warp (template pixels -> view
     pixels, 3 x 3) that best correlates the template's chosen pixels with ``edges``, that
-    correlation and whether it converged; None where the two do not correlate. The template's gradients, Jacobian and
-    Hessian are fixed, so an iteration is one sampling of ``edges`` and two small products."""
+    correlation and whether it converged; None where the two do not correlate. The template's
+    gradients, Jacobian and Hessian are fixed, so an iteration is one sampling of ``edges`` and
+    one matrix-vector product (:class:`_Model`)."""
     edges = cv2.GaussianBlur(edges, (3, 3), 0)
-    n = model.points.shape[1]
-    rows = -(-n // 1024)  # remap wants fewer than 32767 columns
-    # The points' places in the view, in two maps of that shape; the maps' last row is only
-    # partly used, and what is sampled past the n-th point is dropped.
-    map_x, map_y = np.zeros((2, rows, 1024), np.float32)
+    n = model.count
+    rows = len(model.points) // _REMAP_COLUMNS
     denorm = np.linalg.inv(model.norm)
     warp = np.eye(3)  # in normalised coordinates
-    sampled, converged = np.zeros(0, np.float32), False
+    sampled, products, converged = np.zeros(n, np.float32), np.zeros(len(model.products)), False
     for _ in range(_FINE_ITERATIONS):
-        q = (denorm @ warp @ model.norm) @ model.points
-        np.divide(q[0], q[2], out=map_x.reshape(-1)[:n], casting="unsafe")
-        np.divide(q[1], q[2], out=map_y.reshape(-1)[:n], casting="unsafe")
-        sampled = cv2.remap(edges, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).ravel()[:n]
-        sampled -= sampled.mean()
-        lam_den = float(sampled @ model.values) - float((model.jacobian_t @ sampled) @ model.proj)
+        # The points' places in the view, as one two-channel map; what is sampled past the n-th
+        # point (the padding) is dropped.
+        places = cv2.perspectiveTransform(model.points, denorm @ warp @ model.norm)
+        sampled = cv2.remap(edges, places.reshape(rows, _REMAP_COLUMNS, 2), None, cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE).reshape(-1)[:n]
+        products = (model.products @ sampled).astype(np.float64)
+        lam_den = products[0] - products[1:9] @ model.proj
         if not lam_den > 0:
             return None
-        dp = (model.step @ (sampled * (model.lam_num / lam_den) - model.values)).astype(np.float64)
+        dp = products[9:] * (model.lam_num / lam_den) - model.step_values
         delta = np.array([[1 + dp[0], dp[1], dp[2]], [dp[3], 1 + dp[4], dp[5]], [dp[6], dp[7], 1]])
         warp = warp @ np.linalg.inv(delta)
         moved = delta @ model.corners
         if np.abs(moved[:2] / moved[2] - model.corners[:2]).max() * model.half < _FINE_EPS:
             converged = True
             break
-    score = float(sampled @ model.values) / (float(np.linalg.norm(sampled) * np.linalg.norm(model.values)) + 1e-12)
+    centred = sampled.astype(np.float64) - sampled.mean(dtype=np.float64)
+    score = float(products[0]) / (float(np.linalg.norm(centred)) * model.values_norm + 1e-12)
     return denorm @ warp @ model.norm, score, converged
 
 
