@@ -442,7 +442,8 @@ def _discs_in_view(view: View, plane: Plane, game: str) -> list[Disc]:
             distinct.append(c)
             kept = np.vstack([kept, c[1]])
     chosen = _on_even_ring(_chosen_discs(distinct[:3 * wanted], radius, wanted), wanted)
-    return [_disc_at(plane, p / ppm + view.origin, radius_mm, score, seen) for score, p, seen in chosen]
+    return _discs_at(plane, np.array([p / ppm + view.origin for _, p, _ in chosen]), radius_mm,
+                     [score for score, _, _ in chosen], [seen for _, _, seen in chosen])
 
 
 def _chosen_discs(distinct: list[tuple[float, np.ndarray, float]], radius: float, wanted: int
@@ -601,14 +602,26 @@ def _rim_sectors(gx: np.ndarray, gy: np.ndarray, mag: np.ndarray, points: np.nda
     return hit.reshape(len(hit), sectors, 2).any(axis=2).mean(axis=1)
 
 
-def _disc_at(plane: Plane, mm: np.ndarray, radius_mm: float, score: float, seen: float) -> Disc:
-    rim = mm + radius_mm * np.stack([np.cos(np.linspace(0, 2 * math.pi, 16, endpoint=False)),
-                                     np.sin(np.linspace(0, 2 * math.pi, 16, endpoint=False))], 1)
+#: Sixteen points round a unit circle, where a display's rim is measured in the image.
+_RIM = np.stack([np.cos(np.linspace(0, 2 * math.pi, 16, endpoint=False)),
+                 np.sin(np.linspace(0, 2 * math.pi, 16, endpoint=False))], 1)
+
+
+def _discs_at(plane: Plane, mm: np.ndarray, radius_mm: float, scores: Any, seen: Any) -> list[Disc]:
+    """The displays whose discs have their centres at ``mm`` (n x 2, plane), each scored
+    ``score * seen`` (``seen``: the share of its rim seen): centres and mean radii in the
+    image, at the displays' tops, all in one pass."""
+    mm = np.asarray(mm, np.float64).reshape(-1, 2)
     top = FACTORY_HEIGHT_MM - BOARD_HEIGHT_MM
-    c_img = plane.image_points(plane.lifted(mm[None], top))[0]
-    rim_img = plane.image_points(plane.lifted(rim, top))
-    radius = float(np.linalg.norm(rim_img - c_img, axis=1).mean())
-    return Disc((float(c_img[0]), float(c_img[1])), radius, (float(mm[0]), float(mm[1])), score * seen, rim=seen)
+    c_img = plane.image_points(plane.lifted(mm, top))
+    rim_img = plane.image_points(plane.lifted(mm[:, None] + radius_mm * _RIM, top))
+    radii = np.linalg.norm(rim_img - c_img[:, None], axis=2).mean(axis=1)
+    return [Disc((float(c[0]), float(c[1])), float(r), (float(m[0]), float(m[1])), score * rim, rim=rim)
+            for c, r, m, score, rim in zip(c_img, radii, mm, scores, seen)]
+
+
+def _disc_at(plane: Plane, mm: np.ndarray, radius_mm: float, score: float, seen: float) -> Disc:
+    return _discs_at(plane, mm, radius_mm, [score], [seen])[0]
 
 
 # --------------------------------------------------------------------------- step 4: tiles on the discs
