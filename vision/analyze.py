@@ -32,8 +32,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -207,10 +208,36 @@ def blas_on_one_thread() -> None:
     _blas().limit(limits=1, user_api="blas")
 
 
+@contextmanager
+def without_ipp() -> Iterator[None]:
+    """OpenCV without its Intel IPP paths in this thread for the block (the setting is per thread:
+    a thread of the block's own calls ``cv2.ipp.setUseIPP(False)`` itself).
+
+    Some IPP routines take a path by where an array starts in memory, so their results differ
+    in the last bits from process to process: ECC's among them, and a board's fit then moved by
+    up to 0.01 px and a slot's probability by 1e-4 between two processes reading the same photo
+    (seed 900000, four players, image 6), enough to turn a reading that sits on a threshold
+    (edges 920000 #28, on ``UNSURE``). Without IPP a photo is read the same in every process,
+    and no slower: 24 four-player tables read alternately with and without it in one process
+    gave median ratios of 0.998 (Azul) and 0.982 (Summer Pavilion)."""
+    before = cv2.ipp.useIPP()
+    cv2.ipp.setUseIPP(False)
+    try:
+        yield
+    finally:
+        cv2.ipp.setUseIPP(before)
+
+
 def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = None) -> Reading:
     """Every step of the pipeline up to the classifier's answers (numpy's BLAS on one thread:
-    :func:`blas_on_one_thread`)."""
+    :func:`blas_on_one_thread`; OpenCV without IPP, so that a photo reads the same in every
+    process: :func:`without_ipp`)."""
     blas_on_one_thread()
+    with without_ipp():
+        return _read(image, profile, classifier, locator)
+
+
+def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None) -> Reading:
     spent: dict[str, float] = {}
     lap = Stopwatch(spent).lap
     check_profile(profile)
@@ -218,7 +245,7 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
     # The locator (displays and loose tiles) works in a second thread beside the boards' reading,
     # from their registration on: the two share only the photo, and each is mostly calls that
     # release the GIL. The locator is the longer of the two.
-    with ThreadPoolExecutor(1) as pool:
+    with ThreadPoolExecutor(1, initializer=cv2.ipp.setUseIPP, initargs=(False,)) as pool:
         located = pool.submit(locator, image, profile) if locator is not None else None
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         boards = register_boards(grey, profile)

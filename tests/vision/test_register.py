@@ -8,10 +8,12 @@ import cv2
 import numpy as np
 import pytest
 
+import azulcam.vision.analyze as analyze
 from azulcam.calibration.layouts import load_layout
-from azulcam.calibration.profile import board_homography, to_image
+from azulcam.calibration.profile import Profile, board_homography, to_image
 from azulcam.vision.analyze import ImageError, load_image
 from azulcam.vision.calibrate import find_boards
+from azulcam.vision.classify import ColorReferenceClassifier
 from azulcam.vision.dataset import random_position
 from azulcam.vision.register import refine_board
 from azulcam.vision.render import SceneOptions, render_state
@@ -140,6 +142,35 @@ def test_from_a_profile_a_few_pixels_off_the_fine_level_alone_aligns_the_board(m
     calls.clear()
     moved = refine_board(grey, bumped, scene.truth["profile"]["boards"][0]["layout"])
     assert calls and moved.aligned and slot_error(moved.corners, truth, scene.truth["profile"]["boards"][0]["layout"]) < 0.15
+
+
+def test_a_reading_runs_opencv_without_ipp_in_both_its_threads_and_gives_it_back(monkeypatch):
+    """IPP's results depend on where arrays start in memory (fits differed by 0.01 px from
+    process to process): a reading turns it off where the boards are registered and in the
+    locator's thread, and leaves the caller's setting as it was."""
+    rng = random.Random(4)
+    scene = render_state(random_position(rng), 4, SceneOptions(size=(960, 540), clean=True))
+    profile = Profile.from_json(scene.truth["profile"])
+    seen: dict[str, bool] = {}
+    register_boards = analyze.register_boards
+
+    def registering(grey, prof):
+        seen["register"] = cv2.ipp.useIPP()
+        return register_boards(grey, prof)
+
+    def locator(image, prof):
+        seen["locator"] = cv2.ipp.useIPP()
+        return [], [], []
+
+    monkeypatch.setattr(analyze, "register_boards", registering)
+    before = cv2.ipp.useIPP()
+    try:
+        cv2.ipp.setUseIPP(True)
+        analyze.read(scene.image, profile, ColorReferenceClassifier(), locator)
+        assert seen == {"register": False, "locator": False}
+        assert cv2.ipp.useIPP()
+    finally:
+        cv2.ipp.setUseIPP(before)
 
 
 def test_calibrate_finds_the_boards_of_a_clear_photo():
