@@ -721,15 +721,17 @@ def _refined_tiles(gx: np.ndarray, gy: np.ndarray, view: View, centres: np.ndarr
     :data:`_NUDGE_SHIFTS`), the prediction preferred where the edges do not say much."""
     k = len(centres)
     faces = base[None, None] @ _rotations(turns[:, None] + _NUDGE_TURNS[None])  # K x T x 4 x 2
-    cands = (faces[:, :, None] + centres[:, None, None, None]) + _NUDGE_SHIFTS[None, None, :, None]  # K x T x S x 4 x 2
-    cands = cands.reshape(k, -1, 4, 2)
-    scores = _edge_support(gx, gy, view, cands)  # K x (T * S)
-    return cands[np.arange(k), np.argmax(scores * _NUDGE_PRIOR[None], axis=1)]
+    scores = _edge_support(gx, gy, view, faces + centres[:, None, None], _NUDGE_SHIFTS).reshape(k, -1)  # K x (T * S)
+    turn, shift = np.divmod(np.argmax(scores * _NUDGE_PRIOR[None], axis=1), len(_NUDGE_SHIFTS))
+    return (faces[np.arange(k), turn] + centres[:, None]) + _NUDGE_SHIFTS[shift][:, None]
 
 
-def _edge_support(gx: np.ndarray, gy: np.ndarray, view: View, polys: np.ndarray, per_edge: int = 6) -> np.ndarray:
+def _edge_support(gx: np.ndarray, gy: np.ndarray, view: View, polys: np.ndarray, shifts: np.ndarray | None = None,
+                  per_edge: int = 6) -> np.ndarray:
     """For outlines (... x 4 x 2, plane mm), the mean strength of the image edges running along
-    their sides (the gradient across each side, sampled at ``per_edge`` points)."""
+    their sides (the gradient across each side, sampled at ``per_edge`` points); with
+    ``shifts`` (S x 2 mm), for each outline moved by each (... x S): a side's points and its
+    normal are worked out once for all its shifts."""
     shape = polys.shape[:-2]
     p = polys.reshape(-1, 4, 2)
     a, b = p, np.roll(p, -1, axis=1)
@@ -738,12 +740,14 @@ def _edge_support(gx: np.ndarray, gy: np.ndarray, view: View, polys: np.ndarray,
     edge = b - a
     normal = np.stack([-edge[..., 1], edge[..., 0]], -1)
     normal /= np.maximum(np.linalg.norm(normal, axis=-1, keepdims=True), 1e-9)
-    px = view.to_px(pts)
+    normal = normal[:, None, :, None]  # N x 1 x 4 x 1 x 2, against N x S x 4 x E points
+    px = view.to_px(pts[:, None] if shifts is None else pts[:, None] + np.asarray(shifts)[None, :, None, None])
     h, w = gx.shape
     xi = np.clip(np.round(px[..., 0]).astype(int), 0, w - 1)
     yi = np.clip(np.round(px[..., 1]).astype(int), 0, h - 1)
-    g = np.abs(gx[yi, xi] * normal[:, :, None, 0] + gy[yi, xi] * normal[:, :, None, 1])
-    return g.mean(axis=(1, 2)).reshape(shape)
+    g = np.abs(gx[yi, xi] * normal[..., 0] + gy[yi, xi] * normal[..., 1])
+    scores = g.mean(axis=(2, 3))  # N x S
+    return scores.reshape(shape) if shifts is None else scores.reshape(*shape, len(shifts))
 
 
 def _occupied(gray: np.ndarray, view: View, centre_mm: np.ndarray, radius_mm: float) -> bool:
