@@ -463,6 +463,44 @@ def test_a_lone_peak_off_the_pavilion_token_is_read_again_around_it():
         "red"]
 
 
+class _TileAt:
+    """A stand-in candidate model that reads no tile on every patch of its first call, and on
+    its second reads the tiles ``places`` names (place in the batch -> (kind, confidence))."""
+
+    def __init__(self, places: dict[int, tuple[str, float]]):
+        self.places, self.calls = places, []
+
+    def classify_presence(self, patches, game):
+        self.calls.append(len(patches))
+        if len(self.calls) == 1:
+            return [(None, 0.9)] * len(patches)
+        return [self.places.get(k, (None, 0.9)) for k in range(len(patches))]
+
+
+def test_a_strong_peak_read_as_no_tile_is_read_again_round_it():
+    from azulcam.vision.detect import MARKER_SEARCH_STEP, NEARBY_TILE_FLOOR, NEARBY_TILE_SURE, confirmed
+
+    image = np.full((300, 300, 3), 90, np.uint8)
+    strong = _found("center", "black", NEARBY_TILE_FLOOR + 0.1)
+    # Its fifth moved patch (step (0, 1): a side down) reads black best, its first blue: the
+    # black tile stands there, checked, with the peak's confidence (so still uncertain).
+    model = _TileAt({0: ("blue", 0.6), 4: ("black", 0.8), 6: ("first_player", 0.95)})
+    kept = confirmed([strong], image, "azul", model)
+    assert model.calls == [1, 8]
+    assert [(f.zone, f.kind, f.confidence, f.checked) for f in kept] == [("center", "black", strong.confidence, True)]
+    assert np.allclose(kept[0].outline, strong.outline + [0, MARKER_SEARCH_STEP * 20])
+    # Not for a peak the detector rated at the floor or below, nor where the model's best moved
+    # reading is below its bar, nor where a standing tile lies beside the moved patch.
+    weak = _found("center", "black", NEARBY_TILE_FLOOR)
+    model = _TileAt({4: ("black", 0.8)})
+    assert confirmed([weak], image, "azul", model) == [] and model.calls == [1]
+    assert confirmed([strong], image, "azul", _TileAt({4: ("black", NEARBY_TILE_SURE - 0.01)})) == []
+    beside = _found("center", "red", 0.9)
+    beside.outline[:] += [0, 20]  # a tile's side below the peak, where the moved patch reads black
+    kept = confirmed([beside, strong], image, "azul", _Split(_TileAt({4: ("black", 0.8)}), {1: (None, 0.9)}))
+    assert [f.kind for f in kept] == ["red"]
+
+
 def test_candidate_patches_are_labelled_by_the_tile_under_them():
     from azulcam.vision.dataset import CLASS_INDEX, candidate_patches
 
