@@ -83,8 +83,8 @@ LONE_SIDES = 0.8
 #: off, the model's no tile 0.78) is as far off as the model learned to call no tile. On the
 #: sixteen bench sets that may be looked at, the one peak below it that a moved patch read as a
 #: tile lay on no tile (seed 970000, four players, #27: 0.374); those above it were tiles (0.453
-#: and 0.611), and the 21 others above it that the model dropped read as no tile, moved, or beside
-#: a standing tile.
+#: and 0.611), and the 25 others above it that the model dropped (21 of them on no tile) read as
+#: no tile moved, or lay beside a standing tile.
 NEARBY_TILE_FLOOR = 0.45
 #: ... and a moved patch stands as a tile where the model names one at this confidence or more.
 NEARBY_TILE_SURE = 0.5
@@ -359,8 +359,8 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
     The strong peaks off the displays it read as no tile are read again round them, for a tile
     off its peak (:func:`tiles_nearby`); in Summer Pavilion, where no marker stands, the peaks
     it read as no tile are searched round for the start-player token (:func:`marker_nearby`).
-    Without a model, the candidates below
-    THRESHOLD are dropped (but the proposed marker) and the rest stand as found."""
+    Without a model, the candidates below THRESHOLD are dropped (but the proposed marker) and
+    the rest stand as found."""
     if model is None:
         return [f for f in found if f.confidence > THRESHOLD or f.kind == MARKER]
     asked = [n for n, f in enumerate(found)
