@@ -32,9 +32,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -49,7 +48,7 @@ from . import crops, detect, light, locate
 from .classify import Classifier, on_special_space
 from .detect import MARKER  # the first-player marker's kind: one per game (:func:`one_marker`)
 from .locate import plane_for
-from .register import Registration, refine_board
+from .register import Registration, refine_board, without_ipp
 from .table import TILE_ORDER, tile_height
 from .timing import Stopwatch
 
@@ -206,26 +205,6 @@ def blas_on_one_thread() -> None:
     ms without, alternately in fresh processes on this 2-core machine (the locator alone 56 ->
     43 ms). Cheap enough (20 us) to apply on every reading."""
     _blas().limit(limits=1, user_api="blas")
-
-
-@contextmanager
-def without_ipp() -> Iterator[None]:
-    """OpenCV without its Intel IPP paths in this thread for the block (the setting is per thread:
-    a thread of the block's own calls ``cv2.ipp.setUseIPP(False)`` itself).
-
-    Some IPP routines take a path by where an array starts in memory, so their results differ
-    in the last bits from process to process: ECC's among them, and a board's fit then moved by
-    up to 0.01 px and a slot's probability by 1e-4 between two processes reading the same photo
-    (seed 900000, four players, image 6), enough to turn a reading that sits on a threshold
-    (edges 920000 #28, on ``UNSURE``). Without IPP a photo is read the same in every process,
-    and no slower: 24 four-player tables read alternately with and without it in one process
-    gave median ratios of 0.998 (Azul) and 0.982 (Summer Pavilion)."""
-    before = cv2.ipp.useIPP()
-    cv2.ipp.setUseIPP(False)
-    try:
-        yield
-    finally:
-        cv2.ipp.setUseIPP(before)
 
 
 def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = None) -> Reading:

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from ..calibration.profile import PROFILE_FORMAT, board_homography
-from .register import art_view, refine_board
+from .register import art_view, refine_board, without_ipp
 
 #: Scale (pixels per board millimetre) at which a candidate is compared with the art: coarse, so
 #: that a quadrilateral a little off the board's true outline still matches.
@@ -92,8 +92,15 @@ def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
 def find_boards(image: np.ndarray, game: str, players: int, side: str = "colored",
                 min_score: float = 0.25) -> tuple[list[Match], Match | None]:
     """The players' boards (numbered: nearest the image's bottom first, then clockwise) and,
-    for Summer Pavilion, the scoring board. Raises :class:`CalibrationError` when fewer boards
-    than players are found."""
+    for Summer Pavilion, the scoring board, the same in every process (OpenCV without IPP:
+    :func:`~azulcam.vision.register.without_ipp`). Raises :class:`CalibrationError` when fewer
+    boards than players are found."""
+    with without_ipp():
+        return _find_boards(image, game, players, side, min_score)
+
+
+def _find_boards(image: np.ndarray, game: str, players: int, side: str, min_score: float
+                 ) -> tuple[list[Match], Match | None]:
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape
     quads = board_candidates(grey, min_area=0.004 * h * w)

@@ -10,6 +10,8 @@ and says so.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -52,6 +54,27 @@ _BOARD_CORNERS = [[0, 0], [1, 0], [1, 1], [0, 1]]
 #: start's by more than this share was pulled by something else (an arm over the board's edge).
 #: Fits from starts a few pixels off change their sides by up to 8 %; such pulled fits by 19-20 %.
 _MAX_RESHAPE = 0.12
+
+
+@contextmanager
+def without_ipp() -> Iterator[None]:
+    """OpenCV without its Intel IPP paths in this thread for the block (the setting is per thread:
+    a thread of the block's own calls ``cv2.ipp.setUseIPP(False)`` itself).
+
+    Some IPP routines take a path by where an array starts in memory, so their results differ
+    in the last bits from process to process: ECC's among them, and a board's fit then moved by
+    up to 0.01 px and a slot's probability by 1e-4 between two processes reading the same photo
+    (seed 900000, four players, image 6), enough to turn a reading that sits on a threshold
+    (edges 920000 #28, on ``analyze.UNSURE``). Without IPP a photo is read (``analyze.read``) and
+    calibrated (``calibrate.find_boards``) the same in every process, and read no slower: 24
+    four-player tables read alternately with and without it in one process gave median ratios
+    of 0.998 (Azul) and 0.982 (Summer Pavilion)."""
+    before = cv2.ipp.useIPP()
+    cv2.ipp.setUseIPP(False)
+    try:
+        yield
+    finally:
+        cv2.ipp.setUseIPP(before)
 
 
 @dataclass(frozen=True)

@@ -173,6 +173,28 @@ def test_a_reading_runs_opencv_without_ipp_in_both_its_threads_and_gives_it_back
         cv2.ipp.setUseIPP(before)
 
 
+def test_calibration_runs_opencv_without_ipp_and_gives_it_back(monkeypatch):
+    """Calibrating a photo twice gives the same profile in every process: IPP is off while the
+    boards are sought, and the caller's setting comes back, whatever the outcome."""
+    import azulcam.vision.calibrate as calibrate
+
+    seen = []
+
+    def candidates(grey, min_area):
+        seen.append(cv2.ipp.useIPP())
+        return []
+
+    monkeypatch.setattr(calibrate, "board_candidates", candidates)
+    before = cv2.ipp.useIPP()
+    try:
+        cv2.ipp.setUseIPP(True)
+        with pytest.raises(calibrate.CalibrationError):
+            find_boards(np.full((90, 160, 3), 128, np.uint8), "azul", 2)
+        assert seen == [False] and cv2.ipp.useIPP()
+    finally:
+        cv2.ipp.setUseIPP(before)
+
+
 def test_calibrate_finds_the_boards_of_a_clear_photo():
     rng = random.Random(3)
     state = random_position(rng)
