@@ -393,7 +393,7 @@ def _moved_reads(peaks: list[Found], image: np.ndarray, game: str, model: Any) -
     each (``classify_presence``), in one batch."""
     moved = np.array([f.outline + MARKER_SEARCH_STEP * (a * (f.outline[1] - f.outline[0]) + b * (f.outline[3] - f.outline[0]))
                       for f in peaks for a, b in _STEPS], np.float64).reshape(-1, 4, 2)
-    return moved, model.classify_presence(candidate_patches(image, moved), game) if len(moved) else []
+    return moved, model.classify_presence(candidate_patches(image, moved), game)
 
 
 def _lone(outline: np.ndarray, centres: np.ndarray) -> bool:
