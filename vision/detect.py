@@ -316,11 +316,22 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     weak = np.array([floor < d.confidence <= THRESHOLD for d in found])
     # A display not seen stands where its four tiles are, a little off even spacing round the ring.
     unseen = locate.onto_their_tiles(list(unseen), mm[~weak & ~on_board], plane, game, list(discs))
+    every_disc = list(discs) + list(unseen)
     zones: list[str | None] = [None] * len(found)
     for chosen in (np.flatnonzero(~weak), np.flatnonzero(weak)):
         if len(chosen):
-            for n, zone in zip(chosen, locate.zones_of(mm[chosen], plane, list(discs) + list(unseen), game)):
+            for n, zone in zip(chosen, locate.zones_of(mm[chosen], plane, every_disc, game)):
                 zones[n] = zone
+    # But where four peaks above THRESHOLD already hold a display, a weak one there is a fifth.
+    # It stays on the display only where it lies nearer its centre than one of the four. Farther
+    # out it is a tile pushed against the display, and takes the zone it would have without it;
+    # well inside the disc, it is one of the four seen twice, and is dropped (``locate.zones_of``).
+    for n in np.flatnonzero(weak):
+        if zones[n] is None or not zones[n].startswith("factories."):
+            continue
+        held = [k for k in np.flatnonzero(~weak) if zones[k] == zones[n]]
+        if len(held) >= 4:
+            zones[n] = locate.zones_of(mm[held + [n]], plane, every_disc, game)[-1]
     out = []
     for d, at, zone, on in zip(found, mm, zones, on_board):
         if on or zone is None:

@@ -528,3 +528,58 @@ def test_without_its_candidate_model_the_detector_reads_alone_and_says_so(tmp_pa
         assert "candidate model not loaded" in note and "tiles_candidates.onnx" in note
     finally:
         analyze.default_locator.cache_clear()
+
+
+class _HeatAt:
+    """A stand-in detector: one peak per (view pixel, kind, height), whatever view it is given."""
+
+    def __init__(self, peaks_px: list[tuple[np.ndarray, str, float]]):
+        self.peaks_px = peaks_px
+
+    def heatmaps(self, view):
+        heat = np.zeros((len(KINDS), (view.shape[0] + 1) // STRIDE, (view.shape[1] + 1) // STRIDE), np.float32)
+        for at, kind, height in self.peaks_px:
+            one, _ = heatmap_targets(view.shape[:2], np.array([at]), np.array([KINDS.index(kind)]), np.zeros((0, 2)), [], 10.0)
+            heat = np.maximum(heat, height * one)
+        return heat
+
+
+def test_a_weak_peak_beside_a_display_its_four_tiles_hold_is_a_centre_tile():
+    """The peaks below the threshold take their zones among themselves, so that a weak one on a
+    display cannot push one of its four tiles out into the centre. But where four stronger peaks
+    already hold the display, a weak one farther out than they are is a centre tile pushed
+    against it (edges 1020000 #8: a black tile beside a display of four, peaking at 0.33)."""
+    from azulcam.vision.detect import CANDIDATE_FLOOR, VIEW_PPM, loose_tiles
+    from azulcam.vision.table import tile_mm
+
+    image, truth = _fixture_scenes()[0]
+    profile = Profile.from_json(truth["profile"])
+    game = truth["observation"]["game"].split("-")[0]
+    plane = locate.plane_for(profile)
+    view = locate.rectify(image, plane, VIEW_PPM)
+    discs = locate.find_factories(image, profile, game, view)
+    window = view.around_players(plane, STRIDE)
+    disc = discs[0]
+    hub = np.mean([d.plane for d in discs], axis=0)
+    inwards = (hub - disc.plane) / np.linalg.norm(hub - disc.plane)
+    half = 0.5 * tile_mm(game)
+    four = [disc.plane + half * np.array(s) for s in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    # Where a tile towards the ring's middle lies on the display, but as a fifth is the centre's.
+    out = [d for d in np.arange(0.5, 2.0, 0.05) * tile_mm(game)
+           if locate.zones_of(np.array([disc.plane + d * inwards]), plane, discs, game) == ["factories.0"]
+           and locate.zones_of(np.array(four + [disc.plane + d * inwards]), plane, discs, game)[-1] == "center"]
+    assert out, "no place on the display where a fifth tile is the centre's"
+    pushed = disc.plane + out[len(out) // 2] * inwards
+
+    def zones(strong: list[np.ndarray], weak: np.ndarray) -> list[tuple[str, str]]:
+        detector = _HeatAt([(window.to_px(p[None])[0], f"{game}/red", 0.9) for p in strong]
+                           + [(window.to_px(weak[None])[0], f"{game}/blue", 0.3)])
+        return sorted((f.zone, f.kind) for f in loose_tiles(detector, view, plane, game, discs, floor=CANDIDATE_FLOOR))
+
+    on = "factories.0"
+    assert zones(four, pushed) == [("center", "blue")] + [(on, "red")] * 4
+    # Beside three, it is the display's fourth tile; nearer its centre than one of four (spread
+    # apart here, so that its peak stands), it stays the display's.
+    assert zones(four[:3], pushed) == [(on, "blue")] + [(on, "red")] * 3
+    spread = [disc.plane + 1.5 * (p - disc.plane) for p in four]
+    assert zones(spread, np.asarray(disc.plane, float)) == [(on, "blue")] + [(on, "red")] * 4
