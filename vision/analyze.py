@@ -712,6 +712,10 @@ class TableLocator:
         profile = locate.check_profile(profile, game, image)
         plane = locate.plane_for(profile)
         view = locate.rectify(image, plane, detect.VIEW_PPM)
+        # The detector's network first. It runs without Python's lock, while the boards are
+        # registered in the other thread, whose many short OpenCV calls each take that lock back.
+        # The display search, which holds it most, then runs beside the slots' network.
+        heat = detect.player_heatmaps(self.detector, view, plane)
         discs = locate.find_factories(image, profile, game, view, plane)
         # A display holds four tiles or none: its four places are proposed (in the same view: a
         # finer one reads no better) and classified.
@@ -719,7 +723,7 @@ class TableLocator:
         # A display missing from the ring (a hand over it): its tiles are not the centre's.
         unseen = locate.unseen_displays(discs, plane, game)
         floor = detect.CANDIDATE_FLOOR if self.candidates is not None else detect.THRESHOLD
-        found = detect.confirmed(detect.loose_tiles(self.detector, view, plane, game, discs, unseen, floor),
+        found = detect.confirmed(detect.loose_tiles(self.detector, view, plane, game, discs, unseen, floor, heat),
                                  image, game, self.candidates)
         # Four peaks where it should stand are its tiles, hiding its rim from the disc search: it
         # is there (numbered after the discs found). Otherwise neither it nor tiles on it are read.

@@ -278,8 +278,14 @@ class Found:
 ON_BOARD_MM = 3.0
 
 
+def player_heatmaps(detector: TileDetector, view: Any, plane: Any) -> np.ndarray:
+    """The ``detector``'s heat maps of the part of a top-down ``view`` (``locate.rectify`` at
+    :data:`VIEW_PPM`) that :func:`loose_tiles` searches: around the players' boards."""
+    return detector.heatmaps(view.around_players(plane, STRIDE).image)
+
+
 def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs: list[Any],
-                unseen: list[Any] = (), floor: float = THRESHOLD) -> list[Found]:
+                unseen: list[Any] = (), floor: float = THRESHOLD, heat: np.ndarray | None = None) -> list[Found]:
     """The tiles of ``game`` off the boards in a top-down ``view`` (``locate.rectify`` at
     :data:`VIEW_PPM`), each in its zone: on a disc of ``discs``, in the centre or beside a board.
     Peaks on a display that should stand there but was not seen (``unseen``, from
@@ -288,7 +294,8 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     (``analyze.TableLocator`` decides whether it is there). Peaks on the boards themselves and
     far from every zone are dropped. Only the part of the view around the players' boards is searched (not the scoring
     board's). With a ``floor`` below THRESHOLD, the peaks down to it are candidates too
-    (:func:`with_proposed_marker`), for :func:`confirmed` to settle."""
+    (:func:`with_proposed_marker`), for :func:`confirmed` to settle. ``heat``: the detector's
+    :func:`player_heatmaps` of ``view``, where already made (else they are made here)."""
     from . import locate
     from .table import tile_mm
 
@@ -298,7 +305,7 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
     # Loose tiles lie among the players' boards: the scoring board's side of the view is skipped.
     window = view.around_players(plane, STRIDE)
-    found = with_proposed_marker(detector.heatmaps(window.image), game, floor)
+    found = with_proposed_marker(detector.heatmaps(window.image) if heat is None else heat, game, floor)
     if not found:
         return []
     mm = window.to_mm(np.array([d.center for d in found], np.float64))

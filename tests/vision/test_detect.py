@@ -237,6 +237,32 @@ def test_the_locator_starts_before_the_boards_are_registered(monkeypatch):
     assert seen_at_registration == [True]
 
 
+def test_the_locator_runs_its_network_before_the_display_search(monkeypatch):
+    """The detector's network, which runs without Python's lock, goes first, beside the boards'
+    registration; the display search, which holds that lock most, comes after it. The reading is
+    the same as with the heat maps made inside ``loose_tiles``."""
+    image, truth = _fixture_scenes()[0]
+    profile = Profile.from_json(truth["profile"])
+    locator = TableLocator(load_detector(), None)
+    first = locator(image, profile)
+    calls = []
+    heatmaps, find_factories = locator.detector.heatmaps, locate.find_factories
+    monkeypatch.setattr(locator.detector, "heatmaps", lambda view: calls.append("network") or heatmaps(view))
+    monkeypatch.setattr(locate, "find_factories", lambda *a: calls.append("displays") or find_factories(*a))
+    again = locator(image, profile)
+    assert calls == ["network", "displays"]
+    monkeypatch.setattr(detect, "player_heatmaps", lambda *a: None)  # made inside loose_tiles, as before
+    calls.clear()
+    late = locator(image, profile)
+    assert calls == ["displays", "network"]
+
+    def plain(located):
+        factories, loose, warnings = located
+        return factories, [(x.zone, x.kind, x.confidence, x.outline.tolist()) for x in loose], warnings
+
+    assert plain(first) == plain(again) == plain(late)
+
+
 def test_a_reading_runs_numpy_s_blas_on_one_thread():
     """BLAS's own threads spin beside the pipeline's two: a reading caps them at one, whatever
     the process had (restored after the test)."""
