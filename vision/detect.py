@@ -317,9 +317,9 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
         # The board's outline on the plane is its layout's rectangle, moved and turned.
         size = (float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[3] - quad[0])))
         on_board |= locate.depth_on_board(in_image, homography, size) > ON_BOARD_MM
-    # The candidates below THRESHOLD take their zones among themselves: a display's four tiles
-    # are the four peaks nearest its centre (``locate.zones_of``), and a weak peak there must
-    # not push one of them out into the centre.
+    # The candidates below THRESHOLD take their zones among themselves: of more than four peaks on
+    # a display, the four that lie most as its tiles do are its (``locate.zones_of``), and a weak
+    # peak there must not push one of them out into the centre.
     weak = np.array([floor < d.confidence <= THRESHOLD for d in found])
     # A display not seen stands where its four tiles are, a little off even spacing round the ring.
     unseen = locate.onto_their_tiles(list(unseen), mm[~weak & ~on_board], plane, game, list(discs))
@@ -330,9 +330,10 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
             for n, zone in zip(chosen, locate.zones_of(mm[chosen], plane, every_disc, game)):
                 zones[n] = zone
     # But where four peaks above THRESHOLD already hold a display, a weak one there is a fifth.
-    # It stays on the display only where it lies nearer its centre than one of the four. Farther
-    # out it is a tile pushed against the display, and takes the zone it would have without it;
-    # well inside the disc, it is one of the four seen twice, and is dropped (``locate.zones_of``).
+    # It stays on the display only where it makes, with three of the four, a likelier display's
+    # four than they do. Otherwise, farther out it is a tile pushed against the display, and takes
+    # the zone it would have without it; well inside the disc, it is one of the four seen twice,
+    # and is dropped (``locate.zones_of``).
     for n in np.flatnonzero(weak):
         if zones[n] is None or not zones[n].startswith("factories."):
             continue

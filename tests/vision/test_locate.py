@@ -291,6 +291,27 @@ def test_rotations_turn_points_one_angle_each():
         np.testing.assert_allclose(np.linalg.norm(turned, axis=1), np.linalg.norm(poly, axis=1))
 
 
+def test_a_display_s_four_are_those_that_lie_as_its_tiles_do():
+    """Of more than four tiles found on a display, its are the four that lie as a display's tiles
+    do, not the four nearest its centre: a peak between two tiles (the side of one seen at a
+    slant, edges 900000 #10) lay nearer the centre than a tile on the display's far side."""
+    scene = _scene(0)
+    prof = L.check_profile(scene.truth["profile"], "azul")
+    plane = L.table_plane(prof)
+    discs = L.find_factories(scene.image, scene.truth["profile"], "azul")
+    top = L.display_tops(plane, np.array([discs[0].plane], np.float64), "azul")[0]
+    # The four a few millimetres off where the display's centre puts them, as a slanted view
+    # shows them, and a fifth peak between two of them.
+    four = top + L._display_offsets("azul") + np.array([5.0, 3.0])
+    between = (four[0] + four[3]) / 2 + np.array([2.0, 0.0])
+    assert np.linalg.norm(between - top) < np.linalg.norm(four - top, axis=1).max()  # nearer than one
+    zones = L.zones_of(np.vstack([four, between[None]]), plane, discs, "azul")
+    assert zones[:4] == ["factories.0"] * 4 and zones[4] != "factories.0"
+    # Any order of the points reads the same.
+    order = np.array([4, 2, 0, 3, 1])
+    assert [zones[n] for n in order] == L.zones_of(np.vstack([four, between[None]])[order], plane, discs, "azul")
+
+
 def test_a_display_holds_four_tiles_the_farther_ones_are_the_centres():
     scene = _scene(0)
     prof = L.check_profile(scene.truth["profile"], "azul")
