@@ -325,7 +325,9 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     unseen = locate.onto_their_tiles(list(unseen), mm[~weak & ~on_board], plane, game, list(discs))
     every_disc = list(discs) + list(unseen)
     zones: list[str | None] = [None] * len(found)
-    for chosen in (np.flatnonzero(~weak), np.flatnonzero(weak)):
+    # Peaks on a board are dropped below: they take no zone (most of an Azul table's, the wall's
+    # printed tiles among them), and cannot count among a display's.
+    for chosen in (np.flatnonzero(~weak & ~on_board), np.flatnonzero(weak & ~on_board)):
         if len(chosen):
             for n, zone in zip(chosen, locate.zones_of(mm[chosen], plane, every_disc, game)):
                 zones[n] = zone

@@ -263,6 +263,35 @@ def test_the_locator_runs_its_network_before_the_display_search(monkeypatch):
     assert plain(first) == plain(again) == plain(late)
 
 
+def test_peaks_on_the_boards_take_no_zone(monkeypatch):
+    """Most of an Azul table's peaks lie on the boards (tiles and the wall's printed ones) and are
+    dropped: they are not zoned first, and cannot count among a display's four."""
+    from azulcam.vision.detect import CANDIDATE_FLOOR, VIEW_PPM, loose_tiles
+
+    image, truth = _fixture_scenes()[0]
+    profile = Profile.from_json(truth["profile"])
+    game = truth["observation"]["game"].split("-")[0]
+    plane = locate.plane_for(profile)
+    view = locate.rectify(image, plane, VIEW_PPM)
+    discs = locate.find_factories(image, profile, game, view)
+    zoned, zones_of = [], locate.zones_of
+    monkeypatch.setattr(locate, "zones_of", lambda points, *a: zoned.append(points) or zones_of(points, *a))
+    detector = load_detector()
+    loose_tiles(detector, view, plane, game, discs, floor=CANDIDATE_FLOOR)
+    window = view.around_players(plane, STRIDE)
+    every = window.to_mm(np.array([d.center for d in detect.with_proposed_marker(
+        detector.heatmaps(window.image), game, CANDIDATE_FLOOR)], np.float64))
+    points = plane.image_points(every)
+    on_board = np.zeros(len(every), bool)
+    for quad, homography in zip(plane.boards, plane.homographies):
+        size = (float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[3] - quad[0])))
+        on_board |= locate.depth_on_board(points, homography, size) > detect.ON_BOARD_MM
+    assert on_board.sum() >= 5  # the scene has peaks on its boards
+    zoned = np.vstack(zoned)
+    assert len(zoned) == (~on_board).sum()
+    assert not any(np.isclose(zoned, p).all(axis=1).any() for p in every[on_board])
+
+
 def test_a_reading_runs_numpy_s_blas_on_one_thread():
     """BLAS's own threads spin beside the pipeline's two: a reading caps them at one, whatever
     the process had (restored after the test)."""
