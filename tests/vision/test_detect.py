@@ -29,6 +29,16 @@ def _fixture_scenes() -> list[tuple[np.ndarray, dict]]:
     return out
 
 
+def _fixture_table() -> tuple:
+    """The first fixture scene's image, profile, game, table plane, detector's view and displays."""
+    image, truth = _fixture_scenes()[0]
+    profile = Profile.from_json(truth["profile"])
+    game = truth["observation"]["game"].split("-")[0]
+    plane = locate.plane_for(profile)
+    view = locate.rectify(image, plane, detect.VIEW_PPM)
+    return image, profile, game, plane, view, locate.find_factories(image, profile, game, view)
+
+
 # --------------------------------------------------------------------------- targets and peaks
 
 
@@ -266,14 +276,9 @@ def test_the_locator_runs_its_network_before_the_display_search(monkeypatch):
 def test_peaks_on_the_boards_take_no_zone(monkeypatch):
     """Most of an Azul table's peaks lie on the boards (tiles and the wall's printed ones) and are
     dropped: they are not zoned first, and cannot count among a display's four."""
-    from azulcam.vision.detect import CANDIDATE_FLOOR, VIEW_PPM, loose_tiles
+    from azulcam.vision.detect import CANDIDATE_FLOOR, loose_tiles
 
-    image, truth = _fixture_scenes()[0]
-    profile = Profile.from_json(truth["profile"])
-    game = truth["observation"]["game"].split("-")[0]
-    plane = locate.plane_for(profile)
-    view = locate.rectify(image, plane, VIEW_PPM)
-    discs = locate.find_factories(image, profile, game, view)
+    image, profile, game, plane, view, discs = _fixture_table()
     zoned, zones_of = [], locate.zones_of
     monkeypatch.setattr(locate, "zones_of", lambda points, *a: zoned.append(points) or zones_of(points, *a))
     detector = load_detector()
@@ -604,15 +609,10 @@ def test_a_weak_peak_beside_a_display_its_four_tiles_hold_is_a_centre_tile():
     display cannot push one of its four tiles out into the centre. But where four stronger peaks
     already hold the display, a weak one farther out than they are is a centre tile pushed
     against it (edges 1020000 #8: a black tile beside a display of four, peaking at 0.33)."""
-    from azulcam.vision.detect import CANDIDATE_FLOOR, VIEW_PPM, loose_tiles
+    from azulcam.vision.detect import CANDIDATE_FLOOR, loose_tiles
     from azulcam.vision.table import tile_mm
 
-    image, truth = _fixture_scenes()[0]
-    profile = Profile.from_json(truth["profile"])
-    game = truth["observation"]["game"].split("-")[0]
-    plane = locate.plane_for(profile)
-    view = locate.rectify(image, plane, VIEW_PPM)
-    discs = locate.find_factories(image, profile, game, view)
+    image, profile, game, plane, view, discs = _fixture_table()
     window = view.around_players(plane, STRIDE)
     disc = discs[0]
     hub = np.mean([d.plane for d in discs], axis=0)
