@@ -278,6 +278,21 @@ class Found:
 ON_BOARD_MM = 3.0
 
 
+def on_the_boards(mm: np.ndarray, plane: Any) -> np.ndarray:
+    """Which plane points (n x 2 mm) lie more than :data:`ON_BOARD_MM` inside one of the
+    ``plane``'s boards: measured in each board's own frame (its corners' homography), not on the
+    plane, whose single homography can be a tenth off in scale at a far board."""
+    from . import locate
+
+    in_image = plane.image_points(mm)
+    inside = np.zeros(len(mm), bool)
+    for quad, homography in zip(plane.boards, plane.homographies):
+        # The board's outline on the plane is its layout's rectangle, moved and turned.
+        size = (float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[3] - quad[0])))
+        inside |= locate.depth_on_board(in_image, homography, size) > ON_BOARD_MM
+    return inside
+
+
 def player_heatmaps(detector: TileDetector, view: Any, plane: Any) -> np.ndarray:
     """The ``detector``'s heat maps of the part of a top-down ``view`` (``locate.rectify`` at
     :data:`VIEW_PPM`) that :func:`loose_tiles` searches: around the players' boards."""
@@ -309,14 +324,7 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     if not found:
         return []
     mm = window.to_mm(np.array([d.center for d in found], np.float64))
-    # On a board: measured in each board's own frame (its corners' homography), not on the
-    # plane, whose single homography can be a tenth off in scale at a far board.
-    in_image = plane.image_points(mm)
-    on_board = np.zeros(len(found), bool)
-    for quad, homography in zip(plane.boards, plane.homographies):
-        # The board's outline on the plane is its layout's rectangle, moved and turned.
-        size = (float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[3] - quad[0])))
-        on_board |= locate.depth_on_board(in_image, homography, size) > ON_BOARD_MM
+    on_board = on_the_boards(mm, plane)
     # The candidates below THRESHOLD take their zones among themselves: of more than four peaks on
     # a display, the four that lie most as its tiles do are its (``locate.zones_of``), and a weak
     # peak there must not push one of them out into the centre.

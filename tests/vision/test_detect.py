@@ -286,11 +286,7 @@ def test_peaks_on_the_boards_take_no_zone(monkeypatch):
     window = view.around_players(plane, STRIDE)
     every = window.to_mm(np.array([d.center for d in detect.with_proposed_marker(
         detector.heatmaps(window.image), game, CANDIDATE_FLOOR)], np.float64))
-    points = plane.image_points(every)
-    on_board = np.zeros(len(every), bool)
-    for quad, homography in zip(plane.boards, plane.homographies):
-        size = (float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[3] - quad[0])))
-        on_board |= locate.depth_on_board(points, homography, size) > detect.ON_BOARD_MM
+    on_board = detect.on_the_boards(every, plane)
     assert on_board.sum() >= 5  # the scene has peaks on its boards
     zoned = np.vstack(zoned)
     assert len(zoned) == (~on_board).sum()
