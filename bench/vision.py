@@ -9,14 +9,18 @@ user's clicks would be), and prints the figures issue 5 names:
 - whole observations exactly right;
 - milliseconds per image by stage, and for a 4-player table at 1920x1080: each image is read twice,
   as a camera's first and next frames of one table, and the next frame is timed (the first
-  frame's median is printed apart).
+  frame's median is printed apart);
+- with --work, the work a frame is made of, one step after the other in one thread: the
+  locator's thread alone, then the rest of the read with the locator's answer ready (best of
+  three each), their sum, and the timed frame's share of that sum. On N cores no frame reads in
+  less than the longer of the two parts, nor in less than the sum over N.
 
 With --show-wrong, each image not read exactly right is listed as it is read: its number (the
 scene's index in the set), the table, and every zone read wrong, wanted -> read.
 
     python bench/vision.py [--images 60] [--size 1920x1080] [--players 4] [--edge] [--seed 900000]
         [--threads N] [--net-threads M] [--classic | --detector PATH] [--candidates PATH | --no-candidates]
-        [--classifier PATH] [--show-wrong]
+        [--classifier PATH] [--show-wrong] [--work]
 """
 
 from __future__ import annotations
@@ -34,10 +38,11 @@ import numpy as np
 from azulcam.calibration.profile import Profile
 from azulcam.vision.analyze import TableLocator, assemble, default_locator, read
 from azulcam.vision.camera import EDGE_VIEW, ViewRanges
-from azulcam.vision.classify import default_classifier, load_model
+from azulcam.vision.classify import Classifier, default_classifier, load_model
 from azulcam.vision.dataset import random_position
 from azulcam.vision.detect import load_detector
 from azulcam.vision.evaluate import Score, compare
+from azulcam.vision.register import without_ipp
 from azulcam.vision.render import SceneOptions, render_state
 
 
@@ -49,6 +54,22 @@ def nudged(profile: dict, rng: np.random.Generator, px: float) -> Profile:
     if data["scoring_board"]:
         data["scoring_board"] = dict(data["scoring_board"])
     return Profile.from_json(data)
+
+
+def serial_work(image: np.ndarray, profile: Profile, classifier: Classifier, locator: TableLocator, tries: int = 3
+                ) -> tuple[float, float]:
+    """Seconds (best of ``tries``) of the locator's thread run alone, and of the rest of
+    ``read`` with the locator's answer ready: the two parts of a frame, one after the other."""
+    located, rest = [], []
+    for _ in range(tries):
+        with without_ipp():  # as in read
+            t = time.perf_counter()
+            answer = locator(image, profile)
+            located.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        read(image, profile, classifier, lambda *_: answer)
+        rest.append(time.perf_counter() - t)
+    return min(located), min(rest)
 
 
 def main() -> None:
@@ -74,6 +95,8 @@ def main() -> None:
     parser.add_argument("--nudge", type=float, default=2.0, help="corner error of the profile (pixels)")
     parser.add_argument("--show-wrong", action="store_true",
                         help="list each image not read exactly right, and its zones read wrong (wanted -> read)")
+    parser.add_argument("--work", action="store_true",
+                        help="also time the locator's thread and the rest of the read one after the other, in one thread")
     args = parser.parse_args()
     cv2.setNumThreads(args.threads)
     w, h = (int(v) for v in args.size.split("x"))
@@ -101,6 +124,7 @@ def main() -> None:
     spent: Counter[str] = Counter()
     times, first = [], []
     by_table: dict[tuple[str, int], list[float]] = {}
+    work: dict[tuple[str, int], list[tuple[float, float, float]]] = {}
     for n in range(args.images):
         state = random_position(rng)
         while args.players and state.players != args.players:
@@ -119,6 +143,9 @@ def main() -> None:
         observation = assemble(reading)
         times.append(time.perf_counter() - t)
         by_table.setdefault((state.game, state.players), []).append(times[-1])
+        if args.work:
+            work.setdefault((state.game, state.players), []).append((*serial_work(image, profile, classifier, locator),
+                                                                    times[-1]))
         spent.update(reading.spent)
         score = compare(observation, scene.truth)
         if args.show_wrong and score.mistakes:
@@ -149,6 +176,13 @@ def main() -> None:
           "(plane fitted, board art prepared)")
     print("  median ms by table    " + ", ".join(f"{game} {players}p {np.median(t) * 1000:.1f} ({len(t)})"
                                                 for (game, players), t in sorted(by_table.items())))
+    if work:
+        print("  work in one thread    (medians: the locator's thread + the rest = their sum; the timed frame's share of it)")
+        for (game, players), rows in sorted(work.items()):
+            located, rest, frame = np.array(rows).T * 1000
+            both = located + rest
+            print(f"    {game} {players}p: {np.median(located):.1f} + {np.median(rest):.1f} = {np.median(both):.1f} ms; "
+                  f"frame {np.median(frame / both):.3f} of it ({len(rows)})")
 
 
 if __name__ == "__main__":
