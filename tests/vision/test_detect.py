@@ -285,7 +285,7 @@ def test_peaks_on_the_boards_take_no_zone(monkeypatch):
     loose_tiles(detector, view, plane, game, discs, floor=CANDIDATE_FLOOR)
     window = view.around_players(plane, STRIDE)
     every = window.to_mm(np.array([d.center for d in detect.with_proposed_marker(
-        detector.heatmaps(window.image), game, CANDIDATE_FLOOR)], np.float64))
+        detect.player_heatmaps(detector, view, plane), game, CANDIDATE_FLOOR)], np.float64))
     on_board = detect.on_the_boards(every, plane)
     assert on_board.sum() >= 5  # the scene has peaks on its boards
     zoned = np.vstack(zoned)
