@@ -12,8 +12,10 @@ user's clicks would be), and prints the figures issue 5 names:
   frame's median is printed apart);
 - with --work, the work a frame is made of, one step after the other in one thread: the
   locator's thread alone, then the rest of the read with the locator's answer ready (best of
-  three each), their sum, and the timed frame's share of that sum. On N cores no frame reads in
-  less than the longer of the two parts, nor in less than the sum over N.
+  three each), their sum, the timed frame's share of that sum, and how long the timed frame's
+  boards' thread waited for the locator's (where it waits long, the locator's thread is the
+  frame's critical path). On N cores no frame reads in less than the longer of the two parts,
+  nor in less than the sum over N.
 
 With --show-wrong, each image not read exactly right is listed as it is read: its number (the
 scene's index in the set), the table, and every zone read wrong, wanted -> read.
@@ -96,7 +98,8 @@ def main() -> None:
     parser.add_argument("--show-wrong", action="store_true",
                         help="list each image not read exactly right, and its zones read wrong (wanted -> read)")
     parser.add_argument("--work", action="store_true",
-                        help="also time the locator's thread and the rest of the read one after the other, in one thread")
+                        help="also time the locator's thread and the rest of the read one after the other, in one thread, "
+                             "and say how long each timed frame's boards' thread waited for the locator's")
     args = parser.parse_args()
     cv2.setNumThreads(args.threads)
     w, h = (int(v) for v in args.size.split("x"))
@@ -124,7 +127,7 @@ def main() -> None:
     spent: Counter[str] = Counter()
     times, first = [], []
     by_table: dict[tuple[str, int], list[float]] = {}
-    work: dict[tuple[str, int], list[tuple[float, float, float]]] = {}
+    work: dict[tuple[str, int], list[tuple[float, float, float, float]]] = {}
     for n in range(args.images):
         state = random_position(rng)
         while args.players and state.players != args.players:
@@ -144,8 +147,10 @@ def main() -> None:
         times.append(time.perf_counter() - t)
         by_table.setdefault((state.game, state.players), []).append(times[-1])
         if args.work:
+            # The timed frame's "locate" stage is how long the boards' thread then waited for the
+            # locator's: where it is long, the locator's thread is the frame's critical path.
             work.setdefault((state.game, state.players), []).append((*serial_work(image, profile, classifier, locator),
-                                                                    times[-1]))
+                                                                    times[-1], reading.spent.get("locate", 0.0)))
         spent.update(reading.spent)
         score = compare(observation, scene.truth)
         if args.show_wrong and score.mistakes:
@@ -177,12 +182,13 @@ def main() -> None:
     print("  median ms by table    " + ", ".join(f"{game} {players}p {np.median(t) * 1000:.1f} ({len(t)})"
                                                 for (game, players), t in sorted(by_table.items())))
     if work:
-        print("  work in one thread    (medians: the locator's thread + the rest = their sum; the timed frame's share of it)")
+        print("  work in one thread    (medians: the locator's thread + the rest = their sum; the timed frame's share of it;"
+              " how long its boards' thread waited for the locator's)")
         for (game, players), rows in sorted(work.items()):
-            located, rest, frame = np.array(rows).T * 1000
+            located, rest, frame, waited = np.array(rows).T * 1000
             both = located + rest
             print(f"    {game} {players}p: {np.median(located):.1f} + {np.median(rest):.1f} = {np.median(both):.1f} ms; "
-                  f"frame {np.median(frame / both):.3f} of it ({len(rows)})")
+                  f"frame {np.median(frame / both):.3f} of it; waited {np.median(waited):.1f} ms ({len(rows)})")
 
 
 if __name__ == "__main__":
