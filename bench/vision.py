@@ -147,8 +147,7 @@ def main() -> None:
         times.append(time.perf_counter() - t)
         by_table.setdefault((state.game, state.players), []).append(times[-1])
         if args.work:
-            # The timed frame's "locate" stage is how long the boards' thread then waited for the
-            # locator's: where it is long, the locator's thread is the frame's critical path.
+            # A reading's "locate" stage is the boards' thread's wait for the locator's answer.
             work.setdefault((state.game, state.players), []).append((*serial_work(image, profile, classifier, locator),
                                                                     times[-1], reading.spent.get("locate", 0.0)))
         spent.update(reading.spent)
