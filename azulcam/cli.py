@@ -166,6 +166,7 @@ def _states(record: Record) -> list[object]:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    from .progress import Progress
     from .vision.camera import ViewRanges
     from .vision.render import SceneOptions, render_state
     from .vision.video import write_video
@@ -176,7 +177,9 @@ def cmd_render(args: argparse.Namespace) -> int:
             raise BadInput("--video draws the whole game: --at, --out and --count are for still images")
         first, last = args.events
         try:
-            path, sidecar, count = write_video(record, args.video, args.seed, args.size, first=first, last=last)
+            with Progress(None, "video frames") as bar:
+                path, sidecar, count = write_video(record, args.video, args.seed, args.size, first=first, last=last,
+                                                   on_frame=bar.update)
         except OSError as exc:
             raise BadInput(str(exc)) from None
         print(f"{count} frames -> {path}, truth -> {sidecar}", file=sys.stderr)

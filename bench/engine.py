@@ -17,6 +17,8 @@ from azulcam.engine.azul import AzulState
 from azulcam.engine.common import CHANCE
 from azulcam.engine.pavilion import PavilionState
 
+from azulcam.progress import Progress
+
 CONFIGS = {
     "azul": [
         ("colored", {"wall": "colored", "jokers": False}),
@@ -77,11 +79,14 @@ def main() -> None:
     parser.add_argument("--game", choices=sorted(CONFIGS), default=None)
     args = parser.parse_args()
     print(f"{'game':9} {'variant':15} {'players':>7} {'games/s':>9} {'moves/s':>9} {'games':>6}")
-    for game in [args.game] if args.game else sorted(CONFIGS):
-        for label, options in CONFIGS[game]:
-            for players in (2, 3, 4):
-                gps, mps, n = measure(game, players, options, args.seconds, warmup=args.warmup)
-                print(f"{game:9} {label:15} {players:>7} {gps:>9.0f} {mps:>9.0f} {n:>6}", flush=True)
+    games = [args.game] if args.game else sorted(CONFIGS)
+    with Progress(sum(3 * len(CONFIGS[game]) for game in games), "configurations") as bar:  # on stderr
+        for game in games:
+            for label, options in CONFIGS[game]:
+                for players in (2, 3, 4):
+                    gps, mps, n = measure(game, players, options, args.seconds, warmup=args.warmup)
+                    bar.note(f"{game:9} {label:15} {players:>7} {gps:>9.0f} {mps:>9.0f} {n:>6}")
+                    bar.advance()
 
 
 if __name__ == "__main__":

@@ -33,6 +33,8 @@ from azulcam.vision.dataset import VARIANTS
 from azulcam.vision.locate import Loose, locate
 from azulcam.vision.render import SceneOptions, render_state
 
+from azulcam.progress import Progress
+
 
 def position(rng: random.Random) -> Any:
     """A copy of the state at a random moment of a random seeded game (any variant and player
@@ -132,6 +134,7 @@ def run(scenes: int, seed: int, size: tuple[int, int], show_failures: bool) -> N
     opts = SceneOptions(size=size, view=ViewRanges(framing="fit"))
     total: Counter = Counter()
     ms: dict[str, list[float]] = defaultdict(list)
+    bar = Progress(scenes, f"{size[0]}x{size[1]} scenes")  # on stderr
     for n in range(scenes):
         scene = render_state(position(rng), (seed, n), opts)
         image, truth = scene.image, scene.truth
@@ -145,9 +148,11 @@ def run(scenes: int, seed: int, size: tuple[int, int], show_failures: bool) -> N
         errors = counts.pop("errors")
         total.update(counts)
         if show_failures and errors:
-            print(f"  scene {n} ({truth['observation']['game']}, {len(truth['profile']['boards'])}p, "
-                  f"el {truth['camera']['elevation']:.0f}, tile {truth['camera']['tile_px']:.0f}px, "
-                  f"texture {truth['look']['texture']}): " + "; ".join(errors[:8]))
+            bar.note(f"  scene {n} ({truth['observation']['game']}, {len(truth['profile']['boards'])}p, "
+                     f"el {truth['camera']['elevation']:.0f}, tile {truth['camera']['tile_px']:.0f}px, "
+                     f"texture {truth['look']['texture']}): " + "; ".join(errors[:8]))
+        bar.advance()
+    bar.close()
     pct = lambda a, b: 100.0 * total[a] / max(total[b], 1)
     found_discs = total["disc_tp"] + total["disc_fp"]
     found_tiles = total["tile_tp"] + total["tile_fp"]

@@ -17,13 +17,14 @@ import time
 
 import cv2
 import numpy as np
-
 from azulcam.calibration.layouts import load_layout
 from azulcam.calibration.profile import board_homography, to_image
 from azulcam.vision.calibrate import CalibrationError, find_boards
 from azulcam.vision.dataset import random_position
 from azulcam.vision.register import refine_board
 from azulcam.vision.render import SceneOptions, render_state
+
+from azulcam.progress import progress
 
 
 def slot_error(corners: np.ndarray, truth: np.ndarray, layout: str) -> float:
@@ -36,7 +37,7 @@ def slot_error(corners: np.ndarray, truth: np.ndarray, layout: str) -> float:
 def registration(scenes: int, off: float, size: tuple[int, int]) -> None:
     rng, nudge = random.Random(5), np.random.default_rng(5)
     before, after, ms, failed = [], [], [], 0
-    for n in range(scenes):
+    for n in progress(range(scenes), "registration scenes"):  # on stderr
         scene = render_state(random_position(rng), (77, n), SceneOptions(size=size))
         grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
         for board in scene.truth["profile"]["boards"]:
@@ -59,7 +60,7 @@ def registration(scenes: int, off: float, size: tuple[int, int]) -> None:
 def calibration(scenes: int, size: tuple[int, int]) -> None:
     rng = random.Random(3)
     right = total = errors = 0
-    for n in range(scenes):
+    for n in progress(range(scenes), "calibration tables"):  # on stderr
         scene = render_state(random_position(rng), (55, n), SceneOptions(size=size, hands=0.0, clutter=0.5))
         game = scene.truth["observation"]["game"]
         truth = [np.array(b["corners"]) for b in scene.truth["profile"]["boards"]]

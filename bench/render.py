@@ -14,11 +14,12 @@ import argparse
 import time
 
 import cv2
-
-from azulcam.engine.record import play_game, replay
 from azulcam.engine.players import make_player
+from azulcam.engine.record import play_game, replay
 from azulcam.vision.camera import ViewRanges
 from azulcam.vision.render import SceneOptions, render_state
+
+from azulcam.progress import Progress
 
 CONFIGS = [
     ("azul", {"wall": "colored", "jokers": False}),
@@ -63,13 +64,15 @@ def main() -> None:
     options = SceneOptions(size=(w, h), view=ViewRanges(framing=args.framing))
     print(f"{args.players}-player tables, {w}x{h}, framing {args.framing}, OpenCV threads {cv2.getNumThreads()}")
     print(f"{'game':9} {'variant':22} {'scenes/s':>8} {'p50 ms':>7} {'p90 ms':>7} {'n':>4}  ms per stage")
-    for game, opts in CONFIGS:
-        states = positions(game, opts, args.players)
-        rate, times, stages, n = measure(states, options, args.seconds)
-        label = ",".join(f"{k}={v}" for k, v in opts.items())
-        breakdown = " ".join(f"{k} {v * 1000:.1f}" for k, v in stages.items())
-        print(f"{game:9} {label:22} {rate:8.1f} {times[n // 2] * 1000:7.1f} {times[int(n * 0.9)] * 1000:7.1f} {n:4}  "
-              f"{breakdown}", flush=True)
+    with Progress(len(CONFIGS), "configurations") as bar:  # on stderr
+        for game, opts in CONFIGS:
+            states = positions(game, opts, args.players)
+            rate, times, stages, n = measure(states, options, args.seconds)
+            label = ",".join(f"{k}={v}" for k, v in opts.items())
+            breakdown = " ".join(f"{k} {v * 1000:.1f}" for k, v in stages.items())
+            bar.note(f"{game:9} {label:22} {rate:8.1f} {times[n // 2] * 1000:7.1f} {times[int(n * 0.9)] * 1000:7.1f} "
+                     f"{n:4}  {breakdown}")
+            bar.advance()
 
 
 if __name__ == "__main__":

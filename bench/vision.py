@@ -36,7 +36,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-
 from azulcam.calibration.profile import Profile
 from azulcam.vision.analyze import TableLocator, assemble, default_locator, read
 from azulcam.vision.camera import EDGE_VIEW, ViewRanges
@@ -46,6 +45,8 @@ from azulcam.vision.detect import load_detector
 from azulcam.vision.evaluate import Score, compare
 from azulcam.vision.register import without_ipp
 from azulcam.vision.render import SceneOptions, render_state
+
+from azulcam.progress import Progress
 
 
 def nudged(profile: dict, rng: np.random.Generator, px: float) -> Profile:
@@ -69,7 +70,7 @@ def serial_work(image: np.ndarray, profile: Profile, classifier: Classifier, loc
             answer = locator(image, profile)
             located.append(time.perf_counter() - t)
         t = time.perf_counter()
-        read(image, profile, classifier, lambda *_: answer)
+        read(image, profile, classifier, lambda *_, answer=answer: answer)
         rest.append(time.perf_counter() - t)
     return min(located), min(rest)
 
@@ -128,6 +129,7 @@ def main() -> None:
     times, first = [], []
     by_table: dict[tuple[str, int], list[float]] = {}
     work: dict[tuple[str, int], list[tuple[float, float, float, float]]] = {}
+    bar = Progress(args.images, "images")  # on stderr
     for n in range(args.images):
         state = random_position(rng)
         while args.players and state.players != args.players:
@@ -154,9 +156,11 @@ def main() -> None:
         score = compare(observation, scene.truth)
         if args.show_wrong and score.mistakes:
             layout = scene.truth["profile"]["boards"][0]["layout"]
-            print(f"  image {n} ({layout}, {state.players} players): " + "; ".join(map(str, score.mistakes)), flush=True)
+            bar.note(f"  image {n} ({layout}, {state.players} players): " + "; ".join(map(str, score.mistakes)))
         total.add(score)
         per_game[state.game].add(score)
+        bar.advance()
+    bar.close()
     figures = total.figures()
     print(f"{args.images} images {w}x{h}{' (edge of the training ranges)' if args.edge else ''}, "
           f"players {args.players or 'any'}, profile corners nudged by {args.nudge} px, {args.threads} OpenCV thread(s), "

@@ -40,6 +40,8 @@ from pathlib import Path
 
 import numpy as np
 
+from azulcam.progress import Progress
+
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "1.0.0"
 INPUT_SIZE = 32
@@ -110,10 +112,11 @@ def _patches_job(job: tuple[int, int], edge_light_share: float = 0.0, slots_reli
     return np.concatenate(images), np.concatenate(labels), skipped
 
 
-def run_jobs(job, scenes: int, base_seed: int, workers: int) -> list:
+def run_jobs(job, scenes: int, base_seed: int, workers: int, what: str = "scenes") -> list:
     """``job((n, seed))`` over ``scenes`` scenes split into jobs of distinct seeds ``base_seed + k``,
     on ``workers`` processes; the results (in job order) do not depend on the number of workers.
-    Each job returns its data and, last, how many scenes it skipped."""
+    Each job returns its data and, last, how many scenes it skipped. How many of the scenes are
+    done shows on standard error (``what``: their name there)."""
     jobs = []
     k = 0
     while scenes > 0:
@@ -121,11 +124,17 @@ def run_jobs(job, scenes: int, base_seed: int, workers: int) -> list:
         jobs.append((n, base_seed + k))
         scenes -= n
         k += 1
-    if workers > 1:
-        with mp.get_context("fork").Pool(workers) as pool:
-            parts = pool.map(job, jobs, chunksize=1)
-    else:
-        parts = [job(j) for j in jobs]
+    parts = []
+    with Progress(sum(n for n, _ in jobs), what) as bar:
+        if workers > 1:
+            with mp.get_context("fork").Pool(workers) as pool:
+                for (n, _), part in zip(jobs, pool.imap(job, jobs, chunksize=1)):  # in job order, as map
+                    parts.append(part)
+                    bar.advance(n)
+        else:
+            for j in jobs:
+                parts.append(job(j))
+                bar.advance(j[0])
     skipped = sum(p[-1] for p in parts)
     if skipped:
         print(f"skipped {skipped} of {sum(j[0] for j in jobs)} scenes (cutting failed)", flush=True)
@@ -136,13 +145,14 @@ def generate(scenes: int, base_seed: int, workers: int, edge_light_share: float 
              slots_relit: bool = False, full_hd_share: float = 0.0,
              special: str | None = None, edge_view_share: float = 0.0,
              candidates: bool = False, bare_kept: str | None = None, tall: bool = False,
-             bare: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Patches of ``scenes`` scenes (:func:`run_jobs` of :func:`_patches_job`)."""
+             bare: bool = False, what: str = "scenes") -> tuple[np.ndarray, np.ndarray]:
+    """Patches of ``scenes`` scenes (:func:`run_jobs` of :func:`_patches_job`; ``what``: the
+    scenes' name on the progress line)."""
     parts = run_jobs(functools.partial(_patches_job, edge_light_share=edge_light_share, slots_relit=slots_relit,
                                        full_hd_share=full_hd_share, special=special,
                                        edge_view_share=edge_view_share, candidates=candidates, bare_kept=bare_kept,
                                        tall=tall, bare=bare),
-                     scenes, base_seed, workers)
+                     scenes, base_seed, workers, what)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
@@ -343,8 +353,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from azulcam.vision.crops import TALL_FORMAT
-    from azulcam.vision.light import BARE_FORMAT
     from azulcam.vision.dataset import CLASSES
+    from azulcam.vision.light import BARE_FORMAT
 
     started = time.perf_counter()
     # Seeds: training scenes from seed*100000 + 1.., held-out from seed*100000 + 50000.. (disjoint).
@@ -366,10 +376,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--bare adds the art beside tall patches: it needs --tall")
     x_train, y_train = generate(args.scenes, base + 1, args.workers, args.edge_light_share, args.slots_relit,
                                 args.full_hd_share, special, args.edge_view_share, args.candidates, bare_kept, args.tall,
-                                args.bare)
+                                args.bare, "training scenes")
     x_val, y_val = generate(args.val_scenes, base + 50_000, args.workers, args.edge_light_share, args.slots_relit,
                             args.full_hd_share, special, args.edge_view_share, args.candidates, bare_kept, args.tall,
-                            args.bare)
+                            args.bare, "held-out scenes")
     # Relit patches vary less in light: a milder brightness and colour augmentation.
     augment_light = 0.4 if args.slots_relit or special else 1.0
     channels = 9 if args.bare else 6 if special else 3
@@ -400,6 +410,7 @@ def main(argv: list[str] | None = None) -> int:
     x_all = torch.from_numpy(x_train)
     y_all = torch.from_numpy(y_train)
     train_started = time.perf_counter()
+    bar = Progress(args.epochs * steps_per_epoch, "training batches")
     for epoch in range(args.epochs):
         model.train()
         order = torch.randperm(len(y_all), generator=gen)
@@ -415,10 +426,12 @@ def main(argv: list[str] | None = None) -> int:
             schedule.step()
             total += float(loss.detach()) * len(idx)
             seen += len(idx)
+            bar.advance()
         probs = evaluate(model, x_val)
         acc = float((probs.argmax(1) == y_val).mean())
-        print(f"epoch {epoch + 1}/{args.epochs}: loss {total / seen:.4f}, held-out accuracy {acc:.4%}, "
-              f"{time.perf_counter() - started:.0f} s", flush=True)
+        bar.note(f"epoch {epoch + 1}/{args.epochs}: loss {total / seen:.4f}, held-out accuracy {acc:.4%}, "
+                 f"{time.perf_counter() - started:.0f} s")
+    bar.close()
     train_s = time.perf_counter() - train_started
 
     fig = figures(y_val, evaluate(model, x_val).argmax(1), CLASSES)

@@ -29,6 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
+from azulcam.progress import Progress
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train import export_onnx, run_jobs, write_digest  # noqa: E402  (models/ is a folder of scripts, not a package)
 
@@ -200,8 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     # from each other and from the classifier's).
     base = args.seed * 100_000
     job = functools.partial(_samples_job, edge_light_share=args.edge_light_share)
-    train = DetectorSamples.join([p[0] for p in run_jobs(job, args.scenes, base + 20_001, args.workers)])
-    val = DetectorSamples.join([p[0] for p in run_jobs(job, args.val_scenes, base + 70_000, args.workers)])
+    train = DetectorSamples.join([p[0] for p in run_jobs(job, args.scenes, base + 20_001, args.workers, "training scenes")])
+    val = DetectorSamples.join([p[0] for p in run_jobs(job, args.val_scenes, base + 70_000, args.workers, "held-out scenes")])
     data_s = time.perf_counter() - started
     import torch  # after the worker processes are gone
 
@@ -219,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     heat = torch.from_numpy(train.heat)
     weight = torch.from_numpy(train.weight)
     train_started = time.perf_counter()
+    bar = Progress(args.epochs * steps_per_epoch, "training batches")
     for epoch in range(args.epochs):
         model.train()
         order = torch.randperm(len(views), generator=gen)
@@ -233,10 +236,12 @@ def main(argv: list[str] | None = None) -> int:
             schedule.step()
             total += float(loss.detach()) * len(idx)
             seen += len(idx)
+            bar.advance()
         fig = detection_figures(model, val.views, val.heat, val.weight)
-        print(f"epoch {epoch + 1}/{args.epochs}: loss {total / seen:.4f}, held-out recall {fig['recall']:.4%} "
-              f"precision {fig['precision']:.4%} ({fig['missed']} missed, {fig['wrong_kind']} wrong kind, "
-              f"{fig['extra']} extra of {fig['tiles']}), {time.perf_counter() - started:.0f} s", flush=True)
+        bar.note(f"epoch {epoch + 1}/{args.epochs}: loss {total / seen:.4f}, held-out recall {fig['recall']:.4%} "
+                 f"precision {fig['precision']:.4%} ({fig['missed']} missed, {fig['wrong_kind']} wrong kind, "
+                 f"{fig['extra']} extra of {fig['tiles']}), {time.perf_counter() - started:.0f} s")
+    bar.close()
     train_s = time.perf_counter() - train_started
     out: Path = args.out
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -145,9 +145,35 @@ def _event_frames(shot: _Shot, before: Table, after: Table, index: int, mover: i
     yield shot.frame(after, [], index, "still", count)
 
 
+def frame_count(record: Record, first: int = 0, last: int | None = None) -> int:
+    """How many frames :func:`frames` gives for the same events, without drawing any: an event
+    that moves tiles takes a hand's frames, one that moves none (every zone's tiles the same
+    before and after) is shown still. Replaying the record is cheap next to drawing it."""
+    count = STILL if first == 0 else 0
+    before = zone_contents(record.new_state())
+    for step in replay(record):
+        if last is not None and step.index > last:
+            break
+        after = zone_contents(step.state)
+        if step.index >= first:
+            count += REACH + CARRY + LEAVE + 1 if _moved(before, after) else STILL
+        before = after
+    return count
+
+
+def _moved(before: dict[str, list[str]], after: dict[str, list[str]]) -> bool:
+    """Whether :func:`~azulcam.vision.table.build_table` would lay a tile anew or take one away."""
+    return any(sorted(before.get(zone, [])) != sorted(after.get(zone, [])) for zone in before.keys() | after.keys())
+
+
 def write_video(record: Record, out: str | Path, seed: int = 0, size: tuple[int, int] = (960, 540), fps: float = 10.0,
-                first: int = 0, last: int | None = None) -> tuple[Path, Path, int]:
+                first: int = 0, last: int | None = None,
+                on_frame: Callable[[int, int | None], object] | None = None) -> tuple[Path, Path, int]:
     """Write the video (MPEG-4) and its sidecar ``OUT.jsonl``; returns their paths and the frame count.
+
+    ``on_frame(done, total)``, when given, is called once before the first frame (``done`` 0)
+    and after each frame written, with the number of frames the video will have (say, a
+    :class:`~azulcam.progress.Progress`'s ``update``).
 
     Raises :class:`~azulcam.engine.errors.RecordError` for a record that does not replay and
     OSError when the video cannot be written."""
@@ -159,10 +185,16 @@ def write_video(record: Record, out: str | Path, seed: int = 0, size: tuple[int,
     count = 0
     try:
         with sidecar.open("w", encoding="utf-8") as lines:
+            total = None
+            if on_frame is not None:
+                total = frame_count(record, first, last)
+                on_frame(0, total)
             for frame in frames(record, seed, size, first, last):
                 writer.write(frame.image)
                 lines.write(json.dumps(frame.truth, separators=(",", ":")) + "\n")
                 count += 1
+                if on_frame is not None:
+                    on_frame(count, total)
     finally:
         writer.release()
     return out, sidecar, count
