@@ -1,6 +1,6 @@
 """The physical game components as geometry: boards, tiles and factory displays.
 
-Measurements come from ``shared/rules/BOARDS.md`` (retail copies) and, for Summer Pavilion,
+Measurements come from ``docs/boards.md`` (retail copies) and, for Summer Pavilion,
 from the engine's topology (:mod:`azulcam.engine.pavilion_board`), so that the shipped
 layouts and the renderer share one description. :func:`build_layouts` writes the layout
 files of ``calibration/layouts/``.
@@ -28,7 +28,7 @@ PAVILION_TILE_HEIGHT_MM = 6.0
 #: Factory displays: cardboard discs about 2.5 tiles across (a little more, so four tiles sit on one).
 FACTORY_DIAMETER_MM = 2.7 * AZUL_TILE_MM
 
-# --------------------------------------------------------------------------- Azul board (BOARDS.md)
+# --------------------------------------------------------------------------- Azul board (docs/boards.md)
 
 AZUL_PITCH = 0.0874  # wall x 0.519..0.956 in five cells
 AZUL_WALL_X0, AZUL_WALL_Y0 = 0.519, 0.344
