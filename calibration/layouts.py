@@ -11,6 +11,7 @@ Pavilion engine's topology; a test keeps the two equal.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -19,7 +20,13 @@ from typing import Any
 import cv2
 import numpy as np
 
+from ..engine import pavilion_board as topo
+from ..engine.azul import COLORS as AZUL_COLORS
+from ..engine.errors import show
+
 LAYOUT_FORMAT = "azulcam-layout/1"
+_LAYOUT_KEYS = ("format", "name", "size_mm", "slots")
+_SLOT_KEYS = ("id", "polygon", "printed", "number")
 LAYOUT_NAMES: tuple[str, ...] = ("azul-colored", "azul-grey", "pavilion-colored", "pavilion-grey", "pavilion-scoring")
 
 Point = tuple[float, float]
@@ -106,30 +113,38 @@ class Layout:
         """Read and check a layout. Raises :class:`LayoutError` naming ``source`` and the slot."""
         if not isinstance(data, dict) or data.get("format") != LAYOUT_FORMAT:
             raise LayoutError(f"{source}: not an {LAYOUT_FORMAT} layout")
+        unknown = sorted(str(k) for k in data if k not in _LAYOUT_KEYS)
+        if unknown:
+            raise LayoutError(f"{source}: unknown key {unknown[0]!r} (a layout has {', '.join(_LAYOUT_KEYS)})")
         name = data.get("name")
         if not isinstance(name, str) or not name:
-            raise LayoutError(f"{source}: the layout needs a name")
+            raise LayoutError(f"{source}: the layout needs a name, not {show(name)}")
         size = data.get("size_mm")
         if not (isinstance(size, list) and len(size) == 2 and all(_is_number(v) and v > 0 for v in size)):
-            raise LayoutError(f"{source}: size_mm must be [width, height] in millimetres, not {size!r}")
+            raise LayoutError(f"{source}: size_mm must be [width, height] in millimetres, not {show(size)}")
         raw = data.get("slots")
         if not isinstance(raw, list) or not raw:
-            raise LayoutError(f"{source}: slots must be a non-empty list")
+            raise LayoutError(f"{source}: slots must be a non-empty list, not {show(raw)}")
+        colors = AZUL_COLORS if name.startswith("azul") else topo.COLORS if name.startswith("pavilion") else None
         slots = []
         for n, s in enumerate(raw):
             where = f"{source}: slot {n}"
-            if not isinstance(s, dict) or not isinstance(s.get("id"), str):
-                raise LayoutError(f"{where}: a slot needs an id")
-            where = f"{source}: slot {s['id']}"
+            if not isinstance(s, dict) or not isinstance(s.get("id"), str) or not s["id"]:
+                raise LayoutError(f"{where}: a slot needs an id (a slot name such as wall.0.0), not {show(s)}")
+            where = f"{source}: slot {s['id'] if len(s['id']) <= 60 else show(s['id'])}"
+            unknown = sorted(str(k) for k in s if k not in _SLOT_KEYS)
+            if unknown:
+                raise LayoutError(f"{where}: unknown key {unknown[0]!r} (a slot has {', '.join(_SLOT_KEYS)})")
             poly = s.get("polygon")
             if not (isinstance(poly, list) and len(poly) >= 3
                     and all(isinstance(p, list) and len(p) == 2 and all(_is_number(v) for v in p) for p in poly)):
-                raise LayoutError(f"{where}: polygon must be a list of at least 3 [x, y] points")
+                raise LayoutError(f"{where}: polygon must be a list of at least 3 [x, y] points, not {show(poly)}")
             printed, number = s.get("printed"), s.get("number")
-            if printed is not None and not isinstance(printed, str):
-                raise LayoutError(f"{where}: printed must be a colour name")
+            if printed is not None and not (isinstance(printed, str) and (colors is None or printed in colors)):
+                names = f" ({', '.join(colors)})" if colors else ""
+                raise LayoutError(f"{where}: printed must be a colour name{names}, not {show(printed)}")
             if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
-                raise LayoutError(f"{where}: number must be an integer")
+                raise LayoutError(f"{where}: number must be an integer, not {show(number)}")
             slots.append(Slot(s["id"], tuple((float(x), float(y)) for x, y in poly), printed, number))
         layout = cls(name, (float(size[0]), float(size[1])), tuple(slots))
         problems = check_layout(layout)
@@ -148,7 +163,13 @@ class Layout:
 
 
 def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+    """A finite JSON number (not a bool; not NaN or infinite, which Python's json reads)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(v))
+    except OverflowError:  # an integer beyond any float
+        return False
 
 
 def _convex_area(poly: np.ndarray) -> float:
@@ -173,6 +194,8 @@ def check_layout(layout: Layout) -> list[str]:
     for s in layout.slots:
         if any(not (-0.001 <= v <= 1.001) for p in s.polygon for v in p):
             problems.append(f"slot {s.id} lies outside the board (coordinates are fractions 0..1)")
+            polys.append(None)  # not measured: its numbers may be beyond what OpenCV's floats hold
+            continue
         poly = np.array(s.polygon, np.float32)
         if not cv2.isContourConvex(poly) or _convex_area(poly) < 1e-6:
             problems.append(f"slot {s.id} is not a convex polygon with an area")
@@ -212,17 +235,25 @@ def load_layout(name_or_path: str | Path) -> Layout:
         source = f"layout {key}"
     else:
         path = Path(key)
-        if path.suffix != ".json" and not path.exists():
-            raise LayoutError(f"unknown layout {key!r} (shipped: {', '.join(LAYOUT_NAMES)}; or give a .json file)")
+        try:
+            unknown = path.suffix != ".json" and not path.exists()
+        except (OSError, ValueError):  # a name too long for a path, or one with a NUL in it
+            unknown = True
+        if unknown:
+            raise LayoutError(f"unknown layout {show(key)} (shipped: {', '.join(LAYOUT_NAMES)}; or give a .json file)")
         try:
             text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise LayoutError(f"cannot read layout {key}: {getattr(exc, 'strerror', None) or exc}") from None
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise LayoutError(f"cannot read layout {show(key)}: {getattr(exc, 'strerror', None) or exc}") from None
         source = key
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise LayoutError(f"{source}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise LayoutError(f"{source}: malformed JSON: nested too deeply") from None
+    except ValueError as exc:  # a number too long to read
+        raise LayoutError(f"{source}: malformed JSON: {exc}") from None
     layout = Layout.from_json(data, source)
     _CACHE[key] = layout
     return layout

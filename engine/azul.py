@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Union
+from typing import Any, Iterator, Union
 
-from .common import CHANCE, TERMINAL, GameState, LegalMoves, Moved, Outcome, Scored, check_draw, check_keys, is_int, moved, pile_from_json, pile_to_json
-from .errors import IllegalMoveError, ImpossibleDealError, InvalidMoveError
+from .common import CHANCE, TERMINAL, GameState, LegalMoves, Outcome, Scored, check_draw, check_keys, is_int, moved, pile_from_json, pile_to_json
+from .errors import IllegalMoveError, ImpossibleDealError, InvalidMoveError, show
 
 COLORS: tuple[str, ...] = ("blue", "yellow", "red", "black", "white")
 JOKER = 5
@@ -135,22 +135,22 @@ AzulMove = Union[Take, WallMove]
 def move_from_json(data: Any) -> AzulMove:
     """Parse an Azul move from its JSON object (CONTRACTS.md). Raises :class:`InvalidMoveError`."""
     if not isinstance(data, dict):
-        raise InvalidMoveError(f"a move must be a JSON object, not {data!r}")
+        raise InvalidMoveError(f"a move must be a JSON object, not {show(data)}")
     action = data.get("action")
     if action == "take":
         check_keys(data, ("action", "source", "color", "line", "jokers", "floor_jokers"), ("source", "line"))
         source, color, line = data["source"], data.get("color"), data["line"]
         jokers, floor_jokers = data.get("jokers", False), data.get("floor_jokers", 0)
         if not (source == CENTER or (is_int(source) and source >= 0)):
-            raise InvalidMoveError(f"source must be a factory index or 'center', not {source!r}")
-        if color is not None and color not in COLOR_INDEX:
-            raise InvalidMoveError(f"unknown colour {color!r} (Azul colours: {', '.join(COLORS)})")
+            raise InvalidMoveError(f"source must be a factory index or 'center', not {show(source)}")
+        if color is not None and not (isinstance(color, str) and color in COLOR_INDEX):
+            raise InvalidMoveError(f"unknown colour {show(color)} (Azul colours: {', '.join(COLORS)})")
         if not (line == FLOOR or (is_int(line) and 0 <= line <= 4)):
-            raise InvalidMoveError(f"line must be 0..4 or 'floor', not {line!r}")
+            raise InvalidMoveError(f"line must be 0..4 or 'floor', not {show(line)}")
         if not isinstance(jokers, bool):
-            raise InvalidMoveError(f"jokers must be true or false, not {jokers!r}")
+            raise InvalidMoveError(f"jokers must be true or false, not {show(jokers)}")
         if not (is_int(floor_jokers) and floor_jokers >= 0):
-            raise InvalidMoveError(f"floor_jokers must be a count, not {floor_jokers!r}")
+            raise InvalidMoveError(f"floor_jokers must be a count, not {show(floor_jokers)}")
         if color is None and not jokers:
             raise InvalidMoveError("a take needs a colour, or jokers: true")
         return Take(source, color, line, jokers, floor_jokers)
@@ -158,11 +158,11 @@ def move_from_json(data: Any) -> AzulMove:
         check_keys(data, ("action", "row", "column"), ("row", "column"))
         row, column = data["row"], data["column"]
         if not (is_int(row) and 0 <= row <= 4):
-            raise InvalidMoveError(f"row must be 0..4, not {row!r}")
+            raise InvalidMoveError(f"row must be 0..4, not {show(row)}")
         if not (column == FLOOR or (is_int(column) and 0 <= column <= 4)):
-            raise InvalidMoveError(f"column must be 0..4 or 'floor', not {column!r}")
+            raise InvalidMoveError(f"column must be 0..4 or 'floor', not {show(column)}")
         return WallMove(row, column)
-    raise InvalidMoveError(f"unknown Azul action {action!r} (expected 'take' or 'wall')")
+    raise InvalidMoveError(f"unknown Azul action {show(action)} (expected 'take' or 'wall')")
 
 
 def parse_move(text: str) -> AzulMove:
@@ -212,15 +212,17 @@ class Deal:
 def deal_from_json(data: Any) -> Deal:
     """Parse ``{"factories": [[...], ...]}`` (the value of a record's ``deal`` key)."""
     if not isinstance(data, dict):
-        raise InvalidMoveError(f"a deal must be a JSON object, not {data!r}")
+        raise InvalidMoveError(f"a deal must be a JSON object, not {show(data)}")
     check_keys(data, ("factories",), ("factories",), "deal")
     factories = data["factories"]
-    if not isinstance(factories, list) or not all(isinstance(f, list) for f in factories):
-        raise InvalidMoveError("deal factories must be a list of lists of tile names")
-    for f in factories:
+    if not isinstance(factories, list):
+        raise InvalidMoveError(f"deal factories must be a list of lists of tile names, not {show(factories)}")
+    for i, f in enumerate(factories):
+        if not isinstance(f, list):
+            raise InvalidMoveError(f"deal factories must be a list of lists of tile names: factory {i} is {show(f)}")
         for name in f:
-            if name not in COLOR_INDEX and name != "joker":
-                raise InvalidMoveError(f"unknown tile {name!r} in deal")
+            if not (isinstance(name, str) and (name in COLOR_INDEX or name == "joker")):
+                raise InvalidMoveError(f"unknown tile {show(name)} in deal (factory {i})")
     return Deal(tuple(tuple(f) for f in factories))
 
 
@@ -320,12 +322,12 @@ class AzulState(GameState):
     @classmethod
     def new(cls, players: int = 2, wall: str = "colored", jokers: bool = False, start_player: int = 0) -> "AzulState":
         """The position before the first deal. Raises ValueError for an impossible setup."""
-        if players not in FACTORIES_FOR_PLAYERS:
-            raise ValueError(f"Azul is played by 2 to 4 players, not {players!r}")
-        if wall not in ("colored", "grey"):
-            raise ValueError(f"wall must be 'colored' or 'grey', not {wall!r}")
+        if not (is_int(players) and players in FACTORIES_FOR_PLAYERS):
+            raise ValueError(f"Azul is played by 2 to 4 players, not {show(players)}")
+        if not (isinstance(wall, str) and wall in ("colored", "grey")):
+            raise ValueError(f"wall must be 'colored' or 'grey', not {show(wall)}")
         if not (is_int(start_player) and 0 <= start_player < players):
-            raise ValueError(f"start_player must be 0..{players - 1}, not {start_player!r}")
+            raise ValueError(f"start_player must be 0..{players - 1}, not {show(start_player)}")
         s = object.__new__(cls)
         s.players = players
         s.grey = wall == "grey"
@@ -488,7 +490,7 @@ class AzulState(GameState):
         if isinstance(move, str):
             return parse_move(move)
         if not isinstance(move, (Take, WallMove)):
-            raise InvalidMoveError(f"not an Azul move: {move!r}")
+            raise InvalidMoveError(f"not an Azul move: {show(move)}")
         return move
 
     def _illegal_reason(self, move: AzulMove) -> str | None:
@@ -885,9 +887,14 @@ class AzulState(GameState):
         """Deal the factories. Raises :class:`ImpossibleDealError` for a deal that the bag and
         lid could not have produced, naming the factory or colour at fault."""
         if isinstance(deal, dict):
-            deal = deal_from_json(deal.get("deal", deal) if "deal" in deal else deal)
+            if "deal" in deal:  # the record's event {"deal": {...}}, and nothing else
+                other = sorted(str(k) for k in deal if k != "deal")
+                if other:
+                    raise InvalidMoveError(f"unknown key {other[0]!r} in a deal event")
+                deal = deal["deal"]
+            deal = deal_from_json(deal)
         if not isinstance(deal, Deal):
-            raise InvalidMoveError(f"not an Azul deal: {deal!r}")
+            raise InvalidMoveError(f"not an Azul deal: {show(deal)}")
         if self._phase != _DEAL:
             raise ImpossibleDealError("no deal is due now" + (": the game is over" if self._phase == _OVER else f": player {self._to_move} is to move"))
         nf = len(self._factories)

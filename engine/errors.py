@@ -6,6 +6,8 @@ camera log can find the offending event.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class EngineError(ValueError):
     """Base of every error the engine raises about its input."""
@@ -38,3 +40,17 @@ class RecordError(EngineError):
         self.reason = message
         where = f"event {index}: " if index is not None else ""
         super().__init__(f"{where}{message}")
+
+
+class ObservationError(EngineError):
+    """An ``azulcam-observation/1`` (or the options it is checked with) of the wrong shape:
+    the message names the first bad field, e.g. ``boards[1].slots: unknown slot 'wall.7.0'``."""
+
+
+def show(value: Any, most: int = 60) -> str:
+    """``repr(value)`` cut to ``most`` characters, for messages about input of any size."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an integer too long to print, or a value nested too deeply
+        return f"a {type(value).__name__}"
+    return text if len(text) <= most else text[:most - 3] + "..."

@@ -13,14 +13,14 @@ keeps up to 4 tiles on the corners. Phase 3 (next round) happens when everyone h
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from typing import Any, Iterator, Union
+from typing import Any, Union
 
 from . import pavilion_board as topo
 from .common import CHANCE, TERMINAL, GameState, LegalMoves, Outcome, Scored, check_draw, check_keys, is_int, moved, pile_from_json, pile_to_json
-from .errors import AmbiguousMoveError, IllegalMoveError, ImpossibleDealError, InvalidMoveError
+from .errors import AmbiguousMoveError, IllegalMoveError, ImpossibleDealError, InvalidMoveError, show
 
 COLORS = topo.COLORS
 COLOR_INDEX = topo.COLOR_INDEX
@@ -37,29 +37,29 @@ _CENTER = -1
 _ALL = 0b111111
 _POP = tuple(bin(m).count("1") for m in range(64))
 _BITS = tuple(tuple(i for i in range(6) if m >> i & 1) for m in range(64))
+_SPACE_NAMES = frozenset(topo.SPACE_NAMES)
 
 
 # --------------------------------------------------------------------------- moves
 
 
-def _color(name: Any, what: str = "colour") -> str:
-    if name not in COLOR_INDEX:
-        raise InvalidMoveError(f"unknown {what} {name!r} (Summer Pavilion colours: {', '.join(COLORS)})")
+def _color(name: Any, what: str = "colour", where: str = "") -> str:
+    if not (isinstance(name, str) and name in COLOR_INDEX):
+        raise InvalidMoveError(f"unknown {what} {show(name)}{where} (Summer Pavilion colours: {', '.join(COLORS)})")
     return name
 
 
 def _colors_list(value: Any, key: str) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise InvalidMoveError(f"{key} must be a list of colours, not {value!r}")
-    return tuple(_color(c) for c in value)
+        raise InvalidMoveError(f"{key} must be a list of colours, not {show(value)}")
+    return tuple(_color(c, where=f" in {key}") for c in value)
 
 
 def _sorted_colors(colors: Any) -> tuple[str, ...]:
     """Colours in colour order; raises InvalidMoveError for a name that is no colour."""
-    if isinstance(colors, str) or not all(c in COLOR_INDEX for c in colors):
-        bad = colors if isinstance(colors, str) else next(c for c in colors if c not in COLOR_INDEX)
-        raise InvalidMoveError(f"unknown colour {bad!r} (Summer Pavilion colours: {', '.join(COLORS)})")
-    return tuple(sorted(colors, key=COLOR_INDEX.__getitem__))
+    if isinstance(colors, str) or not isinstance(colors, (list, tuple)):
+        raise InvalidMoveError(f"colours must be a list of colour names, not {show(colors)}")
+    return tuple(sorted((_color(c) for c in colors), key=COLOR_INDEX.__getitem__))
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,26 +135,24 @@ PavilionMove = Union[Take, Place, Bonus, Pass]
 def move_from_json(data: Any) -> PavilionMove:
     """Parse a Summer Pavilion move from its JSON object. Raises :class:`InvalidMoveError`."""
     if not isinstance(data, dict):
-        raise InvalidMoveError(f"a move must be a JSON object, not {data!r}")
+        raise InvalidMoveError(f"a move must be a JSON object, not {show(data)}")
     action = data.get("action")
     if action == "take":
         check_keys(data, ("action", "source", "color"), ("source", "color"))
         source = data["source"]
         if not (source == CENTER or (is_int(source) and source >= 0)):
-            raise InvalidMoveError(f"source must be a factory index or 'center', not {source!r}")
+            raise InvalidMoveError(f"source must be a factory index or 'center', not {show(source)}")
         return Take(source, _color(data["color"]))
     if action == "place":
         check_keys(data, ("action", "space", "color", "wild"), ("space", "color"))
         space = data["space"]
         if not isinstance(space, str):
-            raise InvalidMoveError(f"space must be a name like '4.6', not {space!r}")
-        try:
-            topo.parse_space(space)
-        except ValueError as exc:
-            raise InvalidMoveError(str(exc)) from None
+            raise InvalidMoveError(f"space must be a name like '4.6', not {show(space)}")
+        if space not in _SPACE_NAMES:  # ASCII digits only: str.isdigit() also takes '²' and '٣'
+            raise InvalidMoveError(f"no space {show(space)} (spaces are S.K with star S = 0..6 and K = 1..6)")
         wild = data.get("wild", 0)
         if not (is_int(wild) and wild >= 0):
-            raise InvalidMoveError(f"wild must be a count, not {wild!r}")
+            raise InvalidMoveError(f"wild must be a count, not {show(wild)}")
         return Place(space, _color(data["color"]), wild)
     if action == "bonus":
         check_keys(data, ("action", "colors"), ("colors",))
@@ -162,7 +160,7 @@ def move_from_json(data: Any) -> PavilionMove:
     if action == "pass":
         check_keys(data, ("action", "keep"), ())
         return Pass(_colors_list(data["keep"], "keep") if "keep" in data else None)
-    raise InvalidMoveError(f"unknown Summer Pavilion action {action!r} (expected take, place, bonus or pass)")
+    raise InvalidMoveError(f"unknown Summer Pavilion action {show(action)} (expected take, place, bonus or pass)")
 
 
 def parse_move(text: str) -> PavilionMove:
@@ -217,26 +215,31 @@ class Refill:
 
 
 def deal_from_json(data: Any) -> Deal:
+    """Parse ``{"factories": [[...], ...], "supply": [...]}`` (the value of a record's ``deal`` key)."""
     if not isinstance(data, dict):
-        raise InvalidMoveError(f"a deal must be a JSON object, not {data!r}")
-    check_keys(data, ("factories", "supply"), ("factories",))
+        raise InvalidMoveError(f"a deal must be a JSON object, not {show(data)}")
+    check_keys(data, ("factories", "supply"), ("factories",), "deal")
     factories = data["factories"]
-    if not isinstance(factories, list) or not all(isinstance(f, list) for f in factories):
-        raise InvalidMoveError("deal factories must be a list of lists of colours")
+    if not isinstance(factories, list):
+        raise InvalidMoveError(f"deal factories must be a list of lists of colours, not {show(factories)}")
+    for i, f in enumerate(factories):
+        if not isinstance(f, list):
+            raise InvalidMoveError(f"deal factories must be a list of lists of colours: factory {i} is {show(f)}")
     supply = data.get("supply")
     if supply is not None and not isinstance(supply, list):
-        raise InvalidMoveError("deal supply must be a list of colours")
-    return Deal(tuple(tuple(_color(c, "tile") for c in f) for f in factories),
-                tuple(_color(c, "tile") for c in supply) if supply is not None else None)
+        raise InvalidMoveError(f"deal supply must be a list of colours, not {show(supply)}")
+    return Deal(tuple(tuple(_color(c, "tile", f" in deal factory {i}") for c in f) for i, f in enumerate(factories)),
+                tuple(_color(c, "tile", " in the deal's supply") for c in supply) if supply is not None else None)
 
 
 def refill_from_json(data: Any) -> Refill:
+    """Parse ``{"supply": [...]}`` (the value of a record's ``refill`` key)."""
     if not isinstance(data, dict):
-        raise InvalidMoveError(f"a refill must be a JSON object, not {data!r}")
-    check_keys(data, ("supply",), ("supply",))
+        raise InvalidMoveError(f"a refill must be a JSON object, not {show(data)}")
+    check_keys(data, ("supply",), ("supply",), "refill")
     if not isinstance(data["supply"], list):
-        raise InvalidMoveError("refill supply must be a list of colours")
-    return Refill(tuple(_color(c, "tile") for c in data["supply"]))
+        raise InvalidMoveError(f"refill supply must be a list of colours, not {show(data['supply'])}")
+    return Refill(tuple(_color(c, "tile", " in refill") for c in data["supply"]))
 
 
 # --------------------------------------------------------------------------- tables
@@ -323,12 +326,12 @@ class PavilionState(GameState):
 
     @classmethod
     def new(cls, players: int = 2, side: str = "colored", start_player: int = 0) -> "PavilionState":
-        if players not in FACTORIES_FOR_PLAYERS:
-            raise ValueError(f"Summer Pavilion is played by 2 to 4 players, not {players!r}")
-        if side not in topo.SIDES:
-            raise ValueError(f"side must be 'colored' or 'grey', not {side!r}")
+        if not (is_int(players) and players in FACTORIES_FOR_PLAYERS):
+            raise ValueError(f"Summer Pavilion is played by 2 to 4 players, not {show(players)}")
+        if not (isinstance(side, str) and side in topo.SIDES):
+            raise ValueError(f"side must be 'colored' or 'grey', not {show(side)}")
         if not (is_int(start_player) and 0 <= start_player < players):
-            raise ValueError(f"start_player must be 0..{players - 1}, not {start_player!r}")
+            raise ValueError(f"start_player must be 0..{players - 1}, not {show(start_player)}")
         s = object.__new__(cls)
         s.players = players
         s.grey = side == "grey"
@@ -503,7 +506,7 @@ class PavilionState(GameState):
         elif isinstance(move, str):
             move = parse_move(move)
         elif not isinstance(move, (Take, Place, Bonus, Pass)):
-            raise InvalidMoveError(f"not a Summer Pavilion move: {move!r}")
+            raise InvalidMoveError(f"not a Summer Pavilion move: {show(move)}")
         if isinstance(move, Pass) and move.keep is None and self._phase == _PLACE:
             move = self._default_pass()
         return move
@@ -831,13 +834,14 @@ class PavilionState(GameState):
 
     def apply_chance(self, event: Deal | Refill | dict[str, Any]) -> Outcome:
         """Apply a deal or refill, checked against bag and tower. Raises :class:`ImpossibleDealError`."""
-        if isinstance(event, dict):
-            if "deal" in event:
-                event = deal_from_json(event["deal"])
-            elif "refill" in event:
-                event = refill_from_json(event["refill"])
-            else:
-                raise InvalidMoveError(f"not a Summer Pavilion chance event: {event!r}")
+        if isinstance(event, dict):  # a record's event: {"deal": {...}} or {"refill": {...}}, nothing else
+            kinds = [k for k in ("deal", "refill") if k in event]
+            if len(kinds) != 1:
+                raise InvalidMoveError(f"not a Summer Pavilion chance event ({{'deal': ...}} or {{'refill': ...}}): {show(event)}")
+            other = sorted(str(k) for k in event if k != kinds[0])
+            if other:
+                raise InvalidMoveError(f"unknown key {other[0]!r} in a {kinds[0]} event")
+            event = deal_from_json(event["deal"]) if kinds[0] == "deal" else refill_from_json(event["refill"])
         outcome = Outcome()
         if self._phase == _DEAL:
             if not isinstance(event, Deal):

@@ -4,18 +4,167 @@ A position read from a photo may be impossible (a misread tile, a tile knocked o
 space). As python-chess's ``Board.status()`` does, the engine accepts it and says why it cannot
 be: :func:`problems` lists every rule the position breaks, each naming the slot or zone, from a
 plain ``azulcam-observation/1`` (data only: the engine knows nothing of images).
+:func:`read_observation` first checks that the observation has the format's shape, and raises
+:class:`~.errors.ObservationError` naming the first field that has not.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Any
 
 from . import pavilion_board as topo
-from .azul import COLORS as AZUL_COLORS, wall_column
+from .azul import COLORS as AZUL_COLORS
+from .azul import TILE_NAMES as AZUL_TILE_NAMES
+from .azul import wall_column
+from .common import is_int
+from .errors import ObservationError, show
+from .record import read_options
 
 _AZUL_PER_COLOR = 20
 _PAVILION_PER_COLOR = 22
+
+OBSERVATION_FORMAT = "azulcam-observation/1"
+#: The names a tile may have in an observation of each game.
+TILE_NAMES: dict[str, tuple[str, ...]] = {"azul": AZUL_TILE_NAMES, "pavilion": topo.COLORS + ("first_player",)}
+#: The slot ids of a player board of each game (as the board layouts name them).
+SLOT_IDS: dict[str, frozenset[str]] = {
+    "azul": frozenset([f"line.{r}.{i}" for r in range(5) for i in range(r + 1)]
+                      + [f"wall.{r}.{c}" for r in range(5) for c in range(5)] + [f"floor.{i}" for i in range(7)]),
+    "pavilion": frozenset(topo.SPACE_NAMES + topo.CORNER_NAMES),
+}
+_MAX_BOARDS = 4
+
+
+def _fail(where: str, what: str) -> ObservationError:
+    return ObservationError(f"{where}: {what}" if where else what)
+
+
+def _check_tile(game: str, name: Any, where: str) -> None:
+    if not (isinstance(name, str) and name in TILE_NAMES[game]):
+        raise _fail(where, f"unknown tile {show(name)} (tiles: {', '.join(TILE_NAMES[game])})")
+
+
+def _check_counts(game: str, counts: Any, where: str) -> None:
+    """``{tile name: count}``, counts non-negative integers."""
+    if not isinstance(counts, dict):
+        raise _fail(where, f"must be an object of tile counts, not {show(counts)}")
+    for name, n in counts.items():
+        _check_tile(game, name, where)
+        if not (is_int(n) and n >= 0):
+            raise _fail(f"{where}.{name}", f"must be a count, not {show(n)}")
+
+
+def _check_keys(data: dict[str, Any], allowed: tuple[str, ...], required: tuple[str, ...], where: str) -> None:
+    unknown = sorted(str(k) for k in data if k not in allowed)
+    if unknown:
+        raise _fail(where, f"unknown key {unknown[0]!r} (expected {', '.join(allowed)})")
+    for key in required:
+        if key not in data:
+            raise _fail(where, f"{key!r} is missing")
+
+
+def _check_strings(value: Any, where: str) -> None:
+    if not isinstance(value, list):
+        raise _fail(where, f"must be a list of strings, not {show(value)}")
+    for i, v in enumerate(value):
+        if not isinstance(v, str):
+            raise _fail(f"{where}[{i}]", f"must be a string, not {show(v)}")
+
+
+def read_observation(data: Any) -> dict[str, Any]:
+    """Check the shape of an ``azulcam-observation/1`` and return it with the parts it leaves
+    out filled in (no factories, an empty centre, no supply, nothing uncertain, no warnings).
+
+    ``game`` (``"azul"`` or ``"pavilion"``) and ``boards`` must be there; ``format``, when given,
+    must be ``azulcam-observation/1``. Each factory is ``{"center": [x, y], "tiles": [names]}``
+    (``center`` null when there is no picture, as in :func:`.observe.observation_of`); the
+    ``center`` and a board's ``hand`` count tiles by name; a board is ``{"player": number,
+    "slots": {slot id: tile name}, "hand": {...}}``, each player once; ``supply`` is null (Azul)
+    or the ten supply spaces, each a tile name or null (Summer Pavilion); ``uncertain`` and
+    ``warnings`` are lists of strings. Tile names and slot ids are those of the game. Keys of its
+    own at the top (such as ``check``) are kept; anywhere else an unknown key is refused.
+
+    Raises :class:`ObservationError` naming the first bad field, e.g.
+    ``boards[1].slots: unknown slot 'wall.7.0'``.
+    """
+    if not isinstance(data, dict):
+        raise _fail("", f"an observation must be a JSON object, not {show(data)}")
+    if "format" in data and data["format"] != OBSERVATION_FORMAT:
+        raise _fail("format", f"not an {OBSERVATION_FORMAT} observation (format is {show(data['format'])})")
+    game = data.get("game")
+    if not (isinstance(game, str) and game in TILE_NAMES):
+        raise _fail("game", f"must be 'azul' or 'pavilion', not {show(game)}")
+    out = dict(data)
+    out.setdefault("format", OBSERVATION_FORMAT)
+
+    factories = out.setdefault("factories", [])
+    if not isinstance(factories, list):
+        raise _fail("factories", f"must be a list of factory displays, not {show(factories)}")
+    for i, f in enumerate(factories):
+        where = f"factories[{i}]"
+        if not isinstance(f, dict):
+            raise _fail(where, f"must be an object {{'center': [x, y], 'tiles': [...]}}, not {show(f)}")
+        _check_keys(f, ("center", "tiles"), ("center", "tiles"), where)
+        xy = f["center"]
+        if xy is not None and not (isinstance(xy, list) and len(xy) == 2 and all(_is_number(v) for v in xy)):
+            raise _fail(f"{where}.center", f"must be [x, y] image pixels (or null: no picture), not {show(xy)}")
+        tiles = f["tiles"]
+        if not isinstance(tiles, list):
+            raise _fail(f"{where}.tiles", f"must be a list of tile names, not {show(tiles)}")
+        for k, name in enumerate(tiles):
+            _check_tile(game, name, f"{where}.tiles[{k}]")
+
+    _check_counts(game, out.setdefault("center", {}), "center")
+
+    if "boards" not in out:
+        raise _fail("boards", "is missing (one entry per player board seen)")
+    boards = out["boards"]
+    if not isinstance(boards, list) or len(boards) > _MAX_BOARDS:
+        raise _fail("boards", f"must be a list of at most {_MAX_BOARDS} player boards, not {show(boards)}")
+    players: set[int] = set()
+    for i, b in enumerate(boards):
+        where = f"boards[{i}]"
+        if not isinstance(b, dict):
+            raise _fail(where, f"must be an object {{'player': ..., 'slots': ..., 'hand': ...}}, not {show(b)}")
+        _check_keys(b, ("player", "slots", "hand"), ("player", "slots"), where)
+        p = b["player"]
+        if not (is_int(p) and 0 <= p < _MAX_BOARDS):
+            raise _fail(f"{where}.player", f"must be a player number 0..{_MAX_BOARDS - 1}, not {show(p)}")
+        if p in players:
+            raise _fail(f"{where}.player", f"player {p} has two boards")
+        players.add(p)
+        slots = b["slots"]
+        if not isinstance(slots, dict):
+            raise _fail(f"{where}.slots", f"must be an object {{slot id: tile name}}, not {show(slots)}")
+        for slot, name in slots.items():
+            if slot not in SLOT_IDS[game]:
+                raise _fail(f"{where}.slots", f"unknown slot {show(slot)}")
+            _check_tile(game, name, f"{where}.slots.{slot}")
+        _check_counts(game, b.get("hand", {}), f"{where}.hand")
+
+    supply = out.setdefault("supply", None)
+    if game == "azul" and supply is not None:
+        raise _fail("supply", f"must be null: Azul has no supply (not {show(supply)})")
+    if supply is not None:
+        if not (isinstance(supply, list) and len(supply) == topo.SUPPLY_SPACES):
+            raise _fail("supply", f"must be null or the {topo.SUPPLY_SPACES} supply spaces, not {show(supply)}")
+        for k, name in enumerate(supply):
+            if name is not None:
+                _check_tile(game, name, f"supply[{k}]")
+    _check_strings(out.setdefault("uncertain", []), "uncertain")
+    _check_strings(out.setdefault("warnings", []), "warnings")
+    return out
+
+
+def _is_number(v: Any) -> bool:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(v))
+    except OverflowError:
+        return False
 
 
 def _counts(observation: dict[str, Any]) -> Counter[str]:
@@ -31,15 +180,19 @@ def _counts(observation: dict[str, Any]) -> Counter[str]:
     return seen
 
 
-def problems(observation: dict[str, Any], options: dict[str, Any]) -> list[str]:
+def problems(observation: Any, options: Any) -> list[str]:
     """Every reason why ``observation`` cannot be a position of a legal game with ``options``
-    (Azul: ``wall``, ``jokers``; Summer Pavilion: ``side``). An empty list: it can be."""
-    game = observation.get("game")
-    if game == "azul":
-        return _azul_problems(observation, options.get("wall", "colored"), bool(options.get("jokers", False)))
-    if game == "pavilion":
-        return _pavilion_problems(observation, options.get("side", "colored"))
-    return [f"unknown game {game!r}"]
+    (as a record has them: Azul ``wall``, ``jokers``; Summer Pavilion ``side``; those left out
+    take their defaults). An empty list: it can be.
+
+    Raises :class:`ObservationError` when the observation is not of the format's shape (see
+    :func:`read_observation`) or the options are not the game's.
+    """
+    obs = read_observation(observation)
+    opts = read_options(obs["game"], options, ObservationError)
+    if obs["game"] == "azul":
+        return _azul_problems(obs, opts["wall"], opts["jokers"])
+    return _pavilion_problems(obs, opts["side"])
 
 
 def _marker_problems(seen: Counter[str]) -> list[str]:

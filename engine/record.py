@@ -17,8 +17,8 @@ from typing import Any
 
 from . import pavilion
 from .azul import AzulState, deal_from_json, move_from_json
-from .common import CHANCE, TERMINAL, Outcome
-from .errors import EngineError, RecordError
+from .common import CHANCE, TERMINAL, Outcome, is_int
+from .errors import EngineError, RecordError, show
 
 RECORD_FORMAT = "azulcam-record/1"
 SCORE_FORMAT = "azulcam-score/1"
@@ -26,21 +26,48 @@ SCORE_FORMAT = "azulcam-score/1"
 _RECORD_KEYS = {"format", "game", "options", "players", "start_player", "events", "seed"}
 
 
-def _azul_state(players: int, options: dict[str, Any], start_player: int) -> AzulState:
-    unknown = sorted(set(options) - {"wall", "jokers"})
+#: Every option of each game, with its allowed values; the first is the default.
+OPTIONS: dict[str, dict[str, tuple[Any, ...]]] = {
+    "azul": {"wall": ("colored", "grey"), "jokers": (False, True)},
+    "pavilion": {"side": ("colored", "grey")},
+}
+_GAME_NAMES = {"azul": "Azul", "pavilion": "Summer Pavilion"}
+
+
+def read_options(game: str, options: Any, error: type[ValueError] = RecordError) -> dict[str, Any]:
+    """A game's options as a record writes them, checked, every option given (defaults filled in):
+    Azul ``{"wall": "colored" | "grey", "jokers": bool}``, Summer Pavilion ``{"side": "colored" | "grey"}``.
+
+    Raises ``error`` (:class:`RecordError`; a profile or an observation check passes its own kind)
+    naming the unknown option or the bad value.
+    """
+    if not (isinstance(game, str) and game in OPTIONS):
+        raise error(f"unknown game {show(game)} (games: {', '.join(OPTIONS)})")
+    if not isinstance(options, dict):
+        raise error(f"options must be a JSON object, not {show(options)}")
+    allowed = OPTIONS[game]
+    unknown = sorted(str(k) for k in options if k not in allowed)
     if unknown:
-        raise RecordError(f"unknown Azul option {unknown[0]!r} (options: wall, jokers)")
-    jokers = options.get("jokers", False)
-    if not isinstance(jokers, bool):
-        raise RecordError(f"option jokers must be true or false, not {jokers!r}")
-    return AzulState.new(players, options.get("wall", "colored"), jokers, start_player)
+        raise error(f"unknown {_GAME_NAMES[game]} option {unknown[0]!r} (options: {', '.join(allowed)})")
+    out = {}
+    for key, values in allowed.items():
+        value = options.get(key, values[0])
+        if isinstance(values[0], bool):
+            if not isinstance(value, bool):
+                raise error(f"option {key} must be true or false, not {show(value)}")
+        elif not (isinstance(value, str) and value in values):
+            raise error(f"option {key} must be {' or '.join(map(repr, values))}, not {show(value)}")
+        out[key] = value
+    return out
+
+
+def _azul_state(players: int, options: dict[str, Any], start_player: int) -> AzulState:
+    opts = read_options("azul", options)
+    return AzulState.new(players, opts["wall"], opts["jokers"], start_player)
 
 
 def _pavilion_state(players: int, options: dict[str, Any], start_player: int) -> pavilion.PavilionState:
-    unknown = sorted(set(options) - {"side"})
-    if unknown:
-        raise RecordError(f"unknown Summer Pavilion option {unknown[0]!r} (options: side)")
-    return pavilion.PavilionState.new(players, options.get("side", "colored"), start_player)
+    return pavilion.PavilionState.new(players, read_options("pavilion", options)["side"], start_player)
 
 
 #: How to build the first state of each game, and read its moves and chance events.
@@ -105,28 +132,28 @@ class Record:
         if unknown:
             raise RecordError(f"unknown key {unknown[0]!r} in the record")
         if data.get("format") != RECORD_FORMAT:
-            raise RecordError(f"not an {RECORD_FORMAT} record (format is {data.get('format')!r})")
+            raise RecordError(f"not an {RECORD_FORMAT} record (format is {show(data.get('format'))})")
         game = data.get("game")
-        if game not in GAMES:
-            raise RecordError(f"unknown game {game!r} (games: {', '.join(GAMES)})")
+        if not isinstance(game, str) or game not in GAMES:
+            raise RecordError(f"unknown game {show(game)} (games: {', '.join(GAMES)})")
         players = data.get("players")
         if isinstance(players, list):
-            if not all(isinstance(n, str) for n in players):
-                raise RecordError("players must be a count or a list of names")
-        elif not isinstance(players, int) or isinstance(players, bool):
-            raise RecordError(f"players must be a count or a list of names, not {players!r}")
+            bad = [n for n in players if not isinstance(n, str)]
+            if bad:
+                raise RecordError(f"players must be a count or a list of names, not a list holding {show(bad[0])}")
+        elif not is_int(players):
+            raise RecordError(f"players must be a count or a list of names, not {show(players)}")
         options = data.get("options", {})
-        if not isinstance(options, dict):
-            raise RecordError("options must be a JSON object")
+        read_options(game, options)  # checked here; kept as written
         start = data.get("start_player", 0)
-        if not isinstance(start, int) or isinstance(start, bool):
-            raise RecordError(f"start_player must be a player number, not {start!r}")
+        if not is_int(start):
+            raise RecordError(f"start_player must be a player number, not {show(start)}")
         events = data.get("events")
         if not isinstance(events, list):
-            raise RecordError("events must be a list")
+            raise RecordError(f"events must be a list, not {show(events)}")
         seed = data.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise RecordError(f"seed must be an integer, not {seed!r}")
+        if seed is not None and not is_int(seed):
+            raise RecordError(f"seed must be an integer, not {show(seed)}")
         return cls(game, players, options, start, events, seed)
 
     @classmethod
@@ -135,6 +162,10 @@ class Record:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        except RecursionError:
+            raise RecordError("malformed JSON: nested too deeply") from None
+        except ValueError as exc:  # a number too long to read
+            raise RecordError(f"malformed JSON: {exc}") from None
         return cls.from_json(data)
 
     @classmethod
@@ -177,7 +208,7 @@ def _parse_event(game: str, event: Any, index: int) -> tuple[str, Any, int | Non
             (kind, value), = event.items()
             if kind in chance_readers:
                 return kind, chance_readers[kind](value), None
-        raise RecordError(f"unknown event {sorted(event)!r} (expected a move or one of {', '.join(chance_readers)})", index)
+        raise RecordError(f"unknown event {show(sorted(map(str, event)))} (expected a move or one of {', '.join(chance_readers)})", index)
     except RecordError:
         raise
     except EngineError as exc:
@@ -208,7 +239,7 @@ def replay(record: Record) -> Iterator[Step]:
             if to_move == CHANCE:
                 if kind in ("move", "drawn"):  # no chance event written here: draw it from the seed
                     if rng is None:
-                        raise RecordError(f"a chance event is due here, not a move by player {player}", index)
+                        raise RecordError(f"a chance event is due here, not a move by player {show(player)}", index)
                     chance = state.sample_chance(rng)
                     outcome = state.apply_chance(chance)
                     yield Step(index, chance.to_json(), outcome, state)
@@ -217,8 +248,9 @@ def replay(record: Record) -> Iterator[Step]:
             else:
                 if kind != "move":
                     raise RecordError(f"player {to_move} is to move, not chance ({kind})", index)
-                if player != to_move:
-                    raise RecordError(f"player {player!r} moved, but player {to_move} is to move", index)
+                if not is_int(player) or player != to_move:  # JSON's true is not player 1
+                    note = "" if is_int(player) else " (a player is a number)"
+                    raise RecordError(f"player {show(player)} moved, but player {to_move} is to move{note}", index)
                 outcome = state.play(value)
         except RecordError:
             raise
@@ -269,16 +301,20 @@ class Game:
 
     @classmethod
     def new(cls, game: str, players: int | list[str], options: dict[str, Any] | None = None, start_player: int = 0) -> "Game":
-        if game not in GAMES:
-            raise ValueError(f"unknown game {game!r} (games: {', '.join(GAMES)})")
+        if not isinstance(game, str) or game not in GAMES:
+            raise RecordError(f"unknown game {show(game)} (games: {', '.join(GAMES)})")
         return cls(Record(game, players, dict(options or {}), start_player, []))
 
     def apply(self, event: Any) -> Outcome:
         """Check and play a move or chance event, and append it to the record."""
         to_move = self.state.current_player
         if to_move == CHANCE:
-            outcome = self.state.apply_chance(event)
-            self.record.events.append(event.to_json() if hasattr(event, "to_json") else dict(event))
+            outcome = self.state.apply_chance(event)  # a dict is checked there: one chance event, no other key
+            if hasattr(event, "to_json"):
+                event = event.to_json()
+            elif self.record.game == "azul" and "deal" not in event:
+                event = {"deal": event}  # Azul takes a deal's body alone too; the record writes the event
+            self.record.events.append(dict(event))
         else:
             move = self.state._read_move(event)  # a move, its JSON or its text, read once for both uses
             outcome = self.state.play(move)

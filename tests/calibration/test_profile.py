@@ -1,0 +1,183 @@
+"""``azulcam-profile/1``'s ``options`` and ``players``: read, written, derived from the boards when a
+profile (an older file) has none, and refused when they disagree with the boards; and the rest of
+a profile refused field by field when malformed."""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from azulcam.calibration.profile import BoardPlacement, Profile, ProfileError
+
+SAMPLES = Path(__file__).resolve().parents[2] / "azulcam" / "samples"
+CORNERS = [[[412, 610], [905, 598], [915, 1002], [405, 1010]], [[912, 110], [1405, 98], [1415, 502], [905, 510]],
+           [[1412, 610], [1905, 598], [1915, 1002], [1405, 1010]], [[12, 110], [405, 98], [415, 502], [5, 510]]]
+
+
+def azul(boards: int = 2, layout: str = "azul-colored", **keys: Any) -> dict[str, Any]:
+    data = {"format": "azulcam-profile/1", "game": "azul", "image_size": [1920, 1080],
+            "boards": [{"player": p, "layout": layout, "corners": CORNERS[p]} for p in range(boards)],
+            "scoring_board": None, "colors": None}
+    data.update(keys)
+    return data
+
+
+def pavilion(boards: int = 2, layout: str = "pavilion-colored", **keys: Any) -> dict[str, Any]:
+    data = azul(boards, layout, **keys)
+    data["game"] = "pavilion"
+    data["scoring_board"] = {"layout": "pavilion-scoring", "corners": [[700, 700], [1000, 700], [1000, 900], [700, 900]]}
+    return data
+
+
+# --------------------------------------------------------------------------- options and players
+
+
+def test_options_and_players_are_read_and_written():
+    profile = Profile.from_json(azul(4, options={"wall": "colored", "jokers": True}, players=["Ann", "Bo", "Cy", "Di"]))
+    assert profile.options == {"wall": "colored", "jokers": True} == profile.game_options
+    assert profile.players == ["Ann", "Bo", "Cy", "Di"] and profile.player_count == 4
+    written = profile.to_json()
+    assert written["options"] == {"wall": "colored", "jokers": True} and written["players"] == ["Ann", "Bo", "Cy", "Di"]
+    assert Profile.from_json(written) == profile
+    assert Profile.from_json(json.loads(json.dumps(written))) == profile
+
+
+def test_a_profile_without_them_reads_and_derives_them_from_its_boards():
+    colored = Profile.from_json(azul(3))
+    assert colored.game_options == {"wall": "colored", "jokers": False} and colored.player_count == 3
+    grey = Profile.from_json(pavilion(2, "pavilion-grey"))
+    assert grey.game_options == {"side": "grey"} and grey.player_count == 2
+    written = grey.to_json()
+    assert written["options"] == {"side": "grey"} and written["players"] == 2
+    assert Profile.from_json(written) == grey
+
+
+def test_options_left_out_take_their_defaults():
+    assert Profile.from_json(azul(options={"jokers": True})).game_options == {"wall": "colored", "jokers": True}
+    assert Profile.from_json(azul(layout="azul-grey", options={"wall": "grey"})).game_options == {"wall": "grey", "jokers": False}
+    assert Profile.from_json(pavilion(options={})).game_options == {"side": "colored"}
+
+
+def test_a_profile_made_in_code_derives_what_it_was_not_given():
+    board = BoardPlacement(0, "my-azul-grey.json", ((0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)))
+    made = Profile("azul", (100, 100), (board, board))
+    assert made.options is None and made.players is None
+    assert made.game_options == {"wall": "grey", "jokers": False} and made.player_count == 2
+    assert made.to_json()["options"] == {"wall": "grey", "jokers": False} and made.to_json()["players"] == 2
+    assert Profile("azul", (100, 100), (board, board), options={"jokers": True}).game_options == {"wall": "colored", "jokers": True}
+    with pytest.raises(ProfileError, match="unknown Azul option 'side'"):
+        _ = Profile("azul", (100, 100), (board, board), options={"side": "grey"}).game_options
+
+
+@pytest.mark.parametrize("data, message", [
+    (azul(4, players=3), "the profile is for 3 players but lists 4 boards"),
+    (azul(2, players=["Ann", "Bo", "Cy"]), "the profile is for 3 players but lists 2 boards"),
+    (azul(2, layout="azul-grey", options={"wall": "colored"}), "options.wall is 'colored', but boards[0].layout is azul-grey"),
+    (azul(2, options={"wall": "grey"}), "options.wall is 'grey', but boards[0].layout is azul-colored"),
+    (pavilion(2, options={"side": "grey"}), "options.side is 'grey', but boards[0].layout is pavilion-colored"),
+])
+def test_disagreements_with_the_boards_are_refused(data, message):
+    with pytest.raises(ProfileError) as info:
+        Profile.from_json(data)
+    assert message in str(info.value)
+
+
+def test_boards_of_both_sides_are_refused():
+    data = azul(2)
+    data["boards"][1]["layout"] = "azul-grey"
+    with pytest.raises(ProfileError, match=r"boards\[1\].layout is azul-grey"):
+        Profile.from_json(data)
+
+
+@pytest.mark.parametrize("keys, message", [
+    ({"options": {"wall": "colored", "tiles": 3}}, "unknown Azul option 'tiles'"),
+    ({"options": {"side": "colored"}}, "unknown Azul option 'side'"),
+    ({"options": {"jokers": 1}}, "option jokers must be true or false, not 1"),
+    ({"options": {"jokers": "yes"}}, "option jokers must be true or false, not 'yes'"),
+    ({"options": {"wall": "purple"}}, "option wall must be 'colored' or 'grey', not 'purple'"),
+    ({"options": {"wall": ["grey"]}}, "option wall must be 'colored' or 'grey', not ['grey']"),
+    ({"options": ["wall"]}, "options must be a JSON object, not ['wall']"),
+    ({"options": True}, "options must be a JSON object, not True"),
+    ({"players": True}, "players must be a count or a list of names, not True"),
+    ({"players": 2.0}, "players must be a count or a list of names, not 2.0"),
+    ({"players": "two"}, "players must be a count or a list of names, not 'two'"),
+    ({"players": ["Ann", 2]}, "players must be a count or a list of names, not a list holding 2"),
+])
+def test_bad_options_and_players_are_named(keys, message):
+    with pytest.raises(ProfileError) as info:
+        Profile.from_json(azul(**keys))
+    assert message in str(info.value)
+
+
+def test_a_pavilion_option_is_not_an_azul_one():
+    with pytest.raises(ProfileError, match="unknown Summer Pavilion option 'wall'"):
+        Profile.from_json(pavilion(options={"wall": "colored"}))
+
+
+def test_the_samples_read_and_keep_their_options_through_a_round_trip():
+    for path in sorted(SAMPLES.glob("*.profile.json")):
+        profile = Profile.from_json(json.loads(path.read_text(encoding="utf-8")))
+        assert profile.player_count == len(profile.boards)
+        assert Profile.from_json(profile.to_json()) == profile
+
+
+# --------------------------------------------------------------------------- the rest of a profile
+
+
+def _break(data: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    data = copy.deepcopy(data)
+    at = data
+    for k in path[:-1]:
+        at = at[k]
+    at[path[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize("path, value, message", [
+    (("image_size",), [True, True], "image_size must be [width, height] in pixels"),
+    (("image_size",), [1920.0, 1080.0], "image_size must be [width, height] in pixels"),
+    (("image_size",), [1920], "image_size"),
+    (("boards",), {"0": {}}, "boards must list the 2 to 4 player boards"),
+    (("boards",), True, "boards must list the 2 to 4 player boards"),
+    (("boards", 1), "board", "boards[1] must be an object"),
+    (("boards", 1, "player"), True, "boards[1].player must be a player number, not True"),
+    (("boards", 1, "player"), 1.0, "boards[1].player must be a player number, not 1.0"),
+    (("boards", 0, "layout"), ["azul-colored"], "boards[0].layout must name a layout"),
+    (("boards", 0, "layout"), "pavilion-colored", "boards[0].layout pavilion-colored is not an Azul player board"),
+    (("boards", 0, "corners", 2, 0), math.nan, "boards[0].corners must be four [x, y] image points"),
+    (("boards", 0, "corners", 2, 0), math.inf, "boards[0].corners must be four [x, y] image points"),
+    (("boards", 0, "corners", 2, 0), True, "boards[0].corners must be four [x, y] image points"),
+    (("boards", 0, "corners", 2, 0), 10 ** 400, "boards[0].corners must be four [x, y] image points"),
+    (("boards", 0, "corners", 2, 0), 1e300, "boards[0].corners lie more than"),
+    (("scoring_board",), {"layout": "pavilion-scoring", "corners": CORNERS[2]}, "Azul has no scoring board"),
+    (("colors",), ["azul/blue"], "colors must be an object or null"),
+    (("colors",), {"azul/green": [50, 0, 0]}, "colors: 'azul/green' names no tile"),
+    (("colors",), {"blue": [50, 0, 0]}, "colors: 'blue' names no tile"),
+    (("colors",), {"azul/blue": [50, 0]}, "colors['azul/blue'] must be [L, a, b] or [L, a, b, spread]"),
+    (("colors",), {"azul/blue": [50, 0, math.nan]}, "colors['azul/blue'] must be"),
+    (("colors",), {"azul/blue": [50, 0, True]}, "colors['azul/blue'] must be"),
+    (("colors",), {"azul/blue": "blue"}, "colors['azul/blue'] must be"),
+])
+def test_a_malformed_profile_names_the_field(path, value, message):
+    with pytest.raises(ProfileError) as info:
+        Profile.from_json(_break(azul(), path, value))
+    assert message in str(info.value)
+
+
+def test_the_scoring_board_must_be_the_scoring_board():
+    data = pavilion()
+    data["scoring_board"]["layout"] = "pavilion-colored"
+    with pytest.raises(ProfileError, match="scoring_board.layout pavilion-colored is not the scoring board"):
+        Profile.from_json(data)
+
+
+def test_colour_references_and_unknown_keys_are_kept_or_ignored():
+    colors = {"azul/blue": [40.5, -3, -30], "pavilion/first_player": [60, 1, 2, 3.5]}
+    profile = Profile.from_json(azul(colors=colors, calibrated_on="2024-05-01"))
+    assert profile.colors == colors
+    assert "calibrated_on" not in profile.to_json()  # a reader ignores keys it does not know (CONTRACTS.md)
