@@ -1,0 +1,82 @@
+"""What a perfect camera would see of a position: an engine state as an ``azulcam-observation/1``.
+
+The observation names every tile on the table where a player sees it (CONTRACTS.md): each
+factory display, the centre, every occupied board slot, the tiles beside a board and the Summer
+Pavilion supply. Hidden tiles (bag, box lid, tower) are not in it. It is built from the states'
+``to_json()`` alone, with the renderer's conventions (``vision/table.py``): a pattern line lists
+its colour tiles from the right, then its jokers; the Azul first-player marker lies in its
+owner's hand when it is not on the floor line; a Summer Pavilion board's kept tiles lie on
+``corner.0`` onwards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import pavilion_board as topo
+from .azul import TILE_NAMES as AZUL_TILE_NAMES
+
+OBSERVATION_FORMAT = "azulcam-observation/1"
+
+#: Tile names in the order observations list them, per game.
+TILE_ORDER: dict[str, tuple[str, ...]] = {
+    "azul": AZUL_TILE_NAMES,
+    "pavilion": topo.COLORS + ("first_player",),
+}
+
+
+def _counts(names: list[str], game: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for name in sorted(names, key=TILE_ORDER[game].index):
+        out[name] = out.get(name, 0) + 1
+    return out
+
+
+def observation_of(state: Any) -> dict[str, Any]:
+    """The ``azulcam-observation/1`` of ``state`` (an Azul or Summer Pavilion state) as a perfect
+    reader would print it, with the game's ``options`` added (a key of its own, which readers
+    ignore). A state has no picture: every factory display's ``center`` is ``[0.0, 0.0]``, so
+    that the observation keeps the format's shape. ``uncertain`` and ``warnings`` are empty.
+    Raises ValueError for a state of another game."""
+    data = state.to_json()
+    game = data.get("game")
+    if game not in TILE_ORDER:
+        raise ValueError(f"no observation for a state of game {game!r}")
+    order = TILE_ORDER[game].index
+    factories = [{"center": [0.0, 0.0], "tiles": sorted(tiles, key=order)} for tiles in data["factories"]]
+    center = [name for name, n in data["center"].items() for _ in range(n)]
+    holder = data["marker"] if game == "azul" else data["token"]
+    if holder == "center":
+        center.append("first_player")
+    boards = []
+    for p, b in enumerate(data["boards"]):
+        slots: dict[str, str] = {}
+        hand: list[str] = []
+        if game == "azul":
+            for r, line in enumerate(b["lines"]):
+                tiles = [line["color"]] * line["count"] + ["joker"] * line["jokers"]
+                slots.update((f"line.{r}.{i}", t) for i, t in enumerate(tiles))
+            for r, row in enumerate(b["wall"]):
+                slots.update((f"wall.{r}.{c}", t) for c, t in enumerate(row) if t is not None)
+            slots.update((f"floor.{i}", t) for i, t in enumerate(b["floor"]))
+            if holder == p and "first_player" not in b["floor"]:
+                hand.append("first_player")
+        else:
+            spaces = b["spaces"]
+            slots.update((name, spaces[name]) for name in topo.SPACE_NAMES if name in spaces)
+            slots.update((f"corner.{i}", color) for i, color in enumerate(b["corners"]))
+            hand = [name for name, n in b["hand"].items() for _ in range(n)]
+            if holder == p:
+                hand.append("first_player")
+        boards.append({"player": p, "slots": slots, "hand": _counts(hand, game)})
+    return {
+        "format": OBSERVATION_FORMAT,
+        "game": game,
+        "options": dict(data["options"]),
+        "factories": factories,
+        "center": _counts(center, game),
+        "boards": boards,
+        "supply": list(data["supply"]) if game == "pavilion" else None,
+        "uncertain": [],
+        "warnings": [],
+    }
