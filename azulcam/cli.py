@@ -12,7 +12,7 @@ from typing import Sequence
 from . import __version__
 from .engine.errors import EngineError
 from .engine.players import PLAYERS, make_player
-from .engine.record import Record, play_game, replay, score_report
+from .engine.record import Record, final_state, play_game, replay, score_report
 
 
 def dump_json(data: object) -> str:
@@ -38,15 +38,34 @@ def _write_out(path: str, text: str, summary: str) -> None:
     print(f"{summary} -> {path}", file=sys.stderr)
 
 
-def _check(observation: dict, profile: object, jokers: bool) -> dict[str, object]:
-    """The rules engine's verdict on an observation, the game's options read off the profile's layouts."""
+def _check(observation: dict, options: dict) -> dict[str, object]:
+    """The rules engine's verdict on an observation of a game with ``options`` (the profile's)."""
     from .engine.position import problems
 
-    grey = "grey" in profile.boards[0].layout  # type: ignore[attr-defined]
-    side = "grey" if grey else "colored"
-    options = {"wall": side, "jokers": jokers} if profile.game == "azul" else {"side": side}  # type: ignore[attr-defined]
     found = problems(observation, options)
     return {"possible": not found, "problems": found}
+
+
+def _reading_options(profile: object, jokers: bool) -> dict:
+    """The game's options for a reading: the profile's, with ``--jokers`` turning the jokers on."""
+    options = dict(profile.game_options)  # type: ignore[attr-defined]
+    if jokers:
+        if profile.game != "azul":  # type: ignore[attr-defined]
+            raise BadInput("--jokers is an Azul option")
+        options["jokers"] = True
+    return options
+
+
+def _language(args: argparse.Namespace) -> str:
+    from .i18n import default_language
+
+    return args.lang or default_language()
+
+
+def _add_text_options(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--text", action="store_true", help=f"print {what} for people instead of JSON")
+    parser.add_argument("--lang", choices=["en", "fr"], default=None,
+                        help="language of --text (default: from LC_ALL, LC_MESSAGES, LANG or LANGUAGE; else en)")
 
 
 def _options(args: argparse.Namespace) -> dict[str, object]:
@@ -101,6 +120,12 @@ def _load_record(path: str) -> Record:
 def cmd_score(args: argparse.Namespace) -> int:
     record = _load_record(args.record)
     report = score_report(record)
+    if args.text:
+        from .text import score_text
+
+        names = record.players if isinstance(record.players, list) else None
+        print(score_text(report, final_state(record), _language(args), names=names), end="")
+        return 0
     print(json.dumps(report) if args.compact else dump_json(report))
     return 0
 
@@ -127,9 +152,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
         observation = analyze(image, profile, classifier)
         if note:
             observation["warnings"].append(note)
-        observation["check"] = _check(observation, profile, jokers=True)  # the Azul sample plays with jokers
+        observation["check"] = _check(observation, profile.game_options)
         found = observation["check"]["problems"]
-        print(dump_json({"sample": f"{name}.jpg", **observation}))
+        if args.text:
+            from .text import observation_text
+
+            print(observation_text(observation, _language(args), options=profile.game_options))
+        else:
+            print(dump_json({"sample": f"{name}.jpg", **observation}))
         truth = json.loads(samples.joinpath(f"{name}.truth.json").read_text(encoding="utf-8"))
         score = compare(observation, {**truth, "profile": profile.to_json(), "camera": {}})
         tiles = sum(len(b["slots"]) for b in observation["boards"]) + sum(len(f["tiles"]) for f in observation["factories"])
@@ -241,26 +271,37 @@ def _load_json(path: str, what: str) -> object:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise BadInput(f"{what} {path}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except (RecursionError, ValueError) as exc:  # nested too deep, or a number too long to read
+        raise BadInput(f"{what} {path}: unreadable JSON ({type(exc).__name__})") from None
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     from .calibration.profile import Profile, ProfileError
-    from .vision.analyze import ImageError, analyze, load_image
+    from .vision.analyze import ImageError, ProfileMismatch, analyze, load_image
     from .vision.classify import default_classifier
     from .vision.locate import LocateError
 
     try:
         profile = Profile.from_json(_load_json(args.profile, "profile"))
+        options = _reading_options(profile, args.jokers)
         image = load_image(args.image)
         chosen = default_classifier(profile.colors)
-        observation = analyze(image, profile, chosen.classifier)
+        observation = analyze(image, profile, chosen.classifier, force=args.force)
         note = chosen.warning
+    except ProfileMismatch as exc:
+        raise BadInput(f"{args.image} does not match the profile {args.profile}: {exc} (--force reads what it can)") from None
     except (ImageError, ProfileError, LocateError) as exc:
         raise BadInput(str(exc)) from None
     if note:
         observation["warnings"].append(note)
     if args.check:
-        observation["check"] = _check(observation, profile, args.jokers)
+        observation["check"] = _check(observation, options)
+    if args.text:
+        from .text import observation_text
+
+        names = profile.players if isinstance(profile.players, list) else None
+        print(observation_text(observation, _language(args), options=options, names=names), end="")
+        return 0
     print(json.dumps(observation) if args.compact else dump_json(observation))
     return 0
 
@@ -280,12 +321,13 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     import numpy as np
 
     from .vision.analyze import ImageError, load_image
-    from .vision.calibrate import CalibrationError, Match, find_boards, profile_json
+    from .vision.calibrate import CalibrationError, Match, confirm_boards, find_boards, profile_json
     from .vision.register import refine_board
 
     side = args.side or args.wall or "colored"
-    if args.game == "azul" and args.side is not None or args.game == "pavilion" and args.wall is not None:
-        raise BadInput("--wall is an Azul option and --side a Summer Pavilion one")
+    if args.game == "azul" and args.side is not None or args.game == "pavilion" and (args.wall is not None or args.jokers):
+        raise BadInput("--wall and --jokers are Azul options and --side a Summer Pavilion one")
+    options = {"wall": side, "jokers": args.jokers} if args.game == "azul" else {"side": side}
     try:
         image = load_image(args.image)
     except ImageError as exc:
@@ -311,7 +353,13 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         if args.game == "pavilion" and scoring is None:
             raise BadInput("the scoring board was not found; give its corners with --scoring (and the boards' "
                            "with --board)")
-    profile = profile_json(image, args.game, boards, scoring)
+    try:
+        confirm_boards(image, boards)
+    except CalibrationError as exc:
+        if not args.force:
+            raise BadInput(f"{exc} (--force writes the profile anyway)") from None
+        print(f"azulcam calibrate: warning: {exc}", file=sys.stderr)
+    profile = profile_json(image, args.game, boards, scoring, options)
     _write_out(args.out, dump_json(profile) + "\n", f"{len(boards)} boards" + (" and the scoring board" if scoring else ""))
     return 0
 
@@ -343,6 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Replay a record, checking every event, and print its score report.")
     s.add_argument("record", help="record file ('-' for standard input)")
     s.add_argument("--compact", action="store_true", help="print the report on one line")
+    _add_text_options(s, "the scores, their breakdown and the final boards")
     s.set_defaults(func=cmd_score)
 
     r = sub.add_parser("render", help="draw photo-like images (or a video) of a recorded game, with their truth",
@@ -391,6 +440,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--players", type=int, choices=[2, 3, 4], required=True)
     c.add_argument("--wall", choices=["colored", "grey"], default=None, help="Azul: which wall side the boards show")
     c.add_argument("--side", choices=["colored", "grey"], default=None, help="Summer Pavilion: which side")
+    c.add_argument("--jokers", action="store_true", help="Azul: the game is played with the joker tiles")
+    c.add_argument("--force", action="store_true",
+                   help="write the profile even where a board cannot be confirmed (covered, blurred, another side)")
     c.add_argument("--board", type=_quad, action="append", default=None, metavar="X1,Y1,...,X4,Y4",
                    help="a board's corners by hand (TL TR BR BL as its owner sees it), once per player in order")
     c.add_argument("--scoring", type=_quad, default=None, metavar="X1,Y1,...,X4,Y4",
@@ -407,14 +459,20 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--profile", required=True, help="azulcam-profile/1 file of this camera ('-' for standard input)")
     a.add_argument("--check", action="store_true",
                    help="add the rules engine's verdict: what no legal game can show in this position")
-    a.add_argument("--jokers", action="store_true", help="Azul with the joker tiles (for --check)")
+    a.add_argument("--jokers", action="store_true",
+                   help="Azul with the joker tiles, whatever the profile's options say (for a profile without them)")
+    a.add_argument("--force", action="store_true",
+                   help="read a photo that does not match its profile: the boards that do not match are skipped, "
+                        "and the warnings say so")
     a.add_argument("--compact", action="store_true", help="print the observation on one line")
+    _add_text_options(a, "what is on the table, each board drawn,")
     a.set_defaults(func=cmd_analyze)
 
     d = sub.add_parser("demo", help="read the bundled photo of each game and print what it sees, with the check",
                        description="The main job without a camera: read the bundled table photo of each game "
                                    "(Azul, 4 players; Summer Pavilion, 2 players) with its profile, print each "
                                    "azulcam-observation/1 with the rules engine's check, and a summary on stderr.")
+    _add_text_options(d, "what each photo shows")
     d.set_defaults(func=cmd_demo)
     return parser
 

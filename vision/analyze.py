@@ -44,7 +44,7 @@ import numpy as np
 
 from ..calibration.layouts import LayoutError, load_layout
 from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_homography
-from . import crops, detect, light, locate
+from . import crops, detect, light, locate, verify
 from .classify import Classifier, on_special_space
 from .detect import MARKER  # the first-player marker's kind: one per game (:func:`one_marker`)
 from .locate import plane_for
@@ -124,13 +124,16 @@ def fit_profile(profile: Profile, image: np.ndarray) -> tuple[Profile, list[str]
             return None
         return BoardPlacement(b.player, b.layout, tuple((x * s, y * s) for x, y in b.corners))  # type: ignore[arg-type]
 
-    fitted = Profile(profile.game, (w, h), tuple(scaled(b) for b in profile.boards),  # type: ignore[misc]
-                     scaled(profile.scoring_board), profile.colors)
+    fitted = replace(profile, image_size=(w, h), boards=tuple(scaled(b) for b in profile.boards),  # type: ignore[misc]
+                     scoring_board=scaled(profile.scoring_board))
     return fitted, [f"the profile is for {pw}x{ph} images; its corners were scaled to this {w}x{h} image"]
 
 
 def check_profile(profile: Profile) -> None:
-    """Raises :class:`ProfileError` when a board's layout is unknown or of another game."""
+    """Raises :class:`ProfileError` when a board's layout is unknown, of another game, or of the
+    other side than the profile's options say."""
+    options = profile.game_options
+    side = options.get("wall", options.get("side"))
     for b in profile.boards + ((profile.scoring_board,) if profile.scoring_board else ()):
         try:
             layout = load_layout(b.layout)
@@ -138,6 +141,10 @@ def check_profile(profile: Profile) -> None:
             raise ProfileError(str(exc)) from None
         if not layout.name.startswith(profile.game):
             raise ProfileError(f"the profile is for {profile.game}, but a board's layout is {layout.name}")
+        if b.player is not None and layout.name.split("-")[1] != side:
+            key = "wall" if profile.game == "azul" else "side"
+            raise ProfileError(f"the profile's options say {key} {side}, but the board of player {b.player} "
+                               f"has the layout {layout.name}")
     if profile.game == "pavilion" and profile.scoring_board is None:
         raise ProfileError("a Summer Pavilion profile needs the scoring board's corners (scoring_board)")
 
@@ -769,13 +776,62 @@ def default_locator(threads: int = 1) -> tuple[TableLocator, str | None]:
         return TableLocator(detector), f"candidate model not loaded, the detector's unsure peaks are not proposed: {exc}"
 
 
-def analyze(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = None) -> dict[str, Any]:
+class ProfileMismatch(ValueError):
+    """The photo does not show what its profile says: another game, the other side of the boards,
+    or no board where the profile puts one. The message names the board and the likely cause."""
+
+
+def verified_profile(image: np.ndarray, profile: Profile, force: bool = False) -> tuple[list[str], set[int]]:
+    """The profile's boards checked against the photo (:mod:`verify`), before anything is read:
+    the warnings to add, and the players whose boards do not match.
+
+    Raises :class:`ProfileMismatch` naming every board that does not match, unless ``force``:
+    then the warnings say which boards will be skipped. A board partly covered, or too small to
+    tell, is read, with a warning."""
+    check_profile(profile)
+    fitted, _ = fit_profile(profile, image)
+    with without_ipp():
+        checks = verify.check_boards(image, [(b, b.homography) for b in fitted.boards])
+    warnings = []
+    for check in checks:
+        if check.covered:
+            warnings.append(f"the {' and '.join(check.covered)} of {check.who} look covered or out of view: "
+                            "what lies there may be misread")
+        elif check.verdict == "unsure":
+            warnings.append(f"{check.who} could not be confirmed as {check.layout} (too small, blurred, covered "
+                            "or out of view in the photo): read as the profile says")
+    bad = [(board, check) for board, check in zip(profile.boards, checks) if check.mismatch]
+    if bad and not force:
+        raise ProfileMismatch("; ".join(check.reason() for _, check in bad))
+    warnings += [f"skipped {check.who}: {check.reason()}" for _, check in bad]
+    return warnings, {board.player for board, _ in bad if board.player is not None}
+
+
+def without_boards(observation: dict[str, Any], players: set[int]) -> dict[str, Any]:
+    """The observation less the boards of ``players`` (their slots, the tiles beside them and
+    what is uncertain there): what a forced reading skips."""
+    if not players:
+        return observation
+    skipped = tuple(f"boards.{p}." for p in players)
+    observation["boards"] = [b for b in observation["boards"] if b["player"] not in players]
+    observation["uncertain"] = [u for u in observation["uncertain"] if not u.startswith(skipped)]
+    return observation
+
+
+def analyze(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = None,
+            force: bool = False) -> dict[str, Any]:
     """Read one image with its profile into an ``azulcam-observation/1``. ``locator`` defaults to
-    :func:`default_locator`; when its detector could not load, the observation's warnings say so."""
+    :func:`default_locator`; when its detector could not load, the observation's warnings say so.
+
+    Raises :class:`ProfileMismatch` when the photo does not show what the profile says
+    (:func:`verified_profile`); with ``force`` it reads what it can and the warnings say what it
+    skipped."""
     note = None
+    checked, skipped = verified_profile(image, profile, force)
     if locator is None:
         locator, note = default_locator()
-    observation = assemble(read(image, profile, classifier, locator))
+    observation = without_boards(assemble(read(image, profile, classifier, locator)), skipped)
+    observation["warnings"] += checked
     if note:
         observation["warnings"].append(note)
     return observation

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ..calibration.profile import PROFILE_FORMAT, board_homography
+from ..calibration.profile import PROFILE_FORMAT, BoardPlacement, board_homography
 from .register import art_view, refine_board, without_ipp
+from .verify import check_board
 
 #: Scale (pixels per board millimetre) at which a candidate is compared with the art: coarse, so
 #: that a quadrilateral a little off the board's true outline still matches.
@@ -110,12 +111,21 @@ def _find_boards(image: np.ndarray, game: str, players: int, side: str, min_scor
     for m in matches:
         if m.score >= min_score and not any(_overlaps(m.corners, c.corners) for c in chosen):
             chosen.append(m)
+    # The boards whose print is confirmed (:func:`_confirmed`) come first: the art's correlation
+    # alone ranked Summer Pavilion's scoring board above a player's board.
+    confirmed = [m for m in chosen if _confirmed(image, m)]
+    chosen = confirmed + [m for m in chosen if not any(m is c for c in confirmed)]
     scoring = None
     if game == "pavilion":
         rest = [identify(grey, q, ["pavilion-scoring"]) for q in quads
                 if not any(_overlaps(q, c.corners) for c in chosen[:players])]
         rest = [m for m in rest if m.score >= min_score]
         scoring = max(rest, key=lambda m: m.score) if rest else None
+    # More boards of the game in view than players: a wrong --players would drop one unsaid.
+    more = [m for m in confirmed[players:] if scoring is None or not _overlaps(m.corners, scoring.corners)]
+    if more:
+        raise CalibrationError(f"found {players + len(more)} boards of {game}, but --players {players}: "
+                               "give the right player count")
     chosen = chosen[:players]
     if len(chosen) < players:
         raise CalibrationError(f"found {len(chosen)} of the {players} boards; give their corners by hand "
@@ -137,9 +147,50 @@ def _find_boards(image: np.ndarray, game: str, players: int, side: str, min_scor
     return refined, scoring
 
 
-def profile_json(image: np.ndarray, game: str, boards: list[Match], scoring: Match | None) -> dict:
+def _placement(match: Match, player: int | None = None) -> BoardPlacement:
+    return BoardPlacement(player, match.layout, tuple((float(x), float(y)) for x, y in match.corners))  # type: ignore[arg-type]
+
+
+def _confirmed(image: np.ndarray, match: Match) -> bool:
+    """Whether the photo shows the whole board of ``match``'s layout there, uncovered."""
+    check = check_board(image, _placement(match), board_homography(match.corners))
+    return check.verdict == "match" and not check.covered
+
+
+def _where(match: Match) -> str:
+    x, y = match.corners.mean(axis=0)
+    return f"({x:.0f}, {y:.0f})"
+
+
+def confirm_boards(image: np.ndarray, boards: list[Match]) -> None:
+    """Raises :class:`CalibrationError` unless the photo shows each board whole, bare of hands, of
+    its layout's game and side (:func:`~azulcam.vision.verify.check_board`): a profile is the
+    reference for every later reading, so a doubtful outline is refused now rather than misread
+    later. The message names the boards confirmed and those not, by their centres."""
+    checks = [check_board(image, _placement(m, p), board_homography(m.corners)) for p, m in enumerate(boards)]
+    bad = [(m, c) for m, c in zip(boards, checks) if c.verdict != "match" or c.covered]
+    if not bad:
+        return
+    good = [f"player {p} at {_where(m)}" for p, (m, c) in enumerate(zip(boards, checks)) if c.verdict == "match" and not c.covered]
+    why = []
+    for m, c in bad:
+        if c.mismatch:
+            why.append(f"at {_where(m)}: {c.reason()}")
+        elif c.covered:
+            why.append(f"at {_where(m)}: the {' and '.join(c.covered)} of the board look covered or out of view")
+        else:
+            why.append(f"at {_where(m)}: cannot tell it is a {m.layout} board (too small, blurred or out of view)")
+    raise CalibrationError(f"could not confirm {len(bad)} of the {len(boards)} boards ({'; '.join(why)}); "
+                           f"confirmed: {', '.join(good) if good else 'none'}. Take a photo with every board in "
+                           "view and bare of hands, or give the corners with --board")
+
+
+def profile_json(image: np.ndarray, game: str, boards: list[Match], scoring: Match | None,
+                 options: dict | None = None) -> dict:
     h, w = image.shape[:2]
     placement = lambda m: {"layout": m.layout, "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in m.corners]}  # noqa: E731
-    return {"format": PROFILE_FORMAT, "game": game, "image_size": [w, h],
-            "boards": [{"player": p, **placement(m)} for p, m in enumerate(boards)],
+    out = {"format": PROFILE_FORMAT, "game": game, "image_size": [w, h]}
+    if options is not None:
+        out.update({"options": options, "players": len(boards)})
+    return {**out, "boards": [{"player": p, **placement(m)} for p, m in enumerate(boards)],
             "scoring_board": placement(scoring) if scoring else None, "colors": None}

@@ -578,8 +578,9 @@ def degrade(image: np.ndarray, look: Look, rng: np.random.Generator) -> np.ndarr
 # --------------------------------------------------------------------------- truth
 
 
-def profile_json(table: Table, camera: Camera) -> dict[str, Any]:
-    """The ``azulcam-profile/1`` whose corners are where the boards' printed tops lie in the image."""
+def profile_json(table: Table, camera: Camera, options: dict[str, Any]) -> dict[str, Any]:
+    """The ``azulcam-profile/1`` whose corners are where the boards' printed tops lie in the image,
+    with the game's ``options`` and its player count."""
 
     def placement(piece: Any) -> dict[str, Any]:
         pts = np.hstack([np.array(piece.corners()), np.full((4, 1), -BOARD_HEIGHT_MM)])
@@ -590,6 +591,7 @@ def profile_json(table: Table, camera: Camera) -> dict[str, Any]:
 
     arr = table.arrangement
     return {"format": PROFILE_FORMAT, "game": arr.game, "image_size": list(camera.size),
+            "options": dict(options), "players": len(arr.boards),
             "boards": [placement(b) for b in arr.boards],
             "scoring_board": placement(arr.scoring) if arr.scoring else None, "colors": None}
 
@@ -706,7 +708,7 @@ def render_state(state: Any, seed: int | tuple[int, ...], options: SceneOptions 
     clock = Stopwatch(spent)
     jpeg = encode_jpeg(image, look.jpeg)
     clock.lap("jpeg")
-    truth = scene_truth(table, camera, masks, params, look)
+    truth = scene_truth(table, camera, masks, params, look, state.options)
     clock.lap("truth")
     return Scene(jpeg, truth, None)
 
@@ -728,13 +730,13 @@ def item_outlines(table: Table, camera: Camera) -> list[dict[str, Any]]:
 
 
 def scene_truth(table: Table, camera: Camera, masks: dict[str, np.ndarray], params: dict[str, float],
-                look: Look | None) -> dict[str, Any]:
-    """The ``azulcam-scene/1`` truth of a drawn table."""
+                look: Look | None, options: dict[str, Any]) -> dict[str, Any]:
+    """The ``azulcam-scene/1`` truth of a drawn table of a game with ``options``."""
     lifted = lambda pts: camera.project(np.hstack([np.asarray(pts, float), np.full((len(pts), 1), -FACTORY_HEIGHT_MM)]))  # noqa: E731
     truth: dict[str, Any] = {
         "format": SCENE_FORMAT,
         "observation": observation(table, contents_of(table), lifted),
-        "profile": profile_json(table, camera),
+        "profile": profile_json(table, camera, options),
         "hidden": hidden_zones(table, camera, masks),
         "items": item_outlines(table, camera),
         "camera": {**camera.to_json(), **params},

@@ -66,7 +66,7 @@ def frames(record: Record, seed: int = 0, size: tuple[int, int] = (960, 540), fi
     clutter = [make_clutter(rng, arrangement.extent()) for _ in range(int(rng.integers(0, 3)))]
     table = build_table(arrangement, zone_contents(state), rng)
     count = 0
-    shot = _Shot(camera, params, look, clutter, rng)
+    shot = _Shot(camera, params, look, clutter, rng, state.options)
     if first == 0:
         for _ in range(STILL):
             yield shot.frame(table, [], -1, "still", count)
@@ -94,6 +94,7 @@ class _Shot:
     look: Look
     clutter: list[Solid]
     rng: np.random.Generator
+    options: dict[str, Any]
 
     def frame(self, table: Table, hand: list[Solid], event: int, phase: str, count: int) -> Frame:
         """``event``: the record event the frame shows; the table shows its result in the
@@ -102,7 +103,7 @@ class _Shot:
         camera = self.camera.jittered(self.rng, 0.04, 0.4)
         look = replace(self.look, exposure=self.look.exposure * (1 + 0.06 * math.sin(t / 7.0)))
         image, masks = compose(table, camera, look, self.clutter + hand, self.rng, phase=0.15 * math.sin(t / 11.0))
-        truth = scene_truth(table, camera, masks, self.params, None)
+        truth = scene_truth(table, camera, masks, self.params, None, self.options)
         truth = {"frame": count, "event": event, "phase": phase, "applied": phase in ("still", "leave"), **truth}
         return Frame(image, truth)
 

@@ -40,7 +40,7 @@ def test_analyze_prints_an_observation_with_the_check(tmp_path, capsys):
 
 @pytest.mark.parametrize("breakage, message", [
     ("corrupt", "not an image OpenCV can decode"),
-    ("other-game", "profile is for pavilion"),
+    ("other-game", "is not a Summer Pavilion player board"),
     ("bad-profile", "boards must list"),
     ("other-size", "another shape"),
 ])
@@ -53,6 +53,7 @@ def test_analyze_bad_input_exits_one(breakage, message, tmp_path, capsys):
         image = bad
     elif breakage == "other-game":
         data["game"] = "pavilion"
+        data.pop("options")  # one game's options or the other's: let the boards' layouts tell
     elif breakage == "bad-profile":
         data["boards"] = []
     elif breakage == "other-size":

@@ -1,0 +1,133 @@
+"""A photo that does not match its settings is refused (exit 1, naming the board and the likely
+cause), not read: another game, the other side, more boards than players, a board covered at
+calibration. A board partly covered when reading is read, with a warning; ``--force`` reads what
+it can and says what it skipped."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from azulcam.calibration.profile import Profile, board_homography
+from azulcam.cli import main
+from azulcam.vision import verify
+
+SAMPLES = resources.files("azulcam").joinpath("samples")
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def sample(name: str) -> tuple[Path, dict]:
+    with resources.as_file(SAMPLES.joinpath(f"{name}.jpg")) as path:
+        image = Path(path)
+    return image, json.loads(SAMPLES.joinpath(f"{name}.profile.json").read_text(encoding="utf-8"))
+
+
+def write(tmp_path: Path, data: dict, name: str = "profile.json") -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def with_a_hand(image: np.ndarray, profile: dict, player: int) -> np.ndarray:
+    """The photo with a skin-coloured, textured blob over the right half of a player's board."""
+    corners = profile["boards"][player]["corners"]
+    centre = cv2.perspectiveTransform(np.array([[[0.75, 0.6]]]), board_homography(np.array(corners)))[0, 0]
+    side = float(np.linalg.norm(np.subtract(corners[1], corners[0])))
+    out = image.copy()
+    cv2.ellipse(out, (int(centre[0]), int(centre[1])), (int(side * 0.3), int(side * 0.22)), 30, 0, 360,
+                (120, 150, 200), -1)
+    hand = (out != image).any(axis=2)
+    noise = np.random.default_rng(0).normal(0, 6, out.shape).astype(np.int16)
+    return np.where(hand[..., None], np.clip(out.astype(np.int16) + noise, 0, 255), out).astype(np.uint8)
+
+
+def test_the_bundled_photos_match_their_profiles():
+    for name in ("azul-4p", "pavilion-2p"):
+        image_path, data = sample(name)
+        image, profile = cv2.imread(str(image_path)), Profile.from_json(data)
+        checks = verify.check_boards(image, [(b, b.homography) for b in profile.boards])
+        assert [c.verdict for c in checks] == ["match"] * len(checks), (name, checks)
+        assert not any(c.covered for c in checks), (name, checks)
+
+
+def test_a_summer_pavilion_profile_on_an_azul_photo_is_refused(tmp_path, capsys):
+    image, azul = sample("azul-4p")
+    _, pavilion = sample("pavilion-2p")
+    wrong = {**azul, "game": "pavilion", "options": {"side": "colored"}, "scoring_board": pavilion["scoring_board"],
+             "boards": [{**b, "layout": "pavilion-colored"} for b in azul["boards"]]}
+    code, out, err = run(["analyze", str(image), "--profile", write(tmp_path, wrong)], capsys)
+    assert code == 1 and out == ""
+    assert "the board of player 0 looks like an Azul board, but the profile says Summer Pavilion" in err
+    assert "calibrate again" in err and "--force" in err
+
+
+def test_the_grey_wall_layout_on_a_coloured_table_is_refused(tmp_path, capsys):
+    image, azul = sample("azul-4p")
+    grey = {**azul, "options": {"wall": "grey", "jokers": True},
+            "boards": [{**b, "layout": "azul-grey"} for b in azul["boards"]]}
+    code, out, err = run(["analyze", str(image), "--profile", write(tmp_path, grey)], capsys)
+    assert code == 1 and out == ""
+    assert "looks like the coloured side, but the profile says azul-grey" in err
+
+
+def test_the_grey_side_on_a_coloured_summer_pavilion_table_is_refused(tmp_path, capsys):
+    image, pavilion = sample("pavilion-2p")
+    grey = {**pavilion, "options": {"side": "grey"},
+            "boards": [{**b, "layout": "pavilion-grey"} for b in pavilion["boards"]]}
+    code, _, err = run(["analyze", str(image), "--profile", write(tmp_path, grey)], capsys)
+    assert code == 1 and "looks like the coloured side, but the profile says pavilion-grey" in err
+
+
+def test_force_reads_what_matches_and_says_what_it_skipped(tmp_path, capsys):
+    image, azul = sample("azul-4p")
+    one_grey = {**azul, "boards": [*azul["boards"][:3], {**azul["boards"][3], "layout": "azul-grey"}]}
+    # The profile itself must be consistent: one side for every board.
+    code, _, err = run(["analyze", str(image), "--profile", write(tmp_path, one_grey)], capsys)
+    assert code == 1 and "options.wall is 'colored', but boards[3].layout is azul-grey" in err
+    moved = {**azul, "boards": [*azul["boards"][:3], {**azul["boards"][3], "corners": [
+        [x + 600, y + 300] for x, y in azul["boards"][3]["corners"]]}]}
+    code, _, err = run(["analyze", str(image), "--profile", write(tmp_path, moved)], capsys)
+    assert code == 1 and "nothing of the board of player 3's print (azul-colored)" in err
+    code, out, err = run(["analyze", str(image), "--profile", write(tmp_path, moved), "--force"], capsys)
+    observation = json.loads(out)
+    assert code == 0 and [b["player"] for b in observation["boards"]] == [0, 1, 2]
+    assert any(w.startswith("skipped the board of player 3: nothing of") for w in observation["warnings"])
+
+
+def test_calibrate_refuses_fewer_players_than_boards(capsys):
+    image, _ = sample("azul-4p")
+    code, out, err = run(["calibrate", str(image), "--game", "azul", "--players", "3"], capsys)
+    assert code == 1 and out == "" and "found 4 boards of azul, but --players 3" in err
+
+
+def test_calibrate_writes_the_options_and_players(capsys):
+    image, _ = sample("azul-4p")
+    code, out, _ = run(["calibrate", str(image), "--game", "azul", "--players", "4", "--jokers"], capsys)
+    profile = json.loads(out)
+    assert code == 0 and profile["options"] == {"wall": "colored", "jokers": True} and profile["players"] == 4
+    code, out, _ = run(["calibrate", str(image), "--game", "azul", "--players", "4", "--wall", "grey"], capsys)
+    assert code == 1 and out == ""
+
+
+def test_a_hand_over_a_board_is_a_warning_when_reading_and_refused_at_calibration(tmp_path, capsys):
+    image_path, azul = sample("azul-4p")
+    covered = tmp_path / "hand.png"
+    cv2.imwrite(str(covered), with_a_hand(cv2.imread(str(image_path)), azul, 0))
+    code, out, err = run(["analyze", str(covered), "--profile", write(tmp_path, azul)], capsys)
+    warnings = json.loads(out)["warnings"]
+    assert code == 0, err
+    assert any("of the board of player 0 look covered or out of view" in w for w in warnings), warnings
+    code, out, err = run(["calibrate", str(covered), "--game", "azul", "--players", "4", "--jokers"], capsys)
+    assert code == 1 and out == ""
+    assert "could not confirm 1 of the 4 boards" in err and "look covered" in err
+    assert "confirmed: player 1 at" in err  # the boards it did find are named

@@ -1,0 +1,293 @@
+"""Does the photo show the boards the profile names, where it puts them?
+
+A reading with the wrong profile (another game, the other side of the boards, boards moved or
+covered) would be a confident wrong answer. This step looks at each board the profile places
+and asks what every printing of the game shares, never our own art:
+
+- **the game**, from the directions of the board's printed edges: an Azul board is a grid of
+  squares (edges along its sides), a Summer Pavilion board is stars of 60-degree rhombuses
+  (edges at 30, 90 and 150 degrees). The histogram of edge directions in the board's own
+  plane is compared with each layout's own (:func:`direction_match`); it holds under any art,
+  light, blur or scale, since it uses only the slots' shapes;
+- **the side**, from the colours printed under the slots: on a coloured side, the spaces
+  printed in one colour look alike and unlike the others (a tile there has the same colour), so
+  the spread between those groups of slots is far larger than within them
+  (:func:`printed_pattern`, an F statistic: light and white balance move every group alike).
+  On a grey side the groups do not differ more than chance allows, and the spaces are grey;
+- **what is covered**: a part of the board whose edge directions match neither game while the
+  rest matches its own is under a hand or out of view; it is read, with a warning.
+
+:func:`check_boards` gives one :class:`BoardCheck` per board; ``analyze`` refuses a photo whose
+boards do not match (unless forced) and adds the warnings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from ..calibration.layouts import load_layout
+from ..calibration.profile import BoardPlacement
+
+#: Edge directions are binned by this many degrees over 0..180.
+_BIN_DEG = 5
+#: The rectified view's side in pixels: about the board's own size in the photo (no detail is
+#: invented by upsampling a far board), within these bounds.
+_VIEW_MIN, _VIEW_MAX = 96, 480
+#: A board's edge directions must match its layout's at least this well (a correlation) to
+#: confirm the game; a part of the board (a quadrant) below it is taken as covered. A random
+#: direction histogram correlates near 0 with either game's; the boards the renderer draws
+#: match their own game at 0.58 to 0.81 whole.
+MATCHES = 0.4
+#: ... and the other game's layout must match it by this much more to call it the other game.
+#: Between the two, neither is sure (a board mostly covered): nothing is refused.
+OTHER_GAME_BY = 0.25
+#: On a board too small or blurred to read its slots' edges well (:data:`_SLOT_PX`), the other
+#: game's layout must match at least this well.
+OTHER_SURE = 0.6
+#: A coloured side's printed pattern: the F statistic of the slots' colours grouped by the colour
+#: printed under them. Under no pattern (a grey side) F has expectation 1; its 0.1 % tail is about
+#: 7 for Azul's wall (4 and 20 degrees of freedom), hence Azul's 8. A grey Summer Pavilion board
+#: whose stars were built one colour each also groups by colour (F up to 26 on the renderer's
+#: tables), so there the coloured side is called only far above chance. A grey side is called
+#: only near chance.
+COLOURED_F = {"azul": 8.0, "pavilion": 40.0}
+GREY_F = 3.0
+#: The board's outer band (a share of its side) is left out of the edge directions: every board's
+#: outline is a square, whatever the game.
+_OUTLINE_BAND = 0.04
+#: A quarter of the board is judged covered or not only when it holds this share of the layout's
+#: slot area (Azul's top left holds two pattern lines and the score track: too little to tell).
+_PART_SLOTS = 0.15
+#: A board is called another game's, or no board at all, only where its slots are this many
+#: pixels across in the photo (the square root of a slot's area): below it a blurred, far board
+#: keeps too little of its print's edges to say (it is read, with a warning).
+_SLOT_PX = 12.0
+#: A slot's area for its edge directions: its polygon grown by this factor about its centre, so
+#: that the outline printed round it counts.
+_SLOT_GROWTH = 1.2
+
+
+@dataclass(frozen=True)
+class BoardCheck:
+    """What the photo shows where the profile puts one board.
+
+    ``verdict``: ``match``; ``other_game`` or ``other_side`` (the board is printed for another
+    game or side: ``seen`` names the layout it looks like); ``nothing`` (no board's print where
+    the profile puts it); ``unsure`` (too little in view to tell, read anyway). ``covered``
+    names the parts of a matching board that look covered or out of view."""
+
+    who: str
+    layout: str
+    verdict: str
+    seen: str | None = None
+    covered: tuple[str, ...] = ()
+    figures: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def mismatch(self) -> bool:
+        return self.verdict in ("other_game", "other_side", "nothing")
+
+    def reason(self) -> str:
+        """The mismatch in words, naming the board and the likely cause."""
+        game = "Azul" if self.layout.startswith("azul") else "Summer Pavilion"
+        if self.verdict == "other_game":
+            other = "a Summer Pavilion" if game == "Azul" else "an Azul"
+            return (f"{self.who} looks like {other} board, but the profile says {game} ({self.layout}): "
+                    "wrong profile? calibrate again")
+        if self.verdict == "other_side":
+            side = "grey" if "grey" in (self.seen or "") else "coloured"
+            return (f"{self.who} looks like the {side} side, but the profile says {self.layout}: "
+                    "wrong profile or wrong --wall/--side? calibrate again")
+        if self.verdict == "nothing":
+            return (f"nothing of {self.who}'s print ({self.layout}) lies where the profile puts it "
+                    "(moved, covered, or another table?): calibrate again")
+        return f"{self.who} matches its profile"
+
+
+def who_of(placement: BoardPlacement) -> str:
+    return "the scoring board" if placement.player is None else f"the board of player {placement.player}"
+
+
+def board_view(image: np.ndarray, homography: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """The board in its own plane (a square view about its size in the photo), the mask of the
+    view's pixels to measure (inside the photo, off the board's outline) and the share of the
+    board inside the photo."""
+    corners = cv2.perspectiveTransform(np.array([[[0, 0]], [[1, 0]], [[1, 1]], [[0, 1]]], np.float64), homography)
+    corners = corners.reshape(4, 2)
+    side = max(np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4))
+    size = int(np.clip(side, _VIEW_MIN, _VIEW_MAX))
+    to_view = homography @ np.diag([1.0 / size, 1.0 / size, 1.0])
+    view = cv2.warpPerspective(image, to_view, (size, size), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
+    inside = cv2.warpPerspective(np.full(image.shape[:2], 255, np.uint8), to_view, (size, size),
+                                 flags=cv2.WARP_INVERSE_MAP | cv2.INTER_NEAREST, borderValue=0)
+    # The photo's own border is an edge of no board: keep well clear of it.
+    inside = cv2.erode(inside, np.ones((5, 5), np.uint8)) > 0
+    band = max(1, int(round(_OUTLINE_BAND * size)))
+    in_view = float(inside.mean())
+    inside[:band, :] = inside[-band:, :] = inside[:, :band] = inside[:, -band:] = False
+    return view, inside, in_view
+
+
+@lru_cache(maxsize=None)
+def layout_directions(layout_name: str) -> np.ndarray:
+    """A layout's slot edges as a histogram of directions (by length, softened by a bin each way,
+    centred and normalised)."""
+    bins = 180 // _BIN_DEG
+    hist = np.zeros(bins)
+    for slot in load_layout(layout_name).slots:
+        poly = np.asarray(slot.polygon, np.float64)
+        for a, b in zip(poly, np.roll(poly, -1, axis=0)):
+            d = b - a
+            hist[int((np.degrees(np.arctan2(d[1], d[0])) % 180) // _BIN_DEG) % bins] += float(np.hypot(*d))
+    hist = np.convolve(np.r_[hist[-2:], hist, hist[:2]], [0.25, 0.5, 1.0, 0.5, 0.25], "valid")
+    hist -= hist.mean()
+    return hist / np.linalg.norm(hist)
+
+
+def edge_directions(view: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """The view's edges (gradient magnitude under ``mask``) as a centred, normalised histogram of
+    directions; None where too little of the view has edges."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
+    gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    magnitude = np.hypot(gx, gy)[mask]
+    if magnitude.size < 0.05 * mask.size:
+        return None
+    direction = (np.degrees(np.arctan2(gy, gx))[mask] + 90.0) % 180.0  # an edge runs across its gradient
+    hist, _ = np.histogram(direction, 180 // _BIN_DEG, (0.0, 180.0), weights=magnitude)
+    hist -= hist.mean()
+    norm = np.linalg.norm(hist)
+    return hist / norm if norm > 0 else None
+
+
+@lru_cache(maxsize=64)
+def slot_area(layout_name: str, size: int) -> np.ndarray:
+    """Where a layout's slots lie in a ``size`` x ``size`` view, each a little enlarged to take in
+    its outline: the print there is the layout's, whatever else the board's printing shows (its
+    frame, ornaments, the score track's numbers)."""
+    area = np.zeros((size, size), np.uint8)
+    for slot in load_layout(layout_name).slots:
+        poly = np.asarray(slot.polygon, np.float64)
+        centre = poly.mean(axis=0)
+        grown = ((poly - centre) * _SLOT_GROWTH + centre) * size
+        cv2.fillPoly(area, [np.round(grown).astype(np.int32)], 1)
+    area.flags.writeable = False  # cached and shared
+    return area > 0
+
+
+def direction_match(view: np.ndarray, mask: np.ndarray, layout_name: str) -> float:
+    """How well the view's edge directions where the layout's slots lie match the layout's own: a
+    correlation (-1..1; 0 where nothing can be measured)."""
+    seen = edge_directions(view, mask & slot_area(layout_name, view.shape[0]))
+    return 0.0 if seen is None else float(seen @ layout_directions(layout_name))
+
+
+def slot_px(layout_name: str, size: int) -> float:
+    """A slot's size in a ``size``-pixel view: the square root of its median area."""
+    areas = [abs(cv2.contourArea(np.asarray(slot.polygon, np.float32))) for slot in load_layout(layout_name).slots]
+    return float(np.sqrt(np.median(areas))) * size
+
+
+def _other_game(layout_name: str) -> str:
+    return "pavilion-colored" if layout_name.startswith("azul") else "azul-colored"
+
+
+#: The parts of a board, for what is covered: (name, x range, y range) in board fractions.
+PARTS = (("top left", (0.0, 0.5), (0.0, 0.5)), ("top right", (0.5, 1.0), (0.0, 0.5)),
+         ("bottom left", (0.0, 0.5), (0.5, 1.0)), ("bottom right", (0.5, 1.0), (0.5, 1.0)))
+
+
+def covered_parts(view: np.ndarray, mask: np.ndarray, layout_name: str) -> tuple[str, ...]:
+    """The quarters of a board whose edges match its layout less than :data:`MATCHES`, of those
+    that hold at least :data:`_PART_SLOTS` of the layout's slot area (too few slots say nothing)."""
+    size = view.shape[0]
+    slots = slot_area(layout_name, size)
+    out = []
+    for name, (x0, x1), (y0, y1) in PARTS:
+        part = np.zeros_like(mask)
+        part[int(y0 * size):int(y1 * size), int(x0 * size):int(x1 * size)] = True
+        if (slots & part).sum() < _PART_SLOTS * slots.sum():
+            continue
+        if direction_match(view, mask & part, layout_name) < MATCHES:
+            out.append(name)
+    return tuple(out)
+
+
+def printed_pattern(view: np.ndarray, mask: np.ndarray, coloured_layout: str) -> float | None:
+    """How strongly the slots' colours follow the coloured side's print (an F statistic), or None
+    where too few slots are in view.
+
+    Each slot with a printed colour gives the median CIELAB colour of its middle half (lightness
+    weighed half, since light falls off across a board); they are grouped by the printed colour."""
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
+    size = view.shape[0]
+    colours, groups = [], []
+    for slot in load_layout(coloured_layout).slots:
+        if not slot.printed:
+            continue
+        poly = np.asarray(slot.polygon, np.float64)
+        centre = poly.mean(axis=0)
+        inner = ((poly - centre) * 0.5 + centre) * size
+        cell = np.zeros(mask.shape, np.uint8)
+        cv2.fillPoly(cell, [np.round(inner).astype(np.int32)], 1)
+        pixels = lab[(cell > 0) & mask]
+        if len(pixels) < 3:
+            continue
+        colours.append(np.median(pixels, axis=0) * (0.5, 1.0, 1.0))
+        groups.append(slot.printed)
+    kinds = sorted(set(groups))
+    if len(colours) < 2 * len(kinds) or len(kinds) < 2:
+        return None
+    x, g = np.array(colours), np.array(groups)
+    mean = x.mean(axis=0)
+    between = sum((g == k).sum() * float(np.sum((x[g == k].mean(axis=0) - mean) ** 2)) for k in kinds)
+    within = sum(float(np.sum((x[g == k] - x[g == k].mean(axis=0)) ** 2)) for k in kinds)
+    return float((between / (len(kinds) - 1)) / (within / (len(x) - len(kinds)) + 1e-9))
+
+
+def check_board(image: np.ndarray, placement: BoardPlacement, homography: np.ndarray) -> BoardCheck:
+    """What the photo shows where ``homography`` puts ``placement``'s board."""
+    who, layout_name = who_of(placement), load_layout(placement.layout).name
+    view, mask, in_view = board_view(image, homography)
+    if in_view < 0.25:
+        return BoardCheck(who, layout_name, "unsure", figures={"in_view": in_view})
+    if layout_name == "pavilion-scoring":
+        return BoardCheck(who, layout_name, "match", figures={"in_view": in_view})
+    own = direction_match(view, mask, layout_name)
+    other_layout = _other_game(layout_name)
+    other = direction_match(view, mask, other_layout)
+    figures = {"own": round(own, 3), "other": round(other, 3), "in_view": round(in_view, 3),
+               "slot_px": round(slot_px(layout_name, view.shape[0]), 1)}
+    sharp = figures["slot_px"] >= _SLOT_PX
+    if other >= (MATCHES if sharp else OTHER_SURE) and other >= own + OTHER_GAME_BY:
+        return BoardCheck(who, layout_name, "other_game", other_layout, figures=figures)
+    if own < MATCHES:
+        verdict = "nothing" if sharp and other < MATCHES and in_view > 0.9 else "unsure"
+        return BoardCheck(who, layout_name, verdict, figures=figures)
+    game = layout_name.split("-")[0]
+    covered = covered_parts(view, mask, layout_name)
+    # The side is judged on the uncovered parts alone.
+    seen_mask = mask.copy()
+    size = view.shape[0]
+    for name, (x0, x1), (y0, y1) in PARTS:
+        if name in covered:
+            seen_mask[int(y0 * size):int(y1 * size), int(x0 * size):int(x1 * size)] = False
+    f = printed_pattern(view, seen_mask, f"{game}-colored")
+    verdict, seen = "match", None
+    if f is not None:
+        figures["printed_f"] = round(f, 2)
+        says_grey = "grey" in layout_name
+        if says_grey and f >= COLOURED_F[game]:
+            verdict, seen = "other_side", f"{game}-colored"
+        elif not says_grey and f <= GREY_F and not covered:  # a hand over the print is no grey side
+            verdict, seen = "other_side", f"{game}-grey"
+    return BoardCheck(who, layout_name, verdict, seen, covered, figures)
+
+
+def check_boards(image: np.ndarray, boards: list[tuple[BoardPlacement, np.ndarray]]) -> list[BoardCheck]:
+    """One :class:`BoardCheck` per (placement, homography)."""
+    return [check_board(image, placement, h) for placement, h in boards]
