@@ -153,7 +153,8 @@ def run(scenes: int, seed: int, size: tuple[int, int], show_failures: bool) -> N
                      f"texture {truth['look']['texture']}): " + "; ".join(errors[:8]))
         bar.advance()
     bar.close()
-    pct = lambda a, b: 100.0 * total[a] / max(total[b], 1)
+    def pct(a: str, b: str) -> float:
+        return 100.0 * total[a] / max(total[b], 1)
     found_discs = total["disc_tp"] + total["disc_fp"]
     found_tiles = total["tile_tp"] + total["tile_fp"]
     print(f"{size[0]}x{size[1]}, {scenes} scenes (seed {seed}, fit framing, default options)")

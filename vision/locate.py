@@ -510,8 +510,8 @@ def _factory_ring(points: np.ndarray, scores: np.ndarray, radius: float, wanted:
     k = min(len(points), wanted + 3)
     if k < 3:
         return None
-    i, j, l = np.array([t for t in itertools.combinations(range(k), 3)]).T
-    a, b, c = points[i], points[j], points[l]
+    i, j, m = np.array([t for t in itertools.combinations(range(k), 3)]).T
+    a, b, c = points[i], points[j], points[m]
     # circumcentres of the triples
     d = 2 * (a[:, 0] * (b[:, 1] - c[:, 1]) + b[:, 0] * (c[:, 1] - a[:, 1]) + c[:, 0] * (a[:, 1] - b[:, 1]))
     ok = np.abs(d) > 1e-6
