@@ -56,6 +56,13 @@ OTHER_SURE = 0.6
 #: only near chance.
 COLOURED_F = {"azul": 8.0, "pavilion": 40.0}
 GREY_F = 3.0
+#: ... and the nearest-slot agreement (:class:`PrintedPattern`) must say the same: by chance it is
+#: one in the number of colours (0.2 for Azul, 0.17 for Summer Pavilion); a grey side is called
+#: at no more than twice that, a coloured side where four slots in five agree. A hand over half a
+#: coloured wall kept it near 0.5 on the renderer's tables (the F statistic then falls to
+#: chance), and a grey board whose stars were built one colour each reached 0.61.
+COLOURED_AGREEMENT = 0.8
+GREY_AGREEMENT = 0.4
 #: The board's outer band (a share of its side) is left out of the edge directions: every board's
 #: outline is a square, whatever the game.
 _OUTLINE_BAND = 0.04
@@ -99,8 +106,10 @@ class BoardCheck:
             return (f"{self.who} looks like {other} board, but the profile says {game} ({self.layout}): "
                     "wrong profile? calibrate again")
         if self.verdict == "other_side":
-            side = "grey" if "grey" in (self.seen or "") else "coloured"
-            return (f"{self.who} looks like the {side} side, but the profile says {self.layout}: "
+            if "grey" in (self.seen or ""):
+                return (f"{self.who} looks like the grey side (or a hand covers most of its print), but the "
+                        f"profile says {self.layout}: wrong profile or wrong --wall/--side? calibrate again")
+            return (f"{self.who} looks like the coloured side, but the profile says {self.layout}: "
                     "wrong profile or wrong --wall/--side? calibrate again")
         if self.verdict == "nothing":
             return (f"nothing of {self.who}'s print ({self.layout}) lies where the profile puts it "
@@ -149,16 +158,29 @@ def layout_directions(layout_name: str) -> np.ndarray:
     return hist / np.linalg.norm(hist)
 
 
-def edge_directions(view: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
-    """The view's edges (gradient magnitude under ``mask``) as a centred, normalised histogram of
-    directions; None where too little of the view has edges."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
-    gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
-    magnitude = np.hypot(gx, gy)[mask]
+@dataclass(frozen=True)
+class Edges:
+    """A view's edges, measured once: each pixel's gradient magnitude and the direction of the edge
+    through it (degrees, 0..180: an edge runs across its gradient)."""
+
+    magnitude: np.ndarray
+    direction: np.ndarray
+
+    @classmethod
+    def of(cls, view: np.ndarray) -> "Edges":
+        grey = cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
+        gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+        magnitude, angle = cv2.cartToPolar(gx, gy, angleInDegrees=True)
+        return cls(magnitude, (angle + 90.0) % 180.0)
+
+
+def edge_directions(edges: Edges, mask: np.ndarray) -> np.ndarray | None:
+    """The edges under ``mask`` as a centred, normalised histogram of directions (each weighed by
+    its gradient magnitude); None where too little of the view is under the mask."""
+    magnitude = edges.magnitude[mask]
     if magnitude.size < 0.05 * mask.size:
         return None
-    direction = (np.degrees(np.arctan2(gy, gx))[mask] + 90.0) % 180.0  # an edge runs across its gradient
-    hist, _ = np.histogram(direction, 180 // _BIN_DEG, (0.0, 180.0), weights=magnitude)
+    hist, _ = np.histogram(edges.direction[mask], 180 // _BIN_DEG, (0.0, 180.0), weights=magnitude)
     hist -= hist.mean()
     norm = np.linalg.norm(hist)
     return hist / norm if norm > 0 else None
@@ -179,10 +201,10 @@ def slot_area(layout_name: str, size: int) -> np.ndarray:
     return area > 0
 
 
-def direction_match(view: np.ndarray, mask: np.ndarray, layout_name: str) -> float:
-    """How well the view's edge directions where the layout's slots lie match the layout's own: a
+def direction_match(edges: Edges, mask: np.ndarray, layout_name: str) -> float:
+    """How well a view's edge directions where the layout's slots lie match the layout's own: a
     correlation (-1..1; 0 where nothing can be measured)."""
-    seen = edge_directions(view, mask & slot_area(layout_name, view.shape[0]))
+    seen = edge_directions(edges, mask & slot_area(layout_name, mask.shape[0]))
     return 0.0 if seen is None else float(seen @ layout_directions(layout_name))
 
 
@@ -201,10 +223,10 @@ PARTS = (("top left", (0.0, 0.5), (0.0, 0.5)), ("top right", (0.5, 1.0), (0.0, 0
          ("bottom left", (0.0, 0.5), (0.5, 1.0)), ("bottom right", (0.5, 1.0), (0.5, 1.0)))
 
 
-def covered_parts(view: np.ndarray, mask: np.ndarray, layout_name: str) -> tuple[str, ...]:
+def covered_parts(edges: Edges, mask: np.ndarray, layout_name: str) -> tuple[str, ...]:
     """The quarters of a board whose edges match its layout less than :data:`MATCHES`, of those
     that hold at least :data:`_PART_SLOTS` of the layout's slot area (too few slots say nothing)."""
-    size = view.shape[0]
+    size = mask.shape[0]
     slots = slot_area(layout_name, size)
     out = []
     for name, (x0, x1), (y0, y1) in PARTS:
@@ -212,33 +234,56 @@ def covered_parts(view: np.ndarray, mask: np.ndarray, layout_name: str) -> tuple
         part[int(y0 * size):int(y1 * size), int(x0 * size):int(x1 * size)] = True
         if (slots & part).sum() < _PART_SLOTS * slots.sum():
             continue
-        if direction_match(view, mask & part, layout_name) < MATCHES:
+        if direction_match(edges, mask & part, layout_name) < MATCHES:
             out.append(name)
     return tuple(out)
 
 
-def printed_pattern(view: np.ndarray, mask: np.ndarray, coloured_layout: str) -> float | None:
-    """How strongly the slots' colours follow the coloured side's print (an F statistic), or None
-    where too few slots are in view.
-
-    Each slot with a printed colour gives the median CIELAB colour of its middle half (lightness
-    weighed half, since light falls off across a board); they are grouped by the printed colour."""
-    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).astype(np.float32)
-    size = view.shape[0]
-    colours, groups = [], []
+@lru_cache(maxsize=64)
+def printed_cells(coloured_layout: str, size: int) -> tuple[tuple[str, ...], tuple[np.ndarray, ...]]:
+    """The slots with a printed colour in a ``size``-pixel view: their printed colours, and the
+    flat pixel indices of each one's middle half (clear of its outline and of a tile's sides)."""
+    colours, cells = [], []
     for slot in load_layout(coloured_layout).slots:
         if not slot.printed:
             continue
         poly = np.asarray(slot.polygon, np.float64)
         centre = poly.mean(axis=0)
-        inner = ((poly - centre) * 0.5 + centre) * size
-        cell = np.zeros(mask.shape, np.uint8)
-        cv2.fillPoly(cell, [np.round(inner).astype(np.int32)], 1)
-        pixels = lab[(cell > 0) & mask]
-        if len(pixels) < 3:
+        cell = np.zeros((size, size), np.uint8)
+        cv2.fillPoly(cell, [np.round(((poly - centre) * 0.5 + centre) * size).astype(np.int32)], 1)
+        indices = np.flatnonzero(cell)
+        indices.flags.writeable = False  # cached and shared
+        colours.append(slot.printed)
+        cells.append(indices)
+    return tuple(colours), tuple(cells)
+
+
+@dataclass(frozen=True)
+class PrintedPattern:
+    """How the slots' colours follow the coloured side's print: ``f``, the F statistic of their
+    colours grouped by the printed colour; ``agreement``, the share of slots whose nearest slot in
+    colour is printed the same colour (by chance, about one in the number of colours)."""
+
+    f: float
+    agreement: float
+
+
+def printed_pattern(view: np.ndarray, mask: np.ndarray, coloured_layout: str) -> PrintedPattern | None:
+    """The slots' colours against the coloured side's print, or None where too few are in view.
+
+    Each slot with a printed colour gives the median CIELAB colour of its middle half (lightness
+    weighed half, since light falls off across a board). The F statistic needs every group to
+    differ; the nearest-slot agreement holds where part of the board does (a hand over the rest
+    makes the slots under it alike, whatever is printed there)."""
+    lab = cv2.cvtColor(view, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    seen = mask.reshape(-1)
+    colours, groups = [], []
+    for printed, indices in zip(*printed_cells(coloured_layout, view.shape[0])):
+        indices = indices[seen[indices]]
+        if len(indices) < 3:
             continue
-        colours.append(np.median(pixels, axis=0) * (0.5, 1.0, 1.0))
-        groups.append(slot.printed)
+        colours.append(np.median(lab[indices], axis=0) * (0.5, 1.0, 1.0))
+        groups.append(printed)
     kinds = sorted(set(groups))
     if len(colours) < 2 * len(kinds) or len(kinds) < 2:
         return None
@@ -246,7 +291,10 @@ def printed_pattern(view: np.ndarray, mask: np.ndarray, coloured_layout: str) ->
     mean = x.mean(axis=0)
     between = sum((g == k).sum() * float(np.sum((x[g == k].mean(axis=0) - mean) ** 2)) for k in kinds)
     within = sum(float(np.sum((x[g == k] - x[g == k].mean(axis=0)) ** 2)) for k in kinds)
-    return float((between / (len(kinds) - 1)) / (within / (len(x) - len(kinds)) + 1e-9))
+    distances = np.linalg.norm(x[:, None] - x[None], axis=2)
+    np.fill_diagonal(distances, np.inf)
+    agreement = float(np.mean(g[distances.argmin(axis=1)] == g))
+    return PrintedPattern(float((between / (len(kinds) - 1)) / (within / (len(x) - len(kinds)) + 1e-9)), agreement)
 
 
 def check_board(image: np.ndarray, placement: BoardPlacement, homography: np.ndarray) -> BoardCheck:
@@ -257,9 +305,10 @@ def check_board(image: np.ndarray, placement: BoardPlacement, homography: np.nda
         return BoardCheck(who, layout_name, "unsure", figures={"in_view": in_view})
     if layout_name == "pavilion-scoring":
         return BoardCheck(who, layout_name, "match", figures={"in_view": in_view})
-    own = direction_match(view, mask, layout_name)
+    edges = Edges.of(view)
+    own = direction_match(edges, mask, layout_name)
     other_layout = _other_game(layout_name)
-    other = direction_match(view, mask, other_layout)
+    other = direction_match(edges, mask, other_layout)
     figures = {"own": round(own, 3), "other": round(other, 3), "in_view": round(in_view, 3),
                "slot_px": round(slot_px(layout_name, view.shape[0]), 1)}
     sharp = figures["slot_px"] >= _SLOT_PX
@@ -269,21 +318,21 @@ def check_board(image: np.ndarray, placement: BoardPlacement, homography: np.nda
         verdict = "nothing" if sharp and other < MATCHES and in_view > 0.9 else "unsure"
         return BoardCheck(who, layout_name, verdict, figures=figures)
     game = layout_name.split("-")[0]
-    covered = covered_parts(view, mask, layout_name)
+    covered = covered_parts(edges, mask, layout_name)
     # The side is judged on the uncovered parts alone.
     seen_mask = mask.copy()
     size = view.shape[0]
     for name, (x0, x1), (y0, y1) in PARTS:
         if name in covered:
             seen_mask[int(y0 * size):int(y1 * size), int(x0 * size):int(x1 * size)] = False
-    f = printed_pattern(view, seen_mask, f"{game}-colored")
+    pattern = printed_pattern(view, seen_mask, f"{game}-colored")
     verdict, seen = "match", None
-    if f is not None:
-        figures["printed_f"] = round(f, 2)
+    if pattern is not None:
+        figures.update({"printed_f": round(pattern.f, 2), "agreement": round(pattern.agreement, 3)})
         says_grey = "grey" in layout_name
-        if says_grey and f >= COLOURED_F[game]:
+        if says_grey and pattern.f >= COLOURED_F[game] and pattern.agreement >= COLOURED_AGREEMENT:
             verdict, seen = "other_side", f"{game}-colored"
-        elif not says_grey and f <= GREY_F and not covered:  # a hand over the print is no grey side
+        elif not says_grey and pattern.f <= GREY_F and pattern.agreement <= GREY_AGREEMENT and not covered:
             verdict, seen = "other_side", f"{game}-grey"
     return BoardCheck(who, layout_name, verdict, seen, covered, figures)
 
