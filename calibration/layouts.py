@@ -120,7 +120,7 @@ class Layout:
         if not isinstance(name, str) or not name:
             raise LayoutError(f"{source}: the layout needs a name, not {show(name)}")
         size = data.get("size_mm")
-        if not (isinstance(size, list) and len(size) == 2 and all(_is_number(v) and v > 0 for v in size)):
+        if not (isinstance(size, list) and len(size) == 2 and all(is_number(v) and v > 0 for v in size)):
             raise LayoutError(f"{source}: size_mm must be [width, height] in millimetres, not {show(size)}")
         raw = data.get("slots")
         if not isinstance(raw, list) or not raw:
@@ -137,7 +137,7 @@ class Layout:
                 raise LayoutError(f"{where}: unknown key {unknown[0]!r} (a slot has {', '.join(_SLOT_KEYS)})")
             poly = s.get("polygon")
             if not (isinstance(poly, list) and len(poly) >= 3
-                    and all(isinstance(p, list) and len(p) == 2 and all(_is_number(v) for v in p) for p in poly)):
+                    and all(isinstance(p, list) and len(p) == 2 and all(is_number(v) for v in p) for p in poly)):
                 raise LayoutError(f"{where}: polygon must be a list of at least 3 [x, y] points, not {show(poly)}")
             printed, number = s.get("printed"), s.get("number")
             if printed is not None and not (isinstance(printed, str) and (colors is None or printed in colors)):
@@ -162,7 +162,7 @@ class Layout:
         return Layout(name or self.name, tuple(size_mm) if size_mm else self.size_mm, slots)  # type: ignore[arg-type]
 
 
-def _is_number(v: Any) -> bool:
+def is_number(v: Any) -> bool:
     """A finite JSON number (not a bool; not NaN or infinite, which Python's json reads)."""
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return False

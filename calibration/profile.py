@@ -7,7 +7,6 @@ maps board fractions to image pixels.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +17,7 @@ from ..engine import pavilion_board as topo
 from ..engine.azul import TILE_NAMES as AZUL_TILE_NAMES
 from ..engine.errors import show
 from ..engine.record import read_options
+from .layouts import is_number
 
 PROFILE_FORMAT = "azulcam-profile/1"
 GAMES = ("azul", "pavilion")
@@ -50,16 +50,6 @@ def to_image(h: np.ndarray, points: Any) -> np.ndarray:
     return cv2.perspectiveTransform(pts, h).reshape(-1, 2)
 
 
-def _is_number(v: Any) -> bool:
-    """A finite JSON number (not a bool, which JSON keeps apart)."""
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return False
-    try:
-        return math.isfinite(float(v))
-    except OverflowError:  # an integer beyond any float
-        return False
-
-
 @dataclass(frozen=True)
 class BoardPlacement:
     """One board in the image: whose it is (``None`` for the scoring board), its layout and corners."""
@@ -90,7 +80,7 @@ class BoardPlacement:
             raise ProfileError(f"{where}.layout must name a layout, not {show(layout)}")
         corners = data.get("corners")
         if not (isinstance(corners, list) and len(corners) == 4 and all(
-                isinstance(p, list) and len(p) == 2 and all(_is_number(v) for v in p) for p in corners)):
+                isinstance(p, list) and len(p) == 2 and all(is_number(v) for v in p) for p in corners)):
             raise ProfileError(f"{where}.corners must be four [x, y] image points (TL, TR, BR, BL), not {show(corners)}")
         if any(abs(v) > _MAX_PIXELS for p in corners for v in p):
             raise ProfileError(f"{where}.corners lie more than {_MAX_PIXELS:.0e} pixels out: {show(corners)}")
@@ -222,6 +212,6 @@ def _read_colors(colors: Any) -> dict[str, Any] | None:
         game, slash, kind = name.partition("/")
         if not (slash and game in _COLOR_KINDS and kind in _COLOR_KINDS[game]):
             raise ProfileError(f"colors: {name!r} names no tile ('game/kind', e.g. 'azul/blue' or 'pavilion/red')")
-        if not (isinstance(value, list) and len(value) in (3, 4) and all(_is_number(v) for v in value)):
+        if not (isinstance(value, list) and len(value) in (3, 4) and all(is_number(v) for v in value)):
             raise ProfileError(f"colors[{name!r}] must be [L, a, b] or [L, a, b, spread], not {show(value)}")
     return colors
