@@ -521,7 +521,23 @@ _WARNINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), key) 
      r"\((?P<x>-?\d+), (?P<y>-?\d+)\) \(covered\?\): neither it nor tiles on it are reported$"), "warning.display_unseen"),
     ((r"^the profile is for (?P<pw>\d+)x(?P<ph>\d+) images; its corners were scaled to this "
      r"(?P<w>\d+)x(?P<h>\d+) image$"), "warning.profile_scaled"),
+    (r"^the (?P<parts>[a-z ]+) of " + _WHO + r" look covered or out of view: what lies there may be misread$",
+     "warning.covered"),
+    (r"^" + _WHO + r" could not be confirmed as (?P<layout>\S+) \(too small, blurred, covered or out of view in the "
+     r"photo\): read as the profile says$", "warning.unconfirmed"),
+    (r"^skipped " + _WHO + r": (?P<reason>.+)$", "warning.skipped"),
 ))
+#: Why a forced reading skipped a board (``vision.verify.BoardCheck.reason``), as catalogue keys.
+_REASONS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), key) for p, key in (
+    (r" looks like an Azul board, but ", "reason.other_game.azul"),
+    (r" looks like a Summer Pavilion board, but ", "reason.other_game.pavilion"),
+    (r" looks like the grey side ", "reason.other_side.grey"),
+    (r" looks like the coloured side, ", "reason.other_side.colored"),
+    (r"^nothing of ", "reason.nothing"),
+))
+#: The quarters of a board a warning names (``vision.verify.PARTS``), as catalogue keys.
+_PARTS = {"top left": "part.top_left", "top right": "part.top_right", "bottom left": "part.bottom_left",
+          "bottom right": "part.bottom_right"}
 
 
 def _values(w: _Writer, match: re.Match[str]) -> dict[str, Any]:
@@ -588,5 +604,10 @@ def _warning(w: _Writer, text: str) -> str:
                 v["board"] = (m.text("warning.board_of", n=int(player) + 1) if player is not None
                               else m.text("warning.scoring_board"))
                 v.pop("player", None)
+            if "parts" in v:
+                v["parts"] = _join(m, [m.text(_PARTS[p]) for p in v["parts"].split(" and ")])
+            if "reason" in v:
+                reasons = [k for pattern, k in _REASONS if pattern.search(v["reason"])]
+                v["reason"] = m.text(reasons[0]) if reasons else m.text("untranslated", text=v["reason"])
             return m.text(key, **v)
     return m.text("untranslated", text=text)
