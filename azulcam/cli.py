@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -367,7 +368,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="azulcam",
-        description="Keeps a game of Azul or Azul: Summer Pavilion: rules engines, records and score reports.",
+        description="A table companion for Azul and Azul: Summer Pavilion: rules engines, records, score reports, "
+                    "and reading photos of a game table. Add --text to analyze, score or demo for a summary "
+                    "in English or French.",
     )
     parser.add_argument("--version", action="version", version=f"azulcam {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -493,6 +496,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("azulcam: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (``azulcam score game.json | head``): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes at exit
+        return 141
     except Exception as exc:  # a bug of ours: say so in one line rather than a traceback
         print(f"azulcam {args.command}: internal error: {type(exc).__name__}: {exc} "
               "(please report it with the command you ran)", file=sys.stderr)

@@ -11,11 +11,11 @@ and asks what every printing of the game shares, never our own art:
   light, blur or scale, since it uses only the slots' shapes;
 - **the side**, from the colours printed under the slots: on a coloured side, the spaces
   printed in one colour look alike and unlike the others (a tile there has the same colour), so
-  the spread between those groups of slots is far larger than within them
-  (:func:`printed_pattern`, an F statistic: light and white balance move every group alike).
-  On a grey side the groups do not differ more than chance allows, and the spaces are grey;
-- **what is covered**: a part of the board whose edge directions match neither game while the
-  rest matches its own is under a hand or out of view; it is read, with a warning.
+  the spread between those groups of slots is far larger than within them, and a slot's nearest
+  slot in colour is printed the same colour (:func:`printed_pattern`: light and white balance
+  move every group alike). On a grey side neither holds more than chance allows;
+- **what is covered**: a quarter of the board whose edge directions no longer match its layout
+  while the whole still does is under a hand or out of view; it is read, with a warning.
 
 :func:`check_boards` gives one :class:`BoardCheck` per board; ``analyze`` refuses a photo whose
 boards do not match (unless forced) and adds the warnings.
@@ -38,9 +38,9 @@ _BIN_DEG = 5
 #: invented by upsampling a far board), within these bounds.
 _VIEW_MIN, _VIEW_MAX = 96, 480
 #: A board's edge directions must match its layout's at least this well (a correlation) to
-#: confirm the game; a part of the board (a quadrant) below it is taken as covered. A random
-#: direction histogram correlates near 0 with either game's; the boards the renderer draws
-#: match their own game at 0.58 to 0.81 whole.
+#: confirm the game; a quarter of the board below it is taken as covered. A random direction
+#: histogram correlates near 0 with either game's; whole boards the renderer draws, in view,
+#: match their own game's mostly above 0.75 and the other game's mostly below 0.35.
 MATCHES = 0.4
 #: ... and the other game's layout must match it by this much more to call it the other game.
 #: Between the two, neither is sure (a board mostly covered): nothing is refused.

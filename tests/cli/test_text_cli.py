@@ -62,3 +62,13 @@ def test_demo_text(capsys):
     assert code == 0 and out.count("ce que voit la caméra") == 2
     assert "Azul : Pavillon d'été" in out and "cette position peut se produire" in out
     assert "everything as the truth has it" in err
+
+
+def test_a_closed_pipe_is_no_internal_error():
+    import subprocess
+    import sys
+
+    record = str(RECORDS / "azul-3p-grey.json")
+    piped = subprocess.run(f"{sys.executable} -m azulcam score {record} | head -1", shell=True, capture_output=True,
+                           text=True, timeout=60)
+    assert piped.stdout == "{\n" and "error" not in piped.stderr
