@@ -172,10 +172,11 @@ def confirm_boards(image: np.ndarray, boards: list[Match]) -> None:
     if not bad:
         return
     good = [f"player {p} at {_where(m)}" for p, (m, c) in enumerate(zip(boards, checks)) if c.verdict == "match" and not c.covered]
+    hints = {"other_game": "wrong --game?", "other_side": "wrong --wall or --side?", "nothing": "not a board?"}
     why = []
     for m, c in bad:
         if c.mismatch:
-            why.append(f"at {_where(m)}: {c.reason()}")
+            why.append(f"at {_where(m)}: it {c.seen_as()} ({hints[c.verdict]})")
         elif c.covered:
             why.append(f"at {_where(m)}: the {' and '.join(c.covered)} of the board look covered or out of view")
         else:

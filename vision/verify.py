@@ -98,18 +98,24 @@ class BoardCheck:
     def mismatch(self) -> bool:
         return self.verdict in ("other_game", "other_side", "nothing")
 
+    def seen_as(self) -> str:
+        """What the board looks like, for a mismatch: ``looks like an Azul board``, ``looks like
+        the grey side (or a hand covers most of its print)``, ``shows nothing of its print``."""
+        if self.verdict == "other_game":
+            return "looks like an Azul board" if self.layout.startswith("pavilion") else "looks like a Summer Pavilion board"
+        if self.verdict == "other_side":
+            if "grey" in (self.seen or ""):
+                return "looks like the grey side (or a hand covers most of its print)"
+            return "looks like the coloured side"
+        return f"shows nothing of its print ({self.layout})"
+
     def reason(self) -> str:
         """The mismatch in words, naming the board and the likely cause."""
         game = "Azul" if self.layout.startswith("azul") else "Summer Pavilion"
         if self.verdict == "other_game":
-            other = "a Summer Pavilion" if game == "Azul" else "an Azul"
-            return (f"{self.who} looks like {other} board, but the profile says {game} ({self.layout}): "
-                    "wrong profile? calibrate again")
+            return f"{self.who} {self.seen_as()}, but the profile says {game} ({self.layout}): wrong profile? calibrate again"
         if self.verdict == "other_side":
-            if "grey" in (self.seen or ""):
-                return (f"{self.who} looks like the grey side (or a hand covers most of its print), but the "
-                        f"profile says {self.layout}: wrong profile or wrong --wall/--side? calibrate again")
-            return (f"{self.who} looks like the coloured side, but the profile says {self.layout}: "
+            return (f"{self.who} {self.seen_as()}, but the profile says {self.layout}: "
                     "wrong profile or wrong --wall/--side? calibrate again")
         if self.verdict == "nothing":
             return (f"nothing of {self.who}'s print ({self.layout}) lies where the profile puts it "
@@ -201,11 +207,14 @@ def slot_area(layout_name: str, size: int) -> np.ndarray:
     return area > 0
 
 
-def direction_match(edges: Edges, mask: np.ndarray, layout_name: str) -> float:
+def direction_match(edges: Edges, mask: np.ndarray, layout_name: str, quarter_turns: int = 0) -> float:
     """How well a view's edge directions where the layout's slots lie match the layout's own: a
-    correlation (-1..1; 0 where nothing can be measured)."""
-    seen = edge_directions(edges, mask & slot_area(layout_name, mask.shape[0]))
-    return 0.0 if seen is None else float(seen @ layout_directions(layout_name))
+    correlation (-1..1; 0 where nothing can be measured). With ``quarter_turns``, the layout is
+    turned that many quarters on the (square) board first."""
+    area = np.rot90(slot_area(layout_name, mask.shape[0]), quarter_turns)
+    seen = edge_directions(edges, mask & area)
+    turned = np.roll(layout_directions(layout_name), (quarter_turns % 2) * (90 // _BIN_DEG))
+    return 0.0 if seen is None else float(seen @ turned)
 
 
 def slot_px(layout_name: str, size: int) -> float:
@@ -308,7 +317,8 @@ def check_board(image: np.ndarray, placement: BoardPlacement, homography: np.nda
     edges = Edges.of(view)
     own = direction_match(edges, mask, layout_name)
     other_layout = _other_game(layout_name)
-    other = direction_match(edges, mask, other_layout)
+    # The other game's board may lie any way round: the profile's corners were not set for it.
+    other = max(direction_match(edges, mask, other_layout, turns) for turns in range(4))
     figures = {"own": round(own, 3), "other": round(other, 3), "in_view": round(in_view, 3),
                "slot_px": round(slot_px(layout_name, view.shape[0]), 1)}
     sharp = figures["slot_px"] >= _SLOT_PX

@@ -131,3 +131,12 @@ def test_a_hand_over_a_board_is_a_warning_when_reading_and_refused_at_calibratio
     assert code == 1 and out == ""
     assert "could not confirm 1 of the 4 boards" in err and "look covered" in err
     assert "confirmed: player 1 at" in err  # the boards it did find are named
+
+
+def test_a_summer_pavilion_photo_calibrated_as_azul_is_refused(capsys):
+    image, _ = sample("pavilion-2p")
+    code, out, err = run(["calibrate", str(image), "--game", "azul", "--players", "2"], capsys)
+    assert code == 1 and out == ""
+    assert "looks like a Summer Pavilion board (wrong --game?)" in err and "confirmed: none" in err
+    code, out, _ = run(["calibrate", str(image), "--game", "pavilion", "--players", "2"], capsys)
+    assert code == 0 and json.loads(out)["options"] == {"side": "colored"}
