@@ -147,7 +147,7 @@ class Profile:
     def from_json(cls, data: Any) -> "Profile":
         """Read and check a profile. Raises :class:`ProfileError` naming the bad field.
 
-        Keys it does not know are ignored (CONTRACTS.md); ``options`` and ``players`` may be
+        Keys it does not know are ignored (docs/formats/profile.md); ``options`` and ``players`` may be
         left out (older files): they are derived from the boards.
         """
         if not isinstance(data, dict) or data.get("format") != PROFILE_FORMAT:

@@ -1,6 +1,6 @@
 """The rules engines: game states, legal moves, chance events, scoring and records.
 
-Imports nothing but the standard library (ARCHITECTURE.md): vision and the dashboard build on it.
+Imports nothing but the standard library and numpy: vision and the dashboard build on it.
 """
 
 from .azul import AzulState, Deal, Take, WallMove
@@ -11,11 +11,13 @@ from .errors import (
     IllegalMoveError,
     ImpossibleDealError,
     InvalidMoveError,
+    ObservationError,
     RecordError,
 )
 
 __all__ = [
     "AzulState", "Deal", "Take", "WallMove",
     "CHANCE", "TERMINAL", "LegalMoves", "Moved", "Outcome", "Scored",
-    "AmbiguousMoveError", "EngineError", "IllegalMoveError", "ImpossibleDealError", "InvalidMoveError", "RecordError",
+    "AmbiguousMoveError", "EngineError", "IllegalMoveError", "ImpossibleDealError", "InvalidMoveError", "ObservationError",
+    "RecordError",
 ]

@@ -133,7 +133,7 @@ AzulMove = Union[Take, WallMove]
 
 
 def move_from_json(data: Any) -> AzulMove:
-    """Parse an Azul move from its JSON object (CONTRACTS.md). Raises :class:`InvalidMoveError`."""
+    """Parse an Azul move from its JSON object (docs/formats/moves.md). Raises :class:`InvalidMoveError`."""
     if not isinstance(data, dict):
         raise InvalidMoveError(f"a move must be a JSON object, not {show(data)}")
     action = data.get("action")

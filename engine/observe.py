@@ -1,6 +1,6 @@
 """What a perfect camera would see of a position: an engine state as an ``azulcam-observation/1``.
 
-The observation names every tile on the table where a player sees it (CONTRACTS.md): each
+The observation names every tile on the table where a player sees it (docs/formats/observation.md): each
 factory display, the centre, every occupied board slot, the tiles beside a board and the Summer
 Pavilion supply. Hidden tiles (bag, box lid, tower) are not in it. It is built from the states'
 ``to_json()`` alone, with the renderer's conventions (``vision/table.py``): a pattern line lists

@@ -1,7 +1,7 @@
 """Azul: Summer Pavilion player board topology, as data, in one place.
 
 Stars, spaces ``S.K``, printed numbers per side, ring adjacency, pillars, statues, windows
-and corners (RULES.md), plus the board geometry measured in BOARDS.md. The engine, the
+and corners (docs/rules.md), plus the board geometry measured in docs/boards.md. The engine, the
 board layouts and the renderer all read it from here.
 
 Space index ``i = 6 * S + (K - 1)``: star ``S`` (0 central, 1 purple, 2 orange, 3 red,
@@ -91,7 +91,7 @@ CORNERS = 4
 CORNER_NAMES: tuple[str, ...] = tuple(f"corner.{i}" for i in range(CORNERS))  # TL, TR, BR, BL
 SUPPLY_SPACES = 10
 
-# --------------------------------------------------------------------------- geometry (BOARDS.md)
+# --------------------------------------------------------------------------- geometry (docs/boards.md)
 
 #: Star radius (centre to tip) as a fraction of the board width.
 STAR_RADIUS = 0.142

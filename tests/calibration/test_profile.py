@@ -180,4 +180,4 @@ def test_colour_references_and_unknown_keys_are_kept_or_ignored():
     colors = {"azul/blue": [40.5, -3, -30], "pavilion/first_player": [60, 1, 2, 3.5]}
     profile = Profile.from_json(azul(colors=colors, calibrated_on="2024-05-01"))
     assert profile.colors == colors
-    assert "calibrated_on" not in profile.to_json()  # a reader ignores keys it does not know (CONTRACTS.md)
+    assert "calibrated_on" not in profile.to_json()  # a reader ignores keys it does not know (docs/formats/profile.md)

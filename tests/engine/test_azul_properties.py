@@ -2,7 +2,7 @@
 wall, with or without jokers) and every player count.
 
 Each property is checked against something the engine did not compute itself where that is
-possible: the legal moves against a generator written from RULES.md over the state's JSON,
+possible: the legal moves against a generator written from docs/rules.md over the state's JSON,
 placement points and end bonuses against a recount over the wall, the score against the
 ``Scored`` events of the replayed record.
 """
@@ -103,7 +103,7 @@ def random_game(players: int, wall: str, jokers: bool, seed: int, floor_bias: fl
 
 
 def oracle_moves(state: AzulState) -> set[Any]:
-    """The legal moves, written from RULES.md over the state's JSON rather than the engine's masks."""
+    """The legal moves, written from docs/rules.md over the state's JSON rather than the engine's masks."""
     d = state.to_json()
     if d["phase"] == "tiling":
         p, r = d["tiling"]
@@ -178,7 +178,7 @@ def move_order_key(move: Take) -> tuple[Any, ...]:
 
 
 def placement_recount(filled: set[tuple[int, int]], r: int, c: int) -> int:
-    """Points for a tile put on ``(r, c)`` of a wall whose filled cells are ``filled`` (RULES.md)."""
+    """Points for a tile put on ``(r, c)`` of a wall whose filled cells are ``filled`` (docs/rules.md)."""
     assert (r, c) not in filled
 
     def run(dr: int, dc: int) -> int:

@@ -1,4 +1,4 @@
-"""Every worked example of the Azul rulebook (rules/seeds/001, French) played on the engine.
+"""Every worked example of the published Azul rulebook (the French edition) played on the engine.
 
 Positions are real: built with :func:`position` (``AzulState.to_json`` edited, then
 ``from_json``), with the bag holding exactly the tiles that are nowhere else, or reached by

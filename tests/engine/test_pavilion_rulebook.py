@@ -1,7 +1,7 @@
 """Every worked example of the Azul: Summer Pavilion rulebooks played on the engine.
 
-Sources: rules/seeds/003 (French, clean, examples A-F), 004 (English OCR), 000 (French
-fragments), 002 (English walk-through), and the project rulings in RULES.md. Positions are
+Sources: the published rulebooks (the French one's examples A-F, the English one and its
+walk-through), and the project rulings in docs/rulings.md. Positions are
 built with :func:`position` (``PavilionState.to_json`` edited, then ``from_json``), the bag
 holding exactly the tiles that are nowhere else; each test plays what the rulebook describes
 and checks the exact tiles, points and legal moves, and that ``breakdown()`` adds up to
