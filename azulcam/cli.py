@@ -15,6 +15,9 @@ from .engine.errors import EngineError
 from .engine.players import PLAYERS, make_player
 from .engine.record import Record, final_state, play_game, replay, score_report
 
+#: The renderer's art families (``vision.art.FAMILIES``), named here so that ``--help`` needs no OpenCV.
+ART_FAMILIES = ("classic", "strong-print", "matte-worn", "bright")
+
 
 def dump_json(data: object) -> str:
     """Indented JSON with lists of numbers, and the small objects inside lists, kept on one line."""
@@ -210,7 +213,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         try:
             with Progress(None, "video frames") as bar:
                 path, sidecar, count = write_video(record, args.video, args.seed, args.size, first=first, last=last,
-                                                   on_frame=bar.update)
+                                                   on_frame=bar.update, family=args.family)
         except OSError as exc:
             raise BadInput(str(exc)) from None
         print(f"{count} frames -> {path}, truth -> {sidecar}", file=sys.stderr)
@@ -228,7 +231,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BadInput(f"cannot make {out}: {exc.strerror}") from None
-    options = SceneOptions(size=args.size, view=ViewRanges(framing=args.framing), clean=args.clean)
+    options = SceneOptions(size=args.size, view=ViewRanges(framing=args.framing), clean=args.clean, family=args.family)
     for i in range(args.count):
         scene = render_state(states[at], (args.seed, i), options)
         name = f"scene-{i:03d}"
@@ -413,6 +416,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--framing", choices=["fit", "free"], default="fit",
                    help="fit: the whole table in view where the tile size allows; free: any part of it")
     r.add_argument("--clean", action="store_true", help="no photographic effects (even light, no blur, noise or hands)")
+    r.add_argument("--family", choices=list(ART_FAMILIES), default="classic",
+                   help="art family of the boards, tiles, displays and table (default classic)")
     r.add_argument("--video", default=None, metavar="OUT.mp4", help="draw the whole game as a video instead")
     r.add_argument("--events", type=_event_range, default=(0, None), metavar="FIRST:LAST",
                    help="with --video: only these events (indices, inclusive)")

@@ -7,7 +7,7 @@ game, another side, nothing, or unsure, and the milliseconds one board's check t
 A true board must read ``match`` (anything else is a false alarm: ``unsure`` is read with a
 warning, a mismatch is refused); the wrong ones should not.
 
-    python bench/verify.py [--scenes 60] [--seed 500000] [--size 1280x720]
+    python bench/verify.py [--scenes 60] [--seed 500000] [--size 1280x720] [--family classic]
 """
 
 from __future__ import annotations
@@ -39,13 +39,14 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=60)
     parser.add_argument("--seed", type=int, default=500000)
     parser.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT")
+    parser.add_argument("--family", default="classic", help="art family of the tables (vision.art.FAMILIES)")
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.split("x"))
     rng = random.Random(args.seed)
     counts: dict[str, Counter[str]] = {c: Counter() for c in ("true", "other game", "other side", "moved")}
     ms: list[float] = []
     for n in progress(range(args.scenes), "scenes"):  # on stderr
-        scene = render_state(random_position(rng), (args.seed, n), SceneOptions(size=size))
+        scene = render_state(random_position(rng), (args.seed, n), SceneOptions(size=size, family=args.family))
         for board in scene.truth["profile"]["boards"]:
             corners = np.array(board["corners"], np.float64)
             h = board_homography(corners)
@@ -57,7 +58,7 @@ def main() -> None:
             moved = corners + (corners[1] - corners[0]) * 1.1
             placement = BoardPlacement(board["player"], board["layout"], tuple(map(tuple, corners)))  # type: ignore[arg-type]
             counts["moved"][check_board(scene.image, placement, board_homography(moved)).verdict] += 1
-    print(f"{args.scenes} scenes at {args.size}, seed {args.seed}; boards by verdict")
+    print(f"{args.scenes} scenes at {args.size}, seed {args.seed}, art family {args.family}; boards by verdict")
     print(f"{'profile':<12}" + "".join(f"{v:>12}" for v in VERDICTS))
     for case, c in counts.items():
         print(f"{case:<12}" + "".join(f"{c[v]:>12}" for v in VERDICTS))

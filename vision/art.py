@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import zlib
+from dataclasses import dataclass
 from functools import lru_cache
 
 import cv2
@@ -77,6 +78,110 @@ PAV_CARD = (186, 214, 226)  # sand
 PAV_GREY_SPACE = (168, 170, 172)
 PAV_GREY_EDGE = (96, 98, 100)
 PLAYER_DISC = (60, 150, 70)  # the player's colour (green here)
+
+# --------------------------------------------------------------------------- art families
+
+
+@dataclass(frozen=True)
+class Family:
+    """One way the game's components may be made and printed: another printing of the boards,
+    other tile faces and finishes, other factory discs, other tables. The reader must carry over
+    from one to another; a family held out of training measures whether it does.
+
+    ``wall_print`` is how strongly the coloured wall's empty spaces are printed in their tile's
+    colour (0: bare card, 1: as strong as a tile); ``star_print`` scales the same for Summer
+    Pavilion's coloured stars. ``gloss`` (0 matte, 1 glossy) and ``wear`` (0 new, 1 scuffed and
+    chipped) are the tiles' finish; ``patterns`` picks the tile patterns' drawing (``a`` or ``b``)
+    and ``pattern_scale`` their size. ``disc`` is the factory display's field, band and ornament;
+    ``tables`` the table surfaces (:func:`table_texture` indices) this family is seen on."""
+
+    name: str
+    azul_base: dict[str, tuple[int, int, int]]
+    azul_accent: dict[str, tuple[int, int, int]]
+    pavilion_base: dict[str, tuple[int, int, int]]
+    card: tuple[int, int, int]
+    frame: tuple[int, int, int]
+    ornament: tuple[int, int, int]
+    line_cell: tuple[int, int, int]
+    line_edge: tuple[int, int, int]
+    wall_grout: tuple[int, int, int]
+    grey_cell: tuple[int, int, int]
+    floor_cell: tuple[int, int, int]
+    floor_edge: tuple[int, int, int]
+    wall_print: float
+    pav_card: tuple[int, int, int]
+    pav_grey_space: tuple[int, int, int]
+    pav_grey_edge: tuple[int, int, int]
+    star_print: float
+    gloss: float
+    wear: float
+    patterns: str
+    pattern_scale: float
+    disc: tuple[tuple[int, int, int], tuple[int, int, int], tuple[int, int, int]]
+    tables: tuple[int, ...]
+
+
+#: The art the renderer has always drawn: pale wall prints, glossy tiles, cream discs.
+CLASSIC = Family(
+    name="classic", azul_base=AZUL_BASE, azul_accent=AZUL_ACCENT, pavilion_base=PAVILION_BASE, card=CARD,
+    frame=FRAME_BLUE, ornament=ORNAMENT_ORANGE, line_cell=LINE_CELL, line_edge=LINE_EDGE, wall_grout=WALL_GROUT,
+    grey_cell=GREY_CELL, floor_cell=FLOOR_CELL, floor_edge=FLOOR_EDGE, wall_print=WALL_PRINT_STRENGTH, pav_card=PAV_CARD,
+    pav_grey_space=PAV_GREY_SPACE, pav_grey_edge=PAV_GREY_EDGE, star_print=1.0, gloss=1.0, wear=0.0, patterns="a",
+    pattern_scale=1.0, disc=((200, 226, 240), FRAME_BLUE, ORNAMENT_ORANGE), tables=(0, 1, 2, 3, 4, 5))
+#: Every family, by name. Each differs from the others in every part at once (print, tiles,
+#: finish, discs, tables), as another publisher's edition photographed on another table would.
+FAMILIES: dict[str, Family] = {f.name: f for f in (
+    CLASSIC,
+    # A printing whose empty wall spaces are as strong as a tile (as real boards photographed at
+    # night look), coral reds and a cyan "white", other patterns, darker discs, wooden tables.
+    Family(
+        name="strong-print",
+        azul_base={**AZUL_BASE, "blue": (140, 60, 10), "yellow": (40, 185, 240), "red": (80, 96, 232),
+                   "black": (46, 42, 40), "white": (226, 214, 150)},
+        azul_accent={"yellow": (50, 80, 210), "black": (170, 160, 120), "white": (250, 250, 246)},
+        pavilion_base={**PAVILION_BASE, "purple": (140, 60, 130), "green": (80, 160, 60), "orange": (30, 120, 240),
+                       "blue": (200, 130, 40)},
+        card=(196, 218, 232), frame=(110, 62, 34), ornament=(52, 128, 214), line_cell=(150, 182, 204),
+        line_edge=(70, 96, 124), wall_grout=(120, 110, 100), grey_cell=(140, 142, 140), floor_cell=(164, 188, 210),
+        floor_edge=(60, 66, 130), wall_print=0.92, pav_card=(176, 204, 218), pav_grey_space=(150, 152, 154),
+        pav_grey_edge=(84, 86, 88), star_print=1.7, gloss=1.3, wear=0.0, patterns="b", pattern_scale=1.0,
+        disc=((178, 206, 226), (60, 50, 150), (40, 150, 220)), tables=(0, 1)),
+    # Matte, worn tiles (an old, much-played set), a pale print, grey-green discs, cloth tables.
+    Family(
+        name="matte-worn",
+        azul_base={**AZUL_BASE, "blue": (120, 80, 40), "yellow": (60, 160, 220), "red": (60, 60, 170),
+                   "black": (58, 54, 50), "white": (220, 222, 214)},
+        azul_accent={"yellow": (50, 70, 170), "black": (120, 110, 100), "white": (210, 170, 110)},
+        pavilion_base={**PAVILION_BASE, "purple": (110, 60, 100), "green": (70, 130, 60), "yellow": (60, 190, 220),
+                       "red": (60, 50, 170)},
+        card=(214, 228, 232), frame=(100, 70, 50), ornament=(60, 120, 200), line_cell=(170, 196, 210),
+        line_edge=(100, 118, 140), wall_grout=(160, 140, 120), grey_cell=(170, 170, 168), floor_cell=(180, 200, 218),
+        floor_edge=(70, 80, 140), wall_print=0.3, pav_card=(196, 218, 226), pav_grey_space=(176, 178, 180),
+        pav_grey_edge=(110, 112, 114), star_print=0.8, gloss=0.15, wear=0.8, patterns="a", pattern_scale=1.25,
+        disc=((170, 190, 180), (90, 100, 60), (70, 140, 190)), tables=(2, 3, 4)),
+    # A bright modern edition: white card, saturated tiles with the other patterns drawn small,
+    # a mid-strength print, white discs with a red band, slate and white tables.
+    Family(
+        name="bright",
+        azul_base={**AZUL_BASE, "blue": (200, 90, 0), "yellow": (0, 200, 255), "red": (40, 20, 220),
+                   "black": (30, 26, 24), "white": (250, 236, 200)},
+        azul_accent={"yellow": (20, 20, 200), "black": (200, 170, 120), "white": (230, 150, 60)},
+        pavilion_base={**PAVILION_BASE, "purple": (160, 30, 140), "green": (40, 170, 20), "orange": (0, 110, 255),
+                       "yellow": (20, 225, 255), "blue": (220, 120, 0), "red": (40, 20, 220)},
+        card=(236, 240, 242), frame=(150, 70, 20), ornament=(20, 120, 240), line_cell=(200, 214, 226),
+        line_edge=(90, 110, 140), wall_grout=(170, 150, 130), grey_cell=(186, 186, 184), floor_cell=(206, 220, 232),
+        floor_edge=(40, 50, 170), wall_print=0.65, pav_card=(222, 234, 240), pav_grey_space=(190, 192, 194),
+        pav_grey_edge=(100, 102, 104), star_print=1.35, gloss=0.8, wear=0.0, patterns="b", pattern_scale=0.8,
+        disc=((238, 240, 242), (40, 40, 190), (150, 80, 20)), tables=(4, 5)),
+)}
+
+
+def family(name: str) -> Family:
+    """The art family ``name``. Raises ValueError naming the families for an unknown one."""
+    try:
+        return FAMILIES[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown art family {name!r} (families: {', '.join(FAMILIES)})") from None
 
 #: Internal supersampling of small sprites and the pixel budget that caps it.
 SUPERSAMPLE = 4
@@ -174,10 +279,12 @@ def _star_points(center, r_out: float, r_in: float, points: int = 5, rot_deg: fl
 # --------------------------------------------------------------------------- tile surface finish
 
 
-def _finish_face(img: np.ndarray, poly: np.ndarray, rng: np.random.Generator, gloss: float = 1.0) -> np.ndarray:
+def _finish_face(img: np.ndarray, poly: np.ndarray, rng: np.random.Generator, gloss: float = 1.0,
+                 wear: float = 0.0) -> np.ndarray:
     """Photo finish for a flat-printed face (float32 BGR, internal resolution): a bevel that
     catches the light on the top/left edges and falls into shadow on the bottom/right, a faint
-    gloss gradient with a soft highlight, and a tiny surface grain. ``poly`` is the convex face."""
+    gloss gradient with a soft highlight, and a tiny surface grain; with ``wear``, pale scuffs
+    and a glaze dulled towards grey. ``poly`` is the convex face."""
     h, w = img.shape[:2]
     xs = np.arange(w, dtype=np.float32)[None, :] + 0.5  # broadcast rows and columns: no full grids
     ys = np.arange(h, dtype=np.float32)[:, None] + 0.5
@@ -210,7 +317,17 @@ def _finish_face(img: np.ndarray, poly: np.ndarray, rng: np.random.Generator, gl
     grain = rng.standard_normal((h, w), dtype=np.float32)
     grain = cv2.GaussianBlur(grain, (0, 0), max(0.6, min(w, h) / 96))
     grain *= 2.2 / max(float(grain.std()), 1e-6)
-    return out + grain[..., None]
+    out = out + grain[..., None]
+    if wear > 0:  # drawn after the rest, so that unworn faces keep their pixels
+        scuffs = np.zeros((h, w), np.float32)
+        for _ in range(int(4 + 10 * wear)):
+            x0, y0, a, length = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0, math.pi), rng.uniform(0.1, 0.5)
+            x1, y1 = x0 + length * w * math.cos(a), y0 + length * h * math.sin(a)
+            cv2.line(scuffs, (int(x0), int(y0)), (int(x1), int(y1)), 1.0, max(1, int(0.012 * min(w, h))), cv2.LINE_AA)
+        out += (scuffs * 45.0 * wear)[..., None]
+        grey = out.mean(axis=2, keepdims=True)
+        out += (grey - out) * np.float32(0.25 * wear)
+    return out
 
 
 def _shrink(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -225,16 +342,16 @@ def _internal_scale(size_px: int) -> int:
 # Each painter draws on a float32 BGR canvas of side S (internal pixels).
 
 
-def _paint_azul_yellow(img: np.ndarray, s: int) -> None:
-    red = AZUL_ACCENT["yellow"]
+def _paint_azul_yellow(img: np.ndarray, s: int, fam: Family) -> None:
+    red = fam.azul_accent["yellow"]
     c = (s / 2, s / 2)
     # Corner quarter-rosettes and a central eight-pointed ornament, like glazed cuerda-seca tiles.
     for cx, cy in ((0, 0), (s, 0), (s, s), (0, s)):
         _circle(img, (cx, cy), 0.26 * s, red)
-        _circle(img, (cx, cy), 0.17 * s, AZUL_BASE["yellow"])
+        _circle(img, (cx, cy), 0.17 * s, fam.azul_base["yellow"])
         _circle(img, (cx, cy), 0.09 * s, red)
     _poly(img, _star_points(c, 0.36 * s, 0.2 * s, 8, -90), red)
-    _poly(img, _star_points(c, 0.25 * s, 0.14 * s, 8, -67.5), _shade(AZUL_BASE["yellow"], 0.1))
+    _poly(img, _star_points(c, 0.25 * s, 0.14 * s, 8, -67.5), _shade(fam.azul_base["yellow"], 0.1))
     _circle(img, c, 0.085 * s, red)
     for k in range(4):  # petals pointing to the edge midpoints
         a = k * math.pi / 2
@@ -242,8 +359,8 @@ def _paint_azul_yellow(img: np.ndarray, s: int) -> None:
         _circle(img, p, 0.045 * s, red)
 
 
-def _paint_azul_black(img: np.ndarray, s: int) -> None:
-    lat = AZUL_ACCENT["black"]
+def _paint_azul_black(img: np.ndarray, s: int, fam: Family) -> None:
+    lat = fam.azul_accent["black"]
     t = max(1, int(round(0.028 * s)))
     # Diagonal lattice with small squares where the bars cross.
     for k in (-0.5, 0.0, 0.5, 1.0, 1.5):
@@ -255,7 +372,7 @@ def _paint_azul_black(img: np.ndarray, s: int) -> None:
         pts = np.array([(cx * s, cy * s - d), (cx * s + d, cy * s), (cx * s, cy * s + d), (cx * s - d, cy * s)])
         _poly(img, pts, lat)
     _poly(img, np.array([(0.5 * s, 0.5 * s - 0.03 * s), (0.53 * s, 0.5 * s), (0.5 * s, 0.53 * s), (0.47 * s, 0.5 * s)]),
-          AZUL_BASE["black"])
+          fam.azul_base["black"])
 
 
 def _paint_snowflake(img: np.ndarray, c, r: float, color, t: int) -> None:
@@ -273,22 +390,22 @@ def _paint_snowflake(img: np.ndarray, c, r: float, color, t: int) -> None:
     _circle(img, c, 0.16 * r, color)
 
 
-def _paint_azul_white(img: np.ndarray, s: int) -> None:
-    blue = AZUL_ACCENT["white"]
+def _paint_azul_white(img: np.ndarray, s: int, fam: Family) -> None:
+    blue = fam.azul_accent["white"]
     _paint_snowflake(img, (s / 2, s / 2), 0.40 * s, blue, max(1, int(round(0.04 * s))))
     # A thin light-blue inset frame.
     m = 0.07 * s
-    _poly(img, np.array([(m, m), (s - m, m), (s - m, s - m), (m, s - m)]), _mix(blue, AZUL_BASE["white"], 0.35),
+    _poly(img, np.array([(m, m), (s - m, m), (s - m, s - m), (m, s - m)]), _mix(blue, fam.azul_base["white"], 0.35),
           max(1, int(round(0.015 * s))))
 
 
-def _paint_azul_first_player(img: np.ndarray, s: int) -> None:
+def _paint_azul_first_player(img: np.ndarray, s: int, fam: Family) -> None:
     m = 0.08 * s
     _poly(img, np.array([(m, m), (s - m, m), (s - m, s - m), (m, s - m)]), (150, 120, 90), max(1, int(round(0.02 * s))))
     _text(img, "1", (s / 2, s / 2), 0.62 * s, (40, 30, 28), weight=0.16)
 
 
-def _paint_azul_joker(img: np.ndarray, s: int) -> None:
+def _paint_azul_joker(img: np.ndarray, s: int, fam: Family) -> None:
     # Five pie wedges in the five tile colours (each with a hint of its pattern colour) ...
     c = (s / 2, s / 2)
     kinds = ("blue", "yellow", "red", "black", "white")
@@ -296,7 +413,7 @@ def _paint_azul_joker(img: np.ndarray, s: int) -> None:
         a0 = math.radians(-90 + 72 * k)
         a1 = math.radians(-90 + 72 * (k + 1))
         arc = [(c[0] + s * math.cos(a0 + (a1 - a0) * j / 8), c[1] + s * math.sin(a0 + (a1 - a0) * j / 8)) for j in range(9)]
-        _poly(img, np.array([c] + arc), AZUL_BASE[kind])
+        _poly(img, np.array([c] + arc), fam.azul_base[kind])
     for k in range(5):  # gold seams between the wedges
         a = math.radians(-90 + 72 * k)
         _line(img, c, (c[0] + s * math.cos(a), c[1] + s * math.sin(a)), GOLD, max(1, int(round(0.03 * s))))
@@ -306,25 +423,85 @@ def _paint_azul_joker(img: np.ndarray, s: int) -> None:
     _poly(img, _star_points(c, 0.22 * s, 0.095 * s), (250, 252, 252))
 
 
+def _paint_azul_yellow_b(img: np.ndarray, s: int, fam: Family) -> None:
+    """Another hand's yellow tile: a four-petalled flower in a ring, with corner triangles."""
+    red = fam.azul_accent["yellow"]
+    c = (s / 2, s / 2)
+    for cx, cy in ((0, 0), (s, 0), (s, s), (0, s)):
+        _poly(img, np.array([(cx, cy), (cx + (0.22 * s if cx == 0 else -0.22 * s), cy),
+                             (cx, cy + (0.22 * s if cy == 0 else -0.22 * s))]), red)
+    _circle(img, c, 0.40 * s, red, max(1, int(round(0.035 * s))))
+    for k in range(4):
+        a = math.pi / 4 + k * math.pi / 2
+        _circle(img, (c[0] + 0.17 * s * math.cos(a), c[1] + 0.17 * s * math.sin(a)), 0.13 * s, red)
+    _circle(img, c, 0.07 * s, _shade(fam.azul_base["yellow"], 0.2))
+
+
+def _paint_azul_black_b(img: np.ndarray, s: int, fam: Family) -> None:
+    """Another hand's black tile: a square grid with dots at its crossings."""
+    lat = fam.azul_accent["black"]
+    t = max(1, int(round(0.022 * s)))
+    for k in (0.2, 0.4, 0.6, 0.8):
+        _line(img, (k * s, 0), (k * s, s), lat, t)
+        _line(img, (0, k * s), (s, k * s), lat, t)
+    for i in (0.2, 0.4, 0.6, 0.8):
+        for j in (0.2, 0.4, 0.6, 0.8):
+            _circle(img, (i * s, j * s), 0.035 * s, lat)
+
+
+def _paint_azul_white_b(img: np.ndarray, s: int, fam: Family) -> None:
+    """Another hand's white tile: an eight-pointed star with a round heart."""
+    blue = fam.azul_accent["white"]
+    c = (s / 2, s / 2)
+    _poly(img, _star_points(c, 0.42 * s, 0.2 * s, 8, -90), blue)
+    _poly(img, _star_points(c, 0.28 * s, 0.14 * s, 8, -67.5), fam.azul_base["white"])
+    _circle(img, c, 0.09 * s, blue)
+
+
+#: The tile patterns of each drawing (:attr:`Family.patterns`), by kind; blue and red are plain.
 _AZUL_PAINTERS = {
-    "yellow": _paint_azul_yellow,
-    "black": _paint_azul_black,
-    "white": _paint_azul_white,
-    "first_player": _paint_azul_first_player,
-    "joker": _paint_azul_joker,
+    "a": {"yellow": _paint_azul_yellow, "black": _paint_azul_black, "white": _paint_azul_white,
+          "first_player": _paint_azul_first_player, "joker": _paint_azul_joker},
+    "b": {"yellow": _paint_azul_yellow_b, "black": _paint_azul_black_b, "white": _paint_azul_white_b,
+          "first_player": _paint_azul_first_player, "joker": _paint_azul_joker},
 }
 
 
-def _azul_face(kind: str, size_px: int) -> np.ndarray:
+def _family_key(fam: Family) -> tuple[str, ...]:
+    """What a family adds to a drawing's seed: nothing for the classic one (its pixels stay)."""
+    return () if fam is CLASSIC else (fam.name,)
+
+
+def _scaled_paint(img: np.ndarray, paint, scale: float) -> None:
+    """``paint(canvas, side)`` on ``img`` (a square canvas), its pattern drawn ``scale`` times
+    as large about the centre (cropped where larger, framed by the base colour where smaller)."""
+    s = img.shape[0]
+    if scale == 1.0:
+        paint(img, s)
+        return
+    big = max(4, int(round(s * scale)))
+    canvas = np.empty((big, big, 3), np.float32)
+    canvas[:] = img[0, 0]
+    paint(canvas, big)
+    if big >= s:
+        o = (big - s) // 2
+        img[:] = canvas[o:o + s, o:o + s]
+    else:
+        o = (s - big) // 2
+        img[o:o + big, o:o + big] = canvas
+
+
+def _azul_face(kind: str, size_px: int, fam: Family) -> np.ndarray:
     k = _internal_scale(size_px)
     s = size_px * k
     img = np.empty((s, s, 3), np.float32)
-    img[:] = AZUL_BASE[kind]
-    painter = _AZUL_PAINTERS.get(kind)
+    img[:] = fam.azul_base[kind]
+    painter = _AZUL_PAINTERS[fam.patterns].get(kind)
     if painter is not None:
-        painter(img, s)
+        _scaled_paint(img, lambda canvas, side: painter(canvas, side, fam), fam.pattern_scale)
     poly = np.array([(0, 0), (s, 0), (s, s), (0, s)], np.float64)
-    img = _finish_face(img, poly, np.random.default_rng(_seed("azul", kind, size_px)))
+    img = _finish_face(img, poly, np.random.default_rng(_seed("azul", kind, size_px, *_family_key(fam))), fam.gloss,
+                       fam.wear)
     bgr = _shrink(np.clip(img, 0, 255), (size_px, size_px))
     alpha = np.full((size_px, size_px, 1), 255.0, np.float32)
     return np.clip(np.concatenate([bgr, alpha], axis=2) + 0.5, 0, 255).astype(np.uint8)
@@ -340,8 +517,8 @@ def _rh(at, r: float, du: float = 0.0, dv: float = 0.0) -> np.ndarray:
     return np.array([at(du, dv - r), at(du + r, dv), at(du, dv + r), at(du - r, dv)])
 
 
-def _paint_pavilion(img: np.ndarray, kind: str, at, h: int) -> None:
-    base = PAVILION_BASE[kind]
+def _paint_pavilion(img: np.ndarray, kind: str, at, h: int, fam: Family) -> None:
+    base = fam.pavilion_base[kind]
     light, dark = _shade(base, 0.45), _shade(base, -0.35)
     t = max(1, int(round(0.012 * h)))
     # Every tile: a thin gold line inset from the edge.
@@ -386,7 +563,7 @@ def _paint_pavilion(img: np.ndarray, kind: str, at, h: int) -> None:
             _line(img, at(-half, v), at(half, v), light if v else GOLD, 2 * t)
 
 
-def _pavilion_face(kind: str, size_px: int) -> tuple[np.ndarray, np.ndarray]:
+def _pavilion_face(kind: str, size_px: int, fam: Family) -> tuple[np.ndarray, np.ndarray]:
     w_out = max(1, round(size_px / math.sqrt(3)))
     k = _internal_scale(size_px)
     h, w = size_px * k, w_out * k
@@ -396,9 +573,10 @@ def _pavilion_face(kind: str, size_px: int) -> tuple[np.ndarray, np.ndarray]:
         return (w / 2 + u * w / 2, h / 2 + v * h / 2)
 
     img = np.empty((h, w, 3), np.float32)
-    img[:] = PAVILION_BASE[kind]
-    _paint_pavilion(img, kind, at, h)
-    img = _finish_face(img, poly, np.random.default_rng(_seed("pavilion", kind, size_px)))
+    img[:] = fam.pavilion_base[kind]
+    _paint_pavilion(img, kind, at, h, fam)
+    img = _finish_face(img, poly, np.random.default_rng(_seed("pavilion", kind, size_px, *_family_key(fam))), fam.gloss,
+                       fam.wear)
     mask = np.zeros((h, w), np.uint8)
     _poly(mask, poly, 255)
     bgr = _shrink(np.clip(img, 0, 255), (w_out, size_px))
@@ -415,12 +593,12 @@ def _disc_finish(img: np.ndarray, s: int, rng: np.random.Generator) -> np.ndarra
     return _finish_face(img, poly, rng, gloss=0.6)
 
 
-def _pavilion_token(size_px: int) -> np.ndarray:
+def _pavilion_token(size_px: int, fam: Family) -> np.ndarray:
     k = _internal_scale(size_px)
     s = size_px * k
-    rng = np.random.default_rng(_seed("pavilion", "first_player", size_px))
+    rng = np.random.default_rng(_seed("pavilion", "first_player", size_px, *_family_key(fam)))
     img = np.empty((s, s, 3), np.float32)
-    img[:] = PAVILION_BASE["first_player"]
+    img[:] = fam.pavilion_base["first_player"]
     # Wood grain: wavy rings of slightly darker tone.
     ys, xs = np.mgrid[0:s, 0:s].astype(np.float32) / s
     grain = np.sin((xs * 3.0 + 0.15 * np.sin(ys * 9.0 + 1.3)) * 2 * math.pi * 5)
@@ -440,7 +618,7 @@ def _pavilion_token(size_px: int) -> np.ndarray:
 
 
 @lru_cache(maxsize=512)
-def tile_sprite(game: str, kind: str, size_px: int) -> tuple[np.ndarray, np.ndarray]:
+def tile_sprite(game: str, kind: str, size_px: int, family_name: str = "classic") -> tuple[np.ndarray, np.ndarray]:
     """Top face of one tile as a BGRA uint8 image (alpha 0 outside the face, 255 inside,
     anti-aliased edge) and the face polygon in that image's pixel coordinates (float32, 4 x 2).
 
@@ -448,19 +626,21 @@ def tile_sprite(game: str, kind: str, size_px: int) -> tuple[np.ndarray, np.ndar
     ``pavilion``: a 60-degree rhombus, long diagonal vertical and ``size_px`` long; image width
     ``round(size_px / sqrt(3))``; polygon top tip, right vertex, bottom tip, left vertex.
     ``pavilion`` / ``first_player``: the start-player disc filling a ``size_px`` square, polygon
-    its bounding square. Raises ValueError for an unknown game or kind, or ``size_px < 4``.
+    its bounding square. ``family_name`` is the art family (:data:`FAMILIES`). Raises ValueError
+    for an unknown game, kind or family, or ``size_px < 4``.
     """
     _check_game_kind(game, kind)
+    fam = family(family_name)
     if not isinstance(size_px, (int, np.integer)) or size_px < 4:
         raise ValueError(f"size_px must be an integer >= 4, not {size_px!r}")
     size_px = int(size_px)
     square = np.array([(0, 0), (size_px, 0), (size_px, size_px), (0, size_px)], np.float32)
     if game == "azul":
-        img, poly = _azul_face(kind, size_px), square
+        img, poly = _azul_face(kind, size_px, fam), square
     elif kind == "first_player":
-        img, poly = _pavilion_token(size_px), square
+        img, poly = _pavilion_token(size_px, fam), square
     else:
-        img, poly = _pavilion_face(kind, size_px)
+        img, poly = _pavilion_face(kind, size_px, fam)
     return _frozen(img), _frozen(poly)
 
 
@@ -468,15 +648,16 @@ def tile_sprite(game: str, kind: str, size_px: int) -> tuple[np.ndarray, np.ndar
 _SIDE_DARKEN = 0.42
 
 
-def tile_side_color(game: str, kind: str) -> tuple[int, int, int]:
+def tile_side_color(game: str, kind: str, family_name: str = "classic") -> tuple[int, int, int]:
     """BGR colour of the tile's edge (the bevelled sides seen in an oblique view), darker than the top."""
     _check_game_kind(game, kind)
+    fam = family(family_name)
     if game == "azul":
-        base = AZUL_BASE[kind]
+        base = fam.azul_base[kind]
         if kind == "joker":
             base = GOLD
     else:
-        base = PAVILION_BASE[kind]
+        base = fam.pavilion_base[kind]
     return _shade(base, -_SIDE_DARKEN)
 
 
@@ -555,48 +736,48 @@ def _ornament_band(img: np.ndarray, w: int, h: int, band: float, base, motif) ->
 # --------------------------------------------------------------------------- Azul board
 
 
-def _pale(color: tuple[int, ...]) -> tuple[int, int, int]:
+def _pale(color: tuple[int, ...], fam: Family) -> tuple[int, int, int]:
     """How a tile colour looks printed faintly on the card (the wall's empty cells)."""
-    return _mix(CARD, color, WALL_PRINT_STRENGTH)
+    return _mix(fam.card, color, fam.wall_print)
 
 
-def _wall_reference(kind: str) -> tuple[int, int, int]:
+def _wall_reference(kind: str, fam: Family = CLASSIC) -> tuple[int, int, int]:
     """Expected mean colour of a printed wall cell of ``kind``: the card mixed with the tile's mean."""
-    img, _ = tile_sprite("azul", kind, 32)
+    img, _ = tile_sprite("azul", kind, 32, fam.name)
     mean = tuple(float(v) for v in img[..., :3].reshape(-1, 3).mean(axis=0))
-    return _pale(mean)
+    return _pale(mean, fam)
 
 
-def _azul_board(name: str, w: int, h: int) -> np.ndarray:
+def _azul_board(name: str, w: int, h: int, fam: Family) -> np.ndarray:
     layout = load_layout(name)
     u = float(w)  # pixels per board width
-    img = _paper(h, w, CARD, _seed(name, w, h, "paper"))
+    img = _paper(h, w, fam.card, _seed(name, w, h, "paper"))
     band = 0.022 * u
-    _ornament_band(img, w, h, band, FRAME_BLUE, ORNAMENT_ORANGE)
-    _azul_score_track(img, w, h)
-    _azul_cartouche(img, w, h)
+    _ornament_band(img, w, h, band, fam.frame, fam.ornament)
+    _azul_score_track(img, w, h, fam)
+    _azul_cartouche(img, w, h, fam)
     # Pattern lines: beige squares with a darker rim, an arrow towards each wall row.
     for r in range(5):
         for i in range(r + 1):
             p = _slot_px(layout, f"line.{r}.{i}", w, h)
             rim = max(1, int(round(0.004 * u)))
-            _poly(img, p, LINE_CELL)
-            _poly(img, _inset(p, rim / 2), LINE_EDGE, rim)  # the rim is printed inside the square
+            _poly(img, p, fam.line_cell)
+            _poly(img, _inset(p, rim / 2), fam.line_edge, rim)  # the rim is printed inside the square
         p = _slot_px(layout, f"line.{r}.0", w, h)
         yc = (p[0][1] + p[2][1]) / 2
         xa, xb = 0.485 * w, 0.513 * w
-        _line(img, (xa, yc), (xb - 0.008 * w, yc), FRAME_BLUE, max(1, int(round(0.004 * u))))
-        _poly(img, np.array([(xb, yc), (xb - 0.012 * w, yc - 0.009 * h), (xb - 0.012 * w, yc + 0.009 * h)]), FRAME_BLUE)
-    _azul_wall(img, layout, w, h, colored=name.endswith("colored"))
-    _azul_floor(img, layout, w, h)
-    _azul_bonus(img, w, h)
+        _line(img, (xa, yc), (xb - 0.008 * w, yc), fam.frame, max(1, int(round(0.004 * u))))
+        _poly(img, np.array([(xb, yc), (xb - 0.012 * w, yc - 0.009 * h), (xb - 0.012 * w, yc + 0.009 * h)]), fam.frame)
+    _azul_wall(img, layout, w, h, name.endswith("colored"), fam)
+    _azul_floor(img, layout, w, h, fam)
+    _azul_bonus(img, w, h, fam)
     return _grain(img, _seed(name, w, h, "grain"))
 
 
-def _azul_score_track(img: np.ndarray, w: int, h: int) -> None:
+def _azul_score_track(img: np.ndarray, w: int, h: int, fam: Family) -> None:
     x0, x1, y0, y1 = 0.044 * w, 0.956 * w, 0.06 * h, 0.31 * h
     cw, ch = (x1 - x0) / 20, (y1 - y0) / 5
-    panel = _shade(CARD, 0.35)
+    panel = _shade(fam.card, 0.35)
     cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), panel, -1)
     line = (150, 150, 140)
     for r in range(5):
@@ -606,10 +787,10 @@ def _azul_score_track(img: np.ndarray, w: int, h: int) -> None:
             if n % 5 == 0:
                 m = 0.08 * cw
                 cv2.rectangle(img, (int(cx - cw / 2 + m), int(cy - ch / 2 + m)), (int(cx + cw / 2 - m), int(cy + ch / 2 - m)),
-                              ORNAMENT_ORANGE, -1, cv2.LINE_AA)
+                              fam.ornament, -1, cv2.LINE_AA)
                 _text(img, str(n), (cx, cy), (0.42 if n < 100 else 0.3) * ch, (250, 250, 250), 0.14)
             else:
-                _text(img, str(n), (cx, cy), 0.3 * ch, FRAME_BLUE, 0.1)
+                _text(img, str(n), (cx, cy), 0.3 * ch, fam.frame, 0.1)
     for c in range(21):
         _line(img, (x0 + c * cw, y0), (x0 + c * cw, y1), line, 1)
     for r in range(6):
@@ -618,68 +799,68 @@ def _azul_score_track(img: np.ndarray, w: int, h: int) -> None:
     zx, zy = x0, 0.026 * h
     cv2.rectangle(img, (int(zx), int(zy)), (int(zx + cw), int(y0 - 0.004 * h)), panel, -1)
     cv2.rectangle(img, (int(zx), int(zy)), (int(zx + cw), int(y0 - 0.004 * h)), line, 1)
-    _text(img, "0", (zx + cw / 2, (zy + y0) / 2), 0.28 * ch, FRAME_BLUE, 0.1)
+    _text(img, "0", (zx + cw / 2, (zy + y0) / 2), 0.28 * ch, fam.frame, 0.1)
 
 
-def _azul_cartouche(img: np.ndarray, w: int, h: int) -> None:
+def _azul_cartouche(img: np.ndarray, w: int, h: int, fam: Family) -> None:
     """The AZUL title in a rounded cartouche above the staircase of pattern lines."""
     x0, x1, y0, y1 = 0.05 * w, 0.37 * w, 0.352 * h, 0.424 * h
     r = 0.25 * (y1 - y0)
     box = np.array([(x0 + r, y0), (x1 - r, y0), (x1, y0 + r), (x1, y1 - r), (x1 - r, y1), (x0 + r, y1), (x0, y1 - r), (x0, y0 + r)])
-    _poly(img, box, FRAME_BLUE)
+    _poly(img, box, fam.frame)
     inset = 0.006 * w
     box2 = np.array([(x0 + r, y0 + inset), (x1 - r, y0 + inset), (x1 - inset, y0 + r), (x1 - inset, y1 - r),
                      (x1 - r, y1 - inset), (x0 + r, y1 - inset), (x0 + inset, y1 - r), (x0 + inset, y0 + r)])
-    _poly(img, box2, ORNAMENT_ORANGE, max(1, int(round(0.003 * w))))
+    _poly(img, box2, fam.ornament, max(1, int(round(0.003 * w))))
     _text(img, "AZUL", ((x0 + x1) / 2, (y0 + y1) / 2), 0.48 * (y1 - y0), (235, 242, 248), 0.14, cv2.FONT_HERSHEY_TRIPLEX)
     for x in (x0 + 2.2 * inset, x1 - 2.2 * inset):  # little orange diamonds either side
         y = (y0 + y1) / 2
         d = 0.012 * w
-        _poly(img, np.array([(x, y - d), (x + d, y), (x, y + d), (x - d, y)]), ORNAMENT_ORANGE)
+        _poly(img, np.array([(x, y - d), (x + d, y), (x, y + d), (x - d, y)]), fam.ornament)
 
 
-def _azul_wall(img: np.ndarray, layout: Layout, w: int, h: int, colored: bool) -> None:
+def _azul_wall(img: np.ndarray, layout: Layout, w: int, h: int, colored: bool, fam: Family) -> None:
     first, last = _slot_px(layout, "wall.0.0", w, h), _slot_px(layout, "wall.4.4", w, h)
     pad = 0.006 * w
     cv2.rectangle(img, (int(first[0][0] - pad), int(first[0][1] - pad)), (int(last[2][0] + pad), int(last[2][1] + pad)),
-                  WALL_GROUT, -1, cv2.LINE_AA)
+                  fam.wall_grout, -1, cv2.LINE_AA)
     cv2.rectangle(img, (int(first[0][0] - pad), int(first[0][1] - pad)), (int(last[2][0] + pad), int(last[2][1] + pad)),
-                  FRAME_BLUE, max(1, int(round(0.003 * w))), cv2.LINE_AA)
+                  fam.frame, max(1, int(round(0.003 * w))), cv2.LINE_AA)
     for r in range(5):
         for c in range(5):
             slot = layout[f"wall.{r}.{c}"]
             p = _slot_px(layout, slot.id, w, h)
             if colored and slot.printed:
                 side = max(4, int(round(p[1][0] - p[0][0])))
-                tile, _ = tile_sprite("azul", slot.printed, side)
+                tile, _ = tile_sprite("azul", slot.printed, side, fam.name)
                 # Card first, then the tile's art printed at partial strength: a paler copy.
-                _poly(img, p, CARD)
-                _paste(img, tile[..., :3], p[0][0], p[0][1], p[2][0], p[2][1], WALL_PRINT_STRENGTH)
+                _poly(img, p, fam.card)
+                _paste(img, tile[..., :3], p[0][0], p[0][1], p[2][0], p[2][1], fam.wall_print)
             else:
-                _poly(img, p, GREY_CELL)
-                _poly(img, p, _shade(GREY_CELL, 0.25), max(1, int(round(0.002 * w))))
+                _poly(img, p, fam.grey_cell)
+                _poly(img, p, _shade(fam.grey_cell, 0.25), max(1, int(round(0.002 * w))))
 
 
-def _azul_floor(img: np.ndarray, layout: Layout, w: int, h: int) -> None:
+def _azul_floor(img: np.ndarray, layout: Layout, w: int, h: int, fam: Family) -> None:
     for i in range(7):
         slot = layout[f"floor.{i}"]
         p = _slot_px(layout, slot.id, w, h)
-        _poly(img, p, FLOOR_CELL)
+        _poly(img, p, fam.floor_cell)
         rim = max(1, int(round(0.003 * w)))
-        _poly(img, _inset(p, rim / 2), FLOOR_EDGE, rim)
+        _poly(img, _inset(p, rim / 2), fam.floor_edge, rim)
         if slot.number is not None:  # the penalty printed above the cell
             cx = (p[0][0] + p[1][0]) / 2
-            _text(img, str(slot.number), (cx, (0.82 * h + p[0][1]) / 2 - 0.002 * h), 0.018 * h, FLOOR_EDGE, 0.14)
+            _text(img, str(slot.number), (cx, (0.82 * h + p[0][1]) / 2 - 0.002 * h), 0.018 * h, fam.floor_edge, 0.14)
 
 
-def _azul_bonus(img: np.ndarray, w: int, h: int) -> None:
+def _azul_bonus(img: np.ndarray, w: int, h: int, fam: Family) -> None:
     """End-bonus reminder: a row (+2), a column (+7), five of a colour (+10)."""
     x0, x1, y0, y1 = 0.72 * w, 0.97 * w, 0.82 * h, 0.95 * h
-    _poly(img, np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)]), _shade(CARD, 0.3))
-    _poly(img, np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)]), FRAME_BLUE, max(1, int(round(0.002 * w))))
+    _poly(img, np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)]), _shade(fam.card, 0.3))
+    _poly(img, np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)]), fam.frame, max(1, int(round(0.002 * w))))
     rows = ((y0 + 0.022 * h), (y0 + 0.065 * h), (y0 + 0.108 * h))
     cell = 0.011 * w
-    colors = [AZUL_BASE[k] for k in ("blue", "yellow", "red", "black", "white")]
+    colors = [fam.azul_base[k] for k in ("blue", "yellow", "red", "black", "white")]
     for j, (yc, label) in enumerate(zip(rows, ("+2", "+7", "+10"))):
         for i in range(5):
             if j == 0:
@@ -690,28 +871,28 @@ def _azul_bonus(img: np.ndarray, w: int, h: int) -> None:
                 cx, cy, col = x0 + 0.02 * w + i * cell * 1.15, yc, colors[i]
             s = cell * (0.5 if j == 1 else 0.9)
             _poly(img, np.array([(cx, cy - s / 2), (cx + s, cy - s / 2), (cx + s, cy + s / 2), (cx, cy + s / 2)]), col)
-        _text(img, label, (x0 + 0.185 * w, yc), 0.022 * h, FRAME_BLUE, 0.14)
+        _text(img, label, (x0 + 0.185 * w, yc), 0.022 * h, fam.frame, 0.14)
 
 
 # --------------------------------------------------------------------------- Summer Pavilion boards
 
 
-def _pavilion_board(name: str, w: int, h: int) -> np.ndarray:
+def _pavilion_board(name: str, w: int, h: int, fam: Family) -> np.ndarray:
     layout = load_layout(name)
     colored = name.endswith("colored")
-    img = _paper(h, w, PAV_CARD, _seed(name, w, h, "paper"), mottle=3.5)
-    _pavilion_background(img, w, h)
+    img = _paper(h, w, fam.pav_card, _seed(name, w, h, "paper"), mottle=3.5)
+    _pavilion_background(img, w, h, fam)
     _ornament_band(img, w, h, 0.016 * w, (80, 100, 60), GOLD)
     for i in range(topo.SPACES):
         slot = layout[topo.SPACE_NAMES[i]]
         p = _slot_px(layout, slot.id, w, h)
         star = i // 6
         if not colored:
-            fill, edge = PAV_GREY_SPACE, PAV_GREY_EDGE
+            fill, edge = fam.pav_grey_space, fam.pav_grey_edge
         else:
             color = slot.printed or topo.COLORS[(i % 6)]  # central star: every space its own colour
-            base = PAVILION_BASE[color]
-            fill, edge = _mix(PAV_CARD, base, 0.45 if star else 0.38), _shade(base, -0.25)
+            base = fam.pavilion_base[color]
+            fill, edge = _mix(fam.pav_card, base, min(1.0, (0.45 if star else 0.38) * fam.star_print)), _shade(base, -0.25)
         _poly(img, p, fill)
         # A smaller inner rhombus in a lighter tint, like the printed tile outline.
         c = p.mean(axis=0)
@@ -725,7 +906,7 @@ def _pavilion_board(name: str, w: int, h: int) -> np.ndarray:
     _pavilion_structures(img, w, h)
     for name_c in topo.CORNER_NAMES:
         p = _slot_px(layout, name_c, w, h)
-        _poly(img, p, _mix(PAV_CARD, (120, 110, 100), 0.35))
+        _poly(img, p, _mix(fam.pav_card, (120, 110, 100), 0.35))
         c = p.mean(axis=0)
         _poly(img, c + (p - c) * 0.7, GOLD, max(1, int(round(0.002 * w))))
         _poly(img, p, (70, 80, 90), max(1, int(round(0.003 * w))))
@@ -736,10 +917,10 @@ def _pavilion_board(name: str, w: int, h: int) -> np.ndarray:
     return _grain(img, _seed(name, w, h, "grain"))
 
 
-def _pavilion_background(img: np.ndarray, w: int, h: int) -> None:
+def _pavilion_background(img: np.ndarray, w: int, h: int, fam: Family) -> None:
     """A faint garden-floor pattern on the card: a lattice of small pale diamonds."""
     step = 0.05 * w
-    col = _shade(PAV_CARD, -0.06)
+    col = _shade(fam.pav_card, -0.06)
     n = int(w / step) + 2
     for i in range(n):
         for j in range(n):
@@ -789,9 +970,9 @@ def _pavilion_structures(img: np.ndarray, w: int, h: int) -> None:
         _line(img, (cx, cy - wh / 4 - iw / 2), (cx, cy + wh / 2), frame, max(1, int(round(0.002 * w))))
 
 
-def _scoring_board(name: str, w: int, h: int) -> np.ndarray:
+def _scoring_board(name: str, w: int, h: int, fam: Family) -> np.ndarray:
     layout = load_layout(name)
-    img = _paper(h, w, PAV_CARD, _seed(name, w, h, "paper"), mottle=3.5)
+    img = _paper(h, w, fam.pav_card, _seed(name, w, h, "paper"), mottle=3.5)
     # Decorated centre: a teal tiled floor behind the supply spaces.
     cell = 0.0333 * w  # score cell: 12 mm on a 360 mm board
     nx, ny = int(round(w / cell)), int(round(h / cell))
@@ -811,14 +992,14 @@ def _scoring_board(name: str, w: int, h: int) -> np.ndarray:
             [(i, ny - 1) for i in range(nx - 2, -1, -1)] + [(0, j) for j in range(ny - 2, 0, -1)]
     for n, (i, j) in enumerate(cells):
         x0, y0 = i * cw, j * ch
-        col = ORNAMENT_ORANGE if n % 5 == 0 else _shade(PAV_CARD, 0.3)
+        col = fam.ornament if n % 5 == 0 else _shade(fam.pav_card, 0.3)
         cv2.rectangle(img, (int(x0), int(y0)), (int(x0 + cw), int(y0 + ch)), col, -1)
         cv2.rectangle(img, (int(x0), int(y0)), (int(x0 + cw), int(y0 + ch)), (90, 100, 110), 1, cv2.LINE_AA)
         _text(img, str(n), (x0 + cw / 2, y0 + ch / 2), 0.32 * ch, (250, 250, 250) if n % 5 == 0 else INK, 0.12)
     # Round track 1..6 along the top inside the score track, each in its wild colour.
     for r in range(6):
         cx, cy = w * (0.3 + 0.08 * r), h * 0.17
-        color = PAVILION_BASE[topo.COLORS[topo.WILD_BY_ROUND[r]]]
+        color = fam.pavilion_base[topo.COLORS[topo.WILD_BY_ROUND[r]]]
         _circle(img, (cx, cy), 0.027 * w, _shade(color, -0.3))
         _circle(img, (cx, cy), 0.023 * w, _mix(color, (255, 255, 255), 0.25))
         _text(img, str(r + 1), (cx, cy), 0.03 * h, INK, 0.14)
@@ -833,11 +1014,12 @@ def _scoring_board(name: str, w: int, h: int) -> np.ndarray:
 
 
 @lru_cache(maxsize=16)
-def board_art(layout_name: str, px_per_mm: float) -> np.ndarray:
+def board_art(layout_name: str, px_per_mm: float, family_name: str = "classic") -> np.ndarray:
     """BGR uint8 image of the printed board side ``layout_name`` (one of ``LAYOUT_NAMES``) at
     ``px_per_mm`` (the layout's ``size_mm`` times it, rounded). Every slot of the layout is printed
-    exactly where its polygon says (fraction * image size). Raises ValueError for an unknown
-    side or a non-positive scale."""
+    exactly where its polygon says (fraction * image size), in the art family ``family_name``.
+    Raises ValueError for an unknown side or family or a non-positive scale."""
+    fam = family(family_name)
     if layout_name not in LAYOUT_NAMES:
         raise ValueError(f"unknown board side {layout_name!r} (one of {', '.join(LAYOUT_NAMES)})")
     if not px_per_mm > 0:
@@ -845,11 +1027,11 @@ def board_art(layout_name: str, px_per_mm: float) -> np.ndarray:
     layout = load_layout(layout_name)
     w, h = (max(16, int(round(v * px_per_mm))) for v in layout.size_mm)
     if layout_name.startswith("azul"):
-        img = _azul_board(layout_name, w, h)
+        img = _azul_board(layout_name, w, h, fam)
     elif layout_name == "pavilion-scoring":
-        img = _scoring_board(layout_name, w, h)
+        img = _scoring_board(layout_name, w, h, fam)
     else:
-        img = _pavilion_board(layout_name, w, h)
+        img = _pavilion_board(layout_name, w, h, fam)
     return _frozen(img)
 
 
@@ -857,9 +1039,10 @@ def board_art(layout_name: str, px_per_mm: float) -> np.ndarray:
 
 
 @lru_cache(maxsize=64)
-def factory_sprite(size_px: int) -> np.ndarray:
-    """BGRA image ``size_px`` square of an Azul factory display: a cream cardboard disc with a
-    blue and orange ornamental ring; alpha 0 outside the disc."""
+def factory_sprite(size_px: int, family_name: str = "classic") -> np.ndarray:
+    """BGRA image ``size_px`` square of a factory display: a cardboard disc (the classic family's:
+    cream with a blue and orange ornamental ring); alpha 0 outside the disc."""
+    field, band, ornament = family(family_name).disc
     if not isinstance(size_px, (int, np.integer)) or size_px < 4:
         raise ValueError(f"size_px must be an integer >= 4, not {size_px!r}")
     size_px = int(size_px)
@@ -867,11 +1050,11 @@ def factory_sprite(size_px: int) -> np.ndarray:
     s = size_px * k
     c = (s / 2, s / 2)
     R = s / 2
-    img = _paper(s, s, (200, 226, 240), _seed("factory", size_px), mottle=4.0)
+    img = _paper(s, s, field, _seed("factory", size_px), mottle=4.0)
     # Outer blue band with orange ornaments, a thin orange ring, then the cream field.
-    _circle(img, c, R * 0.98, FRAME_BLUE)
-    _circle(img, c, R * 0.80, ORNAMENT_ORANGE)
-    _circle(img, c, R * 0.75, (200, 226, 240))
+    _circle(img, c, R * 0.98, band)
+    _circle(img, c, R * 0.80, ornament)
+    _circle(img, c, R * 0.75, field)
     for i in range(16):
         a = 2 * math.pi * i / 16
         p = (c[0] + R * 0.89 * math.cos(a), c[1] + R * 0.89 * math.sin(a))
@@ -879,16 +1062,16 @@ def factory_sprite(size_px: int) -> np.ndarray:
         ca, sa = math.cos(a), math.sin(a)
         diamond = np.array([(p[0] + d * ca, p[1] + d * sa), (p[0] - 0.6 * d * sa, p[1] + 0.6 * d * ca),
                             (p[0] - d * ca, p[1] - d * sa), (p[0] + 0.6 * d * sa, p[1] - 0.6 * d * ca)])
-        _poly(img, diamond, ORNAMENT_ORANGE)
+        _poly(img, diamond, ornament)
         q = (c[0] + R * 0.89 * math.cos(a + math.pi / 16), c[1] + R * 0.89 * math.sin(a + math.pi / 16))
         _circle(img, q, R * 0.022, (235, 240, 245))
     # A faint rosette in the middle, mostly hidden by tiles.
     for i in range(8):
         a = 2 * math.pi * i / 8
-        _circle(img, (c[0] + R * 0.3 * math.cos(a), c[1] + R * 0.3 * math.sin(a)), R * 0.14, _shade((200, 226, 240), -0.06),
+        _circle(img, (c[0] + R * 0.3 * math.cos(a), c[1] + R * 0.3 * math.sin(a)), R * 0.14, _shade(field, -0.06),
                 max(1, int(round(R * 0.012))))
-    _circle(img, c, R * 0.12, _mix((200, 226, 240), ORNAMENT_ORANGE, 0.25))
-    _circle(img, c, R * 0.985, _shade(FRAME_BLUE, -0.3), max(1, int(round(R * 0.02))))
+    _circle(img, c, R * 0.12, _mix(field, ornament, 0.25))
+    _circle(img, c, R * 0.985, _shade(band, -0.3), max(1, int(round(R * 0.02))))
     img = _disc_finish(img, s, np.random.default_rng(_seed("factory-finish", size_px)))
     mask = np.zeros((s, s), np.uint8)
     _circle(mask, c, R - 0.5, 255)

@@ -45,8 +45,8 @@ _MAX_CANVAS_PX = 3e6  # keeps a zoomed-out oblique view from drawing a huge canv
 
 @dataclass(frozen=True)
 class Look:
-    """Everything about one scene's light and camera faults, drawn once per scene (a video
-    keeps one and lets the light drift)."""
+    """Everything about one scene's art, light and camera faults, drawn once per scene (a video
+    keeps one and lets the light drift). ``family`` is the art family (``art.FAMILIES``)."""
 
     texture: int
     light_dir: tuple[float, float]  # where shadows fall (table mm per mm of height)
@@ -62,6 +62,7 @@ class Look:
     noise: float  # sensor noise sigma (8-bit levels)
     jpeg: int
     cast_shadows: tuple[tuple[float, float, float, float], ...]  # soft shadows of unseen things: x, y, radius, depth (image fractions)
+    family: str = "classic"
 
 
 @dataclass(frozen=True)
@@ -78,17 +79,21 @@ class SceneOptions:
     #: Light at the edges of the ranges only: the warmest or coldest colour temperature, the
     #: darkest or brightest exposure, a camera that barely corrects white balance.
     edge_light: bool = False
+    #: The art family the components and the table are drawn in (``art.FAMILIES``).
+    family: str = "classic"
 
 
 def sample_look(rng: np.random.Generator, options: SceneOptions) -> Look:
+    family = art.family(options.family)
     if options.clean:
-        return Look(0, (0.25, 0.2), 0.3, 5500.0, 1.0, 1.0, (0.0, 0.0, 0.0), 0.0, 0.0, 0.0, (0.0, 0.0), 0.0, 95, ())
+        return Look(family.tables[0], (0.25, 0.2), 0.3, 5500.0, 1.0, 1.0, (0.0, 0.0, 0.0), 0.0, 0.0, 0.0, (0.0, 0.0), 0.0,
+                    95, (), family.name)
     a = rng.uniform(0, 2 * math.pi)
     slope = rng.uniform(0.1, 0.6)
     casts = tuple((float(rng.uniform(-0.2, 1.2)), float(rng.uniform(-0.2, 1.2)), float(rng.uniform(0.1, 0.5)),
                    float(rng.uniform(0.1, 0.45))) for _ in range(int(rng.integers(0, 3))))
     look = Look(
-        texture=int(rng.integers(art.TABLE_TEXTURES)),
+        texture=family.tables[int(rng.integers(len(family.tables)))],
         light_dir=(slope * math.cos(a), slope * math.sin(a)),
         shadow_strength=float(rng.uniform(0.2, 0.55)),
         kelvin=float(rng.uniform(2700, 6500)),
@@ -102,6 +107,7 @@ def sample_look(rng: np.random.Generator, options: SceneOptions) -> Look:
         noise=float(rng.uniform(0.5, 7)),
         jpeg=int(rng.integers(options.jpeg[0], options.jpeg[1] + 1)),
         cast_shadows=casts,
+        family=family.name,
     )
     if options.edge_light:  # drawn after the rest, so that scenes without it are unchanged
         warm, dark = rng.random() < 0.5, rng.random() < 0.5
@@ -401,13 +407,13 @@ def draw_table(table: Table, camera: Camera, look: Look) -> Canvas:
         edge = cv2.convexHull(np.round(canvas.xy(np.vstack([base, top])) * 16).astype(np.int32))
         cv2.fillConvexPoly(img, edge, (70, 85, 95), cv2.LINE_AA, 4)
         s = _art_scale(ppm)
-        sheet = art.board_art(piece.layout.name, s)
+        sheet = art.board_art(piece.layout.name, s, look.family)
         h, w = sheet.shape[:2]
         _paste_affine(img, sheet, np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5]]), canvas.xy(top[:3]))
     # Factory displays.
     diameter = factory_diameter(arr.game)
     disc_px = next((s for s in _SPRITE_LADDER if s >= diameter * ppm), _SPRITE_LADDER[-1])
-    disc = art.factory_sprite(disc_px)
+    disc = art.factory_sprite(disc_px, look.family)
     for (fx, fy), turn in zip(arr.factories, arr.factory_angles):
         c = lift(np.array([[fx, fy]]), FACTORY_HEIGHT_MM, cam_xy, cam_h)[0]
         cv2.circle(shade, tuple(np.round(canvas.xy(np.array([[fx, fy]]) + light * 4)[0] * 16).astype(int)),
@@ -442,8 +448,8 @@ def draw_table(table: Table, camera: Camera, look: Look) -> Canvas:
         top = lift(poly, it.base + height, cam_xy, cam_h)
         edge = np.vstack([lift(outline, it.base, cam_xy, cam_h), lift(outline, it.base + height, cam_xy, cam_h)])
         sides = cv2.convexHull(np.round(canvas.xy(edge) * 16).astype(np.int32))
-        cv2.fillConvexPoly(img, sides, art.tile_side_color(arr.game, it.kind), cv2.LINE_AA, 4)
-        sprite, sprite_poly = art.tile_sprite(arr.game, it.kind, _sprite_size(arr.game, it.kind, ppm))
+        cv2.fillConvexPoly(img, sides, art.tile_side_color(arr.game, it.kind, look.family), cv2.LINE_AA, 4)
+        sprite, sprite_poly = art.tile_sprite(arr.game, it.kind, _sprite_size(arr.game, it.kind, ppm), look.family)
         _paste_affine(img, sprite, sprite_poly[:3] - 0.5, canvas.xy(top[:3]))
     return canvas
 
@@ -708,7 +714,7 @@ def render_state(state: Any, seed: int | tuple[int, ...], options: SceneOptions 
     clock = Stopwatch(spent)
     jpeg = encode_jpeg(image, look.jpeg)
     clock.lap("jpeg")
-    truth = scene_truth(table, camera, masks, params, look, state.options)
+    truth = scene_truth(table, camera, masks, params, look, state.options, look.family)
     clock.lap("truth")
     return Scene(jpeg, truth, None)
 
@@ -730,11 +736,13 @@ def item_outlines(table: Table, camera: Camera) -> list[dict[str, Any]]:
 
 
 def scene_truth(table: Table, camera: Camera, masks: dict[str, np.ndarray], params: dict[str, float],
-                look: Look | None, options: dict[str, Any]) -> dict[str, Any]:
-    """The ``azulcam-scene/1`` truth of a drawn table of a game with ``options``."""
+                look: Look | None, options: dict[str, Any], family: str) -> dict[str, Any]:
+    """The ``azulcam-scene/1`` truth of a drawn table of a game with ``options``, in the art
+    family ``family``."""
     lifted = lambda pts: camera.project(np.hstack([np.asarray(pts, float), np.full((len(pts), 1), -FACTORY_HEIGHT_MM)]))  # noqa: E731
     truth: dict[str, Any] = {
         "format": SCENE_FORMAT,
+        "family": family,
         "observation": observation(table, contents_of(table), lifted),
         "profile": profile_json(table, camera, options),
         "hidden": hidden_zones(table, camera, masks),

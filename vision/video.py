@@ -53,12 +53,13 @@ def _lerp(a: tuple[float, float], b: tuple[float, float], t: float) -> tuple[flo
 
 
 def frames(record: Record, seed: int = 0, size: tuple[int, int] = (960, 540), first: int = 0,
-           last: int | None = None) -> Iterator[Frame]:
-    """Render the events ``first`` .. ``last`` (indices, inclusive) of a record, checking each."""
+           last: int | None = None, family: str = "classic") -> Iterator[Frame]:
+    """Render the events ``first`` .. ``last`` (indices, inclusive) of a record, checking each, in
+    the art family ``family``."""
     rng = np.random.default_rng(seed)
     state = record.new_state()
     arrangement = arrange(state.game, state.players, layout_name(state), rng)
-    options = SceneOptions(size=size, view=ViewRanges(framing="fit"), hands=0.0)
+    options = SceneOptions(size=size, view=ViewRanges(framing="fit"), hands=0.0, family=family)
     camera, params = sample_camera(rng, size, arrangement.extent(), tile_mm(state.game), options.view,
                                    arrangement.outline_points())
     look = sample_look(rng, options)
@@ -103,7 +104,7 @@ class _Shot:
         camera = self.camera.jittered(self.rng, 0.04, 0.4)
         look = replace(self.look, exposure=self.look.exposure * (1 + 0.06 * math.sin(t / 7.0)))
         image, masks = compose(table, camera, look, self.clutter + hand, self.rng, phase=0.15 * math.sin(t / 11.0))
-        truth = scene_truth(table, camera, masks, self.params, None, self.options)
+        truth = scene_truth(table, camera, masks, self.params, None, self.options, look.family)
         truth = {"frame": count, "event": event, "phase": phase, "applied": phase in ("still", "leave"), **truth}
         return Frame(image, truth)
 
@@ -169,8 +170,10 @@ def _moved(before: dict[str, list[str]], after: dict[str, list[str]]) -> bool:
 
 def write_video(record: Record, out: str | Path, seed: int = 0, size: tuple[int, int] = (960, 540), fps: float = 10.0,
                 first: int = 0, last: int | None = None,
-                on_frame: Callable[[int, int | None], object] | None = None) -> tuple[Path, Path, int]:
-    """Write the video (MPEG-4) and its sidecar ``OUT.jsonl``; returns their paths and the frame count.
+                on_frame: Callable[[int, int | None], object] | None = None,
+                family: str = "classic") -> tuple[Path, Path, int]:
+    """Write the video (MPEG-4) and its sidecar ``OUT.jsonl`` in the art family ``family``; returns
+    their paths and the frame count.
 
     ``on_frame(done, total)``, when given, is called once before the first frame (``done`` 0)
     and after each frame written, with the number of frames the video will have (say, a
@@ -190,7 +193,7 @@ def write_video(record: Record, out: str | Path, seed: int = 0, size: tuple[int,
             if on_frame is not None:
                 total = frame_count(record, first, last)
                 on_frame(0, total)
-            for frame in frames(record, seed, size, first, last):
+            for frame in frames(record, seed, size, first, last, family):
                 writer.write(frame.image)
                 lines.write(json.dumps(frame.truth, separators=(",", ":")) + "\n")
                 count += 1

@@ -31,6 +31,11 @@ def test_render_writes_images_and_truth_and_repeats_itself(tmp_path, capsys):
     assert truth["observation"]["format"] == "azulcam-observation/1"
     assert truth["profile"]["image_size"] == [320, 180]
     assert (tmp_path / "a" / "scene-000.jpg").read_bytes() != (tmp_path / "a" / "scene-001.jpg").read_bytes()
+    assert truth["family"] == "classic" and truth["profile"]["options"] == {"wall": "colored", "jokers": False}
+    assert run(argv + ["--family", "bright", "--out", str(tmp_path / "c")], capsys)[0] == 0
+    bright = json.loads((tmp_path / "c" / "scene-001.json").read_text())
+    assert bright["family"] == "bright" and bright["observation"] == truth["observation"]
+    assert (tmp_path / "c" / "scene-001.jpg").read_bytes() != (tmp_path / "a" / "scene-001.jpg").read_bytes()
 
 
 def test_render_a_video(tmp_path, capsys):
@@ -40,6 +45,7 @@ def test_render_a_video(tmp_path, capsys):
     assert out.stat().st_size > 0
     lines = (tmp_path / "game.jsonl").read_text().splitlines()
     assert f"{len(lines)} frames" in err
+    assert {json.loads(line)["family"] for line in lines} == {"classic"}
 
 
 @pytest.mark.parametrize("extra, message", [

@@ -225,3 +225,52 @@ def test_table_textures():
     for bad in (-1, art.TABLE_TEXTURES):
         with pytest.raises(ValueError):
             art.table_texture(bad)
+
+
+# --------------------------------------------------------------------------- art families
+
+
+def test_every_family_draws_every_part_and_an_unknown_one_is_refused():
+    for name in art.FAMILIES:
+        for game, kinds in (("azul", art.AZUL_TILES), ("pavilion", art.PAVILION_TILES + ("first_player",))):
+            for kind in kinds:
+                img, _ = art.tile_sprite(game, kind, 24, name)
+                assert img.shape[2] == 4 and not img.flags.writeable
+        for side in ("azul-colored", "azul-grey", "pavilion-colored", "pavilion-grey", "pavilion-scoring"):
+            assert art.board_art(side, 1.0, name).ndim == 3
+        assert art.factory_sprite(32, name).shape == (32, 32, 4)
+        assert all(0 <= t < art.TABLE_TEXTURES for t in art.family(name).tables)
+    for call in (lambda: art.tile_sprite("azul", "blue", 24, "van-gogh"), lambda: art.board_art("azul-grey", 1.0, "x"),
+                 lambda: art.factory_sprite(32, "x"), lambda: art.family("x")):
+        with pytest.raises(ValueError, match="unknown art family"):
+            call()
+
+
+def test_families_differ_where_real_tables_do():
+    """The wall's bare print runs from pale to as strong as a tile, and the tiles' faces differ."""
+    layout = load_layout("azul-colored")
+
+    def print_gap(name: str) -> float:
+        """The wall's empty spaces against the tiles of their colour (mean BGR distance)."""
+        img = art.board_art("azul-colored", 2.0, name)
+        h, w = img.shape[:2]
+        gaps = []
+        for slot in layout.slots:
+            if slot.id.startswith("wall."):
+                tile = art.tile_sprite("azul", slot.printed, 32, name)[0][..., :3].reshape(-1, 3).mean(axis=0)
+                gaps.append(np.linalg.norm(_mean_bgr(img, _slot_mask(img.shape, slot.polygon, w, h)) - tile))
+        return float(np.mean(gaps))
+
+    gaps = {name: print_gap(name) for name in art.FAMILIES}
+    assert gaps["strong-print"] < 0.3 * gaps["classic"] < 0.3 * gaps["matte-worn"], gaps
+    faces = {name: art.tile_sprite("azul", "yellow", 32, name)[0][..., :3].astype(float) for name in art.FAMILIES}
+    for a in art.FAMILIES:
+        for b in art.FAMILIES:
+            if a < b:
+                assert np.abs(faces[a] - faces[b]).mean() > 8, (a, b)
+
+
+def test_the_command_line_knows_every_family():
+    from azulcam.cli import ART_FAMILIES
+
+    assert ART_FAMILIES == tuple(art.FAMILIES)
