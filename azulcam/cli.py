@@ -231,7 +231,10 @@ def cmd_render(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BadInput(f"cannot make {out}: {exc.strerror}") from None
-    options = SceneOptions(size=args.size, view=ViewRanges(framing=args.framing), clean=args.clean, family=args.family)
+    if not 0.0 <= args.props <= 1.0:
+        raise BadInput(f"--props is a chance from 0 to 1, not {args.props}")
+    options = SceneOptions(size=args.size, view=ViewRanges(framing=args.framing), clean=args.clean, family=args.family,
+                           props=args.props)
     for i in range(args.count):
         scene = render_state(states[at], (args.seed, i), options)
         name = f"scene-{i:03d}"
@@ -418,6 +421,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--clean", action="store_true", help="no photographic effects (even light, no blur, noise or hands)")
     r.add_argument("--family", choices=list(ART_FAMILIES), default="classic",
                    help="art family of the boards, tiles, displays and table (default classic)")
+    r.add_argument("--props", type=float, default=0.0, metavar="P",
+                   help="chance of trivets, coins, dice, a score pad or the box lid beside the play area (stills; default 0)")
     r.add_argument("--video", default=None, metavar="OUT.mp4", help="draw the whole game as a video instead")
     r.add_argument("--events", type=_event_range, default=(0, None), metavar="FIRST:LAST",
                    help="with --video: only these events (indices, inclusive)")

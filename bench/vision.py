@@ -22,7 +22,7 @@ scene's index in the set), the table, and every zone read wrong, wanted -> read.
 
     python bench/vision.py [--images 60] [--size 1920x1080] [--players 4] [--edge] [--seed 900000]
         [--threads N] [--net-threads M] [--classic | --detector PATH] [--candidates PATH | --no-candidates]
-        [--classifier PATH] [--show-wrong] [--work] [--family NAME]
+        [--classifier PATH] [--show-wrong] [--work] [--family NAME] [--props P]
 """
 
 from __future__ import annotations
@@ -83,6 +83,8 @@ def main() -> None:
     parser.add_argument("--edge", action="store_true",
                         help="viewpoints near 45 degrees, the smallest tiles, and light at the ends of its ranges")
     parser.add_argument("--seed", type=int, default=900000)
+    parser.add_argument("--props", type=float, default=0.0,
+                        help="chance of trivets, coins, dice, score pads or the box lid beside the play area")
     parser.add_argument("--family", default="classic",
                         help="art family the tables are drawn in (vision.art.FAMILIES; the models learned classic)")
     parser.add_argument("--classic", action="store_true", help="the classic locator instead of the detector network")
@@ -107,7 +109,7 @@ def main() -> None:
     cv2.setNumThreads(args.threads)
     w, h = (int(v) for v in args.size.split("x"))
     view = EDGE_VIEW if args.edge else ViewRanges()
-    options = SceneOptions(size=(w, h), view=view, edge_light=args.edge, family=args.family)
+    options = SceneOptions(size=(w, h), view=view, edge_light=args.edge, family=args.family, props=args.props)
     if args.classifier:
         classifier, note = load_model(args.classifier, threads=args.net_threads), None
     else:

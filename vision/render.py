@@ -23,15 +23,17 @@ import math
 import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
+from collections.abc import Sequence
 from typing import Any
 
 import cv2
 import numpy as np
 
 from ..calibration.profile import PROFILE_FORMAT
-from . import art
+from . import art, props
 from . import boards as geo
 from .camera import Camera, ViewRanges, sample_camera
+from .props import Prop
 from .timing import Stopwatch
 from .table import (BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, Arrangement, Item, Table, arrange, build_table,
                     contents_of, factory_diameter, observation, rotate, tile_height, tile_mm, zone_contents)
@@ -81,6 +83,10 @@ class SceneOptions:
     edge_light: bool = False
     #: The art family the components and the table are drawn in (``art.FAMILIES``).
     family: str = "classic"
+    #: Probability of one to three props that look like the game beside the play area (``props``:
+    #: holed trivets, coins, dice, score pads, the box lid). Drawn from a generator of their own,
+    #: so that scenes without them are unchanged.
+    props: float = 0.0
 
 
 def sample_look(rng: np.random.Generator, options: SceneOptions) -> Look:
@@ -256,13 +262,17 @@ class Canvas:
         return (np.asarray(pts, np.float64) - self.origin) * self.ppm - 0.5
 
 
-def canvas_for(camera: Camera, arrangement: Arrangement) -> tuple[tuple[float, float], float, tuple[int, int]]:
-    """The part of the table the camera sees (clipped to the play area and a margin), and a
-    scale fine enough for its nearest point."""
+def canvas_for(camera: Camera, arrangement: Arrangement, lying: Sequence[Prop] = ()
+               ) -> tuple[tuple[float, float], float, tuple[int, int]]:
+    """The part of the table the camera sees (clipped to the play area and a margin that takes
+    in the props ``lying`` there), and a scale fine enough for its nearest point."""
     world = camera.grid_table_points().reshape(-1, 2)
     world = world[np.isfinite(world).all(1)]
     x0, y0, x1, y1 = arrangement.extent()
     margin = 160.0
+    for prop in lying:
+        reach = math.hypot(*prop.size) / 2
+        margin = max(margin, prop.x - x1 + reach, x0 - prop.x + reach, prop.y - y1 + reach, y0 - prop.y + reach)
     lo = np.maximum(world.min(0), [x0 - margin, y0 - margin])
     hi = np.minimum(world.max(0), [x1 + margin, y1 + margin])
     hi = np.maximum(hi, lo + 10)
@@ -387,12 +397,16 @@ def _texture_offset(look: Look, origin: tuple[float, float], ppm: float) -> tupl
     return int(round((origin[0] + 5000) * ppm)), int(round((origin[1] + 5000) * ppm))
 
 
-def draw_table(table: Table, camera: Camera, look: Look) -> Canvas:
-    """Paint the visible part of the table top-down: surface, boards, discs, shadows, tiles."""
+def draw_table(table: Table, camera: Camera, look: Look, lying: Sequence[Prop] = ()) -> Canvas:
+    """Paint the visible part of the table top-down: surface, props, boards, discs, shadows, tiles."""
     arr = table.arrangement
-    origin, ppm, size = canvas_for(camera, arr)
+    origin, ppm, size = canvas_for(camera, arr, lying)
     canvas = Canvas(_textured(look.texture, ppm, size, _texture_offset(look, origin, ppm)), origin, ppm)
     img = canvas.image
+    for prop in lying:  # flat on the table, under everything else
+        picture = props.sprite(prop)
+        h, w = picture.shape[:2]
+        _paste_affine(img, picture, np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5]]), canvas.xy(prop.corners()))
     cam_xy = camera.position[:2]
     cam_h = -float(camera.position[2])
     light = np.array(look.light_dir)
@@ -661,11 +675,12 @@ def layout_name(state: Any) -> str:
 
 
 def compose(table: Table, camera: Camera, look: Look, solids: list[Solid], rng: np.random.Generator,
-            phase: float = 0.0, spent: dict[str, float] | None = None) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+            phase: float = 0.0, spent: dict[str, float] | None = None, lying: Sequence[Prop] = ()
+            ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """Every drawing step of one frame: the image (BGR, before JPEG) and the occluder masks.
-    With ``spent``, the seconds of each stage are added to it."""
+    ``lying``: the props on the table. With ``spent``, the seconds of each stage are added to it."""
     clock = Stopwatch(spent)
-    canvas = draw_table(table, camera, look)
+    canvas = draw_table(table, camera, look, lying)
     clock.lap("table")
     image = table_background(camera, look)
     mx, my = camera.table_maps(canvas.origin, canvas.ppm)
@@ -695,6 +710,21 @@ def encode_jpeg(image: np.ndarray, quality: int) -> bytes:
     return buf.tobytes()
 
 
+def sample_lying(seed: int | tuple[int, ...], arrangement: Arrangement, options: SceneOptions) -> list[Prop]:
+    """The props on the table (``options.props``), from a generator of their own (seeded by the
+    scene's seed), so that a scene without them draws exactly as before they existed."""
+    if options.clean or options.props <= 0:
+        return []
+    rng = np.random.default_rng((*((seed,) if isinstance(seed, int) else seed), _PROPS_STREAM))
+    if rng.random() >= options.props:
+        return []
+    return props.sample_props(rng, arrangement.extent(), int(rng.integers(1, 4)))
+
+
+#: Added to a scene's seed for its props' generator.
+_PROPS_STREAM = 7919
+
+
 def render_state(state: Any, seed: int | tuple[int, ...], options: SceneOptions = SceneOptions(),
                  spent: dict[str, float] | None = None) -> Scene:
     """A random photo of a game position (an ``AzulState`` or ``PavilionState``) and its truth.
@@ -709,12 +739,17 @@ def render_state(state: Any, seed: int | tuple[int, ...], options: SceneOptions 
                                    arrangement.outline_points())
     look = sample_look(rng, options)
     solids = sample_occluders(rng, table, options)
+    lying = sample_lying(seed, arrangement, options)
     clock.lap("setup")
-    image, masks = compose(table, camera, look, solids, rng, spent=spent)
+    image, masks = compose(table, camera, look, solids, rng, spent=spent, lying=lying)
     clock = Stopwatch(spent)
     jpeg = encode_jpeg(image, look.jpeg)
     clock.lap("jpeg")
     truth = scene_truth(table, camera, masks, params, look, state.options, look.family)
+    if lying:
+        centres = camera.project(np.array([[p.x, p.y, 0.0] for p in lying]))
+        truth["props"] = [{"kind": p.kind, "center": [round(float(u), 1), round(float(v), 1)]}
+                          for p, (u, v) in zip(lying, centres)]
     clock.lap("truth")
     return Scene(jpeg, truth, None)
 

@@ -146,3 +146,22 @@ def test_edge_light_draws_the_ends_of_the_light_ranges_and_changes_nothing_else(
         assert edge.exposure <= 0.68 or edge.exposure >= 1.25
         assert 0.3 <= edge.white_balance <= 0.4
         assert (edge.texture, edge.light_dir, edge.defocus, edge.noise) == (plain.texture, plain.light_dir, plain.defocus, plain.noise)
+
+
+def test_props_lie_beside_the_play_area_and_leave_other_scenes_alone():
+    from azulcam.engine.record import Record, final_state
+    from azulcam.vision import props
+
+    state = final_state(Record.load(Path(__file__).resolve().parents[2] / "fixtures" / "records" / "azul-2p-colored.json"))
+    plain = render_state(state, (5, 1), SceneOptions(size=(320, 180)))
+    with_props = render_state(state, (5, 1), SceneOptions(size=(320, 180), props=1.0))
+    assert "props" not in plain.truth and with_props.truth["props"]
+    assert {p["kind"] for p in with_props.truth["props"]} <= set(props.KINDS)
+    assert with_props.truth["observation"] == plain.truth["observation"]  # props are no tiles
+    assert render_state(state, (5, 1), SceneOptions(size=(320, 180), props=0.0)).jpeg == plain.jpeg
+    rng = np.random.default_rng(0)
+    for kind in props.KINDS:
+        picture = props.sprite(props.Prop(kind, 0.0, 0.0, 0.0, props._size(kind, rng), 3))
+        assert picture.shape[2] == 4 and picture[..., 3].max() == 255
+    trivet = props.sprite(props.Prop("trivet", 0.0, 0.0, 0.0, (200.0, 200.0), 3))
+    assert trivet[trivet.shape[0] // 2, trivet.shape[1] // 2, 3] == 0  # a hole in the middle: the table shows
