@@ -285,19 +285,21 @@ def _load_json(path: str, what: str) -> object:
 def cmd_analyze(args: argparse.Namespace) -> int:
     from .calibration.profile import Profile, ProfileError
     from .vision.analyze import ImageError, ProfileMismatch, analyze, load_image
+    from .vision.bare import BareError, load_bare_boards
     from .vision.classify import default_classifier
     from .vision.locate import LocateError
 
     try:
         profile = Profile.from_json(_load_json(args.profile, "profile"))
         options = _reading_options(profile, args.jokers)
+        bare = load_bare_boards(profile.boards, Path(args.profile).parent if args.profile != "-" else Path.cwd())
         image = load_image(args.image)
         chosen = default_classifier(profile.colors)
-        observation = analyze(image, profile, chosen.classifier, force=args.force)
+        observation = analyze(image, profile, chosen.classifier, force=args.force, bare=bare)
         note = chosen.warning
     except ProfileMismatch as exc:
         raise BadInput(f"{args.image} does not match the profile {args.profile}: {exc} (--force reads what it can)") from None
-    except (ImageError, ProfileError, LocateError) as exc:
+    except (ImageError, ProfileError, LocateError, BareError) as exc:
         raise BadInput(str(exc)) from None
     if note:
         observation["warnings"].append(note)
@@ -367,8 +369,29 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             raise BadInput(f"{exc} (--force writes the profile anyway)") from None
         print(f"azulcam calibrate: warning: {exc}", file=sys.stderr)
     profile = profile_json(image, args.game, boards, scoring, options)
+    if not args.mid_game:  # the photo is of the game's start: keep how each bare board looks
+        if args.out == "-":
+            print("azulcam calibrate: note: the boards' bare look is kept only with --out FILE (it is saved beside it)",
+                  file=sys.stderr)
+        else:
+            profile = _with_bare_boards(image, profile, args.out)
     _write_out(args.out, dump_json(profile) + "\n", f"{len(boards)} boards" + (" and the scoring board" if scoring else ""))
     return 0
+
+
+def _with_bare_boards(image: object, profile: dict, out: str) -> dict:
+    """The profile with each board's bare look (:mod:`vision.bare`) saved beside ``out`` and named."""
+    from .calibration.profile import Profile
+    from .vision.analyze import bare_boards
+    from .vision.bare import BareError, save_bare_boards
+    from .vision.classify import default_classifier
+
+    boards = bare_boards(image, Profile.from_json(profile), default_classifier().classifier)  # type: ignore[arg-type]
+    try:
+        named = save_bare_boards(boards, out)
+    except BareError as exc:
+        raise BadInput(str(exc)) from None
+    return {**profile, "boards": [{**b, "bare": named[b["player"]]} if b["player"] in named else b for b in profile["boards"]]}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -446,7 +469,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("calibrate", help="find the boards in a photo and write the camera's profile",
                        description="Find the players' boards (and the Summer Pavilion scoring board) in a photo of "
-                                   "the table and write an azulcam-profile/1. Player 0 is the board nearest the "
+                                   "the table and write an azulcam-profile/1, best taken at the start of a game with "
+                                   "every board bare (their bare look is kept beside --out and tells a tile from its "
+                                   "printed space later; --mid-game otherwise). Player 0 is the board nearest the "
                                    "bottom of the image, then clockwise; give corners with --board to choose.")
     c.add_argument("image", help="photo of the table, every board in view")
     c.add_argument("--game", choices=["azul", "pavilion"], required=True)
@@ -456,6 +481,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--jokers", action="store_true", help="Azul: the game is played with the joker tiles")
     c.add_argument("--force", action="store_true",
                    help="write the profile even where a board cannot be confirmed (covered, blurred, another side)")
+    c.add_argument("--mid-game", action="store_true", dest="mid_game",
+                   help="the photo is of a game under way: do not keep the boards' bare look (kept by default, as "
+                        "images beside --out, for telling a tile from its printed space later)")
     c.add_argument("--board", type=_quad, action="append", default=None, metavar="X1,Y1,...,X4,Y4",
                    help="a board's corners by hand (TL TR BR BL as its owner sees it), once per player in order")
     c.add_argument("--scoring", type=_quad, default=None, metavar="X1,Y1,...,X4,Y4",

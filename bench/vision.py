@@ -22,7 +22,7 @@ scene's index in the set), the table, and every zone read wrong, wanted -> read.
 
     python bench/vision.py [--images 60] [--size 1920x1080] [--players 4] [--edge] [--seed 900000]
         [--threads N] [--net-threads M] [--classic | --detector PATH] [--candidates PATH | --no-candidates]
-        [--classifier PATH] [--show-wrong] [--work] [--family NAME] [--props P]
+        [--classifier PATH] [--show-wrong] [--work] [--family NAME] [--props P] [--calibrated [--ignore-bare]]
 """
 
 from __future__ import annotations
@@ -37,14 +37,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 from azulcam.calibration.profile import Profile
-from azulcam.vision.analyze import TableLocator, assemble, default_locator, read
+from azulcam.engine.record import GAMES
+from azulcam.vision.analyze import TableLocator, assemble, bare_boards, default_locator, read, with_bare_boards
 from azulcam.vision.camera import EDGE_VIEW, ViewRanges
 from azulcam.vision.classify import Classifier, default_classifier, load_model
 from azulcam.vision.dataset import random_position
 from azulcam.vision.detect import load_detector
 from azulcam.vision.evaluate import Score, compare
 from azulcam.vision.register import without_ipp
-from azulcam.vision.render import SceneOptions, render_state
+from azulcam.vision.render import SceneOptions, render_moments, render_state
 
 from azulcam.progress import Progress
 
@@ -83,6 +84,10 @@ def main() -> None:
     parser.add_argument("--edge", action="store_true",
                         help="viewpoints near 45 degrees, the smallest tiles, and light at the ends of its ranges")
     parser.add_argument("--seed", type=int, default=900000)
+    parser.add_argument("--calibrated", action="store_true",
+                        help="each table calibrated first: its boards as a photo at the game's start showed them bare")
+    parser.add_argument("--ignore-bare", action="store_true",
+                        help="with --calibrated: the same tables read without their bare boards (to compare)")
     parser.add_argument("--props", type=float, default=0.0,
                         help="chance of trivets, coins, dice, score pads or the box lid beside the play area")
     parser.add_argument("--family", default="classic",
@@ -138,17 +143,24 @@ def main() -> None:
         state = random_position(rng)
         while args.players and state.players != args.players:
             state = random_position(rng)
-        scene = render_state(state, (args.seed, n), options)
-        profile = nudged(scene.truth["profile"], nudge, args.nudge)
+        if args.calibrated:  # the same table photographed at the game's start, boards bare
+            start = GAMES[state.game]["new"](state.players, state.options, 0)
+            calibration, scene = render_moments([start, state], (args.seed, n), options)
+            profile = nudged(scene.truth["profile"], nudge, args.nudge)
+            bare = {} if args.ignore_bare else bare_boards(calibration.image, profile, classifier)
+        else:
+            scene = render_state(state, (args.seed, n), options)
+            profile = nudged(scene.truth["profile"], nudge, args.nudge)
+            bare = {}
         image = scene.image
         # A camera reads one table frame after frame: the first frame also fits the table's plane
         # to the profile (cached per profile) and prepares each board side's art (cached per
         # side). The figures are the next frame's; the first frame's time is printed apart.
         t = time.perf_counter()
-        assemble(read(image, profile, classifier, locator))
+        assemble(with_bare_boards(read(image, profile, classifier, locator), image, bare))
         first.append(time.perf_counter() - t)
         t = time.perf_counter()
-        reading = read(image, profile, classifier, locator)
+        reading = with_bare_boards(read(image, profile, classifier, locator), image, bare)
         observation = assemble(reading)
         times.append(time.perf_counter() - t)
         by_table.setdefault((state.game, state.players), []).append(times[-1])

@@ -52,11 +52,15 @@ def to_image(h: np.ndarray, points: Any) -> np.ndarray:
 
 @dataclass(frozen=True)
 class BoardPlacement:
-    """One board in the image: whose it is (``None`` for the scoring board), its layout and corners."""
+    """One board in the image: whose it is (``None`` for the scoring board), its layout and corners;
+    ``bare``, where calibration kept it: ``{"image": FILE, "reads": {slot: kind}}``, the board as
+    it looked bare (an image beside the profile) and what the classifier took its bare spaces for
+    (only those it took for a tile)."""
 
     player: int | None
     layout: str
     corners: Corners
+    bare: dict[str, Any] | None = None
 
     @property
     def homography(self) -> np.ndarray:
@@ -66,6 +70,8 @@ class BoardPlacement:
         out: dict[str, Any] = {} if self.player is None else {"player": self.player}
         out["layout"] = self.layout
         out["corners"] = [[round(x, 2), round(y, 2)] for x, y in self.corners]
+        if self.bare is not None:
+            out["bare"] = self.bare
         return out
 
     @classmethod
@@ -87,8 +93,15 @@ class BoardPlacement:
         quad = np.array(corners, np.float32)
         if abs(cv2.contourArea(quad)) < 1.0 or not cv2.isContourConvex(quad):
             raise ProfileError(f"{where}.corners do not outline a board (a convex quadrilateral with an area)")
+        bare = data.get("bare")
+        if bare is not None and not (
+                isinstance(bare, dict) and set(bare) <= {"image", "reads"} and isinstance(bare.get("image"), str)
+                and 0 < len(bare["image"]) <= 255 and "\0" not in bare["image"]
+                and isinstance(bare.get("reads", {}), dict)
+                and all(isinstance(k, str) and isinstance(v, str) for k, v in bare.get("reads", {}).items())):
+            raise ProfileError(f"{where}.bare must be {{\"image\": FILE, \"reads\": {{slot: kind}}}}, not {show(bare)}")
         return cls(player if player_required else None, layout,
-                   tuple((float(x), float(y)) for x, y in corners))  # type: ignore[arg-type]
+                   tuple((float(x), float(y)) for x, y in corners), bare)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ import numpy as np
 from ..calibration.layouts import LayoutError, load_layout
 from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_homography
 from . import crops, detect, light, locate, verify
+from .bare import BareBoard, doubtful, looks_bare, rectified, slot_changes
 from .classify import Classifier, on_special_space
 from .detect import MARKER  # the first-player marker's kind: one per game (:func:`one_marker`)
 from .locate import plane_for
@@ -122,7 +123,7 @@ def fit_profile(profile: Profile, image: np.ndarray) -> tuple[Profile, list[str]
     def scaled(b: BoardPlacement | None) -> BoardPlacement | None:
         if b is None:
             return None
-        return BoardPlacement(b.player, b.layout, tuple((x * s, y * s) for x, y in b.corners))  # type: ignore[arg-type]
+        return BoardPlacement(b.player, b.layout, tuple((x * s, y * s) for x, y in b.corners), b.bare)  # type: ignore[arg-type]
 
     fitted = replace(profile, image_size=(w, h), boards=tuple(scaled(b) for b in profile.boards),  # type: ignore[misc]
                      scoring_board=scaled(profile.scoring_board))
@@ -818,19 +819,63 @@ def without_boards(observation: dict[str, Any], players: set[int]) -> dict[str, 
     return observation
 
 
+def _board_reads(reading: Reading) -> dict[int, dict[str, tuple[int, str | None]]]:
+    """Each player's slots in a reading: slot id -> (index in ``kinds``, kind read)."""
+    out: dict[int, dict[str, tuple[int, str | None]]] = {}
+    for n, (prefix, slot_id) in enumerate(reading.slot_ids):
+        if prefix.startswith("boards."):
+            out.setdefault(int(prefix.split(".")[1]), {})[slot_id] = (n, reading.kinds[n][0])
+    return out
+
+
+def bare_boards(image: np.ndarray, profile: Profile, classifier: Classifier) -> dict[int, BareBoard]:
+    """Each player's board as this photo shows it, registered from the profile's corners and read
+    by the classifier: the photo is a calibration's, at the start of a game, every board bare."""
+    reading = read(image, profile, classifier)
+    reads = _board_reads(reading)
+    return {v.placement.player: BareBoard(load_layout(v.placement.layout).name,
+                                          rectified(image, v.homography, v.placement.layout),
+                                          {slot: kind for slot, (_, kind) in reads.get(v.placement.player, {}).items()})
+            for v in reading.boards if v.placement.player is not None}
+
+
+def with_bare_boards(reading: Reading, image: np.ndarray, bare: dict[int, BareBoard]) -> Reading:
+    """The reading, where boards calibration saw bare (``bare``, by player) judge the slots read
+    as the very tile the classifier took their bare print for (:func:`bare.doubtful`): those that
+    still look bare hold no tile (:func:`bare.looks_bare`)."""
+    if not bare:
+        return reading
+    kinds = list(reading.kinds)
+    reads = _board_reads(reading)
+    for view in reading.boards:
+        board = bare.get(view.placement.player) if view.placement.player is not None else None
+        if board is None:
+            continue
+        slots = reads.get(view.placement.player, {})
+        doubts = doubtful(board, {slot: kind for slot, (_, kind) in slots.items()})
+        if not doubts:
+            continue
+        now = rectified(image, view.homography, board.layout)
+        for slot, change in slot_changes(now, board, doubts).items():
+            if looks_bare(change):
+                kinds[slots[slot][0]] = (None, UNSURE)
+    return replace(reading, kinds=kinds)
+
+
 def analyze(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = None,
-            force: bool = False) -> dict[str, Any]:
+            force: bool = False, bare: dict[int, BareBoard] | None = None) -> dict[str, Any]:
     """Read one image with its profile into an ``azulcam-observation/1``. ``locator`` defaults to
     :func:`default_locator`; when its detector could not load, the observation's warnings say so.
 
     Raises :class:`ProfileMismatch` when the photo does not show what the profile says
     (:func:`verified_profile`); with ``force`` it reads what it can and the warnings say what it
-    skipped."""
+    skipped. ``bare``: the boards as calibration saw them bare, by player (:func:`with_bare_boards`)."""
     note = None
     checked, skipped = verified_profile(image, profile, force)
     if locator is None:
         locator, note = default_locator()
-    observation = without_boards(assemble(read(image, profile, classifier, locator)), skipped)
+    reading = with_bare_boards(read(image, profile, classifier, locator), image, bare or {})
+    observation = without_boards(assemble(reading), skipped)
     observation["warnings"] += checked
     if note:
         observation["warnings"].append(note)

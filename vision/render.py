@@ -754,6 +754,30 @@ def render_state(state: Any, seed: int | tuple[int, ...], options: SceneOptions 
     return Scene(jpeg, truth, None)
 
 
+def render_moments(states: Sequence[Any], seed: int | tuple[int, ...], options: SceneOptions = SceneOptions()
+                   ) -> list[Scene]:
+    """The same table at several moments of one game (engine states of one game, variant and
+    player count): one arrangement, camera, light, clutter and props, each state's tiles laid
+    anew, no hands. With ``states[0]`` the game's first position, the first is the photo a
+    calibration at the start of the game takes. The same states, seed and options give the same
+    bytes."""
+    rng = np.random.default_rng(seed)
+    first = states[0]
+    arrangement = arrange(first.game, first.players, layout_name(first), rng)
+    camera, params = sample_camera(rng, options.size, arrangement.extent(), tile_mm(first.game), options.view,
+                                   arrangement.outline_points())
+    look = sample_look(rng, options)
+    solids = sample_occluders(rng, build_table(arrangement, zone_contents(first), rng), dataclasses.replace(options, hands=0.0))
+    lying = sample_lying(seed, arrangement, options)
+    scenes = []
+    for state in states:
+        table = build_table(arrangement, zone_contents(state), rng)
+        image, masks = compose(table, camera, look, solids, rng, lying=lying)
+        scenes.append(Scene(encode_jpeg(image, look.jpeg),
+                            scene_truth(table, camera, masks, params, look, state.options, look.family), None))
+    return scenes
+
+
 def item_outlines(table: Table, camera: Camera) -> list[dict[str, Any]]:
     """Where each tile's top face lies in the image: zone, kind, centre and outline (pixels; a
     square's four corners, a rhombus's tip, side, tip, side, the round token's bounding square)."""

@@ -181,3 +181,14 @@ def test_colour_references_and_unknown_keys_are_kept_or_ignored():
     profile = Profile.from_json(azul(colors=colors, calibrated_on="2024-05-01"))
     assert profile.colors == colors
     assert "calibrated_on" not in profile.to_json()  # a reader ignores keys it does not know (docs/formats/profile.md)
+
+
+def test_a_board_may_carry_its_bare_look_and_a_malformed_one_is_refused():
+    base = json.loads((SAMPLES / "azul-4p.profile.json").read_text())
+    bare = {"image": "table.bare-0.png", "reads": {"wall.0.1": "yellow"}}
+    good = {**base, "boards": [{**base["boards"][0], "bare": bare}, *base["boards"][1:]]}
+    profile = Profile.from_json(good)
+    assert profile.boards[0].bare == bare and Profile.from_json(profile.to_json()).boards[0].bare == bare
+    for wrong in ({"image": 3}, {"image": "x.png", "reads": ["wall.0.1"]}, {"image": "x.png", "other": 1}, "x.png"):
+        with pytest.raises(ProfileError, match="bare must be"):
+            Profile.from_json({**base, "boards": [{**base["boards"][0], "bare": wrong}, *base["boards"][1:]]})
