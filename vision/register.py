@@ -325,7 +325,7 @@ def _fine_from_start(grey: np.ndarray, corners: np.ndarray, layout_name: str) ->
     onto a neighbouring slot: the coarse level's wide reach is wanted), or changes the board's
     shape. On sixteen bench sets (1920 x 1080, corners 2 px off) two images more were read
     right and one wrong (edges 920000 #28, a slot moved onto ``analyze.UNSURE``), and
-    four-player tables were registered in about 0.65 of the time (vision/README.md)."""
+    four-player tables were registered in about 0.65 of the time (when the change was made)."""
     ppm = _LEVELS[-1]
     view = art_view(grey, board_homography(corners).astype(np.float64), layout_name, ppm)
     found = _align_fine(view.edges, _model(layout_name, ppm))
