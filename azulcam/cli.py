@@ -369,12 +369,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             raise BadInput(f"{exc} (--force writes the profile anyway)") from None
         print(f"azulcam calibrate: warning: {exc}", file=sys.stderr)
     profile = profile_json(image, args.game, boards, scoring, options)
-    if not args.mid_game:  # the photo is of the game's start: keep how each bare board looks
+    if args.bare:  # the photo is of the game's start: keep how each bare board looks
         if args.out == "-":
-            print("azulcam calibrate: note: the boards' bare look is kept only with --out FILE (it is saved beside it)",
-                  file=sys.stderr)
-        else:
-            profile = _with_bare_boards(image, profile, args.out)
+            raise BadInput("--bare keeps the boards' look in images beside the profile: give --out FILE")
+        profile = _with_bare_boards(image, profile, args.out)
     _write_out(args.out, dump_json(profile) + "\n", f"{len(boards)} boards" + (" and the scoring board" if scoring else ""))
     return 0
 
@@ -469,9 +467,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("calibrate", help="find the boards in a photo and write the camera's profile",
                        description="Find the players' boards (and the Summer Pavilion scoring board) in a photo of "
-                                   "the table and write an azulcam-profile/1, best taken at the start of a game with "
-                                   "every board bare (their bare look is kept beside --out and tells a tile from its "
-                                   "printed space later; --mid-game otherwise). Player 0 is the board nearest the "
+                                   "the table and write an azulcam-profile/1; best at the start of a game, with --bare "
+                                   "(every board empty: their look is kept beside --out and tells a tile from the "
+                                   "space printed under it later). Player 0 is the board nearest the "
                                    "bottom of the image, then clockwise; give corners with --board to choose.")
     c.add_argument("image", help="photo of the table, every board in view")
     c.add_argument("--game", choices=["azul", "pavilion"], required=True)
@@ -481,9 +479,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--jokers", action="store_true", help="Azul: the game is played with the joker tiles")
     c.add_argument("--force", action="store_true",
                    help="write the profile even where a board cannot be confirmed (covered, blurred, another side)")
-    c.add_argument("--mid-game", action="store_true", dest="mid_game",
-                   help="the photo is of a game under way: do not keep the boards' bare look (kept by default, as "
-                        "images beside --out, for telling a tile from its printed space later)")
+    c.add_argument("--bare", action="store_true",
+                   help="every board in the photo is bare (the start of a game): keep how each looks, as images "
+                        "beside --out, to tell a tile from the space printed under it later")
     c.add_argument("--board", type=_quad, action="append", default=None, metavar="X1,Y1,...,X4,Y4",
                    help="a board's corners by hand (TL TR BR BL as its owner sees it), once per player in order")
     c.add_argument("--scoring", type=_quad, default=None, metavar="X1,Y1,...,X4,Y4",

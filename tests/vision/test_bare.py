@@ -47,7 +47,7 @@ def test_calibration_keeps_the_bare_boards_and_reading_uses_them(table, capsys):
     truth = json.loads((table / "truth.json").read_text())
     profile = table / "profile.json"
     code, _, err = run(["calibrate", str(table / "start.jpg"), "--game", "azul", "--players", "2", *corners(truth),
-                        "--out", str(profile)], capsys)
+                        "--bare", "--out", str(profile)], capsys)
     assert code == 0, err
     written = json.loads(profile.read_text())
     assert [b["bare"]["image"] for b in written["boards"]] == ["profile.bare-0.png", "profile.bare-1.png"]
@@ -67,7 +67,7 @@ def test_a_missing_or_foreign_bare_board_is_a_clear_error(table, capsys):
     truth = json.loads((table / "truth.json").read_text())
     profile = table / "p2.json"
     assert run(["calibrate", str(table / "start.jpg"), "--game", "azul", "--players", "2", *corners(truth),
-                "--out", str(profile)], capsys)[0] == 0
+                "--bare", "--out", str(profile)], capsys)[0] == 0
     (table / "p2.bare-1.png").unlink()
     code, out, err = run(["analyze", str(table / "later.jpg"), "--profile", str(profile)], capsys)
     assert code == 1 and out == "" and "cannot read the bare board" in err and "p2.bare-1.png" in err
@@ -76,8 +76,11 @@ def test_a_missing_or_foreign_bare_board_is_a_clear_error(table, capsys):
     assert code == 1 and "p2.bare-1.png is 1280x720, not 500x500" in err
 
 
-def test_a_mid_game_calibration_keeps_no_bare_boards(table, capsys):
+def test_bare_boards_are_kept_only_when_asked_and_only_into_files(table, capsys):
     truth = json.loads((table / "truth.json").read_text())
-    code, out, _ = run(["calibrate", str(table / "later.jpg"), "--game", "azul", "--players", "2", *corners(truth),
-                        "--mid-game"], capsys)
-    assert code == 0 and not any("bare" in b for b in json.loads(out)["boards"])
+    code, out, _ = run(["calibrate", str(table / "later.jpg"), "--game", "azul", "--players", "2", *corners(truth)],
+                       capsys)
+    assert code == 0 and not any("bare" in b for b in json.loads(out)["boards"])  # a game under way: none kept
+    code, out, err = run(["calibrate", str(table / "start.jpg"), "--game", "azul", "--players", "2", *corners(truth),
+                          "--bare"], capsys)
+    assert code == 1 and out == "" and "--bare keeps the boards' look in images beside the profile" in err
