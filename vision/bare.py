@@ -40,6 +40,9 @@ _GROWTH = 1.3
 BARE_EDGES = 0.6
 #: ... and its mean colour moved by less than this (CIELAB a, b distance).
 BARE_COLOUR = 8.0
+#: A board whose bare print the classifier took for a tile in at least this many spaces is one
+#: whose printing it does not know: every slot read as its printed colour is judged there.
+CONFUSED = 3
 
 
 class BareError(ValueError):
@@ -125,8 +128,17 @@ def looks_bare(change: tuple[float, float]) -> bool:
 
 def doubtful(bare: BareBoard, reads: dict[str, str | None]) -> list[str]:
     """The slots whose reading now the bare board must judge: read as the very tile the classifier
-    took the bare print for at calibration."""
-    return [slot for slot, kind in reads.items() if kind is not None and bare.reads.get(slot) == kind]
+    took the bare print for at calibration; and, on a board whose print the classifier took for
+    tiles in several places, read as the colour printed under them."""
+    confused = sum(kind is not None for kind in bare.reads.values()) >= CONFUSED
+    printed = _printed(bare.layout) if confused else {}
+    return [slot for slot, kind in reads.items()
+            if kind is not None and (bare.reads.get(slot) == kind or printed.get(slot) == kind)]
+
+
+@lru_cache(maxsize=16)
+def _printed(layout_name: str) -> dict[str, str]:
+    return {slot.id: slot.printed for slot in load_layout(layout_name).slots if slot.printed}
 
 
 def save_bare_boards(boards: dict[int, BareBoard], profile_path: str | Path) -> dict[int, dict[str, Any]]:
