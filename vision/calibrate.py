@@ -186,12 +186,10 @@ def confirm_boards(image: np.ndarray, boards: list[Match]) -> None:
                            "view and bare of hands, or give the corners with --board")
 
 
-def profile_json(image: np.ndarray, game: str, boards: list[Match], scoring: Match | None,
-                 options: dict | None = None) -> dict:
+def profile_json(image: np.ndarray, game: str, boards: list[Match], scoring: Match | None, options: dict) -> dict:
+    """The ``azulcam-profile/1`` of the boards found, for a game with ``options``."""
     h, w = image.shape[:2]
     placement = lambda m: {"layout": m.layout, "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in m.corners]}  # noqa: E731
-    out = {"format": PROFILE_FORMAT, "game": game, "image_size": [w, h]}
-    if options is not None:
-        out.update({"options": options, "players": len(boards)})
-    return {**out, "boards": [{"player": p, **placement(m)} for p, m in enumerate(boards)],
+    return {"format": PROFILE_FORMAT, "game": game, "image_size": [w, h], "options": options, "players": len(boards),
+            "boards": [{"player": p, **placement(m)} for p, m in enumerate(boards)],
             "scoring_board": placement(scoring) if scoring else None, "colors": None}
