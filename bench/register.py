@@ -3,10 +3,17 @@
 - registration: true corners pushed off by a share of the board's width (each corner on its own),
   then `refine_board`; prints how far the slot centres land from the truth, in tile widths, and
   milliseconds per board;
+- with ``--bare``: each table is also photographed at the game's start (the same table, camera
+  and light, every board bare), each player's board taken from that photo into its own plane
+  through its true corners 2 px off (``--bare-px``), as a calibration keeps it
+  (``bare.rectified``), and the later photo's boards registered twice: with their art and with
+  their own bare view (``refine_board``'s ``sheet``); also how far the fits land from the bare
+  views' own corners (their frame), and the time of a bare board's first registration (its
+  templates worked out);
 - calibration: `find_boards` with no profile; prints how many boards it finds within 8 px of the
   truth (player numbers may be turned round the table: the best turn is taken).
 
-    python bench/register.py [--scenes 12] [--off 0.02] [--calibrate 8] [--family classic]
+    python bench/register.py [--scenes 12] [--off 0.02] [--calibrate 8] [--family classic] [--bare [--bare-px 2]]
 """
 
 from __future__ import annotations
@@ -19,10 +26,12 @@ import cv2
 import numpy as np
 from azulcam.calibration.layouts import load_layout
 from azulcam.calibration.profile import board_homography, to_image
+from azulcam.engine.record import GAMES
+from azulcam.vision.bare import rectified
 from azulcam.vision.calibrate import CalibrationError, find_boards
 from azulcam.vision.dataset import random_position
 from azulcam.vision.register import refine_board
-from azulcam.vision.render import SceneOptions, render_state
+from azulcam.vision.render import SceneOptions, render_moments, render_state
 
 from azulcam.progress import progress
 
@@ -34,28 +43,62 @@ def slot_error(corners: np.ndarray, truth: np.ndarray, layout: str) -> float:
     return float(np.linalg.norm(a - b, axis=1).max() / tile)
 
 
-def registration(scenes: int, off: float, size: tuple[int, int], family: str = "classic") -> None:
-    rng, nudge = random.Random(5), np.random.default_rng(5)
-    before, after, ms, failed = [], [], [], 0
+def registration(scenes: int, off: float, size: tuple[int, int], family: str = "classic", bare: bool = False,
+                 bare_px: float = 2.0) -> None:
+    rng, nudge, clicks = random.Random(5), np.random.default_rng(5), np.random.default_rng(6)
+    looks = ("art", "bare view") if bare else ("art",)
+    before: list[float] = []
+    after: dict[str, list[float]] = {look: [] for look in looks}
+    ms: dict[str, list[float]] = {look: [] for look in looks}
+    failed = dict.fromkeys(looks, 0)
+    first_ms: list[float] = []
+    clicked_off: list[float] = []
+    from_clicked: list[float] = []
     for n in progress(range(scenes), "registration scenes"):  # on stderr
-        scene = render_state(random_position(rng), (77, n), SceneOptions(size=size, family=family))
+        state = random_position(rng)
+        options = SceneOptions(size=size, family=family)
+        if bare:  # the same table at the game's start, every board bare, then now (no hands in either)
+            start_state = GAMES[state.game]["new"](state.players, state.options, 0)
+            calibration, scene = render_moments([start_state, state], (77, n), options)
+        else:
+            calibration, scene = None, render_state(state, (77, n), options)
         grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
         for board in scene.truth["profile"]["boards"]:
             truth = np.array(board["corners"])
             if (truth < 0).any() or (truth[:, 0] >= size[0]).any() or (truth[:, 1] >= size[1]).any():
                 continue
             start = truth + nudge.normal(0, off * np.linalg.norm(truth[1] - truth[0]), (4, 2))
-            t = time.perf_counter()
-            reg = refine_board(grey, start, board["layout"])
-            ms.append((time.perf_counter() - t) * 1000)
             before.append(slot_error(start, truth, board["layout"]))
-            after.append(slot_error(reg.corners, truth, board["layout"]))
-            failed += not reg.aligned
-    print(f"registration, {len(after)} boards of the {family} art, corners off by {off:.0%} of the board "
-          f"({size[0]}x{size[1]}):")
-    print(f"  worst slot centre before: median {np.median(before):.2f} tile; after: median {np.median(after):.2f}, "
-          f"p95 {np.percentile(after, 95):.2f}, max {max(after):.2f} tile; not aligned {failed}; "
-          f"{np.median(ms):.1f} ms per board")
+            sheets: dict[str, np.ndarray | None] = {"art": None}
+            if calibration is not None:
+                clicked = truth + clicks.normal(0, bare_px, (4, 2))  # as a calibration's corners
+                clicked_off.append(slot_error(clicked, truth, board["layout"]))
+                sheets["bare view"] = rectified(calibration.image, board_homography(clicked), board["layout"])
+                t = time.perf_counter()
+                refine_board(grey, start, board["layout"], sheet=sheets["bare view"])
+                first_ms.append((time.perf_counter() - t) * 1000)
+            for look, sheet in sheets.items():
+                t = time.perf_counter()
+                reg = refine_board(grey, start, board["layout"], sheet=sheet)
+                ms[look].append((time.perf_counter() - t) * 1000)
+                if sheet is not None:
+                    from_clicked.append(slot_error(reg.corners, clicked, board["layout"]))
+                after[look].append(slot_error(reg.corners, truth, board["layout"]))
+                failed[look] += not reg.aligned
+    print(f"registration, {len(before)} boards of the {family} art, corners off by {off:.0%} of the board "
+          f"({size[0]}x{size[1]}{', tables at the game start and later' if bare else ''}); "
+          f"worst slot centre before: median {np.median(before):.2f} tile")
+    for look in looks:
+        print(f"  with the {look}: worst slot centre median {np.median(after[look]):.3f}, "
+              f"p95 {np.percentile(after[look], 95):.2f}, max {max(after[look]):.2f} tile; "
+              f"within 0.2 tile {np.mean(np.array(after[look]) < 0.2):.0%}; not aligned {failed[look]}; "
+              f"{np.median(ms[look]):.1f} ms per board")
+    if clicked_off:
+        print(f"  the bare views' own corners ({bare_px:g} px off): worst slot centre median "
+              f"{np.median(clicked_off):.3f} tile; the fits with the bare view from them: median "
+              f"{np.median(from_clicked):.3f}, p95 {np.percentile(from_clicked, 95):.2f} tile")
+    if first_ms:
+        print(f"  a bare view's first registration (its templates worked out): {np.median(first_ms):.1f} ms")
 
 
 def calibration(scenes: int, size: tuple[int, int], family: str = "classic") -> None:
@@ -85,9 +128,13 @@ def main() -> None:
     parser.add_argument("--off", type=float, default=0.02)
     parser.add_argument("--calibrate", type=int, default=8, help="tables for the calibration figure (0: none)")
     parser.add_argument("--family", default="classic", help="art family of the tables (vision.art.FAMILIES)")
+    parser.add_argument("--bare", action="store_true",
+                        help="also register each board against its bare view from a photo at the game's start")
+    parser.add_argument("--bare-px", type=float, default=2.0,
+                        help="with --bare: how far off (pixels) the corners the bare views are taken through are")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    registration(args.scenes, args.off, (1920, 1080), args.family)
+    registration(args.scenes, args.off, (1920, 1080), args.family, args.bare, args.bare_px)
     if args.calibrate:
         calibration(args.calibrate, (1280, 720), args.family)
 

@@ -2,14 +2,22 @@
 
 A profile's corners are a user's clicks or an earlier frame's fit: a few pixels off, or a board
 bumped by a centimetre or two since. :func:`refine_board` warps the image around the board into
-the board's own plane and aligns it with the board's printed art (ECC on edges, coarse to fine;
-from a profile's corners, the fine level alone first),
-so that every slot is read where it is. A board that cannot be aligned keeps its profile corners
-and says so.
+the board's own plane and aligns it with the board's look (ECC on edges, coarse to fine; from a
+profile's corners, the fine level alone first), so that every slot is read where it is. A board
+that cannot be aligned keeps its profile corners and says so.
+
+The look is a ``sheet``: the user's own board in its own plane, as calibration saw it bare
+(``bare.BareBoard.image``); a printing differs from copy to copy, and the board itself is what
+this one looks like. Without a sheet, the look is the renderer's art of the board's side
+(``art.board_art``), for now. Each look's templates are worked out once (:class:`_Look`), found
+again by the sheet's bytes, never by the array's identity alone.
 """
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -79,26 +87,137 @@ def without_ipp() -> Iterator[None]:
 
 @dataclass(frozen=True)
 class Registration:
-    """A board's refined corners (image pixels, TL TR BR BL), how well the art matched (ECC
-    correlation, 0..1) and whether the alignment converged."""
+    """A board's refined corners (image pixels, TL TR BR BL), how well its look (its sheet, or
+    its art) matched (ECC correlation, 0..1) and whether the alignment converged."""
 
     corners: np.ndarray
     score: float
     aligned: bool
 
 
-@lru_cache(maxsize=32)
-def _template(layout_name: str, ppm: float) -> np.ndarray:
-    """The board's art as the edges the aligner matches: grey, blurred, padded with flat grey."""
-    sheet = art.board_art(layout_name, 1.5)
-    w, h = load_layout(layout_name).size_mm
-    size = (max(8, int(round(w * ppm))), max(8, int(round(h * ppm))))
-    grey = cv2.cvtColor(cv2.resize(sheet, size, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
-    pad_x, pad_y = _pad(layout_name, ppm)
-    out = cv2.copyMakeBorder(grey, pad_y, pad_y, pad_x, pad_x, cv2.BORDER_CONSTANT, value=int(grey.mean()))
-    out = _edges(out)
-    out.flags.writeable = False
-    return out
+#: The scale (pixels per board millimetre) the art is drawn at, then resized to a template's.
+_ART_PPM = 1.5
+#: Sheets whose looks are kept (a four-player table of each game, and some to spare); the
+#: renderer's art is kept per side apart.
+_SHEETS_KEPT = 16
+#: A sheet's pad is flat grey (as the art's), blended with this share of the sheet's edge carried
+#: on outwards. A sheet's edge is where calibration's corners put the board's edge, a pixel or
+#: two off it: a flat pad's step there is an edge the photo has not, which pulls the fit off the
+#: sheet's frame (the frame the bare board is compared in); with no step at all (the edge carried
+#: on alone), boards under many tiles were fitted a fifth of a tile off. bench/register.py
+#: --bare, 20 tables a family, four families, sheets through corners 2 px off (seeds 77 and 78):
+#: the fits land a median 0.06-0.11 tile from the sheet's frame (flat: 0.09-0.14) and 0.13-0.18
+#: from the truth (flat: 0.14-0.19); sheets through the true corners: 0.06-0.11 from the truth
+#: (flat: 0.05-0.13); at 0.5 and more, 11-36 % of the matte-worn and bright boards beyond 0.2.
+_SHEET_EDGE_KEEP = 0.3
+
+
+class _Look:
+    """A board's look, as the aligner matches it: its side's art (``sheet`` None) or a sheet,
+    the board photographed in its own plane (BGR or grey, uint8; pixel ``(i, j)`` shows it at
+    fractions ``(i / width, j / height)``, as ``bare.rectified`` makes it). Its templates and fine
+    models are worked out once per scale. ``sheet`` is a read-only copy: the caller's array may
+    change after, this look does not."""
+
+    def __init__(self, layout_name: str, sheet: np.ndarray | None) -> None:
+        self.layout_name = layout_name
+        self.sheet = sheet
+        self._templates: dict[float, np.ndarray] = {}
+        self._models: dict[float, _Model] = {}
+
+    def matches(self, layout_name: str, sheet: np.ndarray) -> bool:
+        """Whether this is the look of ``sheet`` (the same side, shape and bytes)."""
+        return (self.sheet is not None and self.layout_name == layout_name and self.sheet.shape == sheet.shape
+                and self.sheet.dtype == sheet.dtype and bool(np.array_equal(self.sheet, sheet)))
+
+    def template(self, ppm: float) -> np.ndarray:
+        """The look as the edges the aligner matches at ``ppm``: grey, blurred, padded with flat
+        grey (the warped view reaches past the board's edge, the look covers the board only;
+        a sheet's edge partly carried on, :data:`_SHEET_EDGE_KEEP`)."""
+        out = self._templates.get(ppm)
+        if out is None:
+            w, h = load_layout(self.layout_name).size_mm
+            size = (max(8, int(round(w * ppm))), max(8, int(round(h * ppm))))
+            grey = cv2.resize(self._source(), size, interpolation=cv2.INTER_AREA)
+            if grey.ndim == 3:
+                grey = cv2.cvtColor(grey, cv2.COLOR_BGR2GRAY)
+            pad_x, pad_y = _pad(self.layout_name, ppm)
+            out = cv2.copyMakeBorder(grey, pad_y, pad_y, pad_x, pad_x, cv2.BORDER_CONSTANT, value=int(grey.mean()))
+            if self.sheet is not None:
+                edge = cv2.copyMakeBorder(grey, pad_y, pad_y, pad_x, pad_x, cv2.BORDER_REPLICATE)
+                out = cv2.addWeighted(edge, _SHEET_EDGE_KEEP, out, 1 - _SHEET_EDGE_KEEP, 0)
+            out = _edges(out)
+            out.flags.writeable = False  # cached and shared
+            self._templates[ppm] = out
+        return out
+
+    def model(self, ppm: float) -> _Model:
+        out = self._models.get(ppm)
+        if out is None:
+            out = self._models[ppm] = _fine_model(self.template(ppm))
+        return out
+
+    def _source(self) -> np.ndarray:
+        """The look (BGR, or grey for a grey sheet), its pixel ``i`` covering the board from ``i``
+        to ``i + 1`` pixels (as the template's, and ``cv2.resize``'s): a sheet's pixel centres
+        lie on the board's fractions ``i / width``, and it is moved half a pixel to match."""
+        if self.sheet is None:
+            return art.board_art(self.layout_name, _ART_PPM)
+        h, w = self.sheet.shape[:2]
+        return cv2.warpAffine(self.sheet, np.array([[1, 0, 0.5], [0, 1, 0.5]]), (w, h),
+                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+
+
+@lru_cache(maxsize=16)
+def _art_look(layout_name: str) -> _Look:
+    return _Look(layout_name, None)
+
+
+#: Sheets' looks by (side, shape, dtype, SHA-256 of the bytes), least recently used first ...
+_SHEET_LOOKS: OrderedDict[tuple, _Look] = OrderedDict()
+#: ... and the look last found for an array of this ``id``: a hint, taken only where the array's
+#: bytes are still the look's (``np.array_equal`` is some ten times cheaper than the digest).
+_LAST_LOOK: dict[int, _Look] = {}
+_LOOKS_LOCK = threading.Lock()
+
+
+def _look(layout_name: str, sheet: np.ndarray | _Look | None) -> _Look:
+    """The look of a board of side ``layout_name``: ``sheet``'s (worked out once per distinct
+    sheet, whatever array holds it), or its art's where ``sheet`` is None."""
+    if isinstance(sheet, _Look):
+        return sheet
+    if sheet is None:
+        return _art_look(layout_name)
+    sheet = np.asarray(sheet)
+    if sheet.dtype != np.uint8 or sheet.ndim not in (2, 3) or (sheet.ndim == 3 and sheet.shape[2] != 3) \
+            or min(sheet.shape[:2]) < 8:
+        raise ValueError(f"a board's sheet is a BGR or grey uint8 image, not {sheet.dtype} {sheet.shape}")
+    given = id(sheet)
+    hinted = _LAST_LOOK.get(given)
+    if hinted is not None and hinted.matches(layout_name, sheet):
+        return hinted
+    sheet = np.ascontiguousarray(sheet)
+    key = (layout_name, sheet.shape, sheet.dtype.str, hashlib.sha256(sheet.data).digest())
+    with _LOOKS_LOCK:
+        look = _SHEET_LOOKS.get(key)
+        if look is None:
+            copy = sheet.copy()
+            copy.flags.writeable = False
+            look = _SHEET_LOOKS[key] = _Look(layout_name, copy)
+            while len(_SHEET_LOOKS) > _SHEETS_KEPT:
+                _SHEET_LOOKS.popitem(last=False)
+        else:
+            _SHEET_LOOKS.move_to_end(key)
+        if len(_LAST_LOOK) >= 4 * _SHEETS_KEPT:
+            _LAST_LOOK.clear()
+        _LAST_LOOK[given] = look
+    return look
+
+
+def _template(layout_name: str, ppm: float, sheet: np.ndarray | _Look | None = None) -> np.ndarray:
+    """The board's look (``sheet``'s, or its art's) as the edges the aligner matches: grey,
+    blurred, padded (:meth:`_Look.template`)."""
+    return _look(layout_name, sheet).template(ppm)
 
 
 def _pad(layout_name: str, ppm: float) -> tuple[int, int]:
@@ -130,7 +249,7 @@ def _frame_to_board(size: tuple[int, int], pad: tuple[int, int]) -> np.ndarray:
 @dataclass(frozen=True)
 class ArtView:
     """The image around a board warped into the board's padded frame at ``ppm`` pixels per mm,
-    as edges, beside the same edges of the board's art (``template``)."""
+    as edges, beside the same edges of the board's look, its sheet or its art (``template``)."""
 
     edges: np.ndarray
     template: np.ndarray
@@ -144,9 +263,12 @@ class ArtView:
         return self.view_to_image @ np.asarray(warp, np.float64) @ np.linalg.inv(self.view_to_board)
 
 
-def art_view(grey: np.ndarray, homography: np.ndarray, layout_name: str, ppm: float) -> ArtView:
-    """Warp the image through a board's ``homography`` (board fractions -> pixels) into its frame."""
-    template = _template(layout_name, ppm)
+def art_view(grey: np.ndarray, homography: np.ndarray, layout_name: str, ppm: float,
+             sheet: np.ndarray | _Look | None = None) -> ArtView:
+    """Warp the image through a board's ``homography`` (board fractions -> pixels) into its frame,
+    beside the template of its look: ``sheet``'s (the board in its own plane, :func:`refine_board`)
+    or, without one, its art's."""
+    template = _template(layout_name, ppm, sheet)
     th, tw = template.shape
     pad = _pad(layout_name, ppm)
     view_to_board = _frame_to_board((tw, th), pad)
@@ -158,7 +280,7 @@ def art_view(grey: np.ndarray, homography: np.ndarray, layout_name: str, ppm: fl
 
 @dataclass(frozen=True)
 class _Model:
-    """What the fine alignment needs of a template, worked out once per layout and scale.
+    """What the fine alignment needs of a template, worked out once per look and scale.
 
     Coordinates are normalised (centre 0, half the larger side 1) so that the eight homography
     parameters are alike in size. ``points``: the chosen template pixels (n x 1 x 2, as
@@ -186,9 +308,13 @@ class _Model:
 _REMAP_COLUMNS = 1024
 
 
-@lru_cache(maxsize=32)
-def _model(layout_name: str, ppm: float) -> _Model:
-    template = cv2.GaussianBlur(_template(layout_name, ppm), (3, 3), 0)
+def _model(layout_name: str, ppm: float, sheet: np.ndarray | _Look | None = None) -> _Model:
+    """What the fine level needs of the board's look (``sheet``'s, or its art's) at ``ppm``."""
+    return _look(layout_name, sheet).model(ppm)
+
+
+def _fine_model(template: np.ndarray) -> _Model:
+    template = cv2.GaussianBlur(template, (3, 3), 0)
     h, w = template.shape
     gx = cv2.Sobel(template, cv2.CV_32F, 1, 0, ksize=3, scale=1 / 8)
     gy = cv2.Sobel(template, cv2.CV_32F, 0, 1, ksize=3, scale=1 / 8)
@@ -254,8 +380,13 @@ def _align_fine(edges: np.ndarray, model: _Model) -> tuple[np.ndarray, float, bo
 
 
 def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterations: int = 40,
-                 keeps_shape: bool = True) -> Registration:
-    """Align a board's art with a greyscale image, starting from ``corners`` (4 x 2 pixels).
+                 keeps_shape: bool = True, sheet: np.ndarray | None = None) -> Registration:
+    """Align a board's look with a greyscale image, starting from ``corners`` (4 x 2 pixels).
+
+    The look is ``sheet``, the board in its own plane (BGR or grey uint8, any pixels per mm; pixel
+    ``(i, j)`` at board fractions ``(i / width, j / height)``: ``bare.BareBoard.image``, as
+    ``bare.rectified`` makes it), or without one the art of its side ``layout_name``. A sheet's
+    templates are worked out on its first call and kept for its bytes (:func:`_look`).
 
     With ``keeps_shape`` (a profile's corners), the fine level alone is tried first, and its fit
     stands where it settles near them (:func:`_fine_from_start`). Otherwise, or failing that:
@@ -268,14 +399,15 @@ def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterat
     refitted as a rigid motion. ``keeps_shape`` is for ``corners`` from a profile, the board as
     it was; a calibration's rough outline may be reshaped."""
     corners = np.asarray(corners, np.float64)
+    look = _look(layout_name, sheet)
     if keeps_shape:
-        near = _fine_from_start(grey, corners, layout_name)
+        near = _fine_from_start(grey, corners, layout_name, look)
         if near is not None:
             return near
     h_img = board_homography(corners).astype(np.float64)
     score, aligned, rescued = 0.0, True, False
     coarse, *finer = _LEVELS
-    view = art_view(grey, h_img, layout_name, coarse)
+    view = art_view(grey, h_img, layout_name, coarse, look)
     try:
         score, warp = cv2.findTransformECC(view.template, view.edges, np.eye(3, dtype=np.float32),
                                            cv2.MOTION_HOMOGRAPHY,
@@ -288,8 +420,8 @@ def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterat
     # ECC's warp takes template pixels to view pixels; the board's homography follows it.
     h_img = view.aligned_homography(warp)
     for ppm in finer:
-        view = art_view(grey, h_img, layout_name, ppm)
-        found = _align_fine(view.edges, _model(layout_name, ppm))
+        view = art_view(grey, h_img, layout_name, ppm, look)
+        found = _align_fine(view.edges, look.model(ppm))
         # Where the inverse-compositional step finds no correlation, OpenCV's ECC tries from here.
         rescued |= found is None
         warp, score, converged = found if found is not None else (np.eye(3), 0.0, False)
@@ -312,13 +444,14 @@ def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterat
         return Registration(refined, float(score), True)
     # A runaway fit, or one that changed the board's shape: the board is fitted again as it can
     # only have moved, turned and slid on the table (a rigid motion in its own plane).
-    rigid = _rigid_fit(grey, corners, layout_name, iterations)
+    rigid = _rigid_fit(grey, corners, layout_name, iterations, look)
     if rigid is not None and _plausible(corners, rigid[0]):
         return Registration(rigid[0], rigid[1], True)
     return Registration(corners, float(score), False)
 
 
-def _fine_from_start(grey: np.ndarray, corners: np.ndarray, layout_name: str) -> Registration | None:
+def _fine_from_start(grey: np.ndarray, corners: np.ndarray, layout_name: str,
+                     sheet: np.ndarray | _Look | None = None) -> Registration | None:
     """The board aligned by the fine level alone from ``corners`` (a profile's: a user's clicks
     or an earlier fit, seldom more than a few pixels off), or None where it does not settle, or
     settles farther than :data:`_RESCUED_MOVE` from them (a board bumped since, or a fit pulled
@@ -327,8 +460,8 @@ def _fine_from_start(grey: np.ndarray, corners: np.ndarray, layout_name: str) ->
     right and one wrong (edges 920000 #28, a slot moved onto ``analyze.UNSURE``), and
     four-player tables were registered in about 0.65 of the time (when the change was made)."""
     ppm = _LEVELS[-1]
-    view = art_view(grey, board_homography(corners).astype(np.float64), layout_name, ppm)
-    found = _align_fine(view.edges, _model(layout_name, ppm))
+    view = art_view(grey, board_homography(corners).astype(np.float64), layout_name, ppm, sheet)
+    found = _align_fine(view.edges, _model(layout_name, ppm, sheet))
     if found is None or not found[2]:
         return None
     warp, score, _ = found
@@ -358,12 +491,12 @@ def _plausible(start: np.ndarray, refined: np.ndarray, reshape: float | None = _
     return bool(np.abs(sides / np.maximum(start_sides, 1e-9) - 1).max() <= reshape)
 
 
-def _rigid_fit(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterations: int
-               ) -> tuple[np.ndarray, float] | None:
+def _rigid_fit(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterations: int,
+               sheet: np.ndarray | _Look | None = None) -> tuple[np.ndarray, float] | None:
     """The board's corners and ECC score from OpenCV's ECC restricted to a rigid motion
     (``MOTION_EUCLIDEAN``) in the board's frame at the finest level, from ``corners``; None when
     it fails."""
-    view = art_view(grey, board_homography(np.asarray(corners, np.float64)), layout_name, _LEVELS[-1])
+    view = art_view(grey, board_homography(np.asarray(corners, np.float64)), layout_name, _LEVELS[-1], sheet)
     try:
         score, warp = cv2.findTransformECC(view.template, view.edges, np.eye(2, 3, dtype=np.float32),
                                            cv2.MOTION_EUCLIDEAN,

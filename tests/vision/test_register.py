@@ -154,9 +154,9 @@ def test_a_reading_runs_opencv_without_ipp_in_both_its_threads_and_gives_it_back
     seen: dict[str, bool] = {}
     register_boards = analyze.register_boards
 
-    def registering(grey, prof):
+    def registering(grey, prof, *more):  # more: the bare boards, where the reading passes them
         seen["register"] = cv2.ipp.useIPP()
-        return register_boards(grey, prof)
+        return register_boards(grey, prof, *more)
 
     def locator(image, prof):
         seen["locator"] = cv2.ipp.useIPP()
