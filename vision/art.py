@@ -176,12 +176,102 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
 )}
 
 
+#: A blend's name: ``blend:SEED:FAMILY+FAMILY+...`` (:func:`blend_name`).
+BLEND_PREFIX = "blend:"
+#: How far a blend may reach past its sources' mean, as a multiple of their own spread (1: no
+#: further than a random mix of them; more: a little beyond every one of them).
+BLEND_REACH = 1.4
+#: A blend's tile colours move from the mixed colour by up to this much per channel: another
+#: printer's inks.
+BLEND_INK_JITTER = 14
+
+
 def family(name: str) -> Family:
-    """The art family ``name``. Raises ValueError naming the families for an unknown one."""
+    """The art family ``name`` (:data:`FAMILIES`, or a blend of them: :func:`blend_name`). Raises
+    ValueError naming the families for an unknown one."""
+    if isinstance(name, str) and name.startswith(BLEND_PREFIX):
+        return _blend(name)
     try:
         return FAMILIES[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown art family {name!r} (families: {', '.join(FAMILIES)})") from None
+        raise ValueError(f"unknown art family {name!r} (families: {', '.join(FAMILIES)}, "
+                         f"or {BLEND_PREFIX}SEED:FAMILY+FAMILY...)") from None
+
+
+def blend_name(seed: int, sources: tuple[str, ...]) -> str:
+    """The name of a family blended from ``sources`` (names of :data:`FAMILIES`) by ``seed``: each
+    part of it (the tiles' inks, the board's print and card, the tiles' finish, the discs) a
+    random mix of the sources' own, reaching a little past them (:data:`BLEND_REACH`); its print's
+    strength anywhere in :data:`BLEND_PRINT`; its patterns and tables those of one of them.
+    Training draws many: many worlds, none of them a family held out."""
+    for source in sources:
+        family(source)
+    return f"{BLEND_PREFIX}{int(seed)}:{'+'.join(sources)}"
+
+
+#: Azul's tile faces as a phone photo of a real table shows them (warm indoor light; the tile
+#: column of the measurements in the project's notes on real boards, yellow from its print), BGR:
+#: a coral red and a cyan "white", as real sets are. Every blend's Azul inks are mixed from its
+#: sources' and these, so that training sees the inks of real tiles too.
+REAL_AZUL_INKS = {"blue": (188, 113, 35), "red": (65, 67, 193), "white": (173, 146, 89), "black": (61, 51, 40),
+                  "yellow": (97, 150, 220)}
+#: The parts of a family mixed together in a blend, each with one set of weights.
+_BLEND_PARTS = (("azul_base", "azul_accent", "pavilion_base"),
+                ("card", "frame", "ornament", "line_cell", "line_edge", "wall_grout", "grey_cell", "floor_cell",
+                 "floor_edge", "pav_card", "pav_grey_space", "pav_grey_edge"),
+                ("gloss", "wear"), ("pattern_scale",), ("disc",))
+#: How strongly a blend's empty spaces are printed is drawn over the whole range real printings
+#: span, from clearly pale to as strong as a tile (the wall's, then the stars' scale), whatever
+#: its sources' prints: a reader must not tell a tile from a bare space by how pale the print is.
+BLEND_PRINT = {"wall_print": (0.2, 1.0), "star_print": (0.6, 1.8)}
+
+
+@lru_cache(maxsize=64)
+def _blend(name: str) -> Family:
+    try:
+        _, seed_text, joined = name.split(":", 2)
+        seed = int(seed_text)
+        sources = [FAMILIES[s] for s in joined.split("+")]
+    except (ValueError, KeyError):
+        raise ValueError(f"unknown art family {name!r}: a blend is {BLEND_PREFIX}SEED:FAMILY+FAMILY...") from None
+    rng = np.random.default_rng(seed)
+    fields: dict[str, object] = {"name": name}
+
+    def mix(values: list[np.ndarray], weights: np.ndarray, reach: float) -> np.ndarray:
+        stack = np.stack(values).astype(np.float64)
+        mean = stack.mean(axis=0)
+        return mean + reach * (np.tensordot(weights, stack, axes=1) - mean)
+
+    for part in _BLEND_PARTS:
+        weights = rng.dirichlet(np.ones(len(sources)))
+        reach = float(rng.uniform(1.0, BLEND_REACH))
+        for key in part:
+            values = [getattr(f, key) for f in sources]
+            if isinstance(values[0], dict):  # a palette: every colour of every source
+                names = list(values[0])
+                out = {}
+                inks = weights
+                if key == "azul_base":  # real tiles' inks as one more source
+                    values = values + [{**values[0], **REAL_AZUL_INKS}]
+                    inks = rng.dirichlet(np.ones(len(values)))
+                for colour in names:
+                    mixed = mix([np.array(v.get(colour, values[0][colour])) for v in values], inks, reach)
+                    mixed += rng.uniform(-BLEND_INK_JITTER, BLEND_INK_JITTER, 3) if part is _BLEND_PARTS[0] else 0
+                    out[colour] = tuple(int(c) for c in np.clip(np.round(mixed), 0, 255))
+                fields[key] = out
+            elif isinstance(values[0], tuple):  # a colour, or the disc's three
+                mixed = mix([np.array(v) for v in values], weights, reach)
+                fields[key] = (tuple(tuple(int(c) for c in row) for row in np.clip(np.round(mixed), 0, 255))
+                               if mixed.ndim == 2 else tuple(int(c) for c in np.clip(np.round(mixed), 0, 255)))
+            else:
+                fields[key] = float(max(0.0, mix([np.array(v) for v in values], weights, reach)))
+    strength = float(rng.uniform(0.0, 1.0))  # one printing: its wall and its stars alike
+    for key, (low, high) in BLEND_PRINT.items():
+        fields[key] = low + strength * (high - low)
+    origin = sources[int(rng.integers(len(sources)))]
+    fields["patterns"] = origin.patterns
+    fields["tables"] = tuple(sorted({t for f in sources for t in f.tables}))
+    return Family(**fields)  # type: ignore[arg-type]
 
 #: Internal supersampling of small sprites and the pixel budget that caps it.
 SUPERSAMPLE = 4

@@ -274,3 +274,36 @@ def test_the_command_line_knows_every_family():
     from azulcam.cli import ART_FAMILIES
 
     assert ART_FAMILIES == tuple(art.FAMILIES)
+
+
+def test_a_blend_mixes_its_sources_and_is_the_same_every_time():
+    """A blend is named by its seed and sources, drawn the same from its name, and lies among
+    its sources and real tiles' inks (reaching a little past them); its print strength spans the
+    whole range."""
+    sources = ("classic", "matte-worn", "bright")
+    name = art.blend_name(7, sources)
+    assert name == "blend:7:classic+matte-worn+bright"
+    blend = art.family(name)
+    assert blend == art.family(name) and blend.name == name
+    assert blend.patterns in {art.FAMILIES[s].patterns for s in sources}
+    assert set(blend.tables) == {t for s in sources for t in art.FAMILIES[s].tables}
+    for colour in ("blue", "yellow", "red", "black", "white"):
+        mixed = np.array(blend.azul_base[colour], float)
+        own = np.array([art.FAMILIES[s].azul_base[colour] for s in sources] + [art.REAL_AZUL_INKS[colour]], float)
+        spread = np.ptp(own, axis=0)
+        assert (mixed >= own.min(axis=0) - art.BLEND_REACH * spread - art.BLEND_INK_JITTER - 1).all()
+        assert (mixed <= own.max(axis=0) + art.BLEND_REACH * spread + art.BLEND_INK_JITTER + 1).all()
+    prints = [art.family(art.blend_name(k, sources)).wall_print for k in range(40)]
+    low, high = art.BLEND_PRINT["wall_print"]
+    assert low <= min(prints) < low + 0.15 and high - 0.15 < max(prints) <= high
+    assert art.family(art.blend_name(8, sources)) != blend
+    sheet = art.board_art("azul-colored", 0.5, name)
+    assert sheet.shape[2] == 3 and not np.array_equal(sheet, art.board_art("azul-colored", 0.5, "classic"))
+
+
+@pytest.mark.parametrize("name", ["blend:x:classic", "blend:3:classic+nope", "blend:3", "nope"])
+def test_unknown_families_and_blends_are_refused(name):
+    with pytest.raises(ValueError, match="unknown art family"):
+        art.family(name)
+    with pytest.raises(ValueError):
+        art.blend_name(1, ("classic", "nope"))
