@@ -1,6 +1,7 @@
 """Train the loose-tile detector on top-down views of rendered tables and export it to ONNX.
 
     python models/train_detector.py [--scenes N] [--val-scenes M] [--seed S] [--epochs E] [--out models/detector.onnx]
+    python models/train_detector.py --hold-out bright --out /tmp/d.onnx   # a detector that never saw `bright`
 
 Each scene is rendered from a random moment of a random seeded game (any variant, 2-4 players,
 any viewpoint of the renderer's ranges), warped to the top-down view the locator reads
@@ -38,9 +39,12 @@ from train import export_onnx, run_jobs, write_digest  # noqa: E402  (models/ is
 VERSION = "2.0.0"
 
 
-def _samples_job(job: tuple[int, int], edge_light_share: float = 0.0):
+def _samples_job(job: tuple[int, int], edge_light_share: float = 0.0, families: tuple[str, ...] = ("classic",),
+                 blend_share: float = 0.0):
     """Detector crops of ``n`` scenes from ``seed``; a scene that cannot be cut is skipped. A share
-    of the scenes (``edge_light_share``) is lit at the ends of the renderer's ranges."""
+    of the scenes (``edge_light_share``) is lit at the ends of the renderer's ranges; each scene
+    is drawn in one of ``families`` (art families, ``art.FAMILIES``), a share of them
+    (``blend_share``) in a blend of them (``art.blend_name``)."""
     scenes, seed = job
     import random
 
@@ -58,8 +62,15 @@ def _samples_job(job: tuple[int, int], edge_light_share: float = 0.0):
         size = (1920, 1080) if rng.random() < 0.3 else (1280, 720)
         # Drawn only with a share, so that the scenes without it stay those of earlier versions.
         edge_light = edge_light_share > 0 and rng.random() < edge_light_share
+        # Drawn only with several families, so that classic's scenes stay those of earlier versions.
+        family = families[rng.randrange(len(families))] if len(families) > 1 else families[0]
+        if len(families) > 1 and blend_share > 0 and rng.random() < blend_share:
+            from azulcam.vision.art import blend_name
+
+            family = blend_name(rng.randrange(1 << 30), families)
         scene = render_state(random_position(rng), (seed, n),
-                             SceneOptions(size=size, view=ViewRanges(framing=framing), edge_light=edge_light))
+                             SceneOptions(size=size, view=ViewRanges(framing=framing), edge_light=edge_light,
+                                          family=family))
         try:
             parts.append(detector_samples(scene.image, scene.truth, nprng))
         except (ValueError, cv2.error):  # a view the locator cannot make (no board in sight)
@@ -191,8 +202,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
     parser.add_argument("--edge-light-share", type=float, default=0.0,
                         help="share of scenes (training and held-out) lit at the ends of the renderer's ranges")
+    parser.add_argument("--families", default="all",
+                        help="art families drawn, comma-separated, or 'all' (art.FAMILIES)")
+    parser.add_argument("--hold-out", default=None,
+                        help="an art family no training scene is drawn in; the held-out scenes are all of it")
+    parser.add_argument("--blend-share", type=float, default=0.5,
+                        help="share of training scenes drawn in a random blend of the training families")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "detector.onnx")
     args = parser.parse_args(argv)
+    from azulcam.vision.art import FAMILIES
+
+    chosen = tuple(FAMILIES) if args.families == "all" else tuple(args.families.split(","))
+    for name in chosen + ((args.hold_out,) if args.hold_out else ()):
+        if name not in FAMILIES:
+            parser.error(f"no art family {name!r}: one of {', '.join(FAMILIES)}")
+    families = tuple(f for f in chosen if f != args.hold_out)
+    held = (args.hold_out,) if args.hold_out else families
 
     from azulcam.vision.dataset import DetectorSamples
     from azulcam.vision.detect import KINDS, STRIDE, VIEW_PPM
@@ -201,8 +226,10 @@ def main(argv: list[str] | None = None) -> int:
     # Seeds: training scenes from seed*100000 + 20001.., held-out from seed*100000 + 70000.. (disjoint
     # from each other and from the classifier's).
     base = args.seed * 100_000
-    job = functools.partial(_samples_job, edge_light_share=args.edge_light_share)
+    job = functools.partial(_samples_job, edge_light_share=args.edge_light_share, families=families,
+                            blend_share=args.blend_share)
     train = DetectorSamples.join([p[0] for p in run_jobs(job, args.scenes, base + 20_001, args.workers, "training scenes")])
+    job = functools.partial(_samples_job, edge_light_share=args.edge_light_share, families=held)
     val = DetectorSamples.join([p[0] for p in run_jobs(job, args.val_scenes, base + 70_000, args.workers, "held-out scenes")])
     data_s = time.perf_counter() - started
     import torch  # after the worker processes are gone
@@ -246,7 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     out: Path = args.out
     out.parent.mkdir(parents=True, exist_ok=True)
     setting = {"scenes": args.scenes, "val_scenes": args.val_scenes, "seed": args.seed, "epochs": args.epochs,
-               "edge_light_share": args.edge_light_share,
+               "edge_light_share": args.edge_light_share, "families": list(families), "hold_out": args.hold_out,
+               "blend_share": args.blend_share,
                "batch": args.batch, "lr": args.lr, "train_crops": len(train.views), "parameters": int(params),
                "data_seconds": round(data_s, 1), "train_seconds": round(train_s, 1), "torch": torch.__version__}
     model.eval()
