@@ -38,9 +38,9 @@ import cv2
 import numpy as np
 from azulcam.calibration.profile import Profile
 from azulcam.engine.record import GAMES
-from azulcam.vision.analyze import TableLocator, assemble, bare_boards, default_locator, read, with_bare_boards
+from azulcam.vision.analyze import TableLocator, assemble, bare_boards, default_locator, read
 from azulcam.vision.camera import EDGE_VIEW, ViewRanges
-from azulcam.vision.classify import Classifier, default_classifier, load_model
+from azulcam.vision.classify import Classifier, default_classifier, load_model, load_reader
 from azulcam.vision.dataset import random_position
 from azulcam.vision.detect import load_detector
 from azulcam.vision.evaluate import Score, compare
@@ -104,6 +104,9 @@ def main() -> None:
     parser.add_argument("--no-candidates", action="store_true",
                         help="the detector alone: no candidate model, no peaks below its threshold")
     parser.add_argument("--classifier", type=Path, default=None, help="another tile model (default: the shipped one)")
+    parser.add_argument("--reader", type=Path, default=None,
+                        help="another reading model (models/train_reader.py; default: the shipped one, if any)")
+    parser.add_argument("--no-reader", action="store_true", help="the slots read by the per-space models")
     parser.add_argument("--nudge", type=float, default=2.0, help="corner error of the profile (pixels)")
     parser.add_argument("--show-wrong", action="store_true",
                         help="list each image not read exactly right, and its zones read wrong (wanted -> read)")
@@ -120,6 +123,8 @@ def main() -> None:
     else:
         chosen = default_classifier(threads=args.net_threads)
         classifier, note = chosen.classifier, chosen.warning
+    if args.reader or args.no_reader:
+        classifier.reader = None if args.no_reader else load_reader(args.reader, threads=args.net_threads)
     if args.classic:
         locator, located_note = TableLocator(None), None
     else:
@@ -157,10 +162,10 @@ def main() -> None:
         # to the profile (cached per profile) and prepares each board side's art (cached per
         # side). The figures are the next frame's; the first frame's time is printed apart.
         t = time.perf_counter()
-        assemble(with_bare_boards(read(image, profile, classifier, locator), image, bare))
+        assemble(read(image, profile, classifier, locator, bare))
         first.append(time.perf_counter() - t)
         t = time.perf_counter()
-        reading = with_bare_boards(read(image, profile, classifier, locator), image, bare)
+        reading = read(image, profile, classifier, locator, bare)
         observation = assemble(reading)
         times.append(time.perf_counter() - t)
         by_table.setdefault((state.game, state.players), []).append(times[-1])

@@ -44,7 +44,7 @@ import numpy as np
 
 from ..calibration.layouts import LayoutError, load_layout
 from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_homography
-from . import crops, detect, light, locate, verify
+from . import crops, decode, detect, light, locate, reader, verify
 from .bare import BareBoard, doubtful, looks_bare, rectified, slot_changes
 from .classify import Classifier, on_special_space
 from .detect import MARKER  # the first-player marker's kind: one per game (:func:`one_marker`)
@@ -159,10 +159,15 @@ class BoardView:
     homography: np.ndarray
 
 
-def register_boards(grey: np.ndarray, profile: Profile) -> list[BoardView]:
+def register_boards(grey: np.ndarray, profile: Profile, bare: dict[int, BareBoard] | None = None) -> list[BoardView]:
+    """Each board aligned from the profile's corners: with the user's own board as calibration
+    kept it bare (``bare``, by player), else with the printed art."""
     views = []
     for b in profile.boards + ((profile.scoring_board,) if profile.scoring_board else ()):
-        reg = refine_board(grey, np.asarray(b.corners, np.float64), load_layout(b.layout).name)
+        layout = load_layout(b.layout).name
+        board = (bare or {}).get(b.player) if b.player is not None else None
+        sheet = board.image if board is not None and board.layout == layout else None
+        reg = refine_board(grey, np.asarray(b.corners, np.float64), layout, sheet=sheet)
         views.append(BoardView(b, reg, board_homography(reg.corners)))
     return views
 
@@ -195,6 +200,8 @@ class Reading:
     kinds: list[tuple[str | None, float]]
     warnings: list[str] = field(default_factory=list)
     spent: dict[str, float] = field(default_factory=dict)
+    #: The boards' slots were read by the reading model, beside the bare boards given.
+    by_reader: bool = False
 
 
 @lru_cache(maxsize=1)
@@ -215,16 +222,80 @@ def blas_on_one_thread() -> None:
     _blas().limit(limits=1, user_api="blas")
 
 
-def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = None) -> Reading:
+def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = None,
+         bare: dict[int, BareBoard] | None = None) -> Reading:
     """Every step of the pipeline up to the classifier's answers (numpy's BLAS on one thread:
     :func:`blas_on_one_thread`; OpenCV without IPP, so that a photo reads the same in every
-    process: :func:`without_ipp`)."""
+    process: :func:`without_ipp`). ``bare``: the boards as calibration saw them bare, by player:
+    beside each slot for the reading model (:func:`reader_slots`), else judging the doubtful slots
+    (:func:`with_bare_boards`)."""
     blas_on_one_thread()
     with without_ipp():
-        return _read(image, profile, classifier, locator)
+        reading = _read(image, profile, classifier, locator, bare or {})
+    return reading if reading.by_reader else with_bare_boards(reading, image, bare or {})
 
 
-def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None) -> Reading:
+def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, BareBoard], model: Any, game: str
+                 ) -> tuple[list[tuple[str, str]], list[str | None], np.ndarray, list[str | None]]:
+    """Every slot of every board read by the reading model (:mod:`reader`), each beside the same
+    slot on its board as calibration saw it bare where ``bare`` holds that board: the slot ids
+    ``(prefix, id)``, the colours printed under them, the N x K probabilities of the game's kinds
+    and those K kinds (None: empty). One batched call."""
+    slot_ids, printed, inputs = [], [], []
+    for view in boards:
+        layout = load_layout(view.placement.layout)
+        prefix = "supply" if view.placement.player is None else f"boards.{view.placement.player}"
+        ids, now = reader.slot_patches(image, view.homography, layout)
+        board = bare.get(view.placement.player) if view.placement.player is not None else None
+        kept = board is not None and board.layout == layout.name
+        inputs.append(reader.model_input(now, reader.bare_slot_patches(board.image, layout, ids) if kept else None))
+        slot_ids += [(prefix, i) for i in ids]
+        printed += [layout[i].printed for i in ids]
+    patches = np.concatenate(inputs) if inputs else np.zeros((0, crops.PATCH, crops.PATCH, reader.CHANNELS), np.uint8)
+    probabilities, kinds = model.game_probabilities(patches, game)
+    return slot_ids, printed, probabilities, kinds
+
+
+def decoded_slots(profile: Profile, slot_ids: list[tuple[str, str]], probabilities: np.ndarray,
+                  kinds: list[str | None]) -> list[tuple[str | None, float]]:
+    """Each slot's kind and its probability: on the players' boards, the most likely reading no
+    rule of the game forbids (:func:`decode.decode_boards`, which asks the engine); elsewhere (the
+    Summer Pavilion supply) the most likely kind."""
+    best = probabilities.argmax(axis=1)
+    out = [(kinds[b], float(probabilities[n, b])) for n, b in enumerate(best)]
+    boards: dict[int, dict[str, dict[str | None, float]]] = {}
+    where: dict[tuple[int, str], int] = {}
+    for n, (prefix, slot) in enumerate(slot_ids):
+        if prefix.startswith("boards."):
+            player = int(prefix.split(".")[1])
+            boards.setdefault(player, {})[slot] = dict(zip(kinds, map(float, probabilities[n])))
+            where[player, slot] = n
+    if boards:
+        decoded = decode.decode_boards(profile.game, profile.game_options, boards, profile.player_count)
+        for player, slots in decoded.kinds.items():
+            for slot, kind in slots.items():
+                out[where[player, slot]] = (kind, decoded.confidence[player][slot])
+    return out
+
+
+def reader_loose(image: np.ndarray, outlines: np.ndarray, boards: list[BoardView], model: Any, game: str
+                 ) -> list[tuple[str | None, float]]:
+    """Loose tiles (``outlines``, N x 4 x 2 pixels) read by the reading model, each in the card
+    light of the nearest board whose card is in view (as the light changes across a table),
+    beside zeros (no bare view of a loose tile)."""
+    patches = crops.cut(image, outlines, reader.READ_MARGIN)
+    cards = [light.card_colour(image, view.homography, view.placement.layout) for view in boards]
+    known = [(view.registration.corners.mean(axis=0), card) for view, card in zip(boards, cards) if card is not None]
+    if known:
+        centres = np.array([c for c, _ in known])
+        nearest = np.linalg.norm(outlines.mean(axis=1)[:, None, :] - centres[None], axis=2).argmin(axis=1)
+        for k in np.unique(nearest):
+            patches[nearest == k] = light.in_card_light(patches[nearest == k], known[k][1])
+    return model.classify(reader.model_input(patches, None), game)
+
+
+def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None,
+          bare: dict[int, BareBoard]) -> Reading:
     spent: dict[str, float] = {}
     lap = Stopwatch(spent).lap
     check_profile(profile)
@@ -235,37 +306,66 @@ def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: 
     with ThreadPoolExecutor(1, initializer=cv2.ipp.setUseIPP, initargs=(False,)) as pool:
         located = pool.submit(locator, image, profile) if locator is not None else None
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        boards = register_boards(grey, profile)
+        model = getattr(classifier, "reader", None)
+        boards = register_boards(grey, profile, bare if model is not None else None)
         lap("register")
-        outlines, slot_ids, printed = [], [], []
-        for view in boards:
-            layout = load_layout(view.placement.layout)
-            prefix = "supply" if view.placement.player is None else f"boards.{view.placement.player}"
-            ids, quads = crops.slot_outlines(view.homography, layout)
-            outlines.append(quads)
-            slot_ids += [(prefix, i) for i in ids]
-            printed += [layout[i].printed for i in ids]
+        if model is not None:
+            slot_ids, printed, probabilities, slot_kinds = reader_slots(image, boards, bare, model, profile.game)
+            lights = board_lights(image, boards)
+            lap("classify")
+            kinds = decoded_slots(profile, slot_ids, probabilities, slot_kinds)
+            lap("decode")
+        else:
+            slot_ids, printed, kinds, lights = _classified_slots(image, profile, classifier, boards, lap)
+            kinds = once_per_line(slot_ids, on_printed_colours(filled_in_order(slot_ids, marker_on_the_floor(slot_ids, kinds)),
+                                                               printed))
+            lap("second look")
         n_slots = len(slot_ids)
-        all_outlines = np.concatenate(outlines)
-        slots = crops.cut(image, all_outlines)
-        lights = board_lights(image, boards)
-        per_slot, lit = slot_lights(boards, lights)
-        relit = light.relit(slots, per_slot)
-        lap("crop")
-        kinds = classifier.classify_slots(slots, relit, lit, profile.game) if n_slots else []
-        lap("classify")
-        special = np.array([on_special_space(profile.game, colour) for colour in printed], bool)
-        tall = tall_patches(image, all_outlines, per_slot, profile,
-                            [(view, len(q)) for view, q in zip(boards, outlines)] if classifier.reads_bare(profile.game)
-                            else None)
-        kinds = second_look(slots, relit, lit, kinds, classifier, profile.game, special, tall, printed)
-        kinds = once_per_line(slot_ids, on_printed_colours(filled_in_order(slot_ids, marker_on_the_floor(slot_ids, kinds)),
-                                                           printed))
-        lap("second look")
         # "locate" is the time spent waiting for the locator once the slots are read.
         factories, loose, seen_warnings = located.result() if located is not None else ([], [], [])
         loose = off_the_boards(loose, boards)
         lap("locate")
+    return _with_loose_tiles(image, profile, classifier, boards, slot_ids, kinds, n_slots, lights, factories, loose,
+                             warnings + seen_warnings, spent, lap, by_reader=model is not None)
+
+
+def _classified_slots(image: np.ndarray, profile: Profile, classifier: Classifier, boards: list[BoardView],
+                      lap: Callable[[str], None]
+                      ) -> tuple[list[tuple[str, str]], list[str | None], list[tuple[str | None, float]],
+                                 list[np.ndarray | None]]:
+    """The boards' slots read by the per-space models (the tile, slot, edge-light, pale-space and
+    star-space models), where no reading model loaded."""
+    outlines, slot_ids, printed = [], [], []
+    for view in boards:
+        layout = load_layout(view.placement.layout)
+        prefix = "supply" if view.placement.player is None else f"boards.{view.placement.player}"
+        ids, quads = crops.slot_outlines(view.homography, layout)
+        outlines.append(quads)
+        slot_ids += [(prefix, i) for i in ids]
+        printed += [layout[i].printed for i in ids]
+    n_slots = len(slot_ids)
+    all_outlines = np.concatenate(outlines)
+    slots = crops.cut(image, all_outlines)
+    lights = board_lights(image, boards)
+    per_slot, lit = slot_lights(boards, lights)
+    relit = light.relit(slots, per_slot)
+    lap("crop")
+    kinds = classifier.classify_slots(slots, relit, lit, profile.game) if n_slots else []
+    lap("classify")
+    special = np.array([on_special_space(profile.game, colour) for colour in printed], bool)
+    tall = tall_patches(image, all_outlines, per_slot, profile,
+                        [(view, len(q)) for view, q in zip(boards, outlines)] if classifier.reads_bare(profile.game)
+                        else None)
+    kinds = second_look(slots, relit, lit, kinds, classifier, profile.game, special, tall, printed)
+    return slot_ids, printed, kinds, lights
+
+
+def _with_loose_tiles(image: np.ndarray, profile: Profile, classifier: Classifier, boards: list[BoardView],
+                      slot_ids: list[tuple[str, str]], kinds: list[tuple[str | None, float]], n_slots: int,
+                      lights: list[np.ndarray | None], factories: list[tuple[float, float]], loose: list[Loose],
+                      warnings: list[str], spent: dict[str, float], lap: Callable[[str], None], by_reader: bool
+                      ) -> Reading:
+    """The reading of the boards' slots completed: the boards' warnings, then the loose tiles read."""
     h, w = image.shape[:2]
     for view in boards:
         who = "the scoring board" if view.placement.player is None else f"the board of player {view.placement.player}"
@@ -275,7 +375,6 @@ def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: 
                             "read at the profile's corners")
         if (corners < 0).any() or (corners[:, 0] >= w).any() or (corners[:, 1] >= h).any():
             warnings.append(f"{who} lies partly outside the image")
-    warnings += seen_warnings
     # The classifier reads the loose tiles the locator did not name, those off the displays it
     # is unsure of, and those it named the first-player marker (see ``one_marker``).
     asked = [n for n, x in enumerate(loose)
@@ -287,7 +386,11 @@ def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: 
     # are read as photographed: relit, the tile model misses white tiles at the ends of the light
     # range, and its "no tile" would drop them (``cross_checked``).
     coloured = [n for n, x in enumerate(loose) if x.kind not in (None, MARKER) and x.confidence < RELIT_BELOW]
-    if loose:
+    if loose and by_reader:
+        outlines = np.array([x.outline for x in loose], np.float64)
+        chosen = asked + coloured
+        kinds += reader_loose(image, outlines[chosen], boards, classifier.reader, profile.game) if chosen else []
+    elif loose:
         outlines = np.array([x.outline for x in loose], np.float64)
         patches = crops.cut(image, outlines)
         relit_ones = [n for n in asked if loose[n].kind is None] + coloured  # only these are read relit
@@ -303,7 +406,8 @@ def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: 
     named = one_marker(kinds[:n_slots], loose, named, answers)
     named = beside_the_boards(profile.game, loose, named)
     loose, named = settled_displays(loose, named)
-    return Reading(profile.game, boards, factories, loose, slot_ids, kinds[:n_slots] + named, warnings, spent)
+    return Reading(profile.game, boards, factories, loose, slot_ids, kinds[:n_slots] + named, warnings, spent,
+                   by_reader)
 
 
 def off_the_boards(loose: list[Loose], boards: list[BoardView]) -> list[Loose]:
@@ -874,7 +978,7 @@ def analyze(image: np.ndarray, profile: Profile, classifier: Classifier, locator
     checked, skipped = verified_profile(image, profile, force)
     if locator is None:
         locator, note = default_locator()
-    reading = with_bare_boards(read(image, profile, classifier, locator), image, bare or {})
+    reading = read(image, profile, classifier, locator, bare)
     observation = without_boards(assemble(reading), skipped)
     observation["warnings"] += checked
     if note:

@@ -29,7 +29,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from . import crops, light
+from . import crops, light, reader
 from .shipped import package_file, verified_session
 
 GAMES = ("azul", "pavilion")
@@ -136,6 +136,9 @@ class OnnxClassifier:
         self.slots = slots
         self.pale = pale
         self.stars = stars
+        #: The reading model (:func:`load_reader`): where loaded, it reads every board slot and the
+        #: per-space models above read none.
+        self.reader: OnnxClassifier | None = None
         self._input = session.get_inputs()[0].name
         # Columns of the model's output that each game may answer, and what each column means.
         self._columns: dict[str, tuple[np.ndarray, list[str | None]]] = {}
@@ -309,6 +312,18 @@ def load_model(path: str | Path | None = None, digest_path: str | Path | None = 
     if len(inputs) != 4 or (isinstance(inputs[3], int) and inputs[3] != channels):
         raise ModelError(f"tile model input {inputs} does not match its {channels} channels (input_channels)")
     return OnnxClassifier(session, ModelInfo(labels, input_size, version, actual, meta, channels))
+
+
+def load_reader(path: str | Path | None = None, threads: int = 1) -> OnnxClassifier:
+    """The reading model (by default the package's ``reader.onnx``; :mod:`azulcam.vision.reader`),
+    checked as :func:`load_model` checks the tile model, and refused (ModelError) where its
+    ``input_format`` is not :data:`azulcam.vision.reader.INPUT_FORMAT` or its labels are not the
+    classifier's classes."""
+    path = Path(path) if path is not None else package_file(reader.READER_NAME)
+    model = load_model(path, threads=threads)
+    if model.info.metadata.get("input_format") != reader.INPUT_FORMAT or model.info.channels != reader.CHANNELS:
+        raise ModelError(f"{path} is not a reading model: its input_format is not {reader.INPUT_FORMAT!r}")
+    return model
 
 
 # --------------------------------------------------------------------------- colour references
@@ -521,6 +536,11 @@ def default_classifier(colors: Mapping[str, Sequence[float]] | None = None, thre
         return DefaultClassifier(ColorReferenceClassifier.from_colors(colors),
                                  f"tile model not loaded, using colour references instead: {exc}")
     warnings = []
+    try:
+        model.reader = load_reader(threads=threads)
+    except ModelError as exc:
+        if package_file(reader.READER_NAME).exists():
+            warnings.append(f"reading model not loaded, the slots are read by the per-space models: {exc}")
     try:
         model.slots = load_model(package_file(SLOTS_NAME), threads=threads)
         if "relit" not in model.slots.info.metadata.get("input_format", ""):

@@ -334,3 +334,65 @@ def candidate_patches(image: np.ndarray, truth: dict[str, Any], detector: Any, r
         outlines.append(f.outline)
     return Patches(detect.candidate_patches(image, np.array(outlines, np.float64).reshape(-1, 4, 2)),
                    np.array(labels, np.int64))
+
+
+# --------------------------------------------------------------------------- reading-model patches
+
+
+def reader_patches(image: np.ndarray, truth: dict[str, Any], calibration: Any | None, rng: np.random.Generator,
+                   nudge_px: float = 1.5, empty_share: float = 0.4) -> Patches:
+    """The reading model's patches of one scene (:mod:`azulcam.vision.reader`; N x 32 x 32 x 6):
+    every visible board slot (empty ones thinned to ``empty_share`` of the patches) beside the
+    same slot on the board bare, and every loose tile beside zeros. ``calibration``: the same
+    table photographed at the game's start (a scene of :func:`render.render_moments`), or None
+    for a scene read with no calibration (zeros beside every slot). Each view's corners are
+    nudged on their own (neither a profile nor a calibration is exact)."""
+    from . import bare, reader
+
+    obs = truth["observation"]
+    game = obs["game"]
+    hidden = {h["zone"] for h in truth["hidden"]}
+    boards = [(b, f"boards.{b['player']}.", obs["boards"][b["player"]]["slots"], k)
+              for k, b in enumerate(truth["profile"]["boards"])]
+    if truth["profile"]["scoring_board"]:
+        supply = {f"supply.{i}": c for i, c in enumerate(obs["supply"]) if c is not None}
+        boards.append((truth["profile"]["scoring_board"], "", supply, None))
+    nows, labels, cards, centres = [], [], [], []
+    for placement, prefix, filled, index in boards:
+        layout = load_layout(placement["layout"])
+        homography = board_homography(np.asarray(placement["corners"], np.float64) + rng.normal(0, nudge_px, (4, 2)))
+        ids = [i for i in layout.ids if prefix + i not in hidden]
+        if not ids:
+            continue
+        ids, now = reader.slot_patches(image, homography, layout, ids)
+        ref = None
+        if calibration is not None and index is not None:
+            corners = calibration.truth["profile"]["boards"][index]["corners"]
+            seen = board_homography(np.asarray(corners, np.float64) + rng.normal(0, nudge_px, (4, 2)))
+            ref = reader.bare_slot_patches(bare.rectified(calibration.image, seen, layout.name), layout, ids)
+        nows.append(reader.model_input(now, ref))
+        labels += [label(game, filled.get(i)) for i in ids]
+        cards.append(light.card_colour(image, homography, layout.name))
+        centres.append(crops.slot_outlines(homography, layout, [layout.ids[0], layout.ids[-1]])[1].mean(axis=(0, 1)))
+    labels_arr = np.array(labels, np.int64)
+    slots = np.concatenate(nows) if nows else np.zeros((0, 32, 32, 6), np.uint8)
+    keep = np.ones(len(labels_arr), bool)
+    empties = np.flatnonzero(labels_arr == 0)
+    allowed = int(empty_share / (1 - empty_share) * max(int((labels_arr != 0).sum()), 1))
+    if len(empties) > allowed:
+        keep[rng.choice(empties, len(empties) - allowed, replace=False)] = False
+    parts, part_labels = [slots[keep]], [labels_arr[keep]]
+    # Loose tiles (displays, centre, beside the boards) in the light of the nearest board's card.
+    items = [i for i in truth["items"] if not (i["zone"].startswith("boards.") and not i["zone"].endswith(".hand"))
+             and i["zone"] not in hidden and not i["zone"].startswith("supply.")]
+    known = [(c, card) for c, card in zip(centres, cards) if card is not None]
+    if items and known:
+        outlines = np.array([crops.outline_of(i) + rng.normal(0, nudge_px, (4, 2)) for i in items])
+        patches = crops.cut(image, outlines, reader.READ_MARGIN)
+        where = np.array([c for c, _ in known])
+        nearest = np.linalg.norm(outlines.mean(axis=1)[:, None] - where[None], axis=2).argmin(axis=1)
+        for k in np.unique(nearest):
+            patches[nearest == k] = light.in_card_light(patches[nearest == k], known[k][1])
+        parts.append(reader.model_input(patches, None))
+        part_labels.append(np.array([label(game, i["kind"]) for i in items], np.int64))
+    return Patches(np.concatenate(parts), np.concatenate(part_labels))

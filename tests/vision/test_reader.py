@@ -1,0 +1,95 @@
+"""What the reading model sees (``vision/reader.py``): each slot in its board's card light
+(``light.card_colour``, ``light.in_card_light``), beside the same slot on the board as calibration
+saw it bare, both cut by the same code; and the loader that refuses any other model."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from azulcam.calibration.layouts import load_layout
+from azulcam.calibration.profile import board_homography
+from azulcam.engine.record import GAMES
+from azulcam.vision import bare, light, reader
+from azulcam.vision.classify import ModelError, load_reader
+from azulcam.vision.dataset import CLASSES, random_position, reader_patches
+from azulcam.vision.render import SceneOptions, render_moments
+from azulcam.vision.shipped import package_file
+
+
+@pytest.fixture(scope="module", params=["strong-print", "bright"])
+def moments(request):
+    """A table at the game's start (boards bare) and later, one camera, in a family of its own."""
+    rng = random.Random(31)
+    state = random_position(rng)
+    while state.game != "azul" or state.options.get("wall") != "colored":
+        state = random_position(rng)
+    start = GAMES[state.game]["new"](state.players, state.options, 0)
+    options = SceneOptions(size=(1280, 720), clean=True, family=request.param)
+    return render_moments([start, state], 31, options)
+
+
+def test_card_light_shows_every_board_card_neutral_grey(moments):
+    """Whatever the card's colour and the light, a board's card comes out at CARD_GREY."""
+    calibration, _ = moments
+    for placement in calibration.truth["profile"]["boards"]:
+        layout = load_layout(placement["layout"])
+        homography = board_homography(np.asarray(placement["corners"], np.float64))
+        card = light.card_colour(calibration.image, homography, layout.name)
+        assert card is not None and (card > 30).all()
+        ids, patches = reader.slot_patches(calibration.image, homography, layout)
+        assert patches.shape == (len(layout.ids), 32, 32, 3) and ids == list(layout.ids)
+        # The board's view in its own plane, in card light: its card is the grey it is shown at.
+        view = bare.rectified(calibration.image, homography, layout.name)
+        in_view = reader.view_homography(layout)
+        shown = light.in_card_light(view[None], light.card_colour(view, in_view, layout.name))[0]
+        assert np.abs(light.card_colour(shown, in_view, layout.name) - light.CARD_GREY).max() <= 2
+
+
+def test_card_colour_is_none_for_a_board_out_of_the_image():
+    layout = load_layout("azul-colored")
+    far = board_homography(np.array([[5000, 5000], [5400, 5000], [5400, 5400], [5000, 5400]], np.float64))
+    assert light.card_colour(np.zeros((100, 100, 3), np.uint8), far, layout.name) is None
+    patches = np.full((2, 32, 32, 3), 77, np.uint8)
+    assert light.in_card_light(patches, None) is patches
+
+
+def test_a_bare_slot_now_looks_like_the_same_slot_at_calibration(moments):
+    """Cut from the photo through its corners and from calibration's bare view of it, a slot that
+    is still bare shows the same thing; one holding a tile does not."""
+    calibration, scene = moments
+    placement = scene.truth["profile"]["boards"][0]
+    layout = load_layout(placement["layout"])
+    homography = board_homography(np.asarray(placement["corners"], np.float64))
+    ids, now = reader.slot_patches(scene.image, homography, layout)
+    view = bare.rectified(calibration.image, homography, layout.name)
+    then = reader.bare_slot_patches(view, layout, ids)
+    filled = scene.truth["observation"]["boards"][0]["slots"]
+    difference = np.abs(now.astype(np.float32) - then).mean(axis=(1, 2, 3))
+    empty = np.array([filled.get(i) is None for i in ids])
+    assert empty.any() and (~empty).any()
+    assert np.median(difference[empty]) < 0.5 * np.median(difference[~empty])
+    both = reader.model_input(now, then)
+    assert both.shape == (len(ids), 32, 32, reader.CHANNELS)
+    assert not reader.model_input(now, None)[..., 3:].any()
+
+
+def test_training_patches_pair_each_slot_with_its_bare_self(moments):
+    calibration, scene = moments
+    with_ref = reader_patches(scene.image, scene.truth, calibration, np.random.default_rng(0))
+    without = reader_patches(scene.image, scene.truth, None, np.random.default_rng(0))
+    assert with_ref.images.shape[1:] == (32, 32, 6) and len(with_ref.images) == len(with_ref.labels)
+    assert with_ref.labels.max() < len(CLASSES) and (with_ref.labels != 0).any() and (with_ref.labels == 0).any()
+    slots = with_ref.images[..., 3:].any(axis=(1, 2, 3))
+    assert slots.any() and not slots.all()  # the loose tiles have no bare view
+    assert not without.images[..., 3:].any()
+
+
+def test_load_reader_refuses_a_model_that_is_not_one(tmp_path):
+    """The tile model is a valid ONNX classifier, but not a reading model."""
+    with pytest.raises(ModelError, match="not a reading model"):
+        load_reader(package_file("tiles.onnx"))
+    with pytest.raises(ModelError, match="missing"):
+        load_reader(tmp_path / "reader.onnx")
