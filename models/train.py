@@ -312,6 +312,19 @@ def write_digest(path: Path) -> str:
     return digest
 
 
+def write_model_files(out: Path, version: str, labels: tuple[str, tuple[str, ...]], setting: dict, heldout: dict,
+                      started: float) -> None:
+    """Beside the exported model ``out``: its ``.sha256`` and ``<stem>.metrics.json`` (version,
+    digest, size, ``labels`` as (key, names), the training ``setting`` with its total seconds since
+    ``started``, the ``heldout`` figures); then one line saying so. Every training script ends so."""
+    digest = write_digest(out)
+    setting["total_seconds"] = round(time.perf_counter() - started, 1)
+    metrics = {"version": version, "model": out.name, "sha256": digest, "bytes": out.stat().st_size,
+               labels[0]: list(labels[1]), "setting": setting, "heldout": heldout}
+    out.with_name(out.name.split(".")[0] + ".metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
+    print(f"wrote {out} ({out.stat().st_size} bytes, sha256 {digest}), total {setting['total_seconds']:.0f} s")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scenes", type=int, default=2000, help="training scenes")
@@ -461,13 +474,7 @@ def main(argv: list[str] | None = None) -> int:
         "heldout_patches": str(fig["patches"]),
         "training": json.dumps({k: v for k, v in setting.items() if k != "train_class_counts"}),
     })
-    digest = write_digest(out)
-    total_s = time.perf_counter() - started
-    setting["total_seconds"] = round(total_s, 1)
-    metrics = {"version": VERSION, "model": out.name, "sha256": digest, "bytes": out.stat().st_size,
-               "classes": list(CLASSES), "setting": setting, "heldout": fig}
-    out.with_name(out.name.split(".")[0] + ".metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
-    print(f"wrote {out} ({out.stat().st_size} bytes, sha256 {digest}), total {total_s:.0f} s")
+    write_model_files(out, VERSION, ("classes", CLASSES), setting, fig, started)
     return 0
 
 

@@ -33,7 +33,7 @@ import numpy as np
 from azulcam.progress import Progress
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import export_onnx, run_jobs, write_digest  # noqa: E402  (models/ is a folder of scripts, not a package)
+from train import export_onnx, run_jobs, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
 
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "2.0.0"
@@ -287,12 +287,7 @@ def main(argv: list[str] | None = None) -> int:
         "heldout": json.dumps(fig),
         "training": json.dumps(setting),
     })
-    digest = write_digest(out)
-    setting["total_seconds"] = round(time.perf_counter() - started, 1)
-    metrics = {"version": VERSION, "model": out.name, "sha256": digest, "bytes": out.stat().st_size,
-               "kinds": list(KINDS), "setting": setting, "heldout": fig}
-    out.with_name(out.name.split(".")[0] + ".metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
-    print(f"wrote {out} ({out.stat().st_size} bytes, sha256 {digest}), total {setting['total_seconds']:.0f} s")
+    write_model_files(out, VERSION, ("kinds", KINDS), setting, fig, started)
     return 0
 
 

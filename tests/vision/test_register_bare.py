@@ -9,25 +9,17 @@ import numpy as np
 import pytest
 
 from azulcam.calibration.layouts import load_layout
-from azulcam.calibration.profile import board_homography, to_image
+from azulcam.calibration.profile import board_homography
 from azulcam.engine.record import GAMES
 from azulcam.vision import register
 from azulcam.vision.bare import PPM, rectified, view_size
 from azulcam.vision.dataset import random_position
 from azulcam.vision.register import refine_board
 from azulcam.vision.render import SceneOptions, render_moments
+from tests.vision.test_register import slot_error
 
 SIZE = (1920, 1080)  # as bench/register.py: 2 px of a calibration there is some 0.15 tile
 CLICK_PX = 2.0
-
-
-def slot_error(corners, true_corners, layout_name) -> float:
-    """Largest distance between where the two corner sets put a slot centre, in tile widths."""
-    centres = np.array([s.center for s in load_layout(layout_name).slots])
-    a = to_image(board_homography(corners), centres)
-    b = to_image(board_homography(true_corners), centres)
-    tile = np.linalg.norm(np.subtract(true_corners[1], true_corners[0])) * 20 / 250
-    return float(np.linalg.norm(a - b, axis=1).max() / tile)
 
 
 def calibrated_tables(count: int, family: str, seed: int):
