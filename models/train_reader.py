@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from azulcam.models.train import build_model, evaluate, export_onnx, figures, print_figures, run_jobs, write_digest
+from azulcam.models.train import build_model, export_onnx, figures, print_figures, run_jobs, write_model_files
 
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "1.0.0"
@@ -85,12 +85,39 @@ def generate(scenes: int, base_seed: int, workers: int, families: tuple[str, ...
     return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))  # type: ignore[return-value]
 
 
-def augment(x, gen):
+#: Share of each batch whose colours are scrambled (any hue turn, for both halves alike): those
+#: teach the presence head only, so that whether a tile lies on a space is told by its body and
+#: by the bare space beside it, never by whether its colour is one the training inks had.
+SCRAMBLED_SHARE = 0.4
+
+
+def probabilities(logits):
+    """The network's 15 outputs as probabilities of CLASSES: the first is whether a tile lies
+    there (a logit), the others name the tile (a softmax over the tile kinds)."""
+    import torch
+
+    present = torch.sigmoid(logits[:, :1])
+    return torch.cat([1.0 - present, present * torch.softmax(logits[:, 1:], dim=1)], dim=1)
+
+
+def evaluate(model, images: np.ndarray, batch: int = 1024) -> np.ndarray:
+    """Probabilities of ``images`` (uint8 NHWC)."""
+    import torch
+
+    model.eval()
+    out = []
+    with torch.no_grad():
+        for i in range(0, len(images), batch):
+            out.append(probabilities(model(torch.from_numpy(images[i:i + batch]).float())).numpy())
+    return np.concatenate(out)
+
+
+def augment(x, gen, scrambled=None):
     """A float NHWC batch of six channels (0..255): one random quarter turn and flip for both
     halves (a board may lie any way round); one small hue turn for both (another camera, another
     printing's inks); then each half its own brightness and white balance (the light at
     calibration and now differ), and the photo's half its own contrast. Zeros (no calibration)
-    stay zeros."""
+    stay zeros. The ``scrambled`` samples (a boolean mask) are turned by any hue."""
     import torch
 
     n = x.shape[0]
@@ -100,6 +127,8 @@ def augment(x, gen):
         x = torch.flip(x, dims=(2,))
     # Hue: a turn about the grey axis (Rodrigues' rotation of the BGR cube), up to 0.12 rad.
     angle = torch.empty(n).uniform_(-0.12, 0.12, generator=gen)
+    if scrambled is not None:
+        angle = torch.where(scrambled, torch.empty(n).uniform_(-np.pi, np.pi, generator=gen), angle)
     c, s = torch.cos(angle), torch.sin(angle)
     a = (1 - c) / 3
     b = s / 3 ** 0.5
@@ -179,8 +208,11 @@ def main(argv: list[str] | None = None) -> int:
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=args.lr, epochs=args.epochs,
                                                    steps_per_epoch=steps_per_epoch, pct_start=0.15)
-    # Rare classes (first-player markers) weigh a little more; a class absent weighs nothing.
-    weights = torch.tensor(np.where(counts > 0, (counts.sum() / np.maximum(counts, 1) / len(CLASSES)) ** 0.25, 0.0),
+    # Two heads in one output: whether a tile lies there (all patches, colours scrambled or not),
+    # and which (the tiles whose colours are kept). Rare kinds (first-player markers) weigh a
+    # little more in the second; a kind absent weighs nothing.
+    kinds = counts[1:]
+    weights = torch.tensor(np.where(kinds > 0, (kinds.sum() / np.maximum(kinds, 1) / len(kinds)) ** 0.25, 0.0),
                            dtype=torch.float32)
     gen = torch.Generator().manual_seed(args.seed)
     x_all, y_all = torch.from_numpy(x_train), torch.from_numpy(y_train)
@@ -194,8 +226,15 @@ def main(argv: list[str] | None = None) -> int:
         total, seen = 0.0, 0
         for i in range(0, len(order), args.batch):
             idx = order[i:i + args.batch]
-            logits = model(augment(x_all[idx].float(), gen))
-            loss = torch.nn.functional.cross_entropy(logits, y_all[idx], weight=weights, label_smoothing=0.02)
+            y = y_all[idx]
+            scrambled = torch.rand(len(idx), generator=gen) < SCRAMBLED_SHARE
+            logits = model(augment(x_all[idx].float(), gen, scrambled))
+            tile = y > 0
+            loss = torch.nn.functional.binary_cross_entropy_with_logits(logits[:, 0], tile.float())
+            named = tile & ~scrambled
+            if named.any():
+                loss = loss + torch.nn.functional.cross_entropy(logits[named, 1:], y[named] - 1, weight=weights,
+                                                                label_smoothing=0.02) * named.float().mean()
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
@@ -225,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
                "train_class_counts": {c: int(n) for c, n in zip(CLASSES, counts)}, "parameters": int(params),
                "data_seconds": round(data_s, 1), "train_seconds": round(train_s, 1), "torch": torch.__version__}
     model.eval()
-    export_onnx(model.to(memory_format=torch.contiguous_format), lambda logits: torch.softmax(logits, dim=1),
+    export_onnx(model.to(memory_format=torch.contiguous_format), probabilities,
                 torch.zeros(2, 32, 32, CHANNELS), ("patches", "probs"), {"patches": {0: "batch"}, "probs": {0: "batch"}},
                 out, {"labels": json.dumps(list(CLASSES)), "input_size": "32", "input_channels": str(CHANNELS),
                       "input_format": INPUT_FORMAT, "version": VERSION, "heldout_accuracy": str(fig["accuracy"]),
@@ -233,12 +272,7 @@ def main(argv: list[str] | None = None) -> int:
                       "training": json.dumps({k: v for k, v in setting.items() if k != "train_class_counts"})},
                 "azulcam models/train_reader.py",
                 "azulcam reading model: patches float32 N x 32 x 32 x 6 (slot now, slot bare) 0..255 -> probs")
-    digest = write_digest(out)
-    setting["total_seconds"] = round(time.perf_counter() - started, 1)
-    metrics = {"version": VERSION, "model": out.name, "sha256": digest, "bytes": out.stat().st_size,
-               "classes": list(CLASSES), "setting": setting, "heldout": fig}
-    out.with_name(out.name.split(".")[0] + ".metrics.json").write_text(json.dumps(metrics, indent=1) + "\n")
-    print(f"wrote {out} ({out.stat().st_size} bytes, sha256 {digest}), total {setting['total_seconds']:.0f} s")
+    write_model_files(out, VERSION, ("classes", CLASSES), setting, fig, started)
     return 0
 
 
