@@ -309,6 +309,7 @@ def test_second_look_helps_at_the_ends_of_the_light_range():
     """Rendered tables in the darkest and brightest light the renderer makes: the slots read with
     the second look are wrong less often than without it."""
     classifier = default_classifier().classifier
+    classifier.reader = None  # the per-space models' path, where no reading model loads
     rng = random.Random(920000)
     options = SceneOptions(size=(1280, 720), view=ViewRanges(elevation=(45.0, 55.0)), edge_light=True)
     errors = {True: 0, False: 0}
@@ -331,6 +332,7 @@ def test_loose_tiles_are_read_better_in_the_boards_light_at_the_ends_of_its_rang
     the centre and the tiles beside the boards have fewer mistakes with each loose tile seen in
     the light of the nearest board (``nearest_lights``) than as photographed."""
     classifier = default_classifier().classifier
+    classifier.reader = None  # the per-space models' path, where no reading model loads
     rng = random.Random(920000)
     options = SceneOptions(size=(1280, 720), view=ViewRanges(elevation=(45.0, 55.0)), edge_light=True)
     errors = {True: 0, False: 0}

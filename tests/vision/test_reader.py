@@ -93,3 +93,25 @@ def test_load_reader_refuses_a_model_that_is_not_one(tmp_path):
         load_reader(package_file("tiles.onnx"))
     with pytest.raises(ModelError, match="missing"):
         load_reader(tmp_path / "reader.onnx")
+
+
+def test_the_shipped_reading_model_reads_a_calibrated_table_of_another_printing(moments):
+    """The shipped reading model reads the slots beside the boards calibration kept bare, decoded
+    by the rules: a clean table of a family with strong or bright prints, nearly every slot right,
+    and none of the rest read surely."""
+    from azulcam.calibration.profile import Profile
+    from azulcam.vision.analyze import assemble, bare_boards, read
+    from azulcam.vision.classify import default_classifier
+    from azulcam.vision.evaluate import compare
+
+    calibration, scene = moments
+    classifier = default_classifier().classifier
+    assert classifier.reader is not None
+    profile = Profile.from_json(scene.truth["profile"])
+    bare_views = bare_boards(calibration.image, profile, classifier)
+    assert set(bare_views) == {b.player for b in profile.boards}
+    reading = read(scene.image, profile, classifier, bare=bare_views)
+    assert reading.by_reader and "decode" in reading.spent
+    observation = assemble(reading)
+    score = compare(observation, scene.truth)
+    assert score.slots > 60 and score.slot_errors <= 2, score.mistakes
