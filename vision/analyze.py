@@ -311,7 +311,9 @@ def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: 
         lap("register")
         if model is not None:
             slot_ids, printed, probabilities, slot_kinds = reader_slots(image, boards, bare, model, profile.game)
-            lights = board_lights(image, boards)
+            # The boards' light against the art serves the per-space models only: the reading model
+            # sees every patch in its board's card light.
+            lights: list[np.ndarray | None] = [None] * len(boards)
             lap("classify")
             kinds = decoded_slots(profile, slot_ids, probabilities, slot_kinds)
             lap("decode")
