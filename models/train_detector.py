@@ -194,9 +194,9 @@ def export(model, path: Path, metadata: dict[str, str]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scenes", type=int, default=2400, help="training scenes")
-    parser.add_argument("--val-scenes", type=int, default=200, help="held-out scenes (other seeds)")
+    parser.add_argument("--val-scenes", type=int, default=150, help="held-out scenes (other seeds)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--lr", type=float, default=4e-3)
     parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
