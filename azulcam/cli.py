@@ -143,19 +143,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     from .calibration.profile import Profile
     from .vision.analyze import analyze, load_image
-    from .vision.classify import default_classifier
     from .vision.evaluate import compare
 
-    chosen = default_classifier()
-    classifier, note = chosen.classifier, chosen.warning
+    classifier = _reading_model()
     samples = resources.files("azulcam").joinpath("samples")
     for name in SAMPLES:
         with resources.as_file(samples.joinpath(f"{name}.jpg")) as image_path:
             image = load_image(image_path)
         profile = Profile.from_json(json.loads(samples.joinpath(f"{name}.profile.json").read_text(encoding="utf-8")))
         observation = analyze(image, profile, classifier)
-        if note:
-            observation["warnings"].append(note)
         observation["check"] = _check(observation, profile.game_options)
         found = observation["check"]["problems"]
         if args.text:
@@ -282,11 +278,20 @@ def _load_json(path: str, what: str) -> object:
         raise BadInput(f"{what} {path}: unreadable JSON ({type(exc).__name__})") from None
 
 
+def _reading_model() -> object:
+    """The shipped reading model, or a clear error where the install is damaged."""
+    from .vision.classify import ModelError, default_classifier
+
+    try:
+        return default_classifier()
+    except ModelError as exc:
+        raise BadInput(str(exc)) from None
+
+
 def cmd_analyze(args: argparse.Namespace) -> int:
     from .calibration.profile import Profile, ProfileError
     from .vision.analyze import ImageError, ProfileMismatch, analyze, load_image
     from .vision.bare import BareError, load_bare_boards
-    from .vision.classify import default_classifier
     from .vision.locate import LocateError
 
     try:
@@ -294,15 +299,11 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         options = _reading_options(profile, args.jokers)
         bare = load_bare_boards(profile.boards, Path(args.profile).parent if args.profile != "-" else Path.cwd())
         image = load_image(args.image)
-        chosen = default_classifier(profile.colors)
-        observation = analyze(image, profile, chosen.classifier, force=args.force, bare=bare)
-        note = chosen.warning
+        observation = analyze(image, profile, _reading_model(), force=args.force, bare=bare)
     except ProfileMismatch as exc:
         raise BadInput(f"{args.image} does not match the profile {args.profile}: {exc} (--force reads what it can)") from None
     except (ImageError, ProfileError, LocateError, BareError) as exc:
         raise BadInput(str(exc)) from None
-    if note:
-        observation["warnings"].append(note)
     if args.check:
         observation["check"] = _check(observation, options)
     if args.text:
@@ -382,9 +383,8 @@ def _with_bare_boards(image: object, profile: dict, out: str) -> dict:
     from .calibration.profile import Profile
     from .vision.analyze import bare_boards
     from .vision.bare import BareError, save_bare_boards
-    from .vision.classify import default_classifier
 
-    boards = bare_boards(image, Profile.from_json(profile), default_classifier().classifier)  # type: ignore[arg-type]
+    boards = bare_boards(image, Profile.from_json(profile), _reading_model())
     try:
         named = save_bare_boards(boards, out)
     except BareError as exc:

@@ -22,7 +22,7 @@ scene's index in the set), the table, and every zone read wrong, wanted -> read.
 
     python bench/vision.py [--images 60] [--size 1920x1080] [--players 4] [--edge] [--seed 900000]
         [--threads N] [--net-threads M] [--classic | --detector PATH] [--candidates PATH | --no-candidates]
-        [--classifier PATH] [--show-wrong] [--work] [--family NAME] [--props P] [--calibrated [--ignore-bare]]
+        [--reader PATH] [--show-wrong] [--work] [--family NAME] [--props P] [--calibrated [--ignore-bare]]
 """
 
 from __future__ import annotations
@@ -103,10 +103,8 @@ def main() -> None:
                         help="another candidate model (default: the shipped one)")
     parser.add_argument("--no-candidates", action="store_true",
                         help="the detector alone: no candidate model, no peaks below its threshold")
-    parser.add_argument("--classifier", type=Path, default=None, help="another tile model (default: the shipped one)")
     parser.add_argument("--reader", type=Path, default=None,
-                        help="another reading model (models/train_reader.py; default: the shipped one, if any)")
-    parser.add_argument("--no-reader", action="store_true", help="the slots read by the per-space models")
+                        help="another reading model (models/train_reader.py; default: the shipped one)")
     parser.add_argument("--nudge", type=float, default=2.0, help="corner error of the profile (pixels)")
     parser.add_argument("--show-wrong", action="store_true",
                         help="list each image not read exactly right, and its zones read wrong (wanted -> read)")
@@ -118,13 +116,8 @@ def main() -> None:
     w, h = (int(v) for v in args.size.split("x"))
     view = EDGE_VIEW if args.edge else ViewRanges()
     options = SceneOptions(size=(w, h), view=view, edge_light=args.edge, family=args.family, props=args.props)
-    if args.classifier:
-        classifier, note = load_model(args.classifier, threads=args.net_threads), None
-    else:
-        chosen = default_classifier(threads=args.net_threads)
-        classifier, note = chosen.classifier, chosen.warning
-    if args.reader or args.no_reader:
-        classifier.reader = None if args.no_reader else load_reader(args.reader, threads=args.net_threads)
+    classifier = (load_reader(args.reader, threads=args.net_threads) if args.reader
+                  else default_classifier(threads=args.net_threads))
     if args.classic:
         locator, located_note = TableLocator(None), None
     else:
@@ -134,9 +127,8 @@ def main() -> None:
             candidates = (None if args.no_candidates else load_model(args.candidates, threads=args.net_threads)
                           if args.candidates else locator.candidates)
             locator, located_note = TableLocator(detector, candidates), None
-    for line in (note, located_note):
-        if line:
-            print(line)
+    if located_note:
+        print(located_note)
     rng, nudge = random.Random(args.seed), np.random.default_rng(args.seed)
     total, per_game = Score(), {"azul": Score(), "pavilion": Score()}
     spent: Counter[str] = Counter()

@@ -1,32 +1,21 @@
 """From a photo to an ``azulcam-observation/1``: the reading pipeline, one step per function.
 
 1. :func:`load_image` and the profile (``calibration.profile``): clear errors for bad input;
-2. :func:`register_boards`: each board (and the scoring board) aligned from the profile's corners;
+2. :func:`register_boards`: each board (and the scoring board) aligned from the profile's corners
+   with its bare view from calibration (``register.refine_board``), or else its printed art;
 3. :class:`TableLocator`: the factory displays and the four places of the tiles on each occupied
    one (``locate``); the loose tiles in the centre and beside the boards, found and named by the
    detector network (``detect``) on the same top-down view, and read again, with their weak
    peaks, by the candidate model (``detect.confirmed``). It works in a second thread while
-   step 2 registers the boards and steps 4 and 5 read the slots;
-4. :mod:`crops` cuts one patch per slot; :func:`slot_lights` measures each aligned board's own
-   light (:mod:`light`), and its slots are relit to the typical light. The slot model reads the
-   relit slots (``classify_slots``);
-5. :func:`second_look`: the slots read with less than 0.9 confidence are read again by every
-   model (the tile model and its edge-light companion as photographed and relit, the slot model
-   relit) and the mean answer stands; those on Azul's pale spaces (``classify.on_pale_space``),
-   and the white tiles read there below 0.99, and those on Summer Pavilion's coloured stars
-   (``classify.on_star_space``) are read by the game's special-space model instead, on both at
-   once (cut tall, :func:`tall_patches`, for a model that learned them so, beside the bare
-   board's art for one that learned that too). Then the rules
-   settle unsure slots: :func:`marker_on_the_floor` (the first-player marker lies on no other
-   space), :func:`filled_in_order` (how Azul's pattern and floor lines are filled),
-   :func:`on_printed_colours` (a tile off the colour printed under it is read empty) and
-   :func:`once_per_line` (a colour a wall row, column, the central star or an outer star of two
-   colours already holds surely). The tile model reads the display places and
-   the loose tiles the locator asks it to (``classify``); the places, and the tiles the
-   detector named a colour but was unsure of, are seen in the light of the nearest board
-   (:func:`nearest_lights`, :func:`recoloured`);
-6. :func:`assemble`: the observation, with what the classifier or the detector is unsure of in
-   ``uncertain`` and what could not be seen in ``warnings``.
+   step 2 registers the boards and step 4 reads the slots;
+4. :func:`reader_slots`: every slot read by the reading model (:mod:`reader`), beside the same
+   slot bare where calibration kept the board; :func:`decoded_slots`: the most likely reading no
+   rule forbids (:mod:`decode`, which asks the engine);
+5. the loose tiles the locator asks about read by the same model (:func:`reader_loose`), and the
+   locator's and the model's answers settled (:func:`recoloured`, :func:`one_marker`,
+   :func:`beside_the_boards`, :func:`settled_displays`);
+6. :func:`assemble`: the observation, with what is unsure in ``uncertain`` and what could not be
+   seen in ``warnings``.
 """
 
 from __future__ import annotations
@@ -45,50 +34,22 @@ import numpy as np
 from ..calibration.layouts import LayoutError, load_layout
 from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_homography
 from . import crops, decode, detect, light, locate, reader, verify
-from .bare import BareBoard, doubtful, looks_bare, rectified, slot_changes
-from .classify import Classifier, on_special_space
+from .bare import BareBoard, rectified
+from .classify import Classifier
 from .detect import MARKER  # the first-player marker's kind: one per game (:func:`one_marker`)
-from .locate import plane_for
 from .register import Registration, refine_board, without_ipp
-from .table import TILE_ORDER, tile_height
+from .table import TILE_ORDER
 from .timing import Stopwatch
 
 #: Below this confidence a reading is listed in ``uncertain``.
 UNSURE = 0.9
-#: How sure a colour read on a wall row or column (or the central star) must be to rule it out
-#: elsewhere there (:func:`once_per_line`). Surer than :data:`UNSURE`: a hand over a grey wall
-#: space was read as a white tile at 0.90 (bench seed 900000, image 38) and ruled out the row's
-#: real white; at 0.97 none of seven bench sets had more slot mistakes than without the rule.
-ONCE_SURE = 0.97
-#: Below this confidence a white tile read on one of Azul's pale spaces is read again by the
-#: pale-space model (:func:`second_look`), however sure by :data:`UNSURE`: in washed-out light the
-#: bare space reads as a white tile at 0.90-0.98, and the pale-space model, which sees the slot as
-#: photographed and relit at once, tells them apart better. Thirteen bench sets: the same
-#: figures as with every white tile read again, for less than half the time (most whites read
-#: surer than this).
-PALE_WHITE_SURE = 0.99
-#: Below this confidence a tile of the star's colour read on one of Summer Pavilion's coloured
-#: stars is read again by the star-space model (:func:`second_look`), however sure by
-#: :data:`UNSURE`: the bare space is printed in a paler tint of that colour, as Azul's white
-#: space is white (:data:`PALE_WHITE_SURE`). ``--players 4`` #7: a bare yellow space read yellow at
-#: 0.91, empty at 0.91 by the star-space model; ten tuned sets 404 -> 405, the three others 122.
-STAR_TILE_SURE = 0.99
-#: Below this confidence a tile read off the colour printed under its slot (Azul's coloured wall,
-#: Summer Pavilion's coloured stars), which no legal game shows, is read again too
-#: (:func:`second_look`), however sure by :data:`UNSURE`; what it still reads off its colour
-#: below UNSURE is then read empty (:func:`on_printed_colours`).
-OFF_PRINTED_SURE = 0.99
 #: Below this confidence (the detector's peak), a tile the detector named a colour is read again
-#: in the nearest board's light (:func:`recoloured`). On three edge-light bench sets (1,561 such
-#: tiles) that second reading named another colour for 17: the 16 it got right had peaks of
-#: 0.66 or less, the one it got wrong 0.73; on three sets in usual light it named none. Half of
-#: the tiles have peaks below 0.7, and each costs the tile model about 0.07 ms.
+#: by the reading model in the nearest board's card light (:func:`recoloured`): the detector sees
+#: the table's view as photographed, and at the ends of the light's range names a purple tile red.
 RELIT_BELOW = 0.7
 #: Two kinds told apart by brightness, not hue, which the nearest board's light does not swap
 #: (:func:`recoloured`).
 LIGHT_AND_DARK = frozenset({"black", "white"})
-#: The first parts of the slot ids of Summer Pavilion's outer stars (``k.j``: star k, space j).
-OUTER_STARS = frozenset("123456")
 OBSERVATION_FORMAT = "azulcam-observation/1"
 
 
@@ -200,8 +161,6 @@ class Reading:
     kinds: list[tuple[str | None, float]]
     warnings: list[str] = field(default_factory=list)
     spent: dict[str, float] = field(default_factory=dict)
-    #: The boards' slots were read by the reading model, beside the bare boards given.
-    by_reader: bool = False
 
 
 @lru_cache(maxsize=1)
@@ -224,24 +183,23 @@ def blas_on_one_thread() -> None:
 
 def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = None,
          bare: dict[int, BareBoard] | None = None) -> Reading:
-    """Every step of the pipeline up to the classifier's answers (numpy's BLAS on one thread:
+    """Every step of the pipeline up to the reading model's answers (numpy's BLAS on one thread:
     :func:`blas_on_one_thread`; OpenCV without IPP, so that a photo reads the same in every
-    process: :func:`without_ipp`). ``bare``: the boards as calibration saw them bare, by player:
-    beside each slot for the reading model (:func:`reader_slots`), else judging the doubtful slots
-    (:func:`with_bare_boards`)."""
+    process: :func:`without_ipp`). ``classifier``: the reading model (``classify.load_reader``);
+    ``bare``: the boards as calibration saw them bare, by player: each board is aligned with its
+    own and each slot read beside it (:func:`reader_slots`)."""
     blas_on_one_thread()
     with without_ipp():
-        reading = _read(image, profile, classifier, locator, bare or {})
-    return reading if reading.by_reader else with_bare_boards(reading, image, bare or {})
+        return _read(image, profile, classifier, locator, bare or {})
 
 
-def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, BareBoard], model: Any, game: str
-                 ) -> tuple[list[tuple[str, str]], list[str | None], np.ndarray, list[str | None]]:
+def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, BareBoard], model: Classifier, game: str
+                 ) -> tuple[list[tuple[str, str]], np.ndarray, list[str | None]]:
     """Every slot of every board read by the reading model (:mod:`reader`), each beside the same
     slot on its board as calibration saw it bare where ``bare`` holds that board: the slot ids
-    ``(prefix, id)``, the colours printed under them, the N x K probabilities of the game's kinds
-    and those K kinds (None: empty). One batched call."""
-    slot_ids, printed, inputs = [], [], []
+    ``(prefix, id)``, the N x K probabilities of the game's kinds and those K kinds (None:
+    empty). One batched call."""
+    slot_ids, inputs = [], []
     for view in boards:
         layout = load_layout(view.placement.layout)
         prefix = "supply" if view.placement.player is None else f"boards.{view.placement.player}"
@@ -250,10 +208,9 @@ def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, Bar
         kept = board is not None and board.layout == layout.name
         inputs.append(reader.model_input(now, reader.bare_slot_patches(board.image, layout, ids) if kept else None))
         slot_ids += [(prefix, i) for i in ids]
-        printed += [layout[i].printed for i in ids]
     patches = np.concatenate(inputs) if inputs else np.zeros((0, crops.PATCH, crops.PATCH, reader.CHANNELS), np.uint8)
     probabilities, kinds = model.game_probabilities(patches, game)
-    return slot_ids, printed, probabilities, kinds
+    return slot_ids, probabilities, kinds
 
 
 def decoded_slots(profile: Profile, slot_ids: list[tuple[str, str]], probabilities: np.ndarray,
@@ -278,7 +235,7 @@ def decoded_slots(profile: Profile, slot_ids: list[tuple[str, str]], probabiliti
     return out
 
 
-def reader_loose(image: np.ndarray, outlines: np.ndarray, boards: list[BoardView], model: Any, game: str
+def reader_loose(image: np.ndarray, outlines: np.ndarray, boards: list[BoardView], model: Classifier, game: str
                  ) -> list[tuple[str | None, float]]:
     """Loose tiles (``outlines``, N x 4 x 2 pixels) read by the reading model, each in the card
     light of the nearest board whose card is in view (as the light changes across a table),
@@ -306,67 +263,24 @@ def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: 
     with ThreadPoolExecutor(1, initializer=cv2.ipp.setUseIPP, initargs=(False,)) as pool:
         located = pool.submit(locator, image, profile) if locator is not None else None
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        model = getattr(classifier, "reader", None)
-        boards = register_boards(grey, profile, bare if model is not None else None)
+        boards = register_boards(grey, profile, bare)
         lap("register")
-        if model is not None:
-            slot_ids, printed, probabilities, slot_kinds = reader_slots(image, boards, bare, model, profile.game)
-            # The boards' light against the art serves the per-space models only: the reading model
-            # sees every patch in its board's card light.
-            lights: list[np.ndarray | None] = [None] * len(boards)
-            lap("classify")
-            kinds = decoded_slots(profile, slot_ids, probabilities, slot_kinds)
-            lap("decode")
-        else:
-            slot_ids, printed, kinds, lights = _classified_slots(image, profile, classifier, boards, lap)
-            kinds = once_per_line(slot_ids, on_printed_colours(filled_in_order(slot_ids, marker_on_the_floor(slot_ids, kinds)),
-                                                               printed))
-            lap("second look")
-        n_slots = len(slot_ids)
+        slot_ids, probabilities, slot_kinds = reader_slots(image, boards, bare, classifier, profile.game)
+        lap("classify")
+        kinds = decoded_slots(profile, slot_ids, probabilities, slot_kinds)
+        lap("decode")
         # "locate" is the time spent waiting for the locator once the slots are read.
         factories, loose, seen_warnings = located.result() if located is not None else ([], [], [])
         loose = off_the_boards(loose, boards)
         lap("locate")
-    return _with_loose_tiles(image, profile, classifier, boards, slot_ids, kinds, n_slots, lights, factories, loose,
-                             warnings + seen_warnings, spent, lap, by_reader=model is not None)
-
-
-def _classified_slots(image: np.ndarray, profile: Profile, classifier: Classifier, boards: list[BoardView],
-                      lap: Callable[[str], None]
-                      ) -> tuple[list[tuple[str, str]], list[str | None], list[tuple[str | None, float]],
-                                 list[np.ndarray | None]]:
-    """The boards' slots read by the per-space models (the tile, slot, edge-light, pale-space and
-    star-space models), where no reading model loaded."""
-    outlines, slot_ids, printed = [], [], []
-    for view in boards:
-        layout = load_layout(view.placement.layout)
-        prefix = "supply" if view.placement.player is None else f"boards.{view.placement.player}"
-        ids, quads = crops.slot_outlines(view.homography, layout)
-        outlines.append(quads)
-        slot_ids += [(prefix, i) for i in ids]
-        printed += [layout[i].printed for i in ids]
-    n_slots = len(slot_ids)
-    all_outlines = np.concatenate(outlines)
-    slots = crops.cut(image, all_outlines)
-    lights = board_lights(image, boards)
-    per_slot, lit = slot_lights(boards, lights)
-    relit = light.relit(slots, per_slot)
-    lap("crop")
-    kinds = classifier.classify_slots(slots, relit, lit, profile.game) if n_slots else []
-    lap("classify")
-    special = np.array([on_special_space(profile.game, colour) for colour in printed], bool)
-    tall = tall_patches(image, all_outlines, per_slot, profile,
-                        [(view, len(q)) for view, q in zip(boards, outlines)] if classifier.reads_bare(profile.game)
-                        else None)
-    kinds = second_look(slots, relit, lit, kinds, classifier, profile.game, special, tall, printed)
-    return slot_ids, printed, kinds, lights
+    return _with_loose_tiles(image, profile, classifier, boards, slot_ids, kinds, factories, loose,
+                             warnings + seen_warnings, spent, lap)
 
 
 def _with_loose_tiles(image: np.ndarray, profile: Profile, classifier: Classifier, boards: list[BoardView],
-                      slot_ids: list[tuple[str, str]], kinds: list[tuple[str | None, float]], n_slots: int,
-                      lights: list[np.ndarray | None], factories: list[tuple[float, float]], loose: list[Loose],
-                      warnings: list[str], spent: dict[str, float], lap: Callable[[str], None], by_reader: bool
-                      ) -> Reading:
+                      slot_ids: list[tuple[str, str]], kinds: list[tuple[str | None, float]],
+                      factories: list[tuple[float, float]], loose: list[Loose], warnings: list[str],
+                      spent: dict[str, float], lap: Callable[[str], None]) -> Reading:
     """The reading of the boards' slots completed: the boards' warnings, then the loose tiles read."""
     h, w = image.shape[:2]
     for view in boards:
@@ -377,39 +291,25 @@ def _with_loose_tiles(image: np.ndarray, profile: Profile, classifier: Classifie
                             "read at the profile's corners")
         if (corners < 0).any() or (corners[:, 0] >= w).any() or (corners[:, 1] >= h).any():
             warnings.append(f"{who} lies partly outside the image")
-    # The classifier reads the loose tiles the locator did not name, those off the displays it
-    # is unsure of, and those it named the first-player marker (see ``one_marker``).
+    # The reading model reads the loose tiles the locator did not name, those off the displays it
+    # is unsure of, and those it named the first-player marker (see ``one_marker``); and, a second
+    # time, the tiles it named a colour below :data:`RELIT_BELOW` (``recoloured``).
     asked = [n for n, x in enumerate(loose)
              if x.kind is None or x.kind == MARKER
              or (x.confidence < x.unsure_below and not x.zone.startswith("factories.") and not x.checked)]
-    # Each loose tile is also seen in the light of the nearest board (as a board's slots are in
-    # its own): a display's places are read so, and so are the tiles the locator named a colour
-    # below :data:`RELIT_BELOW`, a second time (``recoloured``). The tiles it asks to be checked
-    # are read as photographed: relit, the tile model misses white tiles at the ends of the light
-    # range, and its "no tile" would drop them (``cross_checked``).
     coloured = [n for n, x in enumerate(loose) if x.kind not in (None, MARKER) and x.confidence < RELIT_BELOW]
-    if loose and by_reader:
-        outlines = np.array([x.outline for x in loose], np.float64)
-        chosen = asked + coloured
-        kinds += reader_loose(image, outlines[chosen], boards, classifier.reader, profile.game) if chosen else []
-    elif loose:
-        outlines = np.array([x.outline for x in loose], np.float64)
-        patches = crops.cut(image, outlines)
-        relit_ones = [n for n in asked if loose[n].kind is None] + coloured  # only these are read relit
-        in_light = dict(zip(relit_ones, light.relit(patches[relit_ones],
-                                                    nearest_lights(outlines[relit_ones], boards, lights))))
-        seen = [in_light[n] if loose[n].kind is None else patches[n] for n in asked] + [in_light[n] for n in coloured]
-        kinds += classifier.classify(np.array(seen), profile.game) if seen else []
+    chosen = asked + coloured
+    outlines = np.array([loose[n].outline for n in chosen], np.float64).reshape(-1, 4, 2)
+    read = reader_loose(image, outlines, boards, classifier, profile.game) if chosen else []
     lap("loose tiles")
     # One answer per slot, then per loose tile: the locator's own where it named the tile.
-    answers = dict(zip(asked, kinds[n_slots:]))
+    answers = dict(zip(asked, read))
     named = [answers[n] if x.kind is None else cross_checked(x, answers.get(n)) for n, x in enumerate(loose)]
-    named = recoloured(loose, named, dict(zip(coloured, kinds[n_slots + len(asked):])))
-    named = one_marker(kinds[:n_slots], loose, named, answers)
+    named = recoloured(loose, named, dict(zip(coloured, read[len(asked):])))
+    named = one_marker(kinds, loose, named, answers)
     named = beside_the_boards(profile.game, loose, named)
     loose, named = settled_displays(loose, named)
-    return Reading(profile.game, boards, factories, loose, slot_ids, kinds[:n_slots] + named, warnings, spent,
-                   by_reader)
+    return Reading(profile.game, boards, factories, loose, slot_ids, kinds + named, warnings, spent)
 
 
 def off_the_boards(loose: list[Loose], boards: list[BoardView]) -> list[Loose]:
@@ -428,8 +328,8 @@ def off_the_boards(loose: list[Loose], boards: list[BoardView]) -> list[Loose]:
 
 def recoloured(loose: list[Loose], named: list[tuple[str | None, float]], in_light: dict[int, tuple[str | None, float]]
                ) -> list[tuple[str | None, float]]:
-    """The loose tiles' answers, where a tile named a colour is read as another colour on its
-    patch relit in the nearest board's light (``in_light``, by tile): that colour stands. The
+    """The loose tiles' answers, where a tile named a colour is read as another colour by the
+    reading model in the nearest board's card light (``in_light``, by tile): that colour stands. The
     detector learned the tiles under the whole range of light, and at its ends (a warm, dim
     room) reads a purple tile as red; the board beside the tile shows the light it lies in. The
     two readings disagree, so the tile's zone is listed as uncertain: its confidence is the lower
@@ -555,198 +455,6 @@ def cross_checked(tile: Loose, answer: tuple[str | None, float] | None) -> tuple
     if kind is None:
         return None, tile.confidence
     return (kind if kind != tile.kind and confidence >= UNSURE else tile.kind), tile.confidence
-
-
-def board_lights(image: np.ndarray, boards: list[BoardView]) -> list[np.ndarray | None]:
-    """Each board's own light (:func:`light.board_light`), or None where the board is not aligned
-    or too little of its card is in view."""
-    return [light.board_light(image, view.homography, view.placement.layout) if view.registration.aligned else None
-            for view in boards]
-
-
-def slot_lights(boards: list[BoardView], lights: list[np.ndarray | None]) -> tuple[np.ndarray, np.ndarray]:
-    """Each slot's light (N x 3, the boards' slots in order): its board's own (``lights``, from
-    :func:`board_lights`) where there is one, else :data:`light.TYPICAL_LIGHT` (a patch "relit"
-    under it is left as it is); and which slots have their board's own light."""
-    per_slot, lit = [], []
-    for view, board_light in zip(boards, lights):
-        count = len(load_layout(view.placement.layout).ids)
-        per_slot.append(np.tile(light.TYPICAL_LIGHT if board_light is None else board_light, (count, 1)))
-        lit.append(np.full(count, board_light is not None))
-    if not per_slot:
-        return np.zeros((0, 3), np.float32), np.zeros(0, bool)
-    return np.concatenate(per_slot).astype(np.float32), np.concatenate(lit)
-
-
-def nearest_lights(outlines: np.ndarray, boards: list[BoardView], lights: list[np.ndarray | None]) -> np.ndarray:
-    """The light of each loose tile (``outlines``, N x 4 x 2 pixels): that of the nearest board
-    with a light of its own (``lights``, from :func:`board_lights`), as the light changes across
-    a table; :data:`light.TYPICAL_LIGHT` where no board has one."""
-    known = [(view.registration.corners.mean(axis=0), board_light)
-             for view, board_light in zip(boards, lights) if board_light is not None]
-    if not known or len(outlines) == 0:
-        return np.tile(light.TYPICAL_LIGHT, (len(outlines), 1))
-    centres = np.array([c for c, _ in known])
-    nearest = np.linalg.norm(outlines.mean(axis=1)[:, None, :] - centres[None], axis=2).argmin(axis=1)
-    return np.array([known[k][1] for k in nearest], np.float32)
-
-
-def second_look(patches: np.ndarray, relit: np.ndarray, lit: np.ndarray, answers: list[tuple[str | None, float]],
-                classifier: Classifier, game: str, special: np.ndarray | None = None,
-                tall: Callable[[np.ndarray], np.ndarray] | None = None,
-                printed: list[str | None] | None = None) -> list[tuple[str | None, float]]:
-    """The slots' answers, where the classifier was unsure (below :data:`UNSURE`), read again
-    (``classifier.reread``) as photographed (``patches``) and ``relit``, in one batch: in their
-    board's own light where it was measured (``lit``, from :func:`slot_lights`), else as
-    photographed twice, and then without the slot model (it learned relit slots); those on a special space
-    (``special``, from ``classify.on_special_space``) by the game's special-space model, on the
-    slots' tall patches (``tall``: slot indices -> six or nine channels, from :func:`tall_patches`) where
-    that model learned those. On Azul's pale spaces a white tile read below
-    :data:`PALE_WHITE_SURE` is read again too, and so is a tile read below
-    :data:`OFF_PRINTED_SURE` off the colour ``printed`` under its slot (None: no colour printed),
-    and on Summer Pavilion's coloured stars a tile of the star's colour read below
-    :data:`STAR_TILE_SURE`."""
-    answers = list(answers)
-    special = np.zeros(len(answers), bool) if special is None else np.asarray(special, bool)
-    printed = printed if printed is not None else [None] * len(answers)
-    # On a special space, a tile of the colour its bare print shows (white on Azul's pale spaces,
-    # the star's colour on Summer Pavilion's) may be that print, however sure.
-    bare_sure = PALE_WHITE_SURE if game == "azul" else STAR_TILE_SURE
-    again = [n for n, (kind, confidence) in enumerate(answers)
-             if confidence < UNSURE
-             or (special[n] and kind is not None and kind == ("white" if game == "azul" else printed[n])
-                 and confidence < bare_sure)
-             or (confidence < OFF_PRINTED_SURE and off_printed(kind, printed[n]))]
-    if again:
-        flags = special[again]
-        tall_ones = None
-        if tall is not None and flags.any() and classifier.reads_tall(game):
-            tall_ones = tall(np.asarray(again)[flags])
-        for n, second in zip(again, classifier.reread(patches[again], relit[again], game, flags, tall_ones,
-                                                      np.asarray(lit, bool)[again])):
-            answers[n] = second
-    return answers
-
-
-def tall_patches(image: np.ndarray, outlines: np.ndarray, per_slot: np.ndarray, profile: Profile,
-                 bare: list[tuple[BoardView, int]] | None = None) -> Callable[[np.ndarray], np.ndarray]:
-    """Slot indices -> their tall patches (``crops.tall``, six channels: as photographed, then
-    relit in ``per_slot`` light), the slots' ``outlines`` raised by a tile's height over the
-    table's plane (``locate.plane_for``, fitted to the profile's corners once per profile). With
-    ``bare`` (each board and how many of the slots, in order, are its), three more: its art
-    under the same outline (``light.bare_patches``)."""
-    owner = None if bare is None else np.repeat(np.arange(len(bare)), [count for _, count in bare])
-    arts = [(load_layout(view.placement.layout).name, view.homography) for view, _ in bare or ()]
-
-    def cut(chosen: np.ndarray) -> np.ndarray:
-        quads = outlines[chosen]
-        raised = plane_for(profile).raised_in_image(quads, tile_height(profile.game))
-        tall = crops.tall(quads, raised)
-        shown = crops.cut(image, tall, crops.TALL_MARGIN)
-        parts = [shown, light.relit(shown, per_slot[chosen])]
-        if owner is not None:
-            parts.append(light.bare_patches_by_board(arts, owner[chosen], tall, crops.TALL_MARGIN))
-        return np.concatenate(parts, axis=3)
-    return cut
-
-
-def filled_in_order(slot_ids: list[tuple[str, str]], answers: list[tuple[str | None, float]]
-                    ) -> list[tuple[str | None, float]]:
-    """The slots' answers, with the unsure ones (below :data:`UNSURE`) of Azul's pattern lines and
-    floor lines set by how those lines are filled: from their first space on, with no gap (a
-    pattern line from the wall, the floor from its left end), and a pattern line with one colour
-    (and jokers). The sure answers of a line bound how many tiles it holds: a tile read surely
-    on a space means tiles on every space before it, a space read surely empty means none after
-    it. Within those bounds an unsure space read empty that must hold a tile takes the line's
-    colour (a pattern line whose sure tiles name one), one read as a tile that must be empty is
-    read empty, and an unsure tile of a pattern line off the line's colour takes that colour.
-    Their confidence stays, so they are still listed in ``uncertain``. A space read surely empty
-    before a tile read surely is taken as covered (a hand over a tile reads empty), and bounds
-    nothing."""
-    lines: dict[tuple[str, str], dict[int, int]] = {}
-    for n, (prefix, slot_id) in enumerate(slot_ids):
-        parts = slot_id.split(".")
-        if parts[0] == "line" and len(parts) == 3:
-            lines.setdefault((prefix, f"line.{parts[1]}"), {})[int(parts[2])] = n
-        elif parts[0] == "floor" and len(parts) == 2:
-            lines.setdefault((prefix, "floor"), {})[int(parts[1])] = n
-    answers = list(answers)
-    for (_, line), spaces in lines.items():
-        order = [spaces[k] for k in sorted(spaces)]
-        sure = [(i, answers[n][0]) for i, n in enumerate(order) if answers[n][1] >= UNSURE]
-        at_least = max((i + 1 for i, kind in sure if kind is not None), default=0)
-        # A space read surely empty before a tile read surely is covered (a hand over it reads empty).
-        at_most = min((i for i, kind in sure if kind is None and i >= at_least), default=len(order))
-        colours = {kind for _, kind in sure if kind not in (None, "joker")}
-        colour = colours.pop() if line != "floor" and len(colours) == 1 else None
-        for i, n in enumerate(order):
-            kind, confidence = answers[n]
-            if confidence >= UNSURE:
-                continue
-            if i >= at_most and kind is not None:
-                answers[n] = (None, confidence)
-            elif colour is not None and ((i < at_least and kind is None) or kind not in (None, "joker", colour)):
-                answers[n] = (colour, confidence)
-    return answers
-
-
-def marker_on_the_floor(slot_ids: list[tuple[str, str]], answers: list[tuple[str | None, float]]
-                        ) -> list[tuple[str | None, float]]:
-    """The slots' answers, with each unsure one (below :data:`UNSURE`) that names the first-player
-    marker on a space other than an Azul floor line's read empty: the marker lies only there
-    (Summer Pavilion's token lies beside its owner's board). What an unsure reading took for it
-    is the side of a tile on the next space, seen at a slant. The confidence stays, so the slot
-    is still listed in ``uncertain``."""
-    return [(None, confidence) if kind == MARKER and confidence < UNSURE and not slot_id.startswith("floor.")
-            else (kind, confidence) for (_, slot_id), (kind, confidence) in zip(slot_ids, answers)]
-
-
-def on_printed_colours(answers: list[tuple[str | None, float]], printed: list[str | None]
-                       ) -> list[tuple[str | None, float]]:
-    """The slots' answers, with each unsure one (below :data:`UNSURE`) that names a tile of
-    another colour than the one printed under its slot (``printed``, None for none) read empty.
-    A tile on Azul's coloured wall is of its space's colour or a joker; one on a coloured star of
-    Summer Pavilion is of the star's colour (a wild tile never stands in for another colour
-    there). A pale printed space is what an unsure reading of another colour saw. The
-    confidence stays, so the slot is still listed in ``uncertain``."""
-    return [(None, confidence) if confidence < UNSURE and off_printed(kind, colour) else (kind, confidence)
-            for (kind, confidence), colour in zip(answers, printed)]
-
-
-def off_printed(kind: str | None, printed: str | None) -> bool:
-    """Whether a slot read as ``kind`` holds a tile off the colour ``printed`` under it (None: no
-    colour printed, any tile fits): a joker fits any space."""
-    return printed is not None and kind not in (None, "joker", printed)
-
-
-def once_per_line(slot_ids: list[tuple[str, str]], answers: list[tuple[str | None, float]]
-                  ) -> list[tuple[str | None, float]]:
-    """The slots' answers, with each unsure one (below :data:`UNSURE`) read empty where it names
-    a colour read elsewhere, at :data:`ONCE_SURE` or more, in the same Azul wall row or column
-    or on Summer Pavilion's central star: each holds a colour once at most (jokers aside). So
-    does an outer star of Summer Pavilion that holds two colours surely: on the grey side a star
-    is built of six colours or of one (on the coloured side, of its own colour only). The
-    confidence stays, so the slot is still listed in ``uncertain``."""
-    groups: dict[tuple[str, str], list[int]] = {}
-    for n, (prefix, slot_id) in enumerate(slot_ids):
-        parts = slot_id.split(".")
-        if parts[0] == "wall" and len(parts) == 3:
-            groups.setdefault((prefix, f"row {parts[1]}"), []).append(n)
-            groups.setdefault((prefix, f"column {parts[2]}"), []).append(n)
-        elif parts[0] == "0" and len(parts) == 2:
-            groups.setdefault((prefix, "central star"), []).append(n)
-        elif parts[0] in OUTER_STARS and len(parts) == 2:
-            groups.setdefault((prefix, f"star {parts[0]}"), []).append(n)
-    answers = list(answers)
-    for (_, group), members in groups.items():
-        sure = {answers[n][0] for n in members if answers[n][1] >= ONCE_SURE} - {None, "joker"}
-        if group.startswith("star") and len(sure) < 2:
-            continue  # one colour (or none) sure: the star may be built of that colour alone
-        for n in members:
-            kind, confidence = answers[n]
-            if confidence < UNSURE and kind in sure:
-                answers[n] = (None, confidence)
-    return answers
 
 
 def assemble(reading: Reading) -> dict[str, Any]:
@@ -945,29 +653,6 @@ def bare_boards(image: np.ndarray, profile: Profile, classifier: Classifier) -> 
             for v in reading.boards if v.placement.player is not None}
 
 
-def with_bare_boards(reading: Reading, image: np.ndarray, bare: dict[int, BareBoard]) -> Reading:
-    """The reading, where boards calibration saw bare (``bare``, by player) judge the slots read
-    as the very tile the classifier took their bare print for (:func:`bare.doubtful`): those that
-    still look bare hold no tile (:func:`bare.looks_bare`)."""
-    if not bare:
-        return reading
-    kinds = list(reading.kinds)
-    reads = _board_reads(reading)
-    for view in reading.boards:
-        board = bare.get(view.placement.player) if view.placement.player is not None else None
-        if board is None:
-            continue
-        slots = reads.get(view.placement.player, {})
-        doubts = doubtful(board, {slot: kind for slot, (_, kind) in slots.items()})
-        if not doubts:
-            continue
-        now = rectified(image, view.homography, board.layout)
-        for slot, change in slot_changes(now, board, doubts).items():
-            if looks_bare(change):
-                kinds[slots[slot][0]] = (None, UNSURE)
-    return replace(reading, kinds=kinds)
-
-
 def analyze(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = None,
             force: bool = False, bare: dict[int, BareBoard] | None = None) -> dict[str, Any]:
     """Read one image with its profile into an ``azulcam-observation/1``. ``locator`` defaults to
@@ -975,7 +660,7 @@ def analyze(image: np.ndarray, profile: Profile, classifier: Classifier, locator
 
     Raises :class:`ProfileMismatch` when the photo does not show what the profile says
     (:func:`verified_profile`); with ``force`` it reads what it can and the warnings say what it
-    skipped. ``bare``: the boards as calibration saw them bare, by player (:func:`with_bare_boards`)."""
+    skipped. ``bare``: the boards as calibration saw them bare, by player (:func:`read`)."""
     note = None
     checked, skipped = verified_profile(image, profile, force)
     if locator is None:

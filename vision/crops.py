@@ -22,13 +22,6 @@ PATCH = 32
 #: How much of the patch is context around the outline, on each side (fraction of the outline).
 MARGIN = 0.12
 
-#: What a model trained on tall patches says in its ``input_format`` metadata
-#: (``models/train.py --tall``): ``analyze.read`` then cuts its slots so.
-TALL_FORMAT = "tall slots (crops.tall, TALL_MARGIN)"
-#: Context of a tall patch (:func:`tall`), on each side: a slot and the top of a tile on it,
-#: which a slanted view shows a quarter of a tile or more away from the slot, both in one patch.
-TALL_MARGIN = 0.25
-
 _PATCH_CORNERS = np.array([[0, 0], [PATCH, 0], [PATCH, PATCH], [0, PATCH]], np.float32) - 0.5
 
 
@@ -44,13 +37,6 @@ def slot_outlines(homography: np.ndarray, layout: Layout, ids: list[str] | None 
     ids = list(ids) if ids is not None else list(layout.ids)
     polys = np.array([layout[i].polygon[:4] for i in ids], np.float64)
     return ids, to_image(homography, polys.reshape(-1, 2)).reshape(-1, 4, 2)
-
-
-def tall(outlines: np.ndarray, raised: np.ndarray) -> np.ndarray:
-    """Outlines (N x 4 x 2) halfway between slots' outlines and the same raised by a tile's
-    height (``raised``): cut with :data:`TALL_MARGIN`, the patch holds the bare slot and the top
-    of a tile on it, however far the view's slant moves one from the other."""
-    return (np.asarray(outlines, np.float64) + np.asarray(raised, np.float64)) / 2
 
 
 #: The patch's pixel centres, homogeneous (3 x PATCH * PATCH), row by row.
@@ -112,12 +98,6 @@ def cut(image: np.ndarray, outlines: np.ndarray, margin: float = MARGIN) -> np.n
                                      flags=cv2.INTER_AREA if large[n] else cv2.INTER_LINEAR,
                                      borderMode=cv2.BORDER_REPLICATE)
     return out
-
-
-def board_patches(image: np.ndarray, homography: np.ndarray, layout: Layout) -> tuple[list[str], np.ndarray]:
-    """Every slot of one board: its ids and patches."""
-    ids, outlines = slot_outlines(homography, layout)
-    return ids, cut(image, outlines)
 
 
 def outline_of(item: dict[str, Any]) -> np.ndarray:

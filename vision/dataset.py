@@ -16,14 +16,11 @@ import cv2
 import numpy as np
 
 from ..calibration.layouts import load_layout
-from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_homography
+from ..calibration.profile import Profile, board_homography
 from ..engine.players import make_player
 from ..engine.record import play_game, replay
 from . import crops, light
-from .camera import ViewRanges
-from .locate import Plane, table_plane
-from .render import SceneOptions, render_state
-from .table import tile_height, tile_mm
+from .table import tile_mm
 
 #: The classifier's classes: ``empty``, then each game's tile kinds as ``game/kind``.
 CLASSES: tuple[str, ...] = (
@@ -61,7 +58,7 @@ def random_position(rng: random.Random) -> Any:
 
 @dataclass
 class Patches:
-    """Patches (N x PATCH x PATCH x 3, uint8, BGR; x 6 for the pale-space model) and their class
+    """Patches (N x PATCH x PATCH x C, uint8, BGR first) and their class
     indices."""
 
     images: np.ndarray
@@ -71,144 +68,6 @@ class Patches:
     def join(parts: list["Patches"]) -> "Patches":
         return Patches(np.concatenate([p.images for p in parts]), np.concatenate([p.labels for p in parts]))
 
-
-def scene_patches(image: np.ndarray, truth: dict[str, Any], rng: np.random.Generator, nudge_px: float = 1.5,
-                  empty_share: float = 0.35, slots_relit: bool = False, special_spaces: bool = False,
-                  bare_kept: str | None = None, tall: bool = False, bare: bool = False) -> Patches:
-    """Every visible slot and loose tile of one scene (empty slots thinned to ``empty_share`` of
-    the patches), plus a few patches of bare table. With ``slots_relit``, the boards' slots only,
-    each relit in its board's own light as measured at the nudged corners (as
-    :func:`azulcam.vision.analyze.read` does for a model trained on them). With
-    ``special_spaces``, the slots on the game's special spaces only
-    (:func:`azulcam.vision.classify.on_special_space`: Azul's pale spaces, Summer Pavilion's
-    coloured stars), each as six channels: as photographed, then relit (the input of the
-    pale-space and star-space models). The empty slots printed ``bare_kept`` (Azul's coloured
-    wall's "white") are all kept: the empties thinned are the others. With ``tall`` (and
-    ``special_spaces``), the slots are cut as tall patches (:func:`azulcam.vision.crops.tall`: the
-    slot and a tile's raised top in one patch, as ``analyze.read`` cuts them for a model
-    trained so). With ``bare`` (and ``tall``), three more channels: the bare board's art under
-    the same outline (:func:`azulcam.vision.light.bare_patches`)."""
-    from .classify import on_special_space
-
-    if tall and not special_spaces:
-        raise ValueError("tall patches are cut for the special spaces' models only (special_spaces)")
-    if bare and not tall:
-        raise ValueError("the bare art is cut beside tall patches only (tall)")
-    obs = truth["observation"]
-    game = obs["game"]
-    hidden = {h["zone"] for h in truth["hidden"]}
-    slots_relit = slots_relit or special_spaces
-    outlines, labels, lights, kept, board_of, arts = [], [], [], [], [], []
-    boards = [(b, f"boards.{b['player']}.", obs["boards"][b["player"]]["slots"]) for b in truth["profile"]["boards"]]
-    if truth["profile"]["scoring_board"]:
-        supply = {f"supply.{i}": c for i, c in enumerate(obs["supply"]) if c is not None}
-        boards.append((truth["profile"]["scoring_board"], "", supply))
-    for placement, prefix, filled in boards:
-        layout = load_layout(placement["layout"])
-        corners = np.asarray(placement["corners"], np.float64) + rng.normal(0, nudge_px, (4, 2))
-        homography = board_homography(corners)
-        board_light = light.board_light(image, homography, layout.name) if slots_relit else None
-        ids, quads = crops.slot_outlines(homography, layout)
-        arts.append((layout.name, homography))  # what light.bare_patches cuts this board's art by
-        for slot_id, quad in zip(ids, quads):
-            if prefix + slot_id in hidden or (special_spaces and not on_special_space(game, layout[slot_id].printed)):
-                continue
-            outlines.append(quad)
-            labels.append(label(game, filled.get(slot_id)))
-            lights.append(board_light)
-            board_of.append(len(arts) - 1)
-            kept.append(bare_kept is not None and layout[slot_id].printed == bare_kept and filled.get(slot_id) is None)
-    for item in truth["items"] if not slots_relit else ():
-        if item["zone"].startswith("boards.") and not item["zone"].endswith(".hand"):
-            continue  # already cut as a slot
-        if item["zone"] in hidden or item["zone"].startswith("supply."):
-            continue
-        outlines.append(crops.outline_of(item) + rng.normal(0, nudge_px, (4, 2)))
-        labels.append(label(game, item["kind"]))
-        lights.append(None)
-        board_of.append(-1)  # a loose tile: on no board
-        kept.append(False)
-    labels_arr = np.array(labels, np.int64)
-    keep = np.ones(len(labels_arr), bool)
-    empties = np.flatnonzero((labels_arr == 0) & ~np.array(kept, bool))
-    tiles = int((labels_arr != 0).sum())
-    allowed = int(empty_share / (1 - empty_share) * max(tiles, 1))
-    if len(empties) > allowed:
-        keep[rng.choice(empties, len(empties) - allowed, replace=False)] = False
-    quads = [q for q, k in zip(outlines, keep) if k]
-    kept_lights = [x for x, k in zip(lights, keep) if k]
-    kept_boards = [x for x, k in zip(board_of, keep) if k]
-    labels_arr = labels_arr[keep]
-    if slots_relit:
-        per_slot = np.array([light.TYPICAL_LIGHT if x is None else x for x in kept_lights], np.float32)
-        outlines_arr = np.array(quads, np.float64).reshape(-1, 4, 2)
-        if tall:
-            plane = truth_plane(truth["profile"])
-            outlines_arr = crops.tall(outlines_arr, plane.raised_in_image(outlines_arr, tile_height(game)))
-        images = crops.cut(image, outlines_arr, crops.TALL_MARGIN if tall else crops.MARGIN)
-        relit = light.relit(images, per_slot.reshape(-1, 3))
-        if bare:
-            art_patches = light.bare_patches_by_board(arts, np.array(kept_boards), outlines_arr, crops.TALL_MARGIN)
-            return Patches(np.concatenate([images, relit, art_patches], axis=3), labels_arr)
-        return Patches(np.concatenate([images, relit], axis=3) if special_spaces else relit, labels_arr)
-    # Bare table: squares of a tile's size at random places away from every item and board.
-    h, w = image.shape[:2]
-    size = float(np.median([np.linalg.norm(np.subtract(i["outline"][0], i["outline"][1])) for i in truth["items"]]
-                           or [20.0]))
-    taken = np.array([i["center"] for i in truth["items"]] or [[-1e9, -1e9]])
-    bare = []
-    for _ in range(40 if 2 * size < min(w, h) else 0):  # a close view may have no room for bare table
-        if len(bare) >= 4:
-            break
-        c = rng.uniform([size, size], [w - size, h - size])
-        if np.min(np.linalg.norm(taken - c, axis=1)) > 2 * size:
-            a = rng.uniform(0, np.pi / 2)
-            d = size / np.sqrt(2)
-            bare.append(np.array([[c[0] + d * np.cos(a + k * np.pi / 2), c[1] + d * np.sin(a + k * np.pi / 2)]
-                                  for k in range(4)]))
-    all_quads = np.array(quads + bare, np.float64).reshape(-1, 4, 2)
-    all_labels = np.concatenate([labels_arr, np.zeros(len(bare), np.int64)])
-    return Patches(crops.cut(image, all_quads), all_labels)
-
-
-def truth_plane(profile: dict[str, Any]) -> Plane:
-    """The table's plane as ``analyze.read`` fits it to a profile (``locate.table_plane``), from
-    a scene's true one. A close view may hold a board whose true corners, far out of the frame,
-    outline no board a user could click: the plane is fitted to the others."""
-    try:
-        return table_plane(Profile.from_json(profile))
-    except ProfileError:
-        boards = []
-        for k, board in enumerate(profile["boards"]):
-            try:
-                boards.append(BoardPlacement.from_json(board, f"boards[{k}]"))
-            except ProfileError:
-                continue
-        scoring = None
-        if profile["scoring_board"] is not None:
-            try:
-                scoring = BoardPlacement.from_json(profile["scoring_board"], "scoring_board", player_required=False)
-            except ProfileError:
-                pass
-        if not boards:
-            raise
-        return table_plane(Profile(profile["game"], tuple(profile["image_size"]), tuple(boards), scoring))
-
-
-def make_patches(scenes: int, seed: int, size: tuple[int, int] = (960, 540), view: ViewRanges | None = None) -> Patches:
-    """Patches from ``scenes`` rendered scenes of random positions (seeded)."""
-    rng = random.Random(seed)
-    nprng = np.random.default_rng(seed)
-    parts = []
-    for n in range(scenes):
-        framing = "free" if rng.random() < 0.5 else "fit"
-        options = SceneOptions(size=size, view=view or ViewRanges(framing=framing))
-        scene = render_state(random_position(rng), (seed, n), options)
-        parts.append(scene_patches(scene.image, scene.truth, nprng))
-    return Patches.join(parts)
-
-
-# --------------------------------------------------------------------------- detector samples
 
 #: Side of a training crop of the top-down view (pixels at ``detect.VIEW_PPM``): 192 mm, twice
 #: what the network sees around a cell, and small enough to train fast.
@@ -233,7 +92,6 @@ def scene_views(image: np.ndarray, truth: dict[str, Any]) -> tuple[np.ndarray, n
     """A scene's top-down view at ``detect.VIEW_PPM`` as the locator makes it (from the truth's
     profile), its heat-map targets and weights: every tile off the boards (factories, centre,
     beside the boards), tiles in hidden zones and the boards themselves ignored."""
-    from ..calibration.profile import Profile
     from . import detect, locate
 
     game = truth["observation"]["game"]
@@ -304,7 +162,6 @@ def candidate_patches(image: np.ndarray, truth: dict[str, Any], detector: Any, r
     lies within :data:`CANDIDATE_NEAR` or as empty where none lies within :data:`CANDIDATE_FAR`.
     Candidates the detector is sure of (``detect.SURE``) are thinned to ``sure_share``: the model
     reads them too, but the unsure ones are where it decides most."""
-    from ..calibration.profile import Profile
     from . import detect, locate
 
     game = truth["observation"]["game"]

@@ -85,16 +85,3 @@ def test_bare_boards_are_kept_only_when_asked_and_only_into_files(table, capsys)
                           "--bare"], capsys)
     assert code == 1 and out == "" and "--bare keeps the boards' look in images beside the profile" in err
 
-
-def test_which_slots_the_bare_board_judges():
-    import numpy as np
-
-    from azulcam.vision.bare import CONFUSED, BareBoard, doubtful, view_size
-
-    w, h = view_size("azul-colored")
-    image = np.zeros((h, w, 3), np.uint8)
-    now = {"wall.0.0": "blue", "wall.0.1": "yellow", "line.0.0": "red", "floor.0": None}
-    knows = BareBoard("azul-colored", image, {"wall.0.0": "blue"})  # the classifier knows this print but one space
-    assert doubtful(knows, now) == ["wall.0.0"]  # only where it read the bare print as that very tile
-    confused = BareBoard("azul-colored", image, {f"wall.4.{c}": "red" for c in range(CONFUSED)})
-    assert doubtful(confused, now) == ["wall.0.0", "wall.0.1"]  # and every slot read as its printed colour

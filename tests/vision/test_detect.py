@@ -187,7 +187,7 @@ def test_without_its_model_the_reader_falls_back_to_the_classic_locator_and_says
         table, note = analyze.default_locator()
         assert table.detector is None and "detector model missing" in note and "classic locator" in note
         image, truth = _fixture_scenes()[0]
-        seen = analyze.analyze(image, Profile.from_json(truth["profile"]), default_classifier().classifier)
+        seen = analyze.analyze(image, Profile.from_json(truth["profile"]), default_classifier())
         assert any("classic locator" in w for w in seen["warnings"])
         assert seen["factories"] and seen["boards"]
     finally:
@@ -203,7 +203,7 @@ def test_the_locator_works_beside_the_slots_and_its_errors_reach_the_caller():
     from azulcam.vision import analyze
     from azulcam.vision.classify import default_classifier
 
-    classifier = default_classifier().classifier
+    classifier = default_classifier()
     image, truth = _fixture_scenes()[0]
     profile = Profile.from_json(truth["profile"])
     alone = analyze.read(image, profile, classifier)
@@ -213,7 +213,7 @@ def test_the_locator_works_beside_the_slots_and_its_errors_reach_the_caller():
     assert [c for _, c in both.kinds[:len(both.slot_ids)]] == pytest.approx([c for _, c in alone.kinds], rel=1e-4)
     assert both.loose and len(both.kinds) == len(both.slot_ids) + len(both.loose)
     assert {"register", "classify", "locate", "loose tiles"} <= both.spent.keys()
-    assert ("decode" if classifier.reader is not None else "second look") in both.spent
+    assert "decode" in both.spent
 
     def broken(image, profile):
         raise ValueError("the locator broke")
@@ -244,7 +244,7 @@ def test_the_locator_starts_before_the_boards_are_registered(monkeypatch):
 
     monkeypatch.setattr(analyze, "register_boards", registering)
     image, truth = _fixture_scenes()[0]
-    analyze.read(image, Profile.from_json(truth["profile"]), default_classifier().classifier, locator)
+    analyze.read(image, Profile.from_json(truth["profile"]), default_classifier(), locator)
     assert seen_at_registration == [True]
 
 
@@ -306,7 +306,7 @@ def test_a_reading_runs_numpy_s_blas_on_one_thread():
     with threadpool_limits(2, user_api="blas"):
         blas = [i for i in threadpool_info() if i["user_api"] == "blas"]
         assert blas and all(i["num_threads"] == 2 for i in blas)
-        analyze.read(image, Profile.from_json(truth["profile"]), default_classifier().classifier)
+        analyze.read(image, Profile.from_json(truth["profile"]), default_classifier())
         assert all(i["num_threads"] == 1 for i in threadpool_info() if i["user_api"] == "blas")
 
 

@@ -88,9 +88,9 @@ def test_training_patches_pair_each_slot_with_its_bare_self(moments):
 
 
 def test_load_reader_refuses_a_model_that_is_not_one(tmp_path):
-    """The tile model is a valid ONNX classifier, but not a reading model."""
+    """The candidate model is a valid ONNX classifier, but not a reading model."""
     with pytest.raises(ModelError, match="not a reading model"):
-        load_reader(package_file("tiles.onnx"))
+        load_reader(package_file("tiles_candidates.onnx"))
     with pytest.raises(ModelError, match="missing"):
         load_reader(tmp_path / "reader.onnx")
 
@@ -105,13 +105,12 @@ def test_the_shipped_reading_model_reads_a_calibrated_table_of_another_printing(
     from azulcam.vision.evaluate import compare
 
     calibration, scene = moments
-    classifier = default_classifier().classifier
-    assert classifier.reader is not None
+    classifier = default_classifier()
     profile = Profile.from_json(scene.truth["profile"])
     bare_views = bare_boards(calibration.image, profile, classifier)
     assert set(bare_views) == {b.player for b in profile.boards}
     reading = read(scene.image, profile, classifier, bare=bare_views)
-    assert reading.by_reader and "decode" in reading.spent
+    assert "decode" in reading.spent
     observation = assemble(reading)
     score = compare(observation, scene.truth)
     assert score.slots > 60 and score.slot_errors <= 2, score.mistakes

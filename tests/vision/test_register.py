@@ -13,7 +13,7 @@ from azulcam.calibration.layouts import load_layout
 from azulcam.calibration.profile import Profile, board_homography, to_image
 from azulcam.vision.analyze import ImageError, load_image
 from azulcam.vision.calibrate import find_boards
-from azulcam.vision.classify import ColorReferenceClassifier
+from azulcam.vision.classify import default_classifier
 from azulcam.vision.dataset import random_position
 from azulcam.vision.register import refine_board
 from azulcam.vision.render import SceneOptions, render_state
@@ -166,7 +166,7 @@ def test_a_reading_runs_opencv_without_ipp_in_both_its_threads_and_gives_it_back
     before = cv2.ipp.useIPP()
     try:
         cv2.ipp.setUseIPP(True)
-        analyze.read(scene.image, profile, ColorReferenceClassifier(), locator)
+        analyze.read(scene.image, profile, default_classifier(), locator)
         assert seen == {"register": False, "locator": False}
         assert cv2.ipp.useIPP()
     finally:
