@@ -11,7 +11,6 @@ aligned with it (``register.refine_board``) and each slot is read beside it (:mo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -50,11 +49,6 @@ def rectified(image: np.ndarray, homography: np.ndarray, layout_name: str) -> np
     to_view = np.asarray(homography, np.float64) @ np.diag([1.0 / w, 1.0 / h, 1.0])
     return cv2.warpPerspective(image, to_view, (w, h), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA,
                                borderMode=cv2.BORDER_REPLICATE)
-
-
-@lru_cache(maxsize=16)
-def _printed(layout_name: str) -> dict[str, str]:
-    return {slot.id: slot.printed for slot in load_layout(layout_name).slots if slot.printed}
 
 
 def save_bare_boards(boards: dict[int, BareBoard], profile_path: str | Path) -> dict[int, dict[str, Any]]:

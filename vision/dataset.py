@@ -58,15 +58,10 @@ def random_position(rng: random.Random) -> Any:
 
 @dataclass
 class Patches:
-    """Patches (N x PATCH x PATCH x C, uint8, BGR first) and their class
-    indices."""
+    """Patches (N x PATCH x PATCH x C, uint8, BGR first) and their class indices."""
 
     images: np.ndarray
     labels: np.ndarray
-
-    @staticmethod
-    def join(parts: list["Patches"]) -> "Patches":
-        return Patches(np.concatenate([p.images for p in parts]), np.concatenate([p.labels for p in parts]))
 
 
 #: Side of a training crop of the top-down view (pixels at ``detect.VIEW_PPM``): 192 mm, twice
