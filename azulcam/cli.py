@@ -15,7 +15,7 @@ from .engine.errors import EngineError
 from .engine.players import PLAYERS, make_player
 from .engine.record import Record, final_state, play_game, replay, score_report
 
-#: The renderer's art families (``vision.art.FAMILIES``), named here so that ``--help`` needs no OpenCV.
+#: The renderer's art families (``synth.art.FAMILIES``), named here so that ``--help`` needs no OpenCV.
 ART_FAMILIES = ("classic", "strong-print", "matte-worn", "bright")
 
 
@@ -138,20 +138,24 @@ SAMPLES = ("azul-4p", "pavilion-2p")
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """The main job without a camera: read the bundled photo of each game and check it."""
+    """The main job without a camera: for each game, calibrate on the bundled photo of the table
+    at the game's start (its boards bare, as ``calibrate --bare`` keeps them), then read and
+    check the bundled photo of the same table later in the game."""
     from importlib import resources
 
     from .calibration.profile import Profile
-    from .vision.analyze import analyze, load_image
+    from .vision.analyze import analyze, bare_boards, load_image
     from .vision.evaluate import compare
 
     classifier = _reading_model()
     samples = resources.files("azulcam").joinpath("samples")
     for name in SAMPLES:
+        with resources.as_file(samples.joinpath(f"{name}.start.jpg")) as start_path:
+            start = load_image(start_path)
         with resources.as_file(samples.joinpath(f"{name}.jpg")) as image_path:
             image = load_image(image_path)
         profile = Profile.from_json(json.loads(samples.joinpath(f"{name}.profile.json").read_text(encoding="utf-8")))
-        observation = analyze(image, profile, classifier)
+        observation = analyze(image, profile, classifier, bare=bare_boards(start, profile, classifier))
         observation["check"] = _check(observation, profile.game_options)
         found = observation["check"]["problems"]
         if args.text:
@@ -163,7 +167,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         truth = json.loads(samples.joinpath(f"{name}.truth.json").read_text(encoding="utf-8"))
         score = compare(observation, {**truth, "profile": profile.to_json(), "camera": {}})
         tiles = sum(len(b["slots"]) for b in observation["boards"]) + sum(len(f["tiles"]) for f in observation["factories"])
-        print(f"demo: {name}.jpg ({profile.game}, {len(profile.boards)} players): {len(observation['factories'])} factory "
+        print(f"demo: {name}.jpg ({profile.game}, {len(profile.boards)} players, calibrated on {name}.start.jpg): "
+              f"{len(observation['factories'])} factory "
               f"displays, {tiles} tiles on boards and displays, {len(observation['uncertain'])} uncertain; "
               f"board slots read right {score.slots - score.slot_errors} of {score.slots}; "
               f"factories right {score.factories_right} of {score.factories}; "
@@ -197,9 +202,9 @@ def _states(record: Record) -> list[object]:
 
 def cmd_render(args: argparse.Namespace) -> int:
     from .progress import Progress
-    from .vision.camera import ViewRanges
-    from .vision.render import SceneOptions, render_state
-    from .vision.video import write_video
+    from .synth.camera import ViewRanges
+    from .synth.render import SceneOptions, render_state
+    from .synth.video import write_video
 
     record = _load_record(args.record)
     if args.video is not None:
@@ -327,12 +332,11 @@ def _quad(text: str) -> list[tuple[float, float]]:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    import cv2
     import numpy as np
 
     from .vision.analyze import ImageError, load_image
     from .vision.calibrate import CalibrationError, Match, confirm_boards, find_boards, profile_json
-    from .vision.register import refine_board
+    from .vision.register import fit_board
 
     side = args.side or args.wall or "colored"
     if args.game == "azul" and args.side is not None or args.game == "pavilion" and (args.wall is not None or args.jokers):
@@ -345,10 +349,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.board:
         if len(args.board) != args.players:
             raise BadInput(f"--board given {len(args.board)} times for {args.players} players")
-        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-
         def placed(corners: list[tuple[float, float]], layout: str) -> Match:
-            reg = refine_board(grey, np.array(corners, np.float64), layout)
+            reg = fit_board(image, np.array(corners, np.float64), layout)
             return Match(reg.corners, layout, reg.score)
 
         boards = [placed(c, f"{args.game}-{side}") for c in args.board]

@@ -514,7 +514,7 @@ _BOARD_PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p),
 ))
 _WHO = r"(?P<board>the scoring board|the board of player (?P<player>\d+))"
 _WARNINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), key) for p, key in (
-    (r"^" + _WHO + r" could not be aligned with its art \(covered, moved far, or out of view\): "
+    (r"^" + _WHO + r" could not be aligned \(covered, moved far, or out of view\): "
      r"read at the profile's corners$", "warning.not_aligned"),
     (r"^" + _WHO + r" lies partly outside the image$", "warning.outside"),
     ((r"^a factory display was not seen where the ring of displays has room for one, near pixel "

@@ -28,10 +28,10 @@ import cv2
 import numpy as np
 from azulcam.engine.players import make_player
 from azulcam.engine.record import play_game, replay
-from azulcam.vision.camera import ViewRanges
-from azulcam.vision.dataset import VARIANTS
+from azulcam.synth.camera import ViewRanges
+from azulcam.synth.dataset import VARIANTS
 from azulcam.vision.locate import Loose, locate
-from azulcam.vision.render import SceneOptions, render_state
+from azulcam.synth.render import SceneOptions, render_state
 
 from azulcam.progress import Progress
 

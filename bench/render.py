@@ -16,8 +16,8 @@ import time
 import cv2
 from azulcam.engine.players import make_player
 from azulcam.engine.record import play_game, replay
-from azulcam.vision.camera import ViewRanges
-from azulcam.vision.render import SceneOptions, render_state
+from azulcam.synth.camera import ViewRanges
+from azulcam.synth.render import SceneOptions, render_state
 
 from azulcam.progress import Progress
 

@@ -19,8 +19,8 @@ from collections import Counter
 
 import numpy as np
 from azulcam.calibration.profile import BoardPlacement, board_homography
-from azulcam.vision.dataset import random_position
-from azulcam.vision.render import SceneOptions, render_state
+from azulcam.synth.dataset import random_position
+from azulcam.synth.render import SceneOptions, render_state
 from azulcam.vision.verify import check_board
 
 from azulcam.progress import progress
@@ -39,7 +39,7 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=60)
     parser.add_argument("--seed", type=int, default=500000)
     parser.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT")
-    parser.add_argument("--family", default="classic", help="art family of the tables (vision.art.FAMILIES)")
+    parser.add_argument("--family", default="classic", help="art family of the tables (synth.art.FAMILIES)")
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.split("x"))
     rng = random.Random(args.seed)

@@ -22,7 +22,7 @@ scene's index in the set), the table, and every zone read wrong, wanted -> read.
 
     python bench/vision.py [--images 60] [--size 1920x1080] [--players 4] [--edge] [--seed 900000]
         [--threads N] [--net-threads M] [--classic | --detector PATH] [--candidates PATH | --no-candidates]
-        [--reader PATH] [--show-wrong] [--work] [--family NAME] [--props P] [--calibrated [--ignore-bare]]
+        [--reader PATH] [--board-fit PATH] [--show-wrong] [--work] [--family NAME] [--props P] [--calibrated [--ignore-bare]]
 """
 
 from __future__ import annotations
@@ -39,13 +39,14 @@ import numpy as np
 from azulcam.calibration.profile import Profile
 from azulcam.engine.record import GAMES
 from azulcam.vision.analyze import TableLocator, assemble, bare_boards, default_locator, read
-from azulcam.vision.camera import EDGE_VIEW, ViewRanges
+from azulcam.vision.board_fit import load_board_fitter
+from azulcam.synth.camera import EDGE_VIEW, ViewRanges
 from azulcam.vision.classify import Classifier, default_classifier, load_model, load_reader
-from azulcam.vision.dataset import random_position
+from azulcam.synth.dataset import random_position
 from azulcam.vision.detect import load_detector
 from azulcam.vision.evaluate import Score, compare
 from azulcam.vision.register import without_ipp
-from azulcam.vision.render import SceneOptions, render_moments, render_state
+from azulcam.synth.render import SceneOptions, render_moments, render_state
 
 from azulcam.progress import Progress
 
@@ -91,7 +92,7 @@ def main() -> None:
     parser.add_argument("--props", type=float, default=0.0,
                         help="chance of trivets, coins, dice, score pads or the box lid beside the play area")
     parser.add_argument("--family", default="classic",
-                        help="art family the tables are drawn in (vision.art.FAMILIES; the models learned classic)")
+                        help="art family the tables are drawn in (synth.art.FAMILIES; the models learned classic)")
     parser.add_argument("--classic", action="store_true", help="the classic locator instead of the detector network")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
                         help="threads for OpenCV (default: every core of this machine, as OpenCV itself)")
@@ -105,6 +106,8 @@ def main() -> None:
                         help="the detector alone: no candidate model, no peaks below its threshold")
     parser.add_argument("--reader", type=Path, default=None,
                         help="another reading model (models/train_reader.py; default: the shipped one)")
+    parser.add_argument("--board-fit", type=Path, default=None,
+                        help="another board-fitting model (models/train_board_fit.py; default: the shipped one)")
     parser.add_argument("--nudge", type=float, default=2.0, help="corner error of the profile (pixels)")
     parser.add_argument("--show-wrong", action="store_true",
                         help="list each image not read exactly right, and its zones read wrong (wanted -> read)")
@@ -118,6 +121,7 @@ def main() -> None:
     options = SceneOptions(size=(w, h), view=view, edge_light=args.edge, family=args.family, props=args.props)
     classifier = (load_reader(args.reader, threads=args.net_threads) if args.reader
                   else default_classifier(threads=args.net_threads))
+    fitter = load_board_fitter(args.board_fit, threads=args.net_threads) if args.board_fit else None
     if args.classic:
         locator, located_note = TableLocator(None), None
     else:
@@ -144,20 +148,20 @@ def main() -> None:
             start = GAMES[state.game]["new"](state.players, state.options, 0)
             calibration, scene = render_moments([start, state], (args.seed, n), options)
             profile = nudged(scene.truth["profile"], nudge, args.nudge)
-            bare = {} if args.ignore_bare else bare_boards(calibration.image, profile, classifier)
+            bare = {} if args.ignore_bare else bare_boards(calibration.image, profile, classifier, fitter)
         else:
             scene = render_state(state, (args.seed, n), options)
             profile = nudged(scene.truth["profile"], nudge, args.nudge)
             bare = {}
         image = scene.image
         # A camera reads one table frame after frame: the first frame also fits the table's plane
-        # to the profile (cached per profile) and prepares each board side's art (cached per
-        # side). The figures are the next frame's; the first frame's time is printed apart.
+        # to the profile (cached per profile) and works out each bare sheet's templates (cached per
+        # sheet). The figures are the next frame's; the first frame's time is printed apart.
         t = time.perf_counter()
-        assemble(read(image, profile, classifier, locator, bare))
+        assemble(read(image, profile, classifier, locator, bare, fitter))
         first.append(time.perf_counter() - t)
         t = time.perf_counter()
-        reading = read(image, profile, classifier, locator, bare)
+        reading = read(image, profile, classifier, locator, bare, fitter)
         observation = assemble(reading)
         times.append(time.perf_counter() - t)
         by_table.setdefault((state.game, state.players), []).append(times[-1])
@@ -194,7 +198,7 @@ def main() -> None:
     print(f"  ms per image          median {np.median(times_ms):.1f}, p90 {np.percentile(times_ms, 90):.1f}; by stage: "
           + ", ".join(f"{k} {v / len(times) * 1000:.1f}" for k, v in spent.items()))
     print(f"  first frame of a table median {np.median(first) * 1000:.1f} ms, p90 {np.percentile(first, 90) * 1000:.1f} "
-          "(plane fitted, board art prepared)")
+          "(plane fitted, bare sheets' templates worked out)")
     print("  median ms by table    " + ", ".join(f"{game} {players}p {np.median(t) * 1000:.1f} ({len(t)})"
                                                 for (game, players), t in sorted(by_table.items())))
     if work:

@@ -3,7 +3,7 @@
 The observation names every tile on the table where a player sees it (docs/formats/observation.md): each
 factory display, the centre, every occupied board slot, the tiles beside a board and the Summer
 Pavilion supply. Hidden tiles (bag, box lid, tower) are not in it. It is built from the states'
-``to_json()`` alone, with the renderer's conventions (``vision/table.py``): a pattern line lists
+``to_json()`` alone, with the renderer's conventions (``synth/table.py``): a pattern line lists
 its colour tiles from the right, then its jokers; the Azul first-player marker lies in its
 owner's hand when it is not on the floor line; a Summer Pavilion board's kept tiles lie on
 ``corner.0`` onwards.

@@ -5,7 +5,7 @@
 
 Each scene is rendered from a random moment of a random seeded game (any variant, 2-4 players,
 any viewpoint of the renderer's ranges), warped to the top-down view the locator reads
-(:func:`azulcam.vision.dataset.scene_views`) and cut into crops with their heat-map targets.
+(:func:`azulcam.synth.dataset.scene_views`) and cut into crops with their heat-map targets.
 Held-out crops come from other seeds. Training is seeded on CPU (two threads) and the whole run,
 data included, is sized to stay under 15 minutes on a two-core machine.
 
@@ -49,9 +49,9 @@ def _samples_job(job: tuple[int, int], edge_light_share: float = 0.0, families: 
     import random
 
     import cv2
-    from azulcam.vision.camera import ViewRanges
-    from azulcam.vision.dataset import DetectorSamples, detector_samples, random_position
-    from azulcam.vision.render import SceneOptions, render_state
+    from azulcam.synth.camera import ViewRanges
+    from azulcam.synth.dataset import DetectorSamples, detector_samples, random_position
+    from azulcam.synth.render import SceneOptions, render_state
 
     cv2.setNumThreads(1)
     rng = random.Random(seed)
@@ -65,7 +65,7 @@ def _samples_job(job: tuple[int, int], edge_light_share: float = 0.0, families: 
         # Drawn only with several families, so that classic's scenes stay those of earlier versions.
         family = families[rng.randrange(len(families))] if len(families) > 1 else families[0]
         if len(families) > 1 and blend_share > 0 and rng.random() < blend_share:
-            from azulcam.vision.art import blend_name
+            from azulcam.synth.art import blend_name
 
             family = blend_name(rng.randrange(1 << 30), families)
         scene = render_state(random_position(rng), (seed, n),
@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of training scenes drawn in a random blend of the training families")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "detector.onnx")
     args = parser.parse_args(argv)
-    from azulcam.vision.art import FAMILIES
+    from azulcam.synth.art import FAMILIES
 
     chosen = tuple(FAMILIES) if args.families == "all" else tuple(args.families.split(","))
     for name in chosen + ((args.hold_out,) if args.hold_out else ()):
@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     families = tuple(f for f in chosen if f != args.hold_out)
     held = (args.hold_out,) if args.hold_out else families
 
-    from azulcam.vision.dataset import DetectorSamples
+    from azulcam.synth.dataset import DetectorSamples
     from azulcam.vision.detect import KINDS, STRIDE, VIEW_PPM
 
     started = time.perf_counter()

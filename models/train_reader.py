@@ -5,7 +5,7 @@
 
 Each training scene is a table photographed twice by the same camera (``render.render_moments``):
 at the game's start, boards bare (the calibration photo), and at a random moment of a random
-seeded game. Its patches are :func:`azulcam.vision.dataset.reader_patches`: each slot now beside
+seeded game. Its patches are :func:`azulcam.synth.dataset.reader_patches`: each slot now beside
 the same slot bare (:mod:`azulcam.vision.reader`), or beside zeros for a share of the scenes (read
 with no calibration), and the loose tiles beside zeros. With ``--hold-out F`` no training scene is
 of family F and the held-out scenes are all of F: the figures say how the model reads a printing
@@ -45,10 +45,10 @@ def _reader_job(job: tuple[int, int], families: tuple[str, ...], reference_share
 
     import cv2
     from azulcam.engine.record import GAMES
-    from azulcam.vision.camera import EDGE_VIEW, ViewRanges
-    from azulcam.vision.art import blend_name
-    from azulcam.vision.dataset import random_position, reader_patches
-    from azulcam.vision.render import SceneOptions, render_moments
+    from azulcam.synth.camera import EDGE_VIEW, ViewRanges
+    from azulcam.synth.art import blend_name
+    from azulcam.synth.dataset import random_position, reader_patches
+    from azulcam.synth.render import SceneOptions, render_moments
 
     cv2.setNumThreads(1)  # one process per core already
     rng = random.Random(seed)
@@ -148,8 +148,8 @@ def augment(x, gen, scrambled=None):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from azulcam.vision.art import FAMILIES
-    from azulcam.vision.dataset import CLASSES
+    from azulcam.synth.art import FAMILIES
+    from azulcam.synth.dataset import CLASSES
     from azulcam.vision.reader import CHANNELS, INPUT_FORMAT
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

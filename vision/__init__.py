@@ -1,4 +1,5 @@
-"""Vision: capture, localisation, classification, observations, tracking and the synthetic renderer.
+"""Vision: from a photo of the table to an observation: registration, reading, decoding.
 
-Not built yet: the camera pipeline arrives with issues 4 and 5.
+Nothing here imports the renderer (``azulcam.synth``): the reader relies on what every copy of the
+game shares and on the user's own table as calibration saw it.
 """

@@ -2,7 +2,8 @@
 
 1. :func:`load_image` and the profile (``calibration.profile``): clear errors for bad input;
 2. :func:`register_boards`: each board (and the scoring board) aligned from the profile's corners
-   with its bare view from calibration (``register.refine_board``), or else its printed art;
+   with its bare view from calibration (``register.refine_board``), or else by the
+   board-fitting model from what every printing shares (``register.fit_board``);
 3. :class:`TableLocator`: the factory displays and the four places of the tiles on each occupied
    one (``locate``); the loose tiles in the centre and beside the boards, found and named by the
    detector network (``detect``) on the same top-down view, and read again, with their weak
@@ -33,12 +34,13 @@ import numpy as np
 
 from ..calibration.layouts import LayoutError, load_layout
 from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_homography
+from ..engine.observe import TILE_ORDER
 from . import crops, decode, detect, light, locate, reader, verify
 from .bare import BareBoard, rectified
+from .board_fit import BoardFitter
 from .classify import Classifier
 from .detect import MARKER  # the first-player marker's kind: one per game (:func:`one_marker`)
-from .register import Registration, refine_board, without_ipp
-from .table import TILE_ORDER
+from .register import Registration, register_board, without_ipp
 from .timing import Stopwatch
 
 #: Below this confidence a reading is listed in ``uncertain``.
@@ -120,15 +122,17 @@ class BoardView:
     homography: np.ndarray
 
 
-def register_boards(grey: np.ndarray, profile: Profile, bare: dict[int, BareBoard] | None = None) -> list[BoardView]:
-    """Each board aligned from the profile's corners: with the user's own board as calibration
-    kept it bare (``bare``, by player), else with the printed art."""
+def register_boards(image: np.ndarray, grey: np.ndarray, profile: Profile, bare: dict[int, BareBoard] | None = None,
+                    fitter: BoardFitter | None = None) -> list[BoardView]:
+    """Each board aligned from the profile's corners (``register.register_board``): with the
+    user's own board as calibration kept it bare (``bare``, by player), else by the
+    board-fitting model (``fitter``, by default the shipped one)."""
     views = []
     for b in profile.boards + ((profile.scoring_board,) if profile.scoring_board else ()):
         layout = load_layout(b.layout).name
         board = (bare or {}).get(b.player) if b.player is not None else None
         sheet = board.image if board is not None and board.layout == layout else None
-        reg = refine_board(grey, np.asarray(b.corners, np.float64), layout, sheet=sheet)
+        reg = register_board(image, grey, np.asarray(b.corners, np.float64), layout, sheet, fitter)
         views.append(BoardView(b, reg, board_homography(reg.corners)))
     return views
 
@@ -182,15 +186,16 @@ def blas_on_one_thread() -> None:
 
 
 def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = None,
-         bare: dict[int, BareBoard] | None = None) -> Reading:
+         bare: dict[int, BareBoard] | None = None, fitter: BoardFitter | None = None) -> Reading:
     """Every step of the pipeline up to the reading model's answers (numpy's BLAS on one thread:
     :func:`blas_on_one_thread`; OpenCV without IPP, so that a photo reads the same in every
     process: :func:`without_ipp`). ``classifier``: the reading model (``classify.load_reader``);
     ``bare``: the boards as calibration saw them bare, by player: each board is aligned with its
-    own and each slot read beside it (:func:`reader_slots`)."""
+    own and each slot read beside it (:func:`reader_slots`); ``fitter``: the board-fitting model
+    for the boards without one (by default the shipped one)."""
     blas_on_one_thread()
     with without_ipp():
-        return _read(image, profile, classifier, locator, bare or {})
+        return _read(image, profile, classifier, locator, bare or {}, fitter)
 
 
 def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, BareBoard], model: Classifier, game: str
@@ -252,7 +257,7 @@ def reader_loose(image: np.ndarray, outlines: np.ndarray, boards: list[BoardView
 
 
 def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None,
-          bare: dict[int, BareBoard]) -> Reading:
+          bare: dict[int, BareBoard], fitter: BoardFitter | None) -> Reading:
     spent: dict[str, float] = {}
     lap = Stopwatch(spent).lap
     check_profile(profile)
@@ -263,7 +268,7 @@ def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: 
     with ThreadPoolExecutor(1, initializer=cv2.ipp.setUseIPP, initargs=(False,)) as pool:
         located = pool.submit(locator, image, profile) if locator is not None else None
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        boards = register_boards(grey, profile, bare)
+        boards = register_boards(image, grey, profile, bare, fitter)
         lap("register")
         slot_ids, probabilities, slot_kinds = reader_slots(image, boards, bare, classifier, profile.game)
         lap("classify")
@@ -287,7 +292,7 @@ def _with_loose_tiles(image: np.ndarray, profile: Profile, classifier: Classifie
         who = "the scoring board" if view.placement.player is None else f"the board of player {view.placement.player}"
         corners = view.registration.corners
         if not view.registration.aligned:
-            warnings.append(f"{who} could not be aligned with its art (covered, moved far, or out of view): "
+            warnings.append(f"{who} could not be aligned (covered, moved far, or out of view): "
                             "read at the profile's corners")
         if (corners < 0).any() or (corners[:, 0] >= w).any() or (corners[:, 1] >= h).any():
             warnings.append(f"{who} lies partly outside the image")
@@ -642,10 +647,11 @@ def _board_reads(reading: Reading) -> dict[int, dict[str, tuple[int, str | None]
     return out
 
 
-def bare_boards(image: np.ndarray, profile: Profile, classifier: Classifier) -> dict[int, BareBoard]:
+def bare_boards(image: np.ndarray, profile: Profile, classifier: Classifier, fitter: BoardFitter | None = None
+                ) -> dict[int, BareBoard]:
     """Each player's board as this photo shows it, registered from the profile's corners and read
     by the classifier: the photo is a calibration's, at the start of a game, every board bare."""
-    reading = read(image, profile, classifier)
+    reading = read(image, profile, classifier, fitter=fitter)
     reads = _board_reads(reading)
     return {v.placement.player: BareBoard(load_layout(v.placement.layout).name,
                                           rectified(image, v.homography, v.placement.layout),

@@ -27,6 +27,24 @@ PAVILION_TILE_SIDE_MM = topo.STAR_RADIUS / 3 ** 0.5 * PAVILION_BOARD_MM[0]
 PAVILION_TILE_HEIGHT_MM = 6.0
 #: Factory displays: cardboard discs about 2.5 tiles across (a little more, so four tiles sit on one).
 FACTORY_DIAMETER_MM = 2.7 * AZUL_TILE_MM
+#: How far a board's and a factory display's top lie above the table.
+BOARD_HEIGHT_MM = 2.5
+FACTORY_HEIGHT_MM = 2.0
+
+
+def tile_mm(game: str) -> float:
+    """A tile's width (Azul's square side, Summer Pavilion's rhombus side)."""
+    return AZUL_TILE_MM if game == "azul" else PAVILION_TILE_SIDE_MM
+
+
+def tile_height(game: str) -> float:
+    return AZUL_TILE_HEIGHT_MM if game == "azul" else PAVILION_TILE_HEIGHT_MM
+
+
+def factory_diameter(game: str) -> float:
+    # Summer Pavilion's rhombuses are longer than Azul's squares: four need a wider disc.
+    return FACTORY_DIAMETER_MM if game == "azul" else 2.0 * PAVILION_TILE_SIDE_MM * 1.62
+
 
 # --------------------------------------------------------------------------- Azul board (docs/boards.md)
 

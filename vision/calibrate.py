@@ -2,12 +2,12 @@
 
 1. :func:`board_candidates`: convex quadrilaterals among the image's edges, large enough to
    be a board;
-2. :func:`identify`: for each candidate and each of its four turns, how well the board's printed
-   art matches (normalised correlation of edges); the best turn says which corner is the owner's
-   top left;
-3. the best non-overlapping matches become the boards, numbered from the one nearest the
-   camera (the bottom of the image), then clockwise; each is aligned by
-   :func:`~azulcam.vision.register.refine_board`.
+2. :func:`identify`: the board-fitting model (:mod:`board_fit`) looks at every candidate at
+   once: how likely it shows a board of the layout, which corner is the owner's top left, and
+   where the board's outline truly lies; it knows only what every printing shares;
+3. the likeliest non-overlapping matches become the boards, numbered from the one nearest the
+   camera (the bottom of the image), then clockwise; each is fitted again from its first fit
+   (:func:`~azulcam.vision.register.fit_board`).
 
 Where it cannot find a board it says so; corners can always be given by hand instead.
 """
@@ -21,12 +21,9 @@ import cv2
 import numpy as np
 
 from ..calibration.profile import PROFILE_FORMAT, BoardPlacement, board_homography
-from .register import art_view, refine_board, without_ipp
+from .board_fit import BoardFit, BoardFitter, load_board_fitter
+from .register import FIT_LAYOUT_PROBABILITY, fit_board, without_ipp
 from .verify import check_board
-
-#: Scale (pixels per board millimetre) at which a candidate is compared with the art: coarse, so
-#: that a quadrilateral a little off the board's true outline still matches.
-_SCORE_PPM = 0.35
 
 
 class CalibrationError(ValueError):
@@ -35,26 +32,45 @@ class CalibrationError(ValueError):
 
 @dataclass(frozen=True)
 class Match:
-    corners: np.ndarray  # TL, TR, BR, BL as the owner sees the board
+    """A board found: its corners (TL, TR, BR, BL as the owner sees it), layout and how sure
+    (the board-fitting model's probability of the layout, 0..1)."""
+
+    corners: np.ndarray
     layout: str
     score: float
 
 
 def board_candidates(grey: np.ndarray, min_area: float) -> list[np.ndarray]:
-    """Convex quadrilaterals (4 x 2, image pixels) that may be boards."""
+    """Convex quadrilaterals (4 x 2, image pixels) that may be boards, rough: the board-fitting
+    model takes outlines some centimetres off. From the image's edges at three strengths (a board
+    on a grained table: its outline merges with the grain's weaker edges), and from the regions
+    lighter or darker than the rest (Otsu), each region's outline or, failing four corners, its
+    smallest enclosing rectangle."""
     out = []
     blurred = cv2.GaussianBlur(grey, (5, 5), 0)
-    for low, high in ((30, 90), (60, 160)):
+    for low, high in ((30, 90), (60, 160), (100, 250)):
         edges = cv2.dilate(cv2.Canny(blurred, low, high), np.ones((3, 3), np.uint8))
         contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-        for c in contours:
-            if cv2.contourArea(c) < min_area:
-                continue
-            hull = cv2.convexHull(c)
-            quad = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
-            if len(quad) == 4 and cv2.isContourConvex(quad) and cv2.contourArea(quad) >= min_area:
-                out.append(_clockwise(quad.reshape(4, 2).astype(np.float64)))
+        out += [q for c in contours if cv2.contourArea(c) >= min_area for q in _quads(c, min_area, boxes=False)]
+    _, light = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+    for mask in (light, 255 - light):
+        contours, _ = cv2.findContours(cv2.morphologyEx(mask, cv2.MORPH_OPEN, opening), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_SIMPLE)
+        out += [q for c in contours if cv2.contourArea(c) >= min_area for q in _quads(c, min_area, boxes=True)]
     return out
+
+
+def _quads(contour: np.ndarray, min_area: float, boxes: bool) -> list[np.ndarray]:
+    """The convex quadrilateral of a contour's hull, where it has four corners; with ``boxes``,
+    else its smallest enclosing rectangle."""
+    hull = cv2.convexHull(contour)
+    quad = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
+    if len(quad) == 4 and cv2.isContourConvex(quad) and cv2.contourArea(quad) >= min_area:
+        return [_clockwise(quad.reshape(4, 2).astype(np.float64))]
+    if boxes:
+        return [_clockwise(cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64))]
+    return []
 
 
 def _clockwise(quad: np.ndarray) -> np.ndarray:
@@ -64,25 +80,23 @@ def _clockwise(quad: np.ndarray) -> np.ndarray:
     return quad[np.argsort(angles)]
 
 
-def _score(grey: np.ndarray, corners: np.ndarray, layout_name: str) -> float:
-    """Normalised correlation of the image's edges with the board art's, seen through ``corners``."""
-    view = art_view(grey, board_homography(corners), layout_name, _SCORE_PPM)
-    px, py = view.pad
-    a, b = view.edges[py:-py, px:-px], view.template[py:-py, px:-px]
-    a, b = a - a.mean(), b - b.mean()
-    return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-9))
+def identify(image: np.ndarray, quads: list[np.ndarray], fitter: BoardFitter | None = None) -> list[BoardFit]:
+    """The board-fitting model's first look at each candidate quadrilateral: what it shows, its
+    corners fitted once and turned so that the owner's top left comes first."""
+    return (fitter or load_board_fitter()).fit_many(image, quads, passes=1)
 
 
-def identify(grey: np.ndarray, quad: np.ndarray, layouts: list[str]) -> Match:
-    """The best layout and turn for a candidate quadrilateral."""
-    best = Match(quad, layouts[0], -1.0)
-    for name in layouts:
-        for turn in range(4):
-            corners = np.roll(quad, -turn, axis=0)
-            s = _score(grey, corners, name)
-            if s > best.score:
-                best = Match(corners, name, s)
-    return best
+def _matches(fits: list[BoardFit], layout: str) -> list[Match]:
+    """The fits as matches of ``layout``, likeliest first."""
+    return sorted((Match(f.corners, layout, f.probability(layout)) for f in fits), key=lambda m: -m.score)
+
+
+def _non_overlapping(matches: list[Match], min_score: float, taken: list[Match] = ()) -> list[Match]:
+    chosen: list[Match] = []
+    for m in matches:
+        if m.score >= min_score and not any(_overlaps(m.corners, c.corners) for c in [*taken, *chosen]):
+            chosen.append(m)
+    return chosen
 
 
 def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
@@ -91,36 +105,32 @@ def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def find_boards(image: np.ndarray, game: str, players: int, side: str = "colored",
-                min_score: float = 0.25) -> tuple[list[Match], Match | None]:
+                min_score: float = FIT_LAYOUT_PROBABILITY, fitter: BoardFitter | None = None
+                ) -> tuple[list[Match], Match | None]:
     """The players' boards (numbered: nearest the image's bottom first, then clockwise) and,
     for Summer Pavilion, the scoring board, the same in every process (OpenCV without IPP:
-    :func:`~azulcam.vision.register.without_ipp`). Raises :class:`CalibrationError` when fewer
-    boards than players are found."""
+    :func:`~azulcam.vision.register.without_ipp`), by the board-fitting model (``fitter``, by
+    default the shipped one). Raises :class:`CalibrationError` when fewer boards than players
+    are found."""
     with without_ipp():
-        return _find_boards(image, game, players, side, min_score)
+        return _find_boards(image, game, players, side, min_score, fitter or load_board_fitter())
 
 
-def _find_boards(image: np.ndarray, game: str, players: int, side: str, min_score: float
+def _find_boards(image: np.ndarray, game: str, players: int, side: str, min_score: float, fitter: BoardFitter
                  ) -> tuple[list[Match], Match | None]:
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape
     quads = board_candidates(grey, min_area=0.004 * h * w)
     player_layout = f"{game}-{side}"
-    matches = sorted((identify(grey, q, [player_layout]) for q in quads), key=lambda m: -m.score)
-    chosen: list[Match] = []
-    for m in matches:
-        if m.score >= min_score and not any(_overlaps(m.corners, c.corners) for c in chosen):
-            chosen.append(m)
-    # The boards whose print is confirmed (:func:`_confirmed`) come first: the art's correlation
-    # alone ranked Summer Pavilion's scoring board above a player's board.
+    fits = identify(image, quads, fitter)
+    chosen = _non_overlapping(_matches(fits, player_layout), min_score)
+    # The boards whose print is confirmed (:func:`_confirmed`) come first.
     confirmed = [m for m in chosen if _confirmed(image, m)]
     chosen = confirmed + [m for m in chosen if not any(m is c for c in confirmed)]
     scoring = None
     if game == "pavilion":
-        rest = [identify(grey, q, ["pavilion-scoring"]) for q in quads
-                if not any(_overlaps(q, c.corners) for c in chosen[:players])]
-        rest = [m for m in rest if m.score >= min_score]
-        scoring = max(rest, key=lambda m: m.score) if rest else None
+        rest = _non_overlapping(_matches(fits, "pavilion-scoring"), min_score, chosen[:players])
+        scoring = rest[0] if rest else None
     # More boards of the game in view than players: a wrong --players would drop one unsaid.
     more = [m for m in confirmed[players:] if scoring is None or not _overlaps(m.corners, scoring.corners)]
     if more:
@@ -128,7 +138,11 @@ def _find_boards(image: np.ndarray, game: str, players: int, side: str, min_scor
                                "give the right player count")
     chosen = chosen[:players]
     if len(chosen) < players:
-        raise CalibrationError(f"found {len(chosen)} of the {players} boards; give their corners by hand "
+        other, one, many = (("pavilion-colored", "a Summer Pavilion board", "Summer Pavilion boards") if game == "azul"
+                            else ("azul-colored", "an Azul board", "Azul boards"))
+        seen = len(_non_overlapping(_matches(fits, other), min_score, chosen))
+        hint = f"; {seen} {'looks like ' + one if seen == 1 else 'look like ' + many} (wrong --game?)" if seen else ""
+        raise CalibrationError(f"found {len(chosen)} of the {players} boards{hint}; give their corners by hand "
                                "(--board) or take a photo where every board shows whole")
     # Seats: the board nearest the camera (lowest in the image) is player 0, then clockwise.
     centres = np.array([m.corners.mean(0) for m in chosen])
@@ -139,10 +153,10 @@ def _find_boards(image: np.ndarray, game: str, players: int, side: str, min_scor
     order = sorted(range(len(chosen)), key=angle)
     refined = []
     for i in order:
-        reg = refine_board(grey, chosen[i].corners, chosen[i].layout, keeps_shape=False)
+        reg = fit_board(image, chosen[i].corners, chosen[i].layout, keeps_shape=False, fitter=fitter)
         refined.append(Match(reg.corners, chosen[i].layout, chosen[i].score))
     if scoring is not None:
-        reg = refine_board(grey, scoring.corners, scoring.layout, keeps_shape=False)
+        reg = fit_board(image, scoring.corners, scoring.layout, keeps_shape=False, fitter=fitter)
         scoring = Match(reg.corners, scoring.layout, scoring.score)
     return refined, scoring
 

@@ -162,7 +162,7 @@ def decode_boards(game: str, options: Mapping[str, Any], boards: Mapping[int, Bo
 
 def kind_probabilities(game: str, classes: tuple[str, ...], probabilities: Any) -> dict[Kind, float]:
     """One slot's probabilities over ``game``'s kinds (None for ``empty``), from a network's output
-    over ``classes`` named ``empty`` and ``game/kind`` (as ``vision.dataset.CLASSES``): the other
+    over ``classes`` named ``empty`` and ``game/kind`` (as ``synth.dataset.CLASSES``): the other
     game's classes are dropped and the rest normalised to sum to 1."""
     out: dict[Kind, float] = {}
     for name, p in zip(classes, probabilities):

@@ -312,7 +312,7 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     (:func:`with_proposed_marker`), for :func:`confirmed` to settle. ``heat``: the detector's
     :func:`player_heatmaps` of ``view``, where already made (else they are made here)."""
     from . import locate
-    from .table import tile_mm
+    from .boards import tile_mm
 
     if abs(view.ppm - VIEW_PPM) > 1e-9:
         raise ValueError(f"the detector reads views at {VIEW_PPM} px/mm, not {view.ppm}")

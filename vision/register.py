@@ -1,16 +1,19 @@
 """Board registration: where exactly each board lies in this image, starting from the profile.
 
 A profile's corners are a user's clicks or an earlier frame's fit: a few pixels off, or a board
-bumped by a centimetre or two since. :func:`refine_board` warps the image around the board into
-the board's own plane and aligns it with the board's look (ECC on edges, coarse to fine; from a
-profile's corners, the fine level alone first), so that every slot is read where it is. A board
-that cannot be aligned keeps its profile corners and says so.
+bumped by a centimetre or two since. :func:`register_board` finds where the board lies now, so
+that every slot is read where it is:
 
-The look is a ``sheet``: the user's own board in its own plane, as calibration saw it bare
-(``bare.BareBoard.image``); a printing differs from copy to copy, and the board itself is what
-this one looks like. Without a sheet, the look is the renderer's art of the board's side
-(``art.board_art``), for now. Each look's templates are worked out once (:class:`_Look`), found
-again by the sheet's bytes, never by the array's identity alone.
+- with the user's own board as calibration saw it bare (a ``sheet``: ``bare.BareBoard.image``;
+  a printing differs from copy to copy, and the board itself is what this one looks like),
+  :func:`refine_board` warps the image around the board into its own plane and aligns it with
+  the sheet (ECC on edges, coarse to fine; from a profile's corners, the fine level alone first);
+- without one, or where that fails, the board-fitting model fits it from what every printing
+  shares (:mod:`board_fit`, :func:`fit_board`).
+
+A board that cannot be aligned keeps its profile corners and says so. Each sheet's templates are
+worked out once (:class:`_Look`), found again by the sheet's bytes, never by the array's identity
+alone.
 """
 
 from __future__ import annotations
@@ -21,14 +24,13 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from ..calibration.layouts import load_layout
 from ..calibration.profile import board_homography, to_image
-from . import art
+from .board_fit import BoardFitter, load_board_fitter
 
 #: Scales (pixels per board millimetre) of the coarse-to-fine alignment.
 _LEVELS = (0.25, 0.7)
@@ -87,20 +89,18 @@ def without_ipp() -> Iterator[None]:
 
 @dataclass(frozen=True)
 class Registration:
-    """A board's refined corners (image pixels, TL TR BR BL), how well its look (its sheet, or
-    its art) matched (ECC correlation, 0..1) and whether the alignment converged."""
+    """A board's refined corners (image pixels, TL TR BR BL), how well it matched (its sheet's
+    ECC correlation, or the board-fitting model's probability of its layout; 0..1) and whether
+    the alignment converged."""
 
     corners: np.ndarray
     score: float
     aligned: bool
 
 
-#: The scale (pixels per board millimetre) the art is drawn at, then resized to a template's.
-_ART_PPM = 1.5
-#: Sheets whose looks are kept (a four-player table of each game, and some to spare); the
-#: renderer's art is kept per side apart.
+#: Sheets whose looks are kept (a four-player table of each game, and some to spare).
 _SHEETS_KEPT = 16
-#: A sheet's pad is flat grey (as the art's), blended with this share of the sheet's edge carried
+#: A sheet's pad is flat grey, blended with this share of the sheet's edge carried
 #: on outwards. A sheet's edge is where calibration's corners put the board's edge, a pixel or
 #: two off it: a flat pad's step there is an edge the photo has not, which pulls the fit off the
 #: sheet's frame (the frame the bare board is compared in); with no step at all (the edge carried
@@ -113,13 +113,12 @@ _SHEET_EDGE_KEEP = 0.3
 
 
 class _Look:
-    """A board's look, as the aligner matches it: its side's art (``sheet`` None) or a sheet,
-    the board photographed in its own plane (BGR or grey, uint8; pixel ``(i, j)`` shows it at
+    """A board's look, as the aligner matches it: a sheet, the board photographed in its own plane (BGR or grey, uint8; pixel ``(i, j)`` shows it at
     fractions ``(i / width, j / height)``, as ``bare.rectified`` makes it). Its templates and fine
     models are worked out once per scale. ``sheet`` is a read-only copy: the caller's array may
     change after, this look does not."""
 
-    def __init__(self, layout_name: str, sheet: np.ndarray | None) -> None:
+    def __init__(self, layout_name: str, sheet: np.ndarray) -> None:
         self.layout_name = layout_name
         self.sheet = sheet
         self._templates: dict[float, np.ndarray] = {}
@@ -127,7 +126,7 @@ class _Look:
 
     def matches(self, layout_name: str, sheet: np.ndarray) -> bool:
         """Whether this is the look of ``sheet`` (the same side, shape and bytes)."""
-        return (self.sheet is not None and self.layout_name == layout_name and self.sheet.shape == sheet.shape
+        return (self.layout_name == layout_name and self.sheet.shape == sheet.shape
                 and self.sheet.dtype == sheet.dtype and bool(np.array_equal(self.sheet, sheet)))
 
     def template(self, ppm: float) -> np.ndarray:
@@ -143,9 +142,8 @@ class _Look:
                 grey = cv2.cvtColor(grey, cv2.COLOR_BGR2GRAY)
             pad_x, pad_y = _pad(self.layout_name, ppm)
             out = cv2.copyMakeBorder(grey, pad_y, pad_y, pad_x, pad_x, cv2.BORDER_CONSTANT, value=int(grey.mean()))
-            if self.sheet is not None:
-                edge = cv2.copyMakeBorder(grey, pad_y, pad_y, pad_x, pad_x, cv2.BORDER_REPLICATE)
-                out = cv2.addWeighted(edge, _SHEET_EDGE_KEEP, out, 1 - _SHEET_EDGE_KEEP, 0)
+            edge = cv2.copyMakeBorder(grey, pad_y, pad_y, pad_x, pad_x, cv2.BORDER_REPLICATE)
+            out = cv2.addWeighted(edge, _SHEET_EDGE_KEEP, out, 1 - _SHEET_EDGE_KEEP, 0)
             out = _edges(out)
             out.flags.writeable = False  # cached and shared
             self._templates[ppm] = out
@@ -158,19 +156,12 @@ class _Look:
         return out
 
     def _source(self) -> np.ndarray:
-        """The look (BGR, or grey for a grey sheet), its pixel ``i`` covering the board from ``i``
-        to ``i + 1`` pixels (as the template's, and ``cv2.resize``'s): a sheet's pixel centres
-        lie on the board's fractions ``i / width``, and it is moved half a pixel to match."""
-        if self.sheet is None:
-            return art.board_art(self.layout_name, _ART_PPM)
+        """The sheet (BGR or grey), its pixel ``i`` covering the board from ``i`` to ``i + 1``
+        pixels (as the template's, and ``cv2.resize``'s): a sheet's pixel centres lie on the
+        board's fractions ``i / width``, and it is moved half a pixel to match."""
         h, w = self.sheet.shape[:2]
         return cv2.warpAffine(self.sheet, np.array([[1, 0, 0.5], [0, 1, 0.5]]), (w, h),
                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
-
-
-@lru_cache(maxsize=16)
-def _art_look(layout_name: str) -> _Look:
-    return _Look(layout_name, None)
 
 
 #: Sheets' looks by (side, shape, dtype, SHA-256 of the bytes), least recently used first ...
@@ -181,13 +172,11 @@ _LAST_LOOK: dict[int, _Look] = {}
 _LOOKS_LOCK = threading.Lock()
 
 
-def _look(layout_name: str, sheet: np.ndarray | _Look | None) -> _Look:
-    """The look of a board of side ``layout_name``: ``sheet``'s (worked out once per distinct
-    sheet, whatever array holds it), or its art's where ``sheet`` is None."""
+def _look(layout_name: str, sheet: np.ndarray | _Look) -> _Look:
+    """The look of a board of side ``layout_name``: ``sheet``'s, worked out once per distinct
+    sheet, whatever array holds it."""
     if isinstance(sheet, _Look):
         return sheet
-    if sheet is None:
-        return _art_look(layout_name)
     sheet = np.asarray(sheet)
     if sheet.dtype != np.uint8 or sheet.ndim not in (2, 3) or (sheet.ndim == 3 and sheet.shape[2] != 3) \
             or min(sheet.shape[:2]) < 8:
@@ -214,8 +203,8 @@ def _look(layout_name: str, sheet: np.ndarray | _Look | None) -> _Look:
     return look
 
 
-def _template(layout_name: str, ppm: float, sheet: np.ndarray | _Look | None = None) -> np.ndarray:
-    """The board's look (``sheet``'s, or its art's) as the edges the aligner matches: grey,
+def _template(layout_name: str, ppm: float, sheet: np.ndarray | _Look) -> np.ndarray:
+    """The board's look (``sheet``'s) as the edges the aligner matches: grey,
     blurred, padded (:meth:`_Look.template`)."""
     return _look(layout_name, sheet).template(ppm)
 
@@ -247,9 +236,9 @@ def _frame_to_board(size: tuple[int, int], pad: tuple[int, int]) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class ArtView:
+class SheetView:
     """The image around a board warped into the board's padded frame at ``ppm`` pixels per mm,
-    as edges, beside the same edges of the board's look, its sheet or its art (``template``)."""
+    as edges, beside the same edges of the board's sheet (``template``)."""
 
     edges: np.ndarray
     template: np.ndarray
@@ -263,11 +252,10 @@ class ArtView:
         return self.view_to_image @ np.asarray(warp, np.float64) @ np.linalg.inv(self.view_to_board)
 
 
-def art_view(grey: np.ndarray, homography: np.ndarray, layout_name: str, ppm: float,
-             sheet: np.ndarray | _Look | None = None) -> ArtView:
+def sheet_view(grey: np.ndarray, homography: np.ndarray, layout_name: str, ppm: float,
+               sheet: np.ndarray | _Look) -> SheetView:
     """Warp the image through a board's ``homography`` (board fractions -> pixels) into its frame,
-    beside the template of its look: ``sheet``'s (the board in its own plane, :func:`refine_board`)
-    or, without one, its art's."""
+    beside the template of ``sheet`` (the board in its own plane, :func:`refine_board`)."""
     template = _template(layout_name, ppm, sheet)
     th, tw = template.shape
     pad = _pad(layout_name, ppm)
@@ -275,7 +263,7 @@ def art_view(grey: np.ndarray, homography: np.ndarray, layout_name: str, ppm: fl
     view_to_image = homography @ view_to_board
     view = cv2.warpPerspective(grey, view_to_image, (tw, th), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                borderMode=cv2.BORDER_REPLICATE)
-    return ArtView(_edges(view), template, pad, view_to_image, view_to_board)
+    return SheetView(_edges(view), template, pad, view_to_image, view_to_board)
 
 
 @dataclass(frozen=True)
@@ -308,8 +296,8 @@ class _Model:
 _REMAP_COLUMNS = 1024
 
 
-def _model(layout_name: str, ppm: float, sheet: np.ndarray | _Look | None = None) -> _Model:
-    """What the fine level needs of the board's look (``sheet``'s, or its art's) at ``ppm``."""
+def _model(layout_name: str, ppm: float, sheet: np.ndarray | _Look) -> _Model:
+    """What the fine level needs of the board's sheet at ``ppm``."""
     return _look(layout_name, sheet).model(ppm)
 
 
@@ -379,14 +367,14 @@ def _align_fine(edges: np.ndarray, model: _Model) -> tuple[np.ndarray, float, bo
     return denorm @ warp @ model.norm, score, converged
 
 
-def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterations: int = 40,
-                 keeps_shape: bool = True, sheet: np.ndarray | None = None) -> Registration:
-    """Align a board's look with a greyscale image, starting from ``corners`` (4 x 2 pixels).
+def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, sheet: np.ndarray | _Look,
+                 iterations: int = 40, keeps_shape: bool = True) -> Registration:
+    """Align a board's ``sheet`` with a greyscale image, starting from ``corners`` (4 x 2 pixels).
 
-    The look is ``sheet``, the board in its own plane (BGR or grey uint8, any pixels per mm; pixel
+    The sheet is the board in its own plane (BGR or grey uint8, any pixels per mm; pixel
     ``(i, j)`` at board fractions ``(i / width, j / height)``: ``bare.BareBoard.image``, as
-    ``bare.rectified`` makes it), or without one the art of its side ``layout_name``. A sheet's
-    templates are worked out on its first call and kept for its bytes (:func:`_look`).
+    ``bare.rectified`` makes it), of side ``layout_name``. Its templates are worked out on its
+    first call and kept for its bytes (:func:`_look`).
 
     With ``keeps_shape`` (a profile's corners), the fine level alone is tried first, and its fit
     stands where it settles near them (:func:`_fine_from_start`). Otherwise, or failing that:
@@ -407,7 +395,7 @@ def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterat
     h_img = board_homography(corners).astype(np.float64)
     score, aligned, rescued = 0.0, True, False
     coarse, *finer = _LEVELS
-    view = art_view(grey, h_img, layout_name, coarse, look)
+    view = sheet_view(grey, h_img, layout_name, coarse, look)
     try:
         score, warp = cv2.findTransformECC(view.template, view.edges, np.eye(3, dtype=np.float32),
                                            cv2.MOTION_HOMOGRAPHY,
@@ -420,7 +408,7 @@ def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterat
     # ECC's warp takes template pixels to view pixels; the board's homography follows it.
     h_img = view.aligned_homography(warp)
     for ppm in finer:
-        view = art_view(grey, h_img, layout_name, ppm, look)
+        view = sheet_view(grey, h_img, layout_name, ppm, look)
         found = _align_fine(view.edges, look.model(ppm))
         # Where the inverse-compositional step finds no correlation, OpenCV's ECC tries from here.
         rescued |= found is None
@@ -451,7 +439,7 @@ def refine_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterat
 
 
 def _fine_from_start(grey: np.ndarray, corners: np.ndarray, layout_name: str,
-                     sheet: np.ndarray | _Look | None = None) -> Registration | None:
+                     sheet: np.ndarray | _Look) -> Registration | None:
     """The board aligned by the fine level alone from ``corners`` (a profile's: a user's clicks
     or an earlier fit, seldom more than a few pixels off), or None where it does not settle, or
     settles farther than :data:`_RESCUED_MOVE` from them (a board bumped since, or a fit pulled
@@ -460,7 +448,7 @@ def _fine_from_start(grey: np.ndarray, corners: np.ndarray, layout_name: str,
     right and one wrong (edges 920000 #28, a slot moved onto ``analyze.UNSURE``), and
     four-player tables were registered in about 0.65 of the time (when the change was made)."""
     ppm = _LEVELS[-1]
-    view = art_view(grey, board_homography(corners).astype(np.float64), layout_name, ppm, sheet)
+    view = sheet_view(grey, board_homography(corners).astype(np.float64), layout_name, ppm, sheet)
     found = _align_fine(view.edges, _model(layout_name, ppm, sheet))
     if found is None or not found[2]:
         return None
@@ -492,11 +480,11 @@ def _plausible(start: np.ndarray, refined: np.ndarray, reshape: float | None = _
 
 
 def _rigid_fit(grey: np.ndarray, corners: np.ndarray, layout_name: str, iterations: int,
-               sheet: np.ndarray | _Look | None = None) -> tuple[np.ndarray, float] | None:
+               sheet: np.ndarray | _Look) -> tuple[np.ndarray, float] | None:
     """The board's corners and ECC score from OpenCV's ECC restricted to a rigid motion
     (``MOTION_EUCLIDEAN``) in the board's frame at the finest level, from ``corners``; None when
     it fails."""
-    view = art_view(grey, board_homography(np.asarray(corners, np.float64)), layout_name, _LEVELS[-1], sheet)
+    view = sheet_view(grey, board_homography(np.asarray(corners, np.float64)), layout_name, _LEVELS[-1], sheet)
     try:
         score, warp = cv2.findTransformECC(view.template, view.edges, np.eye(2, 3, dtype=np.float32),
                                            cv2.MOTION_EUCLIDEAN,
@@ -506,3 +494,38 @@ def _rigid_fit(grey: np.ndarray, corners: np.ndarray, layout_name: str, iteratio
         return None
     warp3 = np.vstack([warp.astype(np.float64), [0.0, 0.0, 1.0]])
     return to_image(view.aligned_homography(warp3), _BOARD_CORNERS), float(score)
+
+
+#: A fit by the board-fitting model counts as aligned where the model says, with at least this
+#: probability, that the view shows a board like its layout (``BoardFit.probability``): below, it
+#: does not look like that board (covered, out of view, moved away) and the profile's corners are
+#: kept. The likelier of two answers; calibration takes candidates by it too.
+FIT_LAYOUT_PROBABILITY = 0.5
+
+
+def fit_board(image: np.ndarray, corners: np.ndarray, layout_name: str, keeps_shape: bool = True,
+              fitter: BoardFitter | None = None) -> Registration:
+    """The board of side ``layout_name`` fitted by the board-fitting model (:mod:`board_fit`)
+    from ``corners`` (4 x 2 pixels, TL TR BR BL: a profile's, or a calibration's outline) in the
+    BGR ``image``. The model's own turn is not taken: the corners' order is the profile's. A fit
+    that is not plausible (:func:`_plausible`; with ``keeps_shape``, the board's shape kept) or
+    does not look like the layout keeps ``corners``, not aligned."""
+    corners = np.asarray(corners, np.float64)
+    fit = (fitter or load_board_fitter()).fit(image, corners)
+    refined = np.roll(fit.corners, fit.turn, axis=0)  # back in the order of ``corners``
+    score = fit.probability(layout_name)
+    if score >= FIT_LAYOUT_PROBABILITY and _plausible(corners, refined, _MAX_RESHAPE if keeps_shape else None):
+        return Registration(refined, score, True)
+    return Registration(corners, score, False)
+
+
+def register_board(image: np.ndarray, grey: np.ndarray, corners: np.ndarray, layout_name: str,
+                   sheet: np.ndarray | None = None, fitter: BoardFitter | None = None) -> Registration:
+    """Where the board of a profile's ``corners`` lies in this photo (BGR ``image`` and its
+    ``grey``): aligned with its ``sheet`` where calibration kept one (:func:`refine_board`), else,
+    or where that fails, fitted by the board-fitting model (:func:`fit_board`)."""
+    if sheet is not None:
+        reg = refine_board(grey, corners, layout_name, sheet)
+        if reg.aligned:
+            return reg
+    return fit_board(image, corners, layout_name, fitter=fitter)

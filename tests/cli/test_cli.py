@@ -391,7 +391,8 @@ def _documents(text: str) -> list[dict[str, Any]]:
 
 
 def test_demo(capsys: pytest.CaptureFixture[str]) -> None:
-    """The main job: the bundled photo of each game read, checked and summed up."""
+    """The main job: each game's table calibrated on its bundled start photo, then its later
+    photo read, checked and summed up."""
     code, out, err = run(["demo"], capsys)
     assert code == 0, err
     docs = _documents(out)
@@ -400,9 +401,9 @@ def test_demo(capsys: pytest.CaptureFixture[str]) -> None:
         assert doc["format"] == "azulcam-observation/1" and set(doc["check"]) == {"possible", "problems"}
         assert doc["factories"] and doc["boards"]
     assert err.count("demo: ") == 2 and "Traceback" not in err
+    assert "calibrated on azul-4p.start.jpg" in err and "calibrated on pavilion-2p.start.jpg" in err
     # The bundled photos are read as their truth has them, but for a few slots, each of which the
-    # reading says it is unsure of: never a confident wrong answer. (The Azul photo has no
-    # calibration's bare boards: four bare white wall spaces read as white tiles, unsure.)
+    # reading says it is unsure of: never a confident wrong answer.
     from importlib import resources
 
     samples = resources.files("azulcam").joinpath("samples")

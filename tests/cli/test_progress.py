@@ -7,7 +7,7 @@ import io
 from pathlib import Path
 
 from azulcam.engine.record import Record
-from azulcam.vision import video
+from azulcam.synth import video
 from test_cli import run as run_cli
 
 from azulcam.progress import Progress, format_duration, progress

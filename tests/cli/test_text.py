@@ -374,7 +374,7 @@ def test_observation_of_matches_the_renderers_truth() -> None:
     for truth, _ in truths:
         if truth.get("hidden"):
             continue
-        made = re.match(r"render_state\(state after (\d+) events of (\S+),", truth.get("made_by", ""))
+        made = re.match(r"render_moments\(the start and the state after (\d+) events of (\S+),", truth.get("made_by", ""))
         record, at = (made.group(2), int(made.group(1))) if made else (truth["record"], truth["at"])
         record = Record.load(ROOT / record)
         observation = observation_of(state_after(record, at))

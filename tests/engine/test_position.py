@@ -11,8 +11,8 @@ import pytest
 
 from azulcam.engine.position import problems
 from azulcam.engine.record import Record, replay
-from azulcam.vision.render import layout_name
-from azulcam.vision.table import Table, arrange, observation, zone_contents
+from azulcam.synth.render import layout_name
+from azulcam.synth.table import Table, arrange, observation, zone_contents
 
 RECORDS = Path(__file__).resolve().parents[2] / "fixtures" / "records"
 NAMES = sorted(p.name for p in RECORDS.glob("*.json") if not p.name.endswith(".score.json"))

@@ -12,7 +12,7 @@ import pytest
 from azulcam.cli import main
 from azulcam.engine.record import Record, replay
 from azulcam.vision.evaluate import compare
-from azulcam.vision.render import SceneOptions, render_moments
+from azulcam.synth.render import SceneOptions, render_moments
 
 RECORD = Path(__file__).resolve().parents[2] / "fixtures" / "records" / "azul-2p-colored.json"
 

@@ -15,7 +15,7 @@ import pytest
 from azulcam.calibration.profile import Profile
 from azulcam.vision import detect, locate
 from azulcam.vision.analyze import TableLocator
-from azulcam.vision.dataset import scene_views
+from azulcam.synth.dataset import scene_views
 from azulcam.vision.detect import KINDS, STRIDE, DetectorError, heatmap_targets, load_detector, peaks
 
 SCENES = Path(__file__).resolve().parents[2] / "fixtures" / "scenes"
@@ -234,9 +234,9 @@ def test_the_locator_starts_before_the_boards_are_registered(monkeypatch):
     seen_at_registration = []
     register = analyze.register_boards
 
-    def registering(grey, profile, *more):
+    def registering(image, grey, profile, *more):
         seen_at_registration.append(started.wait(timeout=5))
-        return register(grey, profile, *more)
+        return register(image, grey, profile, *more)
 
     def locator(image, profile):
         started.set()
@@ -559,7 +559,7 @@ def test_a_strong_peak_read_as_no_tile_is_read_again_round_it():
 
 
 def test_candidate_patches_are_labelled_by_the_tile_under_them():
-    from azulcam.vision.dataset import CLASS_INDEX, candidate_patches
+    from azulcam.synth.dataset import CLASS_INDEX, candidate_patches
 
     image, truth = _fixture_scenes()[0]
     rng = np.random.default_rng(0)
@@ -607,7 +607,7 @@ def test_a_weak_peak_beside_a_display_its_four_tiles_hold_is_a_centre_tile():
     already hold the display, a weak one farther out than they are is a centre tile pushed
     against it (edges 1020000 #8: a black tile beside a display of four, peaking at 0.33)."""
     from azulcam.vision.detect import CANDIDATE_FLOOR, loose_tiles
-    from azulcam.vision.table import tile_mm
+    from azulcam.vision.boards import tile_mm
 
     image, profile, game, plane, view, discs = _fixture_table()
     window = view.around_players(plane, STRIDE)

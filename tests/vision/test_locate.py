@@ -15,8 +15,8 @@ import pytest
 from azulcam.engine.players import make_player
 from azulcam.engine.record import play_game, replay
 from azulcam.vision import locate as L
-from azulcam.vision.camera import ViewRanges
-from azulcam.vision.render import SceneOptions, render_state
+from azulcam.synth.camera import ViewRanges
+from azulcam.synth.render import SceneOptions, render_state
 
 CASES = [("azul", {"wall": "colored", "jokers": False}, 4, 3), ("azul", {"wall": "grey", "jokers": True}, 2, 7),
          ("azul", {"wall": "colored", "jokers": False}, 3, 11), ("pavilion", {"side": "colored"}, 2, 5),

@@ -14,8 +14,8 @@ from azulcam.calibration.profile import board_homography
 from azulcam.engine.record import GAMES
 from azulcam.vision import bare, light, reader
 from azulcam.vision.classify import ModelError, load_reader
-from azulcam.vision.dataset import CLASSES, random_position, reader_patches
-from azulcam.vision.render import SceneOptions, render_moments
+from azulcam.synth.dataset import CLASSES, random_position, reader_patches
+from azulcam.synth.render import SceneOptions, render_moments
 from azulcam.vision.shipped import package_file
 
 

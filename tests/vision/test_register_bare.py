@@ -13,9 +13,9 @@ from azulcam.calibration.profile import board_homography
 from azulcam.engine.record import GAMES
 from azulcam.vision import register
 from azulcam.vision.bare import PPM, rectified, view_size
-from azulcam.vision.dataset import random_position
+from azulcam.synth.dataset import random_position
 from azulcam.vision.register import refine_board
-from azulcam.vision.render import SceneOptions, render_moments
+from azulcam.synth.render import SceneOptions, render_moments
 from tests.vision.test_register import slot_error
 
 SIZE = (1920, 1080)  # as bench/register.py: 2 px of a calibration there is some 0.15 tile
@@ -42,15 +42,10 @@ def calibrated_tables(count: int, family: str, seed: int):
         yield cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY), boards
 
 
-def test_a_bumped_board_comes_back_onto_its_slots_by_its_own_bare_view(monkeypatch):
+def test_a_bumped_board_comes_back_onto_its_slots_by_its_own_bare_view():
     """A printing other than the renderer's classic art: each board bumped by about 6 mm since
-    calibration is aligned with its own bare view, never with the art."""
+    calibration is aligned with its own bare view."""
     tables = list(calibrated_tables(4, "strong-print", 12))
-
-    def no_art(*args, **kwargs):
-        raise AssertionError("a board with a sheet was aligned with the renderer's art")
-
-    monkeypatch.setattr(register.art, "board_art", no_art)
     nudge = np.random.default_rng(12)
     before, after = [], []
     for grey, boards in tables:
@@ -58,7 +53,7 @@ def test_a_bumped_board_comes_back_onto_its_slots_by_its_own_bare_view(monkeypat
             assert sheet.shape[:2] == view_size(layout)[::-1]
             width = np.linalg.norm(truth[1] - truth[0])
             start = truth + nudge.normal(0, 0.025 * width, 2) + nudge.normal(0, 0.01 * width, (4, 2))
-            reg = refine_board(grey, start, layout, sheet=sheet)
+            reg = refine_board(grey, start, layout, sheet)
             before.append(slot_error(start, truth, layout))
             after.append(slot_error(reg.corners, truth, layout))
     print(f"slot centres, worst on a board, median: {np.median(before):.3f} -> {np.median(after):.3f} tile")
@@ -84,12 +79,12 @@ def test_two_sheets_never_share_a_look_and_one_sheet_is_worked_out_once(monkeypa
     fine_model = register._fine_model
     monkeypatch.setattr(register, "_fine_model", lambda template: built.append(1) or fine_model(template))
     start = truth + np.random.default_rng(14).normal(0, 3, (4, 2))
-    first = refine_board(grey, start, layout, sheet=sheet)
+    first = refine_board(grey, start, layout, sheet)
     # The board lies in its bare view's frame: where calibration's corners put it.
     assert first.aligned and slot_error(first.corners, clicked, layout) < 0.1 and built
     built.clear()
-    assert refine_board(grey, start, layout, sheet=sheet).corners.tolist() == first.corners.tolist()
-    assert refine_board(grey, start, layout, sheet=sheet.copy()).corners.tolist() == first.corners.tolist()
+    assert refine_board(grey, start, layout, sheet).corners.tolist() == first.corners.tolist()
+    assert refine_board(grey, start, layout, sheet.copy()).corners.tolist() == first.corners.tolist()
     assert not built  # found again, by the same array and by an equal one
     template = register._template(layout, 0.7, sheet)
 
@@ -102,7 +97,7 @@ def test_two_sheets_never_share_a_look_and_one_sheet_is_worked_out_once(monkeypa
         now = register._template(layout, 0.7, other)
         assert np.array_equal(now, register._Look(layout, moved.copy()).template(0.7))  # worked out anew
         assert not np.allclose(now, template, atol=1e-3 * template.max())
-        shifted = refine_board(grey, start, layout, sheet=other)
+        shifted = refine_board(grey, start, layout, other)
         mm = np.linalg.norm(truth[1] - truth[0]) / load_layout(layout).size_mm[0]
         assert shifted.aligned and np.mean(shifted.corners[:, 0] - first.corners[:, 0]) == pytest.approx(-4 * mm, rel=0.3)
 

@@ -1,4 +1,4 @@
-"""Procedural component art (azulcam.vision.art): shapes, determinism, and art that a
+"""Procedural component art (azulcam.synth.art): shapes, determinism, and art that a
 classifier can learn from (printed slots where the layouts say, distinguishable tiles)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from azulcam.calibration.layouts import LAYOUT_NAMES, load_layout
-from azulcam.vision import art
+from azulcam.synth import art
 
 AZUL_COLORS = ("blue", "yellow", "red", "black", "white")
 

@@ -13,9 +13,9 @@ from expected_truth import TOTALS, expected_view, seen_view, tiles_in_view
 from azulcam.calibration.layouts import load_layout
 from azulcam.calibration.profile import Profile, board_homography, to_image
 from azulcam.engine.record import Record, replay
-from azulcam.vision import art
-from azulcam.vision.camera import ViewRanges
-from azulcam.vision.render import SceneOptions, kelvin_to_bgr, render_state
+from azulcam.synth import art
+from azulcam.synth.camera import ViewRanges
+from azulcam.synth.render import SceneOptions, kelvin_to_bgr, render_state
 
 RECORDS = Path(__file__).resolve().parents[2] / "fixtures" / "records"
 SMALL = SceneOptions(size=(480, 270))
@@ -137,7 +137,7 @@ def test_light_colour_runs_from_warm_to_cold():
 
 
 def test_edge_light_draws_the_ends_of_the_light_ranges_and_changes_nothing_else():
-    from azulcam.vision.render import sample_look
+    from azulcam.synth.render import sample_look
 
     for seed in range(20):
         plain = sample_look(np.random.default_rng(seed), SceneOptions())
@@ -150,7 +150,7 @@ def test_edge_light_draws_the_ends_of_the_light_ranges_and_changes_nothing_else(
 
 def test_props_lie_beside_the_play_area_and_leave_other_scenes_alone():
     from azulcam.engine.record import Record, final_state
-    from azulcam.vision import props
+    from azulcam.synth import props
 
     state = final_state(Record.load(Path(__file__).resolve().parents[2] / "fixtures" / "records" / "azul-2p-colored.json"))
     plain = render_state(state, (5, 1), SceneOptions(size=(320, 180)))

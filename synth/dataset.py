@@ -16,11 +16,11 @@ import cv2
 import numpy as np
 
 from ..calibration.layouts import load_layout
-from ..calibration.profile import Profile, board_homography
+from ..calibration.profile import Profile, board_homography, to_image
 from ..engine.players import make_player
 from ..engine.record import play_game, replay
-from . import crops, light
-from .table import tile_mm
+from ..vision import crops, light
+from ..vision.boards import tile_mm
 
 #: The classifier's classes: ``empty``, then each game's tile kinds as ``game/kind``.
 CLASSES: tuple[str, ...] = (
@@ -87,7 +87,7 @@ def scene_views(image: np.ndarray, truth: dict[str, Any]) -> tuple[np.ndarray, n
     """A scene's top-down view at ``detect.VIEW_PPM`` as the locator makes it (from the truth's
     profile), its heat-map targets and weights: every tile off the boards (factories, centre,
     beside the boards), tiles in hidden zones and the boards themselves ignored."""
-    from . import detect, locate
+    from ..vision import detect, locate
 
     game = truth["observation"]["game"]
     plane = locate.table_plane(Profile.from_json(truth["profile"]))
@@ -114,7 +114,7 @@ def detector_samples(image: np.ndarray, truth: dict[str, Any], rng: np.random.Ge
                      ) -> DetectorSamples:
     """Crops of a scene's top-down view with their targets: half centred near a tile off the
     boards, half anywhere."""
-    from . import detect
+    from ..vision import detect
 
     view, heat, weight = scene_views(image, truth)
     s = detect.STRIDE
@@ -157,7 +157,7 @@ def candidate_patches(image: np.ndarray, truth: dict[str, Any], detector: Any, r
     lies within :data:`CANDIDATE_NEAR` or as empty where none lies within :data:`CANDIDATE_FAR`.
     Candidates the detector is sure of (``detect.SURE``) are thinned to ``sure_share``: the model
     reads them too, but the unsure ones are where it decides most."""
-    from . import detect, locate
+    from ..vision import detect, locate
 
     game = truth["observation"]["game"]
     profile = Profile.from_json(truth["profile"])
@@ -199,7 +199,7 @@ def reader_patches(image: np.ndarray, truth: dict[str, Any], calibration: Any | 
     table photographed at the game's start (a scene of :func:`render.render_moments`), or None
     for a scene read with no calibration (zeros beside every slot). Each view's corners are
     nudged on their own (neither a profile nor a calibration is exact)."""
-    from . import bare, reader
+    from ..vision import bare, reader
 
     obs = truth["observation"]
     game = obs["game"]
@@ -248,3 +248,98 @@ def reader_patches(image: np.ndarray, truth: dict[str, Any], calibration: Any | 
         parts.append(reader.model_input(patches, None))
         part_labels.append(np.array([label(game, i["kind"]) for i in items], np.int64))
     return Patches(np.concatenate(parts), np.concatenate(part_labels))
+
+
+# --------------------------------------------------------------------------- board-fitting views
+
+
+@dataclass
+class BoardFitSamples:
+    """Views through board outlines (N x VIEW_PX x VIEW_PX x 3 uint8 BGR, :func:`board_fit.board_view`),
+    where each cell truly lies (N x 2 x cells x cells float16, shifts in the outline's fractions
+    times ``board_fit.SHIFT_SCALE``; zeros for no board), what each view shows (an index of
+    ``board_fit.KINDS``) and its outline's quarter turn from the owner's corners (-1 for no board)."""
+
+    views: np.ndarray
+    shifts: np.ndarray
+    kinds: np.ndarray
+    turns: np.ndarray
+
+    @staticmethod
+    def join(parts: list["BoardFitSamples"]) -> "BoardFitSamples":
+        return BoardFitSamples(*(np.concatenate([getattr(p, n) for p in parts])
+                                 for n in ("views", "shifts", "kinds", "turns")))
+
+
+def _outline_off(corners: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``corners`` as a rough outline may give them: each corner off on its own by a share of the
+    board's side drawn from 0.3 % to 6 % (log-uniform), and half the time the whole outline moved,
+    turned and scaled as a board bumped on the table."""
+    side = float(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1).mean())
+    out = corners + rng.normal(0, np.exp(rng.uniform(np.log(0.003), np.log(0.06))) * side, (4, 2))
+    if rng.random() < 0.5:
+        centre = out.mean(axis=0)
+        angle = np.radians(rng.normal(0, 3.0))
+        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]]) * np.exp(rng.normal(0, 0.03))
+        out = (out - centre) @ turn.T + centre + rng.normal(0, 0.03 * side, 2)
+    return out
+
+
+def board_fit_samples(image: np.ndarray, truth: dict[str, Any], rng: np.random.Generator, looks: int = 3
+                      ) -> BoardFitSamples:
+    """The board-fitting model's views of one scene: each board whose centre is in view seen
+    ``looks`` times through outlines off its corners (:func:`_outline_off`), starting at a random
+    corner; and views of no board: a contour of the photo that is no board's outline (as
+    calibration meets them, :func:`calibrate.board_candidates`), a part of a board (its wall, its
+    pattern lines) and a board-sized square of the table."""
+    from ..vision import board_fit
+    from ..vision.calibrate import board_candidates
+
+    h, w = image.shape[:2]
+    cells = board_fit.cell_fractions()
+    n_cells = board_fit.VIEW_PX // board_fit.STRIDE
+    placements = list(truth["profile"]["boards"]) + ([truth["profile"]["scoring_board"]]
+                                                     if truth["profile"]["scoring_board"] else [])
+    boards = [(np.asarray(p["corners"], np.float64), p["layout"]) for p in placements]
+    boards = [(c, layout) for c, layout in boards if 0 <= c.mean(0)[0] < w and 0 <= c.mean(0)[1] < h]
+    views, shifts, kinds, turns = [], [], [], []
+
+    def add(outline: np.ndarray, kind: int, turn: int, shift: np.ndarray | None) -> None:
+        views.append(board_fit.board_view(image, outline))
+        shifts.append(np.zeros((2, n_cells, n_cells), np.float16) if shift is None else shift)
+        kinds.append(kind)
+        turns.append(turn)
+
+    for corners, layout in boards:
+        for _ in range(looks):
+            turn = int(rng.integers(4))
+            outline = np.roll(_outline_off(corners, rng), turn, axis=0)
+            # A cell's place in the image, then in the true board's fractions (corners in the outline's order).
+            seen = to_image(np.linalg.inv(board_homography(np.roll(corners, turn, axis=0))),
+                            to_image(board_homography(outline), cells))
+            shift = ((seen - cells).T * board_fit.SHIFT_SCALE).reshape(2, n_cells, n_cells).astype(np.float16)
+            add(outline, board_fit.KINDS.index(layout), turn, shift)
+    none = board_fit.KINDS.index("none")
+    if boards:
+        sides = [float(np.linalg.norm(c[1] - c[0])) for c, _ in boards]
+        far = [q for q in board_candidates(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 0.004 * h * w)
+               if all(min(np.abs(np.roll(q, k, axis=0) - c).max() for k in range(4)) > 0.15 * s
+                      for (c, _), s in zip(boards, sides))]
+        if far:
+            add(far[int(rng.integers(len(far)))], none, -1, None)
+        corners, _ = boards[int(rng.integers(len(boards)))]
+        x0, y0 = rng.uniform(0, 0.5, 2)
+        x1, y1 = x0 + rng.uniform(0.3, 0.5), y0 + rng.uniform(0.3, 0.5)
+        part = to_image(board_homography(corners), np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+        add(np.roll(part, int(rng.integers(4)), axis=0), none, -1, None)
+        side = float(rng.choice(sides))
+        centre = rng.uniform([side, side], [max(side + 1, w - side), max(side + 1, h - side)])
+        angle = rng.uniform(0, np.pi / 2)
+        square = np.array([[np.cos(a), np.sin(a)] for a in angle + np.arange(4) * np.pi / 2]) * side / np.sqrt(2)
+        add(centre + square, none, -1, None)
+    if not views:
+        n = board_fit.VIEW_PX
+        return BoardFitSamples(np.zeros((0, n, n, 3), np.uint8), np.zeros((0, 2, n_cells, n_cells), np.float16),
+                               np.zeros(0, np.int64), np.zeros(0, np.int64))
+    return BoardFitSamples(np.stack(views), np.stack(shifts), np.array(kinds, np.int64), np.array(turns, np.int64))
+

@@ -23,32 +23,11 @@ import numpy as np
 from ..calibration.layouts import Layout, load_layout
 from ..engine import pavilion_board as topo
 from ..engine.azul import FACTORIES_FOR_PLAYERS
-from ..engine.azul import TILE_NAMES as AZUL_TILE_NAMES
-from . import boards as geo
+from ..engine.observe import TILE_ORDER
+from ..vision import boards as geo
+from ..vision.boards import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_mm
 
 Point = tuple[float, float]
-
-#: Tile names in the order observations list them, per game.
-TILE_ORDER: dict[str, tuple[str, ...]] = {
-    "azul": AZUL_TILE_NAMES,
-    "pavilion": topo.COLORS + ("first_player",),
-}
-BOARD_HEIGHT_MM = 2.5
-FACTORY_HEIGHT_MM = 2.0
-
-
-def tile_mm(game: str) -> float:
-    """A tile's width (Azul's square side, Summer Pavilion's rhombus side)."""
-    return geo.AZUL_TILE_MM if game == "azul" else geo.PAVILION_TILE_SIDE_MM
-
-
-def tile_height(game: str) -> float:
-    return geo.AZUL_TILE_HEIGHT_MM if game == "azul" else geo.PAVILION_TILE_HEIGHT_MM
-
-
-def factory_diameter(game: str) -> float:
-    # Summer Pavilion's rhombuses are longer than Azul's squares: four need a wider disc.
-    return geo.FACTORY_DIAMETER_MM if game == "azul" else 2.0 * geo.PAVILION_TILE_SIDE_MM * 1.62
 
 
 def rotate(x: float, y: float, angle_deg: float) -> Point:

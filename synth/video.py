@@ -22,7 +22,8 @@ import numpy as np
 from ..engine.record import Record, replay
 from .camera import Camera, ViewRanges, sample_camera
 from .render import Look, SceneOptions, Solid, compose, layout_name, make_clutter, make_hand, sample_look, scene_truth
-from .table import Item, Table, arrange, build_table, tile_mm, zone_contents
+from ..vision.boards import tile_mm
+from .table import Item, Table, arrange, build_table, zone_contents
 
 #: Frames per phase of one event: still, reach in, carry, put down and leave.
 STILL, REACH, CARRY, LEAVE = 2, 3, 3, 2
@@ -164,7 +165,7 @@ def frame_count(record: Record, first: int = 0, last: int | None = None) -> int:
 
 
 def _moved(before: dict[str, list[str]], after: dict[str, list[str]]) -> bool:
-    """Whether :func:`~azulcam.vision.table.build_table` would lay a tile anew or take one away."""
+    """Whether :func:`~azulcam.synth.table.build_table` would lay a tile anew or take one away."""
     return any(sorted(before.get(zone, [])) != sorted(after.get(zone, [])) for zone in before.keys() | after.keys())
 
 

@@ -11,7 +11,7 @@ import pytest
 from expected_truth import expected_view, seen_view
 
 from azulcam.engine.record import Record, replay
-from azulcam.vision.video import CARRY, LEAVE, REACH, STILL, frames, write_video
+from azulcam.synth.video import CARRY, LEAVE, REACH, STILL, frames, write_video
 
 RECORDS = Path(__file__).resolve().parents[2] / "fixtures" / "records"
 

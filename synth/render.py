@@ -31,12 +31,12 @@ import numpy as np
 
 from ..calibration.profile import PROFILE_FORMAT
 from . import art, props
-from . import boards as geo
+from ..vision import boards as geo
+from ..vision.boards import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_height, tile_mm
+from ..vision.timing import Stopwatch
 from .camera import Camera, ViewRanges, sample_camera
 from .props import Prop
-from .timing import Stopwatch
-from .table import (BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, Arrangement, Item, Table, arrange, build_table,
-                    contents_of, factory_diameter, observation, rotate, tile_height, tile_mm, zone_contents)
+from .table import Arrangement, Item, Table, arrange, build_table, contents_of, observation, rotate, zone_contents
 
 SCENE_FORMAT = "azulcam-scene/1"
 _MAX_CANVAS_PX = 3e6  # keeps a zoomed-out oblique view from drawing a huge canvas

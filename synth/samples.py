@@ -1,0 +1,67 @@
+"""The photos bundled with azulcam for its demo (``azulcam/samples/``), remade by this module.
+
+Each sample is one table photographed twice by the same camera: at the game's start, every board
+bare (``NAME.start.jpg``, what ``azulcam calibrate --bare`` is for), and later in the game
+(``NAME.jpg``), with the profile of its true corners (``NAME.profile.json``) and the later photo's
+truth (``NAME.truth.json``, ``azulcam-scene/1``).
+
+    python -m azulcam.synth.samples [--out azulcam/samples]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..engine.record import GAMES, Record, replay
+from .render import SceneOptions, render_moments
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Sample:
+    name: str
+    record: str  # relative to the repository's root
+    events: int  # the later photo shows the state after this many events
+    seed: int
+
+
+SAMPLES = (Sample("azul-4p", "fixtures/records/azul-4p-colored-jokers.json", 45, 7),
+           Sample("pavilion-2p", "fixtures/records/pavilion-2p-colored.json", 80, 9))
+SIZE = (1920, 1080)
+#: A clear photo: no hand over the table, a good JPEG.
+OPTIONS = SceneOptions(size=SIZE, hands=0.0, jpeg=(88, 92))
+
+
+def make(sample: Sample, out: Path) -> None:
+    record = Record.load(ROOT / sample.record)
+    later = next(step.state.copy() for step in replay(record) if step.index + 1 >= sample.events)
+    start = GAMES[later.game]["new"](later.players, later.options, 0)
+    calibration, scene = render_moments([start, later], sample.seed, OPTIONS)
+    (out / f"{sample.name}.start.jpg").write_bytes(calibration.jpeg)
+    (out / f"{sample.name}.jpg").write_bytes(scene.jpeg)
+    profile = {**scene.truth["profile"], "options": dict(record.options)}
+    (out / f"{sample.name}.profile.json").write_text(json.dumps(profile, indent=1) + "\n", encoding="utf-8")
+    made_by = (f"render_moments(the start and the state after {sample.events} events of {sample.record}, "
+               f"seed {sample.seed}, {SIZE[0]}x{SIZE[1]}, no hands, JPEG 88-92)")
+    truth = {"format": scene.truth["format"], "made_by": made_by, "observation": scene.truth["observation"],
+             "hidden": scene.truth["hidden"]}
+    (out / f"{sample.name}.truth.json").write_text(json.dumps(truth) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "azulcam" / "samples")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    for sample in SAMPLES:
+        make(sample, args.out)
+        print(f"wrote {sample.name} to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
