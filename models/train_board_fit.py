@@ -210,8 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "board_fit.onnx")
     args = parser.parse_args(argv)
     from azulcam.synth.art import FAMILIES
-    from azulcam.vision.board_fit import KINDS, MARGIN, SHIFT_SCALE, STRIDE, VIEW_PX
     from azulcam.synth.dataset import BoardFitSamples
+    from azulcam.vision.board_fit import KINDS, MARGIN, SHIFT_SCALE, STRIDE, VIEW_PX
 
     if args.hold_out and args.hold_out not in FAMILIES:
         parser.error(f"no art family {args.hold_out!r}: one of {', '.join(FAMILIES)}")
@@ -275,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
                "batch": args.batch, "lr": args.lr, "train_views": len(train.views), "parameters": int(params),
                "data_seconds": round(data_s, 1), "train_seconds": round(train_s, 1), "torch": torch.__version__}
     model.eval()
-    export_onnx(model.to(memory_format=torch.contiguous_format), lambda out: out, torch.zeros(2, VIEW_PX, VIEW_PX, 3), ("view", "shift", "kinds"),
+    export_onnx(model.to(memory_format=torch.contiguous_format), lambda out: out, torch.zeros(2, VIEW_PX, VIEW_PX, 3),
+                ("view", "shift", "kinds"),
                 {"view": {0: "batch"}, "shift": {0: "batch"}, "kinds": {0: "batch"}}, out, {
                     "kinds": json.dumps(list(KINDS)), "view_px": str(VIEW_PX), "margin": str(MARGIN),
                     "stride": str(STRIDE), "shift_scale": str(SHIFT_SCALE),

@@ -81,20 +81,22 @@ def _clockwise(quad: np.ndarray) -> np.ndarray:
 
 
 def identify(image: np.ndarray, quads: list[np.ndarray], fitter: BoardFitter | None = None) -> list[BoardFit]:
-    """The board-fitting model's first look at each candidate quadrilateral: what it shows, its
-    corners fitted once and turned so that the owner's top left comes first."""
-    return (fitter or load_board_fitter()).fit_many(image, quads, passes=1)
+    """The board-fitting model's look at each candidate quadrilateral: what it shows, its corners
+    fitted (twice: outlines of one board some centimetres apart end on the same fit, whichever
+    is taken) and turned so that the owner's top left comes first."""
+    return (fitter or load_board_fitter()).fit_many(image, quads)
 
 
-def _matches(fits: list[BoardFit], layout: str) -> list[Match]:
-    """The fits as matches of ``layout``, likeliest first."""
-    return sorted((Match(f.corners, layout, f.probability(layout)) for f in fits), key=lambda m: -m.score)
+def _matches(fits: list[BoardFit], layout: str, min_score: float) -> list[Match]:
+    """The fits that are boards like ``layout`` (probability at least ``min_score``), likeliest first."""
+    matches = [Match(f.corners, layout, f.probability(layout)) for f in fits]
+    return sorted((m for m in matches if m.score >= min_score), key=lambda m: -m.score)
 
 
-def _non_overlapping(matches: list[Match], min_score: float, taken: list[Match] = ()) -> list[Match]:
+def _non_overlapping(matches: list[Match], taken: list[Match] = ()) -> list[Match]:
     chosen: list[Match] = []
     for m in matches:
-        if m.score >= min_score and not any(_overlaps(m.corners, c.corners) for c in [*taken, *chosen]):
+        if not any(_overlaps(m.corners, c.corners) for c in [*taken, *chosen]):
             chosen.append(m)
     return chosen
 
@@ -123,13 +125,13 @@ def _find_boards(image: np.ndarray, game: str, players: int, side: str, min_scor
     quads = board_candidates(grey, min_area=0.004 * h * w)
     player_layout = f"{game}-{side}"
     fits = identify(image, quads, fitter)
-    chosen = _non_overlapping(_matches(fits, player_layout), min_score)
+    chosen = _non_overlapping(_matches(fits, player_layout, min_score))
     # The boards whose print is confirmed (:func:`_confirmed`) come first.
     confirmed = [m for m in chosen if _confirmed(image, m)]
     chosen = confirmed + [m for m in chosen if not any(m is c for c in confirmed)]
     scoring = None
     if game == "pavilion":
-        rest = _non_overlapping(_matches(fits, "pavilion-scoring"), min_score, chosen[:players])
+        rest = _non_overlapping(_matches(fits, "pavilion-scoring", min_score), chosen[:players])
         scoring = rest[0] if rest else None
     # More boards of the game in view than players: a wrong --players would drop one unsaid.
     more = [m for m in confirmed[players:] if scoring is None or not _overlaps(m.corners, scoring.corners)]
@@ -140,7 +142,7 @@ def _find_boards(image: np.ndarray, game: str, players: int, side: str, min_scor
     if len(chosen) < players:
         other, one, many = (("pavilion-colored", "a Summer Pavilion board", "Summer Pavilion boards") if game == "azul"
                             else ("azul-colored", "an Azul board", "Azul boards"))
-        seen = len(_non_overlapping(_matches(fits, other), min_score, chosen))
+        seen = len(_non_overlapping(_matches(fits, other, min_score), chosen))
         hint = f"; {seen} {'looks like ' + one if seen == 1 else 'look like ' + many} (wrong --game?)" if seen else ""
         raise CalibrationError(f"found {len(chosen)} of the {players} boards{hint}; give their corners by hand "
                                "(--board) or take a photo where every board shows whole")
