@@ -41,11 +41,11 @@ KINDS: tuple[str, ...] = LAYOUT_NAMES + ("none",)
 #: millimetres, the second settles it (the view is then centred on the board, as in training's
 #: finest cases).
 PASSES = 2
-#: Robust reweighting of the cells: a cell whose residual is beyond this many of its own
-#: expected errors counts as much as one at it (Huber's weights), so that a hand or a prop over
-#: part of the board cannot pull the fit.
+#: Robust refits of the cells: a cell whose residual is beyond this many of its own expected
+#: errors counts as much as one at it (Huber's weights), so that a hand or a prop over part of
+#: the board pulls the fit less (a hand over a quarter of a board still moved a corner 4 px).
 _HUBER = 2.0
-_REWEIGHTS = 2
+_REFITS = 1
 #: The board's own corners in its fractions (TL TR BR BL).
 _UNIT = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
 
@@ -125,14 +125,12 @@ def weighted_homography(src: np.ndarray, dst: np.ndarray, weights: np.ndarray) -
 class BoardFit:
     """A board's fit: its corners (image pixels, TL TR BR BL as its owner sees the board), the
     probability of each of :data:`KINDS`, how many quarter turns the outline's corners were from
-    the owner's (``np.roll(outline, -turn)``) with that turn's probability, and the expected
-    error of the fit's cells (a weighted median, in shares of the board's side)."""
+    the owner's (``np.roll(outline, -turn)``) with that turn's probability."""
 
     corners: np.ndarray
     kinds: dict[str, float]
     turn: int
     turn_probability: float
-    spread: float
 
     def probability(self, layout: str) -> float:
         """The probability that the view shows a board like ``layout``: a player's board of its
@@ -180,22 +178,17 @@ class BoardFitter:
         truth = cells + shift[:2].reshape(2, -1).T / SHIFT_SCALE  # where each cell truly lies
         expected = np.exp(shift[2].reshape(-1)) / SHIFT_SCALE  # its expected error (Laplace scale)
         weights = 1.0 / expected ** 2
-        robust = np.ones_like(weights)
-        fit = np.eye(3)
-        for _ in range(_REWEIGHTS):
-            # true board fractions -> the outline's fractions
-            fit = weighted_homography(truth, cells, weights * robust)
+        fit = weighted_homography(truth, cells, weights)  # true board fractions -> the outline's fractions
+        for _ in range(_REFITS):
             residual = np.linalg.norm(to_image(fit, truth) - cells, axis=1)
-            robust = np.minimum(1.0, _HUBER * expected / np.maximum(residual, 1e-12))
+            fit = weighted_homography(truth, cells, weights * np.minimum(1.0, _HUBER * expected / np.maximum(residual, 1e-12)))
         corners = to_image(board_homography(outline) @ fit, _UNIT)
         layout_logits, turn_logits = logits[:len(KINDS)], logits[len(KINDS):]
         kinds = _softmax(layout_logits)
         turns = _softmax(turn_logits)
         turn = int(np.argmax(turns))
-        order = np.argsort(expected)
-        spread = float(expected[order][np.searchsorted(np.cumsum(weights[order]), weights.sum() / 2)])
         return BoardFit(np.roll(corners, -turn, axis=0), dict(zip(KINDS, map(float, kinds))), turn,
-                        float(turns[turn]), spread)
+                        float(turns[turn]))
 
 
 def _softmax(x: np.ndarray) -> np.ndarray:
