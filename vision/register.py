@@ -113,10 +113,10 @@ _SHEET_EDGE_KEEP = 0.3
 
 
 class _Look:
-    """A board's look, as the aligner matches it: a sheet, the board photographed in its own plane (BGR or grey, uint8; pixel ``(i, j)`` shows it at
-    fractions ``(i / width, j / height)``, as ``bare.rectified`` makes it). Its templates and fine
-    models are worked out once per scale. ``sheet`` is a read-only copy: the caller's array may
-    change after, this look does not."""
+    """A board's look, as the aligner matches it: a sheet, the board photographed in its own
+    plane (BGR or grey, uint8; pixel ``(i, j)`` shows it at fractions ``(i / width, j / height)``,
+    as ``bare.rectified`` makes it). Its templates and fine models are worked out once per scale.
+    ``sheet`` is a read-only copy: the caller's array may change after, this look does not."""
 
     def __init__(self, layout_name: str, sheet: np.ndarray) -> None:
         self.layout_name = layout_name
