@@ -286,15 +286,24 @@ def write_model_files(out: Path, version: str, labels: tuple[str, tuple[str, ...
     print(f"wrote {out} ({out.stat().st_size} bytes, sha256 {digest}), total {setting['total_seconds']:.0f} s")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scenes", type=int, default=10000, help="training scenes")
-    parser.add_argument("--val-scenes", type=int, default=500, help="held-out scenes (other seeds)")
+def training_parser(doc: str, scenes: int, val_scenes: int, epochs: int, batch: int, lr: float
+                    ) -> argparse.ArgumentParser:
+    """The command line every training script starts from (its description: ``doc``'s first
+    paragraph): scenes, held-out scenes, seed, epochs, batch, learning rate and worker processes,
+    with the script's defaults."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--scenes", type=int, default=scenes, help="training scenes")
+    parser.add_argument("--val-scenes", type=int, default=val_scenes, help="held-out scenes (other seeds)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--epochs", type=int, default=16)
-    parser.add_argument("--batch", type=int, default=256)
-    parser.add_argument("--lr", type=float, default=3e-3)
-    parser.add_argument("--workers", type=int, default=2, help="processes generating patches")
+    parser.add_argument("--epochs", type=int, default=epochs)
+    parser.add_argument("--batch", type=int, default=batch)
+    parser.add_argument("--lr", type=float, default=lr)
+    parser.add_argument("--workers", type=int, default=2, help="processes making the training data")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = training_parser(__doc__, scenes=10000, val_scenes=500, epochs=16, batch=256, lr=3e-3)
     parser.add_argument("--edge-light-share", type=float, default=0.12,
                         help="share of scenes with the light at the ends of its ranges")
     parser.add_argument("--full-hd-share", type=float, default=0.5,

@@ -19,7 +19,6 @@ N x 3 x 32 x 32 (the two shifts times ``SHIFT_SCALE``, then the log of the expec
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import os
@@ -32,7 +31,7 @@ import numpy as np
 from azulcam.progress import Progress
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import export_onnx, run_jobs, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
+from train import export_onnx, run_jobs, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
 
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "1.0.0"
@@ -193,14 +192,7 @@ def held_out_figures(model, data, none: int, batch: int = 256) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scenes", type=int, default=1600, help="training scenes")
-    parser.add_argument("--val-scenes", type=int, default=120, help="held-out scenes (other seeds)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--epochs", type=int, default=12)
-    parser.add_argument("--batch", type=int, default=64)
-    parser.add_argument("--lr", type=float, default=3e-3)
-    parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
+    parser = training_parser(__doc__, scenes=1600, val_scenes=120, epochs=12, batch=64, lr=3e-3)
     parser.add_argument("--hold-out", default=None,
                         help="an art family no training scene is drawn in; the held-out scenes are all of it")
     parser.add_argument("--blend-share", type=float, default=0.5)

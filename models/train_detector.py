@@ -20,7 +20,6 @@ Needs the ``train`` extra (torch, onnx); the runtime needs neither.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import os
@@ -33,7 +32,7 @@ import numpy as np
 from azulcam.progress import Progress
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import export_onnx, run_jobs, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
+from train import export_onnx, run_jobs, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
 
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "2.0.0"
@@ -192,14 +191,7 @@ def export(model, path: Path, metadata: dict[str, str]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scenes", type=int, default=2400, help="training scenes")
-    parser.add_argument("--val-scenes", type=int, default=150, help="held-out scenes (other seeds)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--epochs", type=int, default=30)
-    parser.add_argument("--batch", type=int, default=32)
-    parser.add_argument("--lr", type=float, default=4e-3)
-    parser.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
+    parser = training_parser(__doc__, scenes=2400, val_scenes=150, epochs=30, batch=32, lr=4e-3)
     parser.add_argument("--edge-light-share", type=float, default=0.0,
                         help="share of scenes (training and held-out) lit at the ends of the renderer's ranges")
     parser.add_argument("--families", default="all",
