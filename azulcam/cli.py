@@ -321,6 +321,77 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_watch(args: argparse.Namespace) -> int:
+    from .calibration.profile import Profile, ProfileError
+    from .engine.record import Game
+    from .vision.analyze import default_locator
+    from .vision.bare import BareError, load_bare_boards
+    from .vision.capture import CaptureError, open_source
+    from .vision.journal import Journal, JournalError, read_journal
+    from .vision.watch import Watcher, event_line, resumed_tracker, watch
+
+    try:
+        profile = Profile.from_json(_load_json(args.profile, "profile"))
+        options = _reading_options(profile, args.jokers)
+        bare = load_bare_boards(profile.boards, Path(args.profile).parent if args.profile != "-" else Path.cwd())
+    except (ProfileError, BareError) as exc:
+        raise BadInput(str(exc)) from None
+    record_path = Path(args.out) if args.out else None
+    journal_path = record_path.with_name(record_path.name + ".journal") if record_path else None
+    resumed = journal_path is not None and journal_path.exists() and not args.new
+    if resumed:
+        try:
+            kept = read_journal(journal_path)  # type: ignore[arg-type]
+        except JournalError as exc:
+            raise BadInput(f"{exc} (--new starts another game and replaces it)") from None
+        if kept.game.record.game != profile.game or kept.game.record.player_count != profile.player_count:
+            raise BadInput(f"the journal {journal_path} is of another game than the profile {args.profile} "
+                           "(--new starts another game and replaces it)")
+        game, displays, after = kept.game, kept.displays, kept.frame
+    else:
+        game, displays, after = Game.new(profile.game, profile.player_count, options), [], -1
+    try:
+        source = open_source(args.source, args.fps, notify=lambda m: print(f"azulcam watch: {m}", file=sys.stderr))
+    except CaptureError as exc:
+        raise BadInput(str(exc)) from None
+    journal = Journal.create(journal_path, game, displays, after) if journal_path is not None else None
+    events_out = None
+    if args.events == "-":
+        events_out = sys.stdout
+    elif args.events:
+        try:
+            events_out = open(args.events, "a", encoding="utf-8")  # noqa: SIM115 (closed below)
+        except OSError as exc:
+            raise BadInput(f"cannot write {args.events}: {exc.strerror}") from None
+
+    def emit(event: dict) -> None:
+        if events_out is not None:
+            events_out.write(event_line(event) + "\n")
+            events_out.flush()
+        if event["kind"] in ("move", "chance", "alert"):
+            what = event.get("move") or event.get("deal") or event.get("refill") or event.get("message")
+            print(f"azulcam watch: frame {event['frame']}: {event['kind']} {json.dumps(what)}", file=sys.stderr)
+
+    locator, note = default_locator()
+    if note:
+        print(f"azulcam watch: warning: {note}", file=sys.stderr)
+    watcher = Watcher(profile, _reading_model(), resumed_tracker(game, displays, profile), emit, locator, bare,
+                      journal, record_path)
+    try:
+        watch(source, watcher, resumed, after)
+    except CaptureError as exc:
+        raise BadInput(str(exc)) from None
+    finally:
+        if events_out is not None and events_out is not sys.stdout:
+            events_out.close()
+    record = watcher.tracker.game.record
+    state = watcher.tracker.game.state
+    status = "over" if state.is_over() else "not over"
+    print(f"azulcam watch: {len(record.events)} events, game {status}, scores {state.scores()}"
+          + (f" -> {record_path}" if record_path else ""), file=sys.stderr)
+    return 0
+
+
 def _quad(text: str) -> list[tuple[float, float]]:
     try:
         values = [float(v) for v in text.replace(";", ",").split(",")]
@@ -508,6 +579,23 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--compact", action="store_true", help="print the observation on one line")
     _add_text_options(a, "what is on the table, each board drawn,")
     a.set_defaults(func=cmd_analyze)
+
+    w = sub.add_parser("watch", help="follow a game on camera and write its checked record as it is played",
+                       description="Follow a game through a camera, stream, video file or folder of images: each "
+                                   "still view is read, the engine decides which legal move or chance event "
+                                   "explains it, and the record grows move by move. With --out, every committed "
+                                   "event is journalled beside the record first, and a watch stopped at any moment "
+                                   "resumes the same game.")
+    w.add_argument("source", help="webcam index (0), rtsp:// or http(s):// stream, video file, or folder of images")
+    w.add_argument("--profile", required=True, help="azulcam-profile/1 of this camera (from azulcam calibrate)")
+    w.add_argument("--out", default=None, help="record file (azulcam-record/1) kept up to date; its journal "
+                                               "OUT.journal lies beside it")
+    w.add_argument("--events", default=None, metavar="PATH",
+                   help="write the event stream (JSON lines) to PATH, '-' for standard output")
+    w.add_argument("--new", action="store_true", help="start a new game even where --out's journal holds one")
+    w.add_argument("--jokers", action="store_true", help="Azul with the joker tiles, whatever the profile says")
+    w.add_argument("--fps", type=float, default=None, help="frames a second of a folder of images (default 10)")
+    w.set_defaults(func=cmd_watch)
 
     d = sub.add_parser("demo", help="read the bundled photo of each game and print what it sees, with the check",
                        description="The main job without a camera: read the bundled table photo of each game "

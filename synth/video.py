@@ -28,6 +28,21 @@ from .table import Item, Table, arrange, build_table, zone_contents
 #: Frames per phase of one event: still, reach in, carry, put down and leave.
 STILL, REACH, CARRY, LEAVE = 2, 3, 3, 2
 
+#: Still frames after an event's hand has left: a table waits a moment for the next player, and
+#: always for a deal or a refill to be laid out.
+PAUSE = 4
+
+#: Every this many moves, the next player's hand comes in as the last one leaves (one still
+#: frame between them): a fast table, two moves between still views.
+FAST_EVERY = 6
+
+
+def pause_after(index: int, event: object, final: int) -> int:
+    """Still frames after record event ``index`` (``event``) has moved tiles; the video's last
+    event (``final``) is always followed by a pause."""
+    is_move = isinstance(event, dict) and "move" in event
+    return 1 if is_move and index % FAST_EVERY == FAST_EVERY - 1 and index != final else PAUSE
+
 
 @dataclass
 class Frame:
@@ -68,6 +83,7 @@ def frames(record: Record, seed: int = 0, size: tuple[int, int] = (960, 540), fi
     clutter = [make_clutter(rng, arrangement.extent()) for _ in range(int(rng.integers(0, 3)))]
     table = build_table(arrangement, zone_contents(state), rng)
     count = 0
+    final = len(record.events) - 1 if last is None else min(last, len(record.events) - 1)
     shot = _Shot(camera, params, look, clutter, rng, state.options)
     if first == 0:
         for _ in range(STILL):
@@ -81,7 +97,7 @@ def frames(record: Record, seed: int = 0, size: tuple[int, int] = (960, 540), fi
         if step.index < first:
             table = after
             continue
-        for frame in _event_frames(shot, table, after, step.index, mover, count):
+        for frame in _event_frames(shot, table, after, step.index, mover, count, pause_after(step.index, step.event, final)):
             yield frame
             count += 1
         table = after
@@ -110,7 +126,8 @@ class _Shot:
         return Frame(image, truth)
 
 
-def _event_frames(shot: _Shot, before: Table, after: Table, index: int, mover: int | None, count: int) -> Iterator[Frame]:
+def _event_frames(shot: _Shot, before: Table, after: Table, index: int, mover: int | None, count: int,
+                  pause: int) -> Iterator[Frame]:
     kept_before = {id(i) for i in before.items}
     kept_after = {id(i) for i in after.items}
     leaving = [i for i in before.items if id(i) not in kept_after]
@@ -145,7 +162,9 @@ def _event_frames(shot: _Shot, before: Table, after: Table, index: int, mover: i
     for k in range(LEAVE):
         yield shot.frame(after, hand_at(_lerp(target, home, (k + 1) / LEAVE), 70.0), index, "leave", count)
         count += 1
-    yield shot.frame(after, [], index, "still", count)
+    for _ in range(pause):
+        yield shot.frame(after, [], index, "still", count)
+        count += 1
 
 
 def frame_count(record: Record, first: int = 0, last: int | None = None) -> int:
@@ -153,13 +172,14 @@ def frame_count(record: Record, first: int = 0, last: int | None = None) -> int:
     that moves tiles takes a hand's frames, one that moves none (every zone's tiles the same
     before and after) is shown still. Replaying the record is cheap next to drawing it."""
     count = STILL if first == 0 else 0
+    final = len(record.events) - 1 if last is None else min(last, len(record.events) - 1)
     before = zone_contents(record.new_state())
     for step in replay(record):
         if last is not None and step.index > last:
             break
         after = zone_contents(step.state)
         if step.index >= first:
-            count += REACH + CARRY + LEAVE + 1 if _moved(before, after) else STILL
+            count += REACH + CARRY + LEAVE + pause_after(step.index, step.event, final) if _moved(before, after) else STILL
         before = after
     return count
 

@@ -11,7 +11,7 @@ import pytest
 from expected_truth import expected_view, seen_view
 
 from azulcam.engine.record import Record, replay
-from azulcam.synth.video import CARRY, LEAVE, REACH, STILL, frames, write_video
+from azulcam.synth.video import CARRY, LEAVE, PAUSE, REACH, STILL, frames, write_video
 
 RECORDS = Path(__file__).resolve().parents[2] / "fixtures" / "records"
 
@@ -44,7 +44,7 @@ def test_a_deal_is_brought_in_by_a_hand():
     record = Record.load(RECORDS / "azul-2p-colored.json")
     shown = [f.truth for f in frames(record, seed=0, size=(320, 180), last=0)]
     phases = [t["phase"] for t in shown]
-    assert phases == ["still"] * STILL + ["reach"] * REACH + ["carry"] * CARRY + ["leave"] * LEAVE + ["still"]
+    assert phases == ["still"] * STILL + ["reach"] * REACH + ["carry"] * CARRY + ["leave"] * LEAVE + ["still"] * PAUSE
     # the factories fill only when the hand puts the tiles down
     assert all(not f["tiles"] for t in shown if t["phase"] in ("reach", "carry") for f in t["observation"]["factories"])
     assert all(len(f["tiles"]) == 4 for f in shown[-1]["observation"]["factories"])

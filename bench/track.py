@@ -1,0 +1,212 @@
+"""Games followed on the renderer's videos: `watch`'s records against the truth.
+
+Each game is played by the built-in greedy players from its seed, drawn as a video (a hand carries
+every event's tiles; every sixth move the next hand comes in as the last leaves, so two moves fall
+between still views) and followed from its first frame as `azulcam watch` follows a camera:
+calibrated on frame 0 (`calibrate --bare`; the players named by their seats, as a user names them),
+then every frame through the still gate, the reader and the tracker. The games turn through Azul
+(coloured wall; grey wall with jokers) and Summer Pavilion (coloured and grey sides), 2 to 4
+players, and the art families given.
+
+Prints per game and in all: records identical to the truth's (every move and chance event; the
+displays numbered as the tracker numbered them, tiles in a display in any order), finished games
+with a wrong score, how long after the hand left each move was committed (video seconds), and
+the processing time over the video's time (at most 1 keeps up with the camera).
+
+    python bench/track.py [--games 8] [--events 30] [--families classic,strong-print,matte-worn,bright]
+        [--size 960x540] [--seed 900000] [--work DIR] [--reader PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+from azulcam.calibration.profile import Profile
+from azulcam.engine.players import make_player
+from azulcam.engine.record import Game, Record, play_game
+from azulcam.synth.video import pause_after, write_video
+from azulcam.vision.analyze import bare_boards, default_locator
+from azulcam.vision.calibrate import CalibrationError, find_boards, profile_json
+from azulcam.vision.capture import VideoSource
+from azulcam.vision.classify import default_classifier, load_reader
+from azulcam.vision.watch import Watcher, resumed_tracker
+
+CASES = (("azul", {"wall": "colored", "jokers": False}), ("pavilion", {"side": "colored"}),
+         ("azul", {"wall": "grey", "jokers": True}), ("pavilion", {"side": "grey"}))
+
+
+def game_video(work: Path, k: int, seed: int, families: list[str], events: int, size: tuple[int, int]
+               ) -> tuple[Path, Record, str]:
+    """The k-th game: its video (drawn once, kept in ``work``), its truth record (cut to ``events``)
+    and its art family."""
+    game, options = CASES[k % len(CASES)]
+    players = 2 + (k // len(CASES)) % 3
+    family = families[k % len(families)]
+    full = play_game(game, [make_player("greedy", seed * 10 + i) for i in range(players)], options, seed,
+                     start_player=seed % players).record
+    record = Record(full.game, full.players, full.options, full.start_player,
+                    full.events[:events] if events else full.events)
+    name = f"{game}-{players}p-{'-'.join(str(v) for v in options.values())}-{family}-{seed}-{events}-{size[0]}x{size[1]}"
+    video = work / f"{name}.mp4"
+    if not video.exists() or not video.with_suffix(".jsonl").exists():
+        write_video(record, video, seed, size, family=family)
+    return video, record, family
+
+
+def calibrated(frame: np.ndarray, truth: dict, record: Record, classifier: object) -> tuple[Profile, dict, bool]:
+    """The profile from frame 0 (its players named by the truth's seats) and the bare boards;
+    with the truth's corners where calibration fails (corners given by hand), and False."""
+    game, options = record.game, record.options
+    side = options.get("wall") or options.get("side")
+    seats = {b["player"]: np.mean(b["corners"], axis=0) for b in truth["profile"]["boards"]}
+    try:
+        boards, scoring = find_boards(frame, game, record.player_count, side)
+        data = profile_json(frame, game, boards, scoring, options)
+        for b in data["boards"]:
+            middle = np.mean(b["corners"], axis=0)
+            b["player"] = min(seats, key=lambda p: float(np.linalg.norm(seats[p] - middle)))
+        if len({b["player"] for b in data["boards"]}) != len(seats) or (game == "pavilion" and scoring is None):
+            raise CalibrationError("boards found do not match the seats")
+        found = True
+    except CalibrationError:
+        data = {**truth["profile"], "options": options}
+        found = False
+    data["boards"] = sorted(data["boards"], key=lambda b: b["player"])
+    profile = Profile.from_json(data)
+    return profile, bare_boards(frame, profile, classifier), found
+
+
+def renumbered(record: Record, truth_centres: list[list[float]], places: list[tuple[float, float]]) -> list[dict]:
+    """The truth's events with its displays numbered as the tracker numbered them (nearest places)
+    and each display's tiles sorted."""
+    order = {i: min(range(len(places)), key=lambda j: math.dist(c, places[j])) for i, c in enumerate(truth_centres)}
+    if not places or len(set(order.values())) != len(order):
+        order = {i: i for i in range(len(truth_centres))}
+    out = []
+    for event in record.events:
+        if "deal" in event:
+            deal = dict(event["deal"])
+            factories = [[] for _ in deal["factories"]]
+            for i, tiles in enumerate(deal["factories"]):
+                factories[order[i]] = sorted(tiles)
+            out.append({"deal": {**deal, "factories": factories}})
+        elif "move" in event and isinstance(event["move"].get("source"), int):
+            out.append({**event, "move": {**event["move"], "source": order[event["move"]["source"]]}})
+        else:
+            out.append(event)
+    return out
+
+
+def sorted_deals(events: list[dict]) -> list[dict]:
+    return [{"deal": {**e["deal"], "factories": [sorted(f) for f in e["deal"]["factories"]]}} if "deal" in e else e
+            for e in events]
+
+
+def alike_when_still(got: Record, want: list[dict], truth: Record) -> bool:
+    """Whether ``got`` reaches the same positions as ``want`` (the truth's events, renumbered) at
+    every moment the video held still after an event: records that differ only in what no view
+    showed (two moves between still views, from two displays that held the same tiles)."""
+    final = len(want) - 1
+    shown = {i for i, event in enumerate(truth.events) if pause_after(i, event, final) > 1}
+    if len(got.events) != len(want):
+        return False
+    a = Game(Record(got.game, got.players, got.options, got.start_player, []))
+    b = Game(Record(got.game, got.players, got.options, truth.start_player, []))
+    for i, (x, y) in enumerate(zip(got.events, want)):
+        a.apply(x["move"] if "move" in x else x)
+        b.apply(y["move"] if "move" in y else y)
+        if i in shown and a.state != b.state:
+            return False
+    return True
+
+
+def follow(video: Path, record: Record, classifier: object, locator: object) -> dict:
+    truth = [json.loads(line) for line in video.with_suffix(".jsonl").read_text(encoding="utf-8").splitlines()]
+    source = VideoSource(video)
+    frames = source.frames()
+    first = next(frames)
+    profile, bare, found = calibrated(first.image, truth[0], record, classifier)
+    commits: list[tuple[int, int]] = []  # (frame, record event index)
+    watcher = Watcher(profile, classifier, resumed_tracker(Game.new(record.game, record.players, record.options),
+                                                           [], profile), lambda e: None, locator, bare)
+    spent = 0.0
+    count = 0
+    for frame in [first, *frames]:
+        before = len(watcher.tracker.game.record.events)
+        t0 = time.perf_counter()
+        watcher.feed(frame)
+        spent += time.perf_counter() - t0
+        count += 1
+        commits += [(frame.index, i) for i in range(before, len(watcher.tracker.game.record.events))]
+    source.close()
+    got = watcher.tracker.game.record
+    centres = next((t["observation"]["factories"] for t in truth if any(f["tiles"] for f in t["observation"]["factories"])),
+                   truth[0]["observation"]["factories"])
+    want = renumbered(record, [f["center"] for f in centres], watcher.tracker.displays.places)
+    same = sorted_deals(got.events) == want and got.start_player == record.start_player
+    try:
+        alike = same or alike_when_still(got, want, record)
+    except Exception:  # noqa: BLE001 (the truth's events renumbered may not replay after a wrong one)
+        alike = False
+    left = {}  # record event -> first frame with the hand gone
+    for t in truth:
+        if t["phase"] == "still" and t["event"] >= 0:
+            left.setdefault(t["event"], t["frame"])
+    lags = [(f - left[i]) / 10.0 for f, i in commits if i in left and i < len(want) and "move" in want[i]]
+    over = Game(record).state.is_over()
+    wrong_score = over and (not got.events or Game(got).state.scores() != Game(record).state.scores())
+    return {"same": same, "alike": alike, "events": len(record.events), "got": len(got.events), "calibrated": found,
+            "first_wrong": next((i for i, (a, b) in enumerate(zip(sorted_deals(got.events), want)) if a != b), None),
+            "lags": lags, "ratio": spent / (count / source.fps), "over": over, "wrong_score": wrong_score,
+            "reads": watcher.spent["reads"], "frames": count}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=8)
+    parser.add_argument("--events", type=int, default=30, help="record events drawn of each game (0: the whole game)")
+    parser.add_argument("--families", default="classic,strong-print,matte-worn,bright")
+    parser.add_argument("--size", default="960x540")
+    parser.add_argument("--seed", type=int, default=900000)
+    parser.add_argument("--work", type=Path, default=Path("/tmp/azulcam-bench-track"), help="where videos are kept")
+    parser.add_argument("--reader", type=Path, default=None, help="another reading model (say, one that never saw a family)")
+    args = parser.parse_args()
+    size = tuple(int(v) for v in args.size.lower().split("x"))
+    args.work.mkdir(parents=True, exist_ok=True)
+    classifier = load_reader(args.reader) if args.reader else default_classifier()
+    locator, _ = default_locator()
+    results = []
+    for k in range(args.games):
+        video, record, family = game_video(args.work, k, args.seed + k, args.families.split(","), args.events, size)  # type: ignore[arg-type]
+        r = follow(video, record, classifier, locator)
+        results.append(r)
+        lags = r["lags"]
+        verdict = "same" if r["same"] else "alike at every still view" if r["alike"] else "DIFFERENT"
+        print(f"{video.stem}: {verdict} record ({r['got']} of {r['events']} events"
+              f"{'' if r['first_wrong'] is None else ', first wrong: event ' + str(r['first_wrong'])}), "
+              f"{'calibrated' if r['calibrated'] else 'corners from the truth'}, {r['reads']} reads of {r['frames']} "
+              f"frames, commit lag median {statistics.median(lags) if lags else float('nan'):.1f} s max "
+              f"{max(lags) if lags else float('nan'):.1f} s, time/video {r['ratio']:.2f}", flush=True)
+    lags = [x for r in results for x in r["lags"]]
+    same = sum(r["same"] for r in results)
+    alike = sum(r["alike"] for r in results)
+    print(f"records identical: {same} of {len(results)} ({same / len(results):.0%}); the same at every still view: "
+          f"{alike} of {len(results)} ({alike / len(results):.0%}); finished games with a wrong "
+          f"score: {sum(r['wrong_score'] for r in results)} of {sum(r['over'] for r in results)}; calibrated on "
+          f"frame 0: {sum(r['calibrated'] for r in results)} of {len(results)}")
+    if lags:
+        print(f"moves committed within 1 s of the hand leaving: {sum(x <= 1.0 for x in lags)} of {len(lags)}; "
+              f"median {statistics.median(lags):.1f} s, max {max(lags):.1f} s")
+    print(f"processing time / video time: median {statistics.median(r['ratio'] for r in results):.2f}, "
+          f"max {max(r['ratio'] for r in results):.2f} (this machine, {cv2.getNumThreads()} OpenCV threads)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""``azulcam watch`` end to end on a rendered game video: the record, the event stream, the
+journal that lets a killed watch resume the same game, and clear errors."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import pytest
+
+from azulcam.engine.observe import observation_of
+from azulcam.engine.record import Game, Record
+from azulcam.synth.video import write_video
+from test_cli import run
+
+RECORD = Path(__file__).resolve().parents[2] / "fixtures" / "records" / "azul-2p-colored.json"
+EVENTS = 5  # the deal and four moves
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    """A video of the first events of a game, and a profile calibrated on its first frame with
+    the boards' corners given (``calibrate --board ... --bare``)."""
+    folder = tmp_path_factory.mktemp("watch")
+    record = Record.load(RECORD)
+    video, sidecar, _ = write_video(record, folder / "game.mp4", seed=2, size=(960, 540), last=EVENTS - 1)
+    truth = [json.loads(line) for line in sidecar.read_text().splitlines()]
+    ok, first = cv2.VideoCapture(str(video)).read()
+    assert ok
+    cv2.imwrite(str(folder / "start.png"), first)
+    corners = [",".join(f"{v:.1f}" for xy in b["corners"] for v in xy) for b in truth[0]["profile"]["boards"]]
+    from azulcam.cli import main
+
+    assert main(["calibrate", str(folder / "start.png"), "--game", "azul", "--players", "2", "--board", corners[0],
+                 "--board", corners[1], "--bare", "--out", str(folder / "profile.json")]) == 0
+    return folder, record, truth
+
+
+def _same_table(record: Record, truth_observation: dict) -> None:
+    seen = observation_of(Game(record).state)
+    assert [b["slots"] for b in seen["boards"]] == [b["slots"] for b in truth_observation["boards"]]
+    assert seen["center"] == truth_observation["center"]
+    assert sorted(sorted(f["tiles"]) for f in seen["factories"]) == sorted(sorted(f["tiles"]) for f in truth_observation["factories"])
+
+
+def test_watch_follows_the_game_into_its_record_and_event_stream(table, tmp_path, capsys):
+    folder, record, truth = table
+    out = tmp_path / "game.json"
+    code, _, err = run(["watch", str(folder / "game.mp4"), "--profile", str(folder / "profile.json"),
+                        "--out", str(out), "--events", str(tmp_path / "events.jsonl")], capsys)
+    assert code == 0, err
+    got = Record.load(out)
+    assert len(got.events) == EVENTS and got.start_player == record.start_player
+    assert [e.get("player") for e in got.events] == [e.get("player") for e in record.events[:EVENTS]]
+    _same_table(got, truth[-1]["observation"])
+    lines = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
+    assert lines[0]["kind"] == "start" and lines[0]["format"] == "azulcam-events/1" and not lines[0]["resumed"]
+    assert all({"kind", "time", "frame"} <= line.keys() for line in lines)
+    kinds = Counter(line["kind"] for line in lines)
+    assert kinds["chance"] == 1 and kinds["move"] == EVENTS - 1 and kinds["state"] >= 1 and not kinds["alert"]
+    assert f"{EVENTS} events, game not over" in err
+
+
+def test_a_watch_killed_mid_game_resumes_the_same_game(table, tmp_path, capsys):
+    folder, _, _ = table
+    args = ["watch", str(folder / "game.mp4"), "--profile", str(folder / "profile.json"), "--out", str(tmp_path / "g.json")]
+    assert run(args, capsys)[0] == 0
+    whole = Record.load(tmp_path / "g.json").events
+    journal = tmp_path / "g.json.journal"
+    lines = journal.read_text().splitlines()
+    # Killed after the third event was journalled, while the fourth was being written.
+    journal.write_text("\n".join(lines[:lines.index(next(line for line in lines if '"frame"' in line)) + 3])
+                       + '\n{"event": {"player"')
+    code, _, err = run(args + ["--events", "-"], capsys)
+    assert code == 0, err
+    assert Record.load(tmp_path / "g.json").events == whole
+    code, out, _ = run(args + ["--events", "-"], capsys)  # once more: nothing new to add
+    assert out, (out, err)
+    assert json.loads(out.splitlines()[0])["resumed"] and Record.load(tmp_path / "g.json").events == whole
+
+
+def test_bad_input_is_refused_with_a_clear_message(table, tmp_path, capsys):
+    folder, _, _ = table
+    profile = str(folder / "profile.json")
+    code, _, err = run(["watch", str(tmp_path / "none.mp4"), "--profile", profile], capsys)
+    assert code == 1 and "no camera, stream, video or folder of images" in err
+    (tmp_path / "g.json.journal").write_text("not a journal\n{}\n")
+    code, _, err = run(["watch", str(folder / "game.mp4"), "--profile", profile, "--out", str(tmp_path / "g.json")], capsys)
+    assert code == 1 and "g.json.journal" in err and "--new" in err

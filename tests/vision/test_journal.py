@@ -1,0 +1,63 @@
+"""The journal: what was committed comes back after a kill, and a damaged one is named."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from azulcam.engine.record import Game, Record
+from azulcam.vision.journal import Journal, JournalError, read_journal
+
+RECORD = Path(__file__).resolve().parents[2] / "fixtures" / "records" / "azul-2p-colored.json"
+
+
+def _journal(path: Path, events: int) -> list[dict]:
+    truth = Record.load(RECORD)
+    game = Game.new(truth.game, truth.players, truth.options, truth.start_player)
+    journal = Journal.create(path, game, [(10.0, 20.0), (30.0, 40.0)])
+    for k, event in enumerate(truth.events[:events]):
+        game.apply(event["move"] if "move" in event else event)
+        journal.append({"event": event, "frame": 10 * k})
+    journal.close()
+    return truth.events[:events]
+
+
+def test_a_journal_gives_back_the_game_the_displays_and_the_last_frame(tmp_path):
+    events = _journal(tmp_path / "j", 6)
+    kept = read_journal(tmp_path / "j")
+    assert kept.game.record.events == events and kept.frame == 50
+    assert kept.displays == [(10.0, 20.0), (30.0, 40.0)]
+
+
+def test_a_line_cut_short_by_a_kill_is_left_out(tmp_path):
+    events = _journal(tmp_path / "j", 4)
+    with (tmp_path / "j").open("a") as f:
+        f.write('{"event": {"player": 1, "mo')
+    assert read_journal(tmp_path / "j").game.record.events == events
+
+
+def test_an_undo_takes_the_last_event_back(tmp_path):
+    events = _journal(tmp_path / "j", 4)
+    with (tmp_path / "j").open("a") as f:
+        f.write(json.dumps({"undo": True}) + "\n")
+    assert read_journal(tmp_path / "j").game.record.events == events[:3]
+
+
+@pytest.mark.parametrize("damage, message", [
+    ("not json\n", "line 7: not JSON"),
+    (json.dumps({"event": {"player": 0, "move": {"action": "take", "source": 0, "color": "red", "line": 9}}}) + "\n",
+     "event 4 does not replay"),
+    (json.dumps({"colour": "red"}) + "\n", "unknown entry 'colour'"),
+])
+def test_a_damaged_journal_is_named_with_its_line(tmp_path, damage, message):
+    _journal(tmp_path / "j", 4)
+    with (tmp_path / "j").open("a") as f:
+        f.write(damage + json.dumps({"displays": []}) + "\n")
+    with pytest.raises(JournalError, match=message):
+        read_journal(tmp_path / "j")
+
+
+def test_a_file_that_is_no_journal_says_so(tmp_path):
+    (tmp_path / "j").write_text('{"format": "azulcam-record/1"}\n')
+    with pytest.raises(JournalError, match="not an azulcam-journal/1 journal"):
+        read_journal(tmp_path / "j")

@@ -1,0 +1,78 @@
+"""The still gate: a shaking camera is still, a hand is not, and a tile moved is a change."""
+
+import cv2
+import numpy as np
+
+from azulcam.vision.still import StillGate
+
+
+def _table(seed: int = 0) -> np.ndarray:
+    """A textured table, 960 x 540, with a board-like light square in the middle."""
+    rng = np.random.default_rng(seed)
+    noise = cv2.resize(rng.integers(60, 120, (54, 96), np.uint8), (960, 540), interpolation=cv2.INTER_CUBIC)
+    image = cv2.cvtColor(noise, cv2.COLOR_GRAY2BGR)
+    image[170:370, 380:580] = 200
+    return image
+
+
+def _shaken(image: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    m = np.float32([[1, 0, dx], [0, 1, dy]])
+    return cv2.warpAffine(image, m, (image.shape[1], image.shape[0]), borderMode=cv2.BORDER_REFLECT)
+
+
+def _with_tile(image: np.ndarray) -> np.ndarray:
+    out = image.copy()
+    out[250:266, 450:466] = (40, 40, 200)  # a 16-pixel tile on the board
+    return out
+
+
+def _with_arm(image: np.ndarray, reach: int) -> np.ndarray:
+    out = image.copy()
+    cv2.line(out, (960, 0), (960 - reach, reach // 2), (150, 170, 210), 40)
+    return out
+
+
+def test_a_shaking_camera_is_still_after_two_frames():
+    table, gate = _table(), StillGate()
+    assert not gate.update(table)
+    assert gate.update(_shaken(table, 1.0, -0.5))
+    assert gate.update(_shaken(table, -0.7, 0.8))
+
+
+def test_a_moving_arm_is_not_still():
+    table, gate = _table(), StillGate()
+    gate.update(table)
+    gate.update(table)
+    assert not gate.update(_with_arm(table, 300))
+    assert not gate.update(_with_arm(table, 420))
+
+
+def test_a_tile_put_down_is_a_change_and_no_hand():
+    table, gate = _table(), StillGate()
+    gate.update(table)
+    gate.update(table)
+    gate.mark_read()
+    assert not gate.changed()
+    gate.update(_shaken(table, 0.8, 0.3))
+    assert not gate.changed()  # the shake is not a change
+    gate.update(_with_tile(table))
+    assert gate.changed() and not gate.hand_in_view()
+
+
+def test_an_arm_resting_over_the_table_is_a_hand_in_view():
+    table, gate = _table(), StillGate()
+    gate.update(table)
+    gate.update(table)
+    gate.mark_read()
+    arm = _with_arm(table, 400)
+    gate.update(arm)
+    assert gate.update(arm)  # still: it does not move
+    assert gate.hand_in_view()
+
+
+def test_the_whole_view_changed_is_the_camera_moved_not_a_hand():
+    table, gate = _table(), StillGate()
+    gate.update(table)
+    gate.mark_read()
+    gate.update(_shaken(table, 60.0, 40.0))  # bumped: everything moved
+    assert gate.changed() and not gate.hand_in_view()

@@ -1,0 +1,122 @@
+"""The tracker on views a reader could give: the engine decides what happened between them."""
+
+import math
+
+import pytest
+
+from azulcam.calibration.layouts import expected_slots
+from azulcam.engine.players import make_player
+from azulcam.engine.record import Game, play_game, replay
+from azulcam.vision.track import ALERT_AFTER, Tracker, View, ZoneRead, expected, loose_zone
+
+
+def _layout(state) -> str:
+    o = state.options
+    return f"azul-{o['wall']}" if state.game == "azul" else f"pavilion-{o['side']}"
+
+
+def view_of_state(state, time: float, misread: dict[str, ZoneRead] | None = None) -> View:
+    """What a good reader would see of ``state``: every slot at 0.99, loose tiles at 0.8 to 0.97,
+    the displays on a ring numbered clockwise from the right (display 0 nearest (700, 400))."""
+    exp = expected(state)
+    zones = {}
+    for p in range(state.players):
+        for slot in expected_slots(_layout(state)):
+            zones[f"boards.{p}.{slot}"] = ZoneRead(exp.get(f"boards.{p}.{slot}"), 0.99)
+        zones[f"boards.{p}.hand"] = loose_zone([(t, 0.9) for t in exp[f"boards.{p}.hand"]])
+    count = len(state.to_json()["factories"])
+    centres = []
+    for i in range(count):
+        zones[f"factories.{i}"] = loose_zone([(t, 0.97) for t in exp[f"factories.{i}"]])
+        a = 2 * math.pi * i / count
+        centres.append((500 + 200 * math.cos(a), 400 + 200 * math.sin(a)))
+    zones["center"] = loose_zone([(t, 0.8) for t in exp["center"]])
+    if state.game == "pavilion":
+        zones.update((f"supply.{k}", ZoneRead(exp.get(f"supply.{k}"), 0.99)) for k in range(10))
+    zones.update(misread or {})
+    return View(zones, centres, 0, time)
+
+
+def _sorted(events):
+    return [{"deal": {**e["deal"], "factories": [sorted(f) for f in e["deal"]["factories"]]}} if "deal" in e else e
+            for e in events]
+
+
+def _followed(game, options, players, seed, events, skip=0, misread=None):
+    """The truth's record, and the tracker's after a view of every position (less every
+    ``skip``-th move's, when ``skip``; deals and refills are always seen)."""
+    truth = play_game(game, [make_player("greedy", seed + i) for i in range(players)], options, seed,
+                      start_player=seed % players).record
+    truth.events = truth.events[:events]
+    tracker = Tracker(Game.new(game, players, options), first_near=(700, 400))
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    out = []
+    for k, state in enumerate(states):
+        after_a_move = k > 0 and "move" in truth.events[k - 1]
+        if skip and after_a_move and k % skip == 1 and k < len(states) - 1:
+            continue
+        out += tracker.see(view_of_state(state, float(k), misread))
+    return truth, tracker, out
+
+
+@pytest.mark.parametrize("game, options, players", [
+    ("azul", {"wall": "colored", "jokers": False}, 2),
+    ("azul", {"wall": "grey", "jokers": True}, 3),
+    ("pavilion", {"side": "colored"}, 2),
+])
+def test_every_move_and_chance_event_is_found(game, options, players):
+    truth, tracker, said = _followed(game, options, players, seed=11, events=45)
+    assert _sorted(tracker.game.record.events) == _sorted(truth.events)
+    assert tracker.game.record.start_player == truth.start_player  # the first move told who began
+    assert not [e for e in said if e["kind"] == "alert"]
+
+
+def test_two_moves_between_still_views_are_found():
+    truth, tracker, _ = _followed("azul", {"wall": "colored", "jokers": False}, 2, seed=3, events=40, skip=3)
+    assert _sorted(tracker.game.record.events) == _sorted(truth.events)
+
+
+def test_a_slot_misread_all_along_does_not_stop_the_game():
+    wrong = {"boards.0.wall.4.4": ZoneRead("red", 0.97)}  # a bare space read as a tile, in every view
+    truth, tracker, said = _followed("azul", {"wall": "colored", "jokers": False}, 2, seed=5, events=30, misread=wrong)
+    assert _sorted(tracker.game.record.events) == _sorted(truth.events)
+
+
+def test_an_unexplained_change_is_an_alert_once_it_lasts_and_nothing_is_committed():
+    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)],
+                      {"wall": "colored", "jokers": False}, 1).record
+    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    for k in range(3):
+        tracker.see(view_of_state(states[k], float(k)))
+    events = len(tracker.game.record.events)
+    # Tiles appear on a wall no move may have filled yet.
+    wrong = {f"boards.1.wall.{r}.{r}": ZoneRead("blue", 0.999) for r in range(5)}
+    assert tracker.see(view_of_state(states[2], 3.0, wrong)) == []
+    assert tracker.tick(3.0 + ALERT_AFTER / 2) == []
+    alert = tracker.tick(3.0 + ALERT_AFTER)
+    assert [a["kind"] for a in alert] == ["alert"] and "boards.1.wall.0.0" in alert[0]["zones"]
+    assert alert[0]["message"].startswith("illegal or unexplained change: ")
+    assert tracker.tick(10.0) == []  # said once
+    assert len(tracker.game.record.events) == events
+    # The table put right: the game goes on.
+    said = tracker.see(view_of_state(states[3], 11.0))
+    assert [e["kind"] for e in said] == ["move"] and len(tracker.game.record.events) == events + 1
+
+
+def test_views_that_cannot_tell_two_moves_apart_wait_for_one_that_can():
+    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)],
+                      {"wall": "colored", "jokers": False}, 2).record
+    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    for k in range(2):
+        tracker.see(view_of_state(states[k], float(k)))
+    move = truth.events[1]["move"]
+    # The line the tiles went to is read as unsure as a coin toss: which line, the view cannot say.
+    line = move["line"]
+    unsure = {z: ZoneRead(r.content, 0.55) for z, r in view_of_state(states[2], 2.0).zones.items()
+              if z.startswith(f"boards.{truth.events[1]['player']}.line.") or z.startswith(f"boards.{truth.events[1]['player']}.floor.")}
+    said = tracker.see(view_of_state(states[2], 2.0, unsure))
+    assert [e["kind"] for e in said] == ["uncertain"] and len(tracker.game.record.events) == 1
+    said = tracker.see(view_of_state(states[2], 3.0))  # a clear view
+    assert [e["kind"] for e in said] == ["move"] and said[0]["move"]["line"] == line

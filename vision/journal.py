@@ -1,0 +1,129 @@
+"""The game's journal: every committed event on disk before anyone hears of it.
+
+One JSON object a line (``azulcam-journal/1``): first the game (``game``, ``players``, ``options``,
+``start_player``), then entries in the order they happened: ``{"event": E, "frame": N}`` (a record
+event, committed, and the frame it was seen in), ``{"start_player": N}`` (the first move showed who began), ``{"displays": [[x, y],
+...]}`` (where the displays were numbered), ``{"undo": true}`` (the last event taken back). Each
+line is flushed and synced before :meth:`Journal.append` returns, so a process killed at any moment
+loses no committed event; a line cut short by the kill is the last one and is ignored when read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..engine.errors import EngineError
+from ..engine.record import Game
+
+JOURNAL_FORMAT = "azulcam-journal/1"
+
+
+class JournalError(ValueError):
+    """A journal that cannot be read back: the message names the file and the line."""
+
+
+@dataclass
+class Resumed:
+    """What a journal holds: the game replayed and where the displays were numbered."""
+
+    game: Game
+    displays: list[tuple[float, float]] = field(default_factory=list)
+    #: The frame the last event was seen in (-1: none): a video or folder goes on after it.
+    frame: int = -1
+
+
+class Journal:
+    """An open journal, appended to line by line."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._file = self.path.open("a", encoding="utf-8")
+
+    @classmethod
+    def create(cls, path: str | Path, game: Game, displays: list[tuple[float, float]] | None = None,
+               frame: int = -1) -> "Journal":
+        """A journal holding ``game`` so far (its events, where the displays were numbered, the
+        frame of its last event), written whole beside ``path`` and moved there: a new game's, or
+        a resumed one's written afresh, less any line a kill cut short."""
+        path = Path(path)
+        record = game.record
+        tmp = path.with_name(path.name + ".tmp")
+        with tmp.open("w", encoding="utf-8") as f:
+            header = {"format": JOURNAL_FORMAT, "game": record.game, "players": record.players,
+                      "options": record.options, "start_player": record.start_player}
+            f.write(json.dumps(header) + "\n")
+            if displays:
+                f.write(json.dumps({"displays": [[round(x, 1), round(y, 1)] for x, y in displays]}) + "\n")
+            for k, event in enumerate(record.events):
+                last = k == len(record.events) - 1
+                f.write(json.dumps({"event": event, **({"frame": frame} if last and frame >= 0 else {})}) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        return cls(path)
+
+    def append(self, entry: dict[str, Any]) -> None:
+        self._file.write(json.dumps(entry, separators=(",", ":")) + "\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def read_journal(path: str | Path) -> Resumed:
+    """The game a journal holds. Raises :class:`JournalError` naming the line that is not a
+    journal's, or an event the rules refuse; a last line cut short is left out."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise JournalError(f"cannot read the journal {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    entries = []
+    for n, line in enumerate(lines, start=1):
+        try:
+            entries.append(json.loads(line))
+        except json.JSONDecodeError:
+            if n == len(lines):  # cut short by a kill while it was written: never committed
+                break
+            raise JournalError(f"{path}, line {n}: not JSON") from None
+    if not entries or not isinstance(entries[0], dict) or entries[0].get("format") != JOURNAL_FORMAT:
+        raise JournalError(f"{path} is not an {JOURNAL_FORMAT} journal (its first line names no such format)")
+    head = entries[0]
+    try:
+        game = Game.new(head["game"], head["players"], head["options"], head["start_player"])
+    except (KeyError, EngineError, ValueError) as exc:
+        raise JournalError(f"{path}, line 1: not a game this engine plays ({exc})") from None
+    events: list[dict[str, Any]] = []
+    displays: list[tuple[float, float]] = []
+    frame = -1
+    for n, entry in enumerate(entries[1:], start=2):
+        if not isinstance(entry, dict) or not entry:
+            raise JournalError(f"{path}, line {n}: one of event, start_player, displays or undo expected")
+        key, value = next(iter(entry.items()))
+        if key == "event":
+            events.append(value)
+            frame = int(entry.get("frame", frame))
+        elif key == "undo":
+            if not events:
+                raise JournalError(f"{path}, line {n}: undo with no event to take back")
+            events.pop()
+        elif key == "start_player":
+            head = {**head, "start_player": value}
+        elif key == "displays":
+            displays = [(float(x), float(y)) for x, y in value]
+        else:
+            raise JournalError(f"{path}, line {n}: unknown entry {key!r}")
+    game = Game.new(head["game"], head["players"], head["options"], head["start_player"])
+    for event in events:
+        try:
+            if "move" in event and event.get("player") != game.state.current_player:
+                raise ValueError(f"player {event.get('player')} moved, but player {game.state.current_player} is to move")
+            game.apply(event["move"] if "move" in event else event)
+        except (EngineError, ValueError, KeyError, TypeError) as exc:
+            raise JournalError(f"{path}: event {len(game.record.events)} does not replay: {exc}") from None
+    return Resumed(game, displays, frame)

@@ -1,0 +1,139 @@
+"""Is the table still, and where did it change? Frames compared small, tolerant of a shaking camera.
+
+A frame is read only when the table is still: it matches the frame before it. Between two still
+views only what changed needs reading again. Both questions are asked of a small grey copy of each
+frame (:data:`SMALL_WIDTH` pixels across), in which a camera's shake of a pixel or two and the
+sensor's noise vanish while a hand (tens of pixels of the full frame at the least) does not. A
+pixel has moved when it lies outside the range of its 3 x 3 neighbourhood in the other frame by
+more than :data:`MOVED_LEVEL`: a shift of an edge by up to a small pixel is not a change.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+#: Width of the small copy a frame is compared at: a tile (12 px across in the farthest views the
+#: reader accepts at 1280 wide) becomes about 2 px, still seen; camera shake and noise do not.
+SMALL_WIDTH = 192
+
+#: Grey levels (of 255) a pixel must move beyond its neighbours' range: above sensor noise
+#: after shrinking and a frame's drift of exposure, below a tile's contrast with the board.
+MOVED_LEVEL = 18
+
+#: Share of the small frame that may move while the table counts as still: a fifth of a hand's
+#: area in the widest view of a four-player table (a hand is about 1 % of such a frame).
+STILL_SHARE = 0.002
+
+#: Frames in a row that must agree for the table to count as still: the frame read and the
+#: one before it.
+STILL_FRAMES = 2
+
+#: Changed pixels, fewer of which is no change since the last read: a tile in the farthest views
+#: the reader takes (12 pixels across at 1280 wide) covers about three of the small copy.
+CHANGED_PIXELS = 2
+
+#: Share of the small frame that a change may cover and still be a hand: more is the camera or the
+#: whole table moved (a bump, a new exposure), and the view is read again as it now is.
+MOVED_ALL = 0.25
+
+#: Changed pixels at the frame's edge, fewer of which are noise, not an arm (a tile's area in
+#: the small copy of the widest views is about 4 pixels).
+ARM_PIXELS = 8
+
+
+def small(image: np.ndarray) -> np.ndarray:
+    """The frame's small grey copy (:data:`SMALL_WIDTH` across), lightly blurred."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    h, w = grey.shape[:2]
+    shrunk = cv2.resize(grey, (SMALL_WIDTH, max(1, round(h * SMALL_WIDTH / w))), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(shrunk, (3, 3), 0)
+
+
+def moved(now: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """Where ``now`` (a small copy) lies outside the 3 x 3 range of ``before`` by more than
+    :data:`MOVED_LEVEL`: a boolean mask at the small copy's size."""
+    kernel = np.ones((3, 3), np.uint8)
+    high = cv2.dilate(before, kernel).astype(np.int16)
+    low = cv2.erode(before, kernel).astype(np.int16)
+    n = now.astype(np.int16)
+    return (n > high + MOVED_LEVEL) | (n < low - MOVED_LEVEL)
+
+
+@dataclass
+class StillGate:
+    """Follows the frames of one camera and says when the table is still.
+
+    ``update(image)`` is True when the last :data:`STILL_FRAMES` frames agree (a moved share of
+    at most :data:`STILL_SHARE` between each and the one before). ``changed_since_read`` says
+    where the still view differs from the last view read (:meth:`mark_read`)."""
+
+    _previous: np.ndarray | None = None
+    _agreeing: int = 0
+    _read: np.ndarray | None = field(default=None, repr=False)
+    current: np.ndarray | None = field(default=None, repr=False)
+
+    def update(self, image: np.ndarray) -> bool:
+        now = small(image)
+        if self._previous is None or self._previous.shape != now.shape:
+            self._agreeing = 1
+        elif moved(now, self._previous).mean() <= STILL_SHARE:
+            self._agreeing += 1
+        else:
+            self._agreeing = 1
+        self._previous = self.current = now
+        return self._agreeing >= STILL_FRAMES
+
+    def changed_since_read(self) -> np.ndarray | None:
+        """Where the current frame differs from the last one read (both ways: what appeared and
+        what went), at the small copy's size; None before any read."""
+        if self._read is None or self.current is None or self._read.shape != self.current.shape:
+            return None
+        return moved(self.current, self._read) | moved(self._read, self.current)
+
+    def changed(self) -> bool:
+        """Whether the current frame differs from the last one read (always, before any read)."""
+        mask = self.changed_since_read()
+        return mask is None or int(mask.sum()) >= CHANGED_PIXELS
+
+    def hand_in_view(self) -> bool:
+        """Whether something reaches into the picture from its edge since the last view read: a
+        changed region that touches the frame's border. Players sit outside the picture and their
+        arms come in across its edge; tiles moved on the table change only regions inside it. A
+        change over :data:`MOVED_ALL` of the frame is the camera moved, not a hand."""
+        changed = self.changed_since_read()
+        if changed is None or changed.mean() > MOVED_ALL or self.camera_moved():
+            return False
+        count, labels = cv2.connectedComponents(cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8)))
+        if count <= 1:
+            return False
+        border = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+        touching = np.unique(border[border > 0])
+        sizes = np.bincount(labels.ravel(), minlength=count)
+        return bool(touching.size and sizes[touching].max() >= ARM_PIXELS)
+
+    def camera_moved(self) -> bool:
+        """Whether the view since the last read is shifted as a whole (the camera or the table
+        bumped): a shift of a pixel or more of the small copy, after which most of the change is gone."""
+        if self._read is None or self.current is None or self._read.shape != self.current.shape:
+            return False
+        (dx, dy), _ = cv2.phaseCorrelate(self._read.astype(np.float64), self.current.astype(np.float64))
+        if math.hypot(dx, dy) < 1.0:
+            return False
+        shift = np.float32([[1, 0, dx], [0, 1, dy]])
+        h, w = self._read.shape
+        moved_read = cv2.warpAffine(self._read, shift, (w, h), borderMode=cv2.BORDER_REPLICATE)
+        before = moved(self.current, self._read).mean()
+        return bool(moved(self.current, moved_read)[2:-2, 2:-2].mean() < 0.5 * before)
+
+    def mark_read(self) -> None:
+        """The current frame was read: later changes are measured from it."""
+        self._read = self.current
+
+    @staticmethod
+    def scale(image_shape: tuple[int, ...]) -> float:
+        """Small-copy pixels per pixel of a frame of ``image_shape``."""
+        return SMALL_WIDTH / image_shape[1]

@@ -1,0 +1,178 @@
+"""A game followed on camera: frames in, a checked record and a stream of events out.
+
+Each frame goes through the still gate (:mod:`still`); a still frame that differs from the last
+one read is read (:func:`analyze.read`) and handed to the tracker (:mod:`track`) as a view.
+What the tracker commits goes to the journal (:mod:`journal`) first, then to the record file and
+the event stream. ``watch`` returns when the source ends (a file or folder) or is closed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..calibration.profile import Profile
+from ..engine.observe import observation_of
+from .analyze import Reading, read
+from .capture import Frame, Source
+from .journal import Journal
+from .still import StillGate
+from .track import Displays, Tracker, View, ZoneRead, loose_zone
+
+EVENTS_FORMAT = "azulcam-events/1"
+
+#: Seconds a still table with a change reaching in from the picture's edge waits before it is
+#: read all the same (see ``Watcher.feed``): under the one second a move may take to be committed.
+HAND_WAIT = 0.5
+
+
+def view_of(reading: Reading, frame: int = 0, time: float = 0.0) -> View:
+    """What the tracker needs of a reading: every slot's kind and confidence, every display's,
+    the centre's and each hand's tiles with theirs, the displays' centres."""
+    zones: dict[str, ZoneRead] = {}
+    n_slots = len(reading.slot_ids)
+    for (prefix, slot_id), (kind, conf) in zip(reading.slot_ids, reading.kinds[:n_slots]):
+        zones[f"{prefix}.{slot_id}" if prefix != "supply" else slot_id] = ZoneRead(kind, conf)
+    loose: dict[str, list[tuple[str, float]]] = {f"factories.{i}": [] for i in range(len(reading.factories))}
+    loose["center"] = []
+    loose.update((f"boards.{v.placement.player}.hand", []) for v in reading.boards if v.placement.player is not None)
+    for item, (kind, conf) in zip(reading.loose, reading.kinds[n_slots:]):
+        if kind is not None:
+            loose.setdefault(item.zone, []).append((kind, conf))
+    zones.update((zone, loose_zone(tiles)) for zone, tiles in loose.items())
+    return View(zones, [(float(x), float(y)) for x, y in reading.factories], frame, time)
+
+
+@dataclass
+class Watcher:
+    """What follows one game: the profile and models to read frames with, the tracker, where
+    committed events go (``journal``, ``record_path``) and who hears of them (``emit``: one
+    event stream line, a dict)."""
+
+    profile: Profile
+    classifier: Any
+    tracker: Tracker
+    emit: Callable[[dict[str, Any]], None]
+    locator: Any | None = None
+    bare: dict[int, Any] | None = None
+    journal: Journal | None = None
+    record_path: Path | None = None
+    gate: StillGate = field(default_factory=StillGate)
+    _hand_since: float | None = None
+    _frame: int = -1
+    spent: dict[str, float] = field(default_factory=lambda: {"frames": 0, "reads": 0, "gate_s": 0.0, "read_s": 0.0,
+                                                              "track_s": 0.0})
+
+    def start(self, source_name: str, resumed: bool) -> None:
+        record = self.tracker.game.record
+        self.emit({"kind": "start", "time": 0.0, "frame": 0, "format": EVENTS_FORMAT, "source": source_name,
+                   "game": record.game, "players": record.players, "options": record.options,
+                   "resumed": resumed, "events": len(record.events)})
+
+    def feed(self, frame: Frame) -> None:
+        """One frame: read it if the table is still and changed since the last read."""
+        t0 = time.perf_counter()
+        self._frame = frame.index
+        still = self.gate.update(frame.image)
+        self.spent["frames"] += 1
+        self.spent["gate_s"] += time.perf_counter() - t0
+        if not still:
+            return
+        if self.gate.hand_in_view():
+            # Something reaches in from the edge. Past HAND_WAIT of a still table it is read all
+            # the same: a cup put down at the edge, or a view read with a hand in it before.
+            self._hand_since = frame.time if self._hand_since is None else self._hand_since
+            if frame.time - self._hand_since < HAND_WAIT:
+                return
+        self._hand_since = None
+        if not self.gate.changed():
+            self._announce(self.tracker.tick(frame.time), frame)
+            return
+        t1 = time.perf_counter()
+        reading = read(frame.image, self.profile, self.classifier, self.locator, self.bare)
+        view = view_of(reading, frame.index, frame.time)
+        self.gate.mark_read()
+        t2 = time.perf_counter()
+        numbered = bool(self.tracker.displays.places)
+        before = len(self.tracker.game.record.events)
+        start = self.tracker.game.record.start_player
+        announced = self.tracker.see(view)
+        self.spent["reads"] += 1
+        self.spent["read_s"] += t2 - t1
+        self.spent["track_s"] += time.perf_counter() - t2
+        self._keep(numbered, before, start)
+        self._announce(announced, frame)
+
+    def _keep(self, numbered: bool, before: int, start: int) -> None:
+        """The journal first: what the tracker committed is on disk before it is announced."""
+        record = self.tracker.game.record
+        if self.journal is not None:
+            if not numbered and self.tracker.displays.places:
+                self.journal.append({"displays": self.tracker.displays.to_json()})
+            if record.start_player != start:
+                self.journal.append({"start_player": record.start_player})
+            for event in record.events[before:]:
+                self.journal.append({"event": event, "frame": self._frame})
+        if self.record_path is not None and len(record.events) != before:
+            write_atomically(self.record_path, record.dumps())
+
+    def _announce(self, events: list[dict[str, Any]], frame: Frame) -> None:
+        if not events:
+            return
+        stamp = {"time": round(frame.time, 3), "frame": frame.index}
+        committed = False
+        for event in events:
+            self.emit({**event, **stamp})
+            committed |= event["kind"] in ("move", "chance")
+        if committed:
+            state = self.tracker.game.state
+            observation = observation_of(state)
+            observation.pop("options", None)
+            self.emit({"kind": "state", **stamp, "observation": observation, "scores": state.scores(),
+                       "to_move": state.current_player, "over": state.is_over()})
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """``text`` to ``path`` through a file beside it: a reader sees the old or the new, whole."""
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def first_display_near(profile: Profile) -> tuple[float, float]:
+    """Where display 0 is sought: the middle of player 0's board (see :class:`track.Displays`)."""
+    corners = np.asarray(profile.boards[0].corners, np.float64)
+    return float(corners[:, 0].mean()), float(corners[:, 1].mean())
+
+
+def watch(source: Source, watcher: Watcher, resumed: bool = False, after: int = -1) -> None:
+    """Feed every frame of ``source`` to ``watcher`` until the source ends; of a video or a
+    folder, only the frames after ``after`` (where a resumed game's journal stopped)."""
+    watcher.start(source.name, resumed)
+    try:
+        for frame in source.frames():
+            if source.live or frame.index > after:
+                watcher.feed(frame)
+    finally:
+        source.close()
+        if watcher.journal is not None:
+            watcher.journal.close()
+
+
+def resumed_tracker(game: Any, displays: list[tuple[float, float]], profile: Profile) -> Tracker:
+    """A tracker for ``game`` (new or from a journal), its displays numbered as the journal kept them."""
+    return Tracker(game, first_display_near(profile), Displays(list(displays)))
+
+
+def event_line(event: dict[str, Any]) -> str:
+    return json.dumps(event, separators=(",", ":"))
