@@ -328,7 +328,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from .vision.bare import BareError, load_bare_boards
     from .vision.capture import CaptureError, open_source
     from .vision.journal import Journal, JournalError, read_journal
-    from .vision.watch import Watcher, event_line, resumed_tracker, watch
+    from .vision.watch import Watcher, event_line, read_controls, resumed_tracker, watch
 
     try:
         profile = Profile.from_json(_load_json(args.profile, "profile"))
@@ -350,11 +350,6 @@ def cmd_watch(args: argparse.Namespace) -> int:
         game, displays, after = kept.game, kept.displays, kept.frame
     else:
         game, displays, after = Game.new(profile.game, profile.player_count, options), [], -1
-    try:
-        source = open_source(args.source, args.fps, notify=lambda m: print(f"azulcam watch: {m}", file=sys.stderr))
-    except CaptureError as exc:
-        raise BadInput(str(exc)) from None
-    journal = Journal.create(journal_path, game, displays, after) if journal_path is not None else None
     events_out = None
     if args.events == "-":
         events_out = sys.stdout
@@ -368,15 +363,37 @@ def cmd_watch(args: argparse.Namespace) -> int:
         if events_out is not None:
             events_out.write(event_line(event) + "\n")
             events_out.flush()
-        if event["kind"] in ("move", "chance", "alert"):
-            what = event.get("move") or event.get("deal") or event.get("refill") or event.get("message")
+        if event["kind"] in ("move", "chance", "alert", "undo", "refused"):
+            what = (event.get("move") or event.get("deal") or event.get("refill") or event.get("message")
+                    or event.get("event"))
             print(f"azulcam watch: frame {event['frame']}: {event['kind']} {json.dumps(what)}", file=sys.stderr)
 
+    watchers: list = []  # the one watcher, once made: the capture thread may speak before
+
+    def notify(message: str) -> None:
+        """A camera's drop-out or return, as an alert at the last frame seen."""
+        last = watchers[0].last_seen if watchers else (0, 0.0)
+        emit({"kind": "alert", "time": round(last[1], 3), "frame": last[0], "zones": [], "message": message})
+
+    try:
+        source = open_source(args.source, args.fps, notify=notify)
+    except CaptureError as exc:
+        raise BadInput(str(exc)) from None
+    # Only now, with a source to watch, is a journal written (afresh where one is resumed).
+    journal = Journal.create(journal_path, game, displays, after) if journal_path is not None else None
     locator, note = default_locator()
     if note:
         print(f"azulcam watch: warning: {note}", file=sys.stderr)
     watcher = Watcher(profile, _reading_model(), resumed_tracker(game, displays, profile), emit, locator, bare,
                       journal, record_path)
+    watchers.append(watcher)
+
+    if args.control:
+        try:
+            controls = sys.stdin if args.control == "-" else open(args.control, encoding="utf-8")  # noqa: SIM115
+        except OSError as exc:
+            raise BadInput(f"cannot read {args.control}: {exc.strerror}") from None
+        read_controls(controls, watcher.controls)
     try:
         watch(source, watcher, resumed, after)
     except CaptureError as exc:
@@ -592,6 +609,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                "OUT.journal lies beside it")
     w.add_argument("--events", default=None, metavar="PATH",
                    help="write the event stream (JSON lines) to PATH, '-' for standard output")
+    w.add_argument("--control", default=None, metavar="PATH",
+                   help="corrections as JSON lines from PATH ('-' for standard input): {\"undo\": true}, "
+                        "{\"replace\": EVENT}, {\"overrule\": {\"zone\": ZONE, \"content\": ...}}")
     w.add_argument("--new", action="store_true", help="start a new game even where --out's journal holds one")
     w.add_argument("--jokers", action="store_true", help="Azul with the joker tiles, whatever the profile says")
     w.add_argument("--fps", type=float, default=None, help="frames a second of a folder of images (default 10)")

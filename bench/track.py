@@ -14,12 +14,17 @@ with a wrong score, how long after the hand left each move was committed (video 
 the processing time over the video's time (at most 1 keeps up with the camera).
 
     python bench/track.py [--games 8] [--events 30] [--families classic,strong-print,matte-worn,bright]
-        [--size 960x540] [--seed 900000] [--work DIR] [--reader PATH]
+        [--size 960x540] [--seed 900000] [--work DIR] [--reader PATH] [--drop 5] [--bump 10] [--kill]
+
+``--drop S``: the camera gives nothing for S seconds halfway through each game; ``--bump MM``:
+player 0's board is knocked MM millimetres halfway through (drawn so); ``--kill``: the watcher is
+killed halfway and a new one resumes the game from the journal.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import statistics
@@ -31,21 +36,22 @@ import numpy as np
 from azulcam.calibration.profile import Profile
 from azulcam.engine.players import make_player
 from azulcam.engine.record import Game, Record, play_game
-from azulcam.synth.video import pause_after, write_video
+from azulcam.synth.video import Bump, pause_after, write_video
 from azulcam.vision.analyze import bare_boards, default_locator
 from azulcam.vision.calibrate import CalibrationError, find_boards, profile_json
-from azulcam.vision.capture import VideoSource
+from azulcam.vision.capture import Frame, VideoSource
 from azulcam.vision.classify import default_classifier, load_reader
+from azulcam.vision.journal import Journal, read_journal
 from azulcam.vision.watch import Watcher, resumed_tracker
 
 CASES = (("azul", {"wall": "colored", "jokers": False}), ("pavilion", {"side": "colored"}),
          ("azul", {"wall": "grey", "jokers": True}), ("pavilion", {"side": "grey"}))
 
 
-def game_video(work: Path, k: int, seed: int, families: list[str], events: int, size: tuple[int, int]
-               ) -> tuple[Path, Record, str]:
+def game_video(work: Path, k: int, seed: int, families: list[str], events: int, size: tuple[int, int],
+               bump_mm: float = 0.0) -> tuple[Path, Record, str]:
     """The k-th game: its video (drawn once, kept in ``work``), its truth record (cut to ``events``)
-    and its art family."""
+    and its art family. With ``bump_mm``, player 0's board is knocked that far halfway through."""
     game, options = CASES[k % len(CASES)]
     players = 2 + (k // len(CASES)) % 3
     family = families[k % len(families)]
@@ -54,9 +60,14 @@ def game_video(work: Path, k: int, seed: int, families: list[str], events: int, 
     record = Record(full.game, full.players, full.options, full.start_player,
                     full.events[:events] if events else full.events)
     name = f"{game}-{players}p-{'-'.join(str(v) for v in options.values())}-{family}-{seed}-{events}-{size[0]}x{size[1]}"
+    bump = None
+    if bump_mm:
+        turn = (seed % 360) * math.pi / 180
+        bump = Bump(len(record.events) // 2, 0, (bump_mm * math.cos(turn), bump_mm * math.sin(turn)))
+        name += f"-bump{bump_mm:g}"
     video = work / f"{name}.mp4"
     if not video.exists() or not video.with_suffix(".jsonl").exists():
-        write_video(record, video, seed, size, family=family)
+        write_video(record, video, seed, size, family=family, bump=bump)
     return video, record, family
 
 
@@ -109,12 +120,13 @@ def sorted_deals(events: list[dict]) -> list[dict]:
             for e in events]
 
 
-def alike_when_still(got: Record, want: list[dict], truth: Record) -> bool:
+def alike_when_still(got: Record, want: list[dict], truth: Record, seen: set[int]) -> bool:
     """Whether ``got`` reaches the same positions as ``want`` (the truth's events, renumbered) at
-    every moment the video held still after an event: records that differ only in what no view
-    showed (two moves between still views, from two displays that held the same tiles)."""
+    every moment the video held still after an event and the camera saw it (``seen``: the events
+    with a still frame fed): records that differ only in what no view showed (two moves between
+    still views from two displays that held the same tiles, moves while the camera was out)."""
     final = len(want) - 1
-    shown = {i for i, event in enumerate(truth.events) if pause_after(i, event, final) > 1}
+    shown = {i for i, event in enumerate(truth.events) if pause_after(i, event, final) > 1 and i in seen}
     if len(got.events) != len(want):
         return False
     a = Game(Record(got.game, got.players, got.options, got.start_player, []))
@@ -127,24 +139,52 @@ def alike_when_still(got: Record, want: list[dict], truth: Record) -> bool:
     return True
 
 
-def follow(video: Path, record: Record, classifier: object, locator: object) -> dict:
+def follow(video: Path, record: Record, classifier: object, locator: object, drop_s: float = 0.0,
+           kill: bool = False, work: Path | None = None) -> dict:
+    """The game followed from the video's first frame. ``drop_s``: the camera gives nothing for
+    that long halfway through; ``kill``: the watcher is killed halfway (its journal kept, all else
+    lost) and a new one resumes the game from the journal, reading on after its last frame."""
     truth = [json.loads(line) for line in video.with_suffix(".jsonl").read_text(encoding="utf-8").splitlines()]
     source = VideoSource(video)
     frames = source.frames()
     first = next(frames)
     profile, bare, found = calibrated(first.image, truth[0], record, classifier)
+    journal_path = (work or video.parent) / f"{video.stem}.journal"
+    game = Game.new(record.game, record.players, record.options)
+
+    def watcher_for(game: Game, displays: list, frame: int) -> Watcher:
+        journal = Journal.create(journal_path, game, displays, frame) if kill else None
+        return Watcher(profile, classifier, resumed_tracker(game, displays, profile), lambda e: None, locator, bare,
+                       journal)
+
+    watcher = watcher_for(game, [], -1)
+    middle = len(truth) // 2
+    dropped = range(middle, middle + round(drop_s * source.fps))
+    spent = [0.0, 0]  # seconds, frames fed
     commits: list[tuple[int, int]] = []  # (frame, record event index)
-    watcher = Watcher(profile, classifier, resumed_tracker(Game.new(record.game, record.players, record.options),
-                                                           [], profile), lambda e: None, locator, bare)
-    spent = 0.0
-    count = 0
-    for frame in [first, *frames]:
+
+    def feed(frame: Frame) -> None:
         before = len(watcher.tracker.game.record.events)
         t0 = time.perf_counter()
         watcher.feed(frame)
-        spent += time.perf_counter() - t0
-        count += 1
-        commits += [(frame.index, i) for i in range(before, len(watcher.tracker.game.record.events))]
+        spent[0] += time.perf_counter() - t0
+        spent[1] += 1
+        commits.extend((frame.index, i) for i in range(before, len(watcher.tracker.game.record.events)))
+
+    for frame in itertools.chain([first], frames):
+        if frame.index in dropped:
+            continue
+        if kill and frame.index == middle:  # killed: only the journal is left
+            watcher.journal.close()  # type: ignore[union-attr]
+            kept = read_journal(journal_path)
+            watcher = watcher_for(kept.game, kept.displays, kept.frame)
+            source.close()
+            source = VideoSource(video)  # a video resumed reads on after the journal's last frame
+            for again in source.frames():
+                if again.index > kept.frame:
+                    feed(again)
+            break
+        feed(frame)
     source.close()
     got = watcher.tracker.game.record
     centres = next((t["observation"]["factories"] for t in truth if any(f["tiles"] for f in t["observation"]["factories"])),
@@ -152,7 +192,8 @@ def follow(video: Path, record: Record, classifier: object, locator: object) -> 
     want = renumbered(record, [f["center"] for f in centres], watcher.tracker.displays.places)
     same = sorted_deals(got.events) == want and got.start_player == record.start_player
     try:
-        alike = same or alike_when_still(got, want, record)
+        seen = {t["event"] for t in truth if t["phase"] == "still" and t["frame"] not in dropped}
+        alike = same or alike_when_still(got, want, record, seen)
     except Exception:  # noqa: BLE001 (the truth's events renumbered may not replay after a wrong one)
         alike = False
     left = {}  # record event -> first frame with the hand gone
@@ -164,8 +205,8 @@ def follow(video: Path, record: Record, classifier: object, locator: object) -> 
     wrong_score = over and (not got.events or Game(got).state.scores() != Game(record).state.scores())
     return {"same": same, "alike": alike, "events": len(record.events), "got": len(got.events), "calibrated": found,
             "first_wrong": next((i for i, (a, b) in enumerate(zip(sorted_deals(got.events), want)) if a != b), None),
-            "lags": lags, "ratio": spent / (count / source.fps), "over": over, "wrong_score": wrong_score,
-            "reads": watcher.spent["reads"], "frames": count}
+            "lags": lags, "ratio": spent[0] / (spent[1] / source.fps), "over": over, "wrong_score": wrong_score,
+            "reads": watcher.spent["reads"], "frames": spent[1]}
 
 
 def main() -> None:
@@ -177,6 +218,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=900000)
     parser.add_argument("--work", type=Path, default=Path("/tmp/azulcam-bench-track"), help="where videos are kept")
     parser.add_argument("--reader", type=Path, default=None, help="another reading model (say, one that never saw a family)")
+    parser.add_argument("--drop", type=float, default=0.0, help="seconds the camera gives nothing, halfway through")
+    parser.add_argument("--bump", type=float, default=0.0, help="mm player 0's board is knocked, halfway through")
+    parser.add_argument("--kill", action="store_true", help="kill the watcher halfway and resume from its journal")
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.lower().split("x"))
     args.work.mkdir(parents=True, exist_ok=True)
@@ -184,8 +228,9 @@ def main() -> None:
     locator, _ = default_locator()
     results = []
     for k in range(args.games):
-        video, record, family = game_video(args.work, k, args.seed + k, args.families.split(","), args.events, size)  # type: ignore[arg-type]
-        r = follow(video, record, classifier, locator)
+        video, record, family = game_video(args.work, k, args.seed + k, args.families.split(","), args.events,
+                                           size, args.bump)  # type: ignore[arg-type]
+        r = follow(video, record, classifier, locator, args.drop, args.kill, args.work)
         results.append(r)
         lags = r["lags"]
         verdict = "same" if r["same"] else "alike at every still view" if r["alike"] else "DIFFERENT"

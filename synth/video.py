@@ -68,10 +68,30 @@ def _lerp(a: tuple[float, float], b: tuple[float, float], t: float) -> tuple[flo
     return a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
 
 
+@dataclass(frozen=True)
+class Bump:
+    """A board knocked on the table: after record event ``after``, player ``player``'s board and
+    every tile on it or beside it lie ``shift`` (mm, on the table) from where they were."""
+
+    after: int
+    player: int
+    shift: tuple[float, float]
+
+
+def bumped(table: Table, bump: Bump) -> Table:
+    """``table`` with the board of ``bump`` and its tiles moved."""
+    arr = table.arrangement
+    dx, dy = bump.shift
+    boards = tuple(replace(b, x=b.x + dx, y=b.y + dy) if b.player == bump.player else b for b in arr.boards)
+    prefix = f"boards.{bump.player}."
+    items = [replace(i, x=i.x + dx, y=i.y + dy) if i.zone.startswith(prefix) else i for i in table.items]
+    return Table(replace(arr, boards=boards), items)
+
+
 def frames(record: Record, seed: int = 0, size: tuple[int, int] = (960, 540), first: int = 0,
-           last: int | None = None, family: str = "classic") -> Iterator[Frame]:
+           last: int | None = None, family: str = "classic", bump: Bump | None = None) -> Iterator[Frame]:
     """Render the events ``first`` .. ``last`` (indices, inclusive) of a record, checking each, in
-    the art family ``family``."""
+    the art family ``family``; with ``bump``, a board is knocked aside between two events."""
     rng = np.random.default_rng(seed)
     state = record.new_state()
     arrangement = arrange(state.game, state.players, layout_name(state), rng)
@@ -91,7 +111,7 @@ def frames(record: Record, seed: int = 0, size: tuple[int, int] = (960, 540), fi
             count += 1
     for step in replay(record):
         mover = step.event.get("player") if isinstance(step.event, dict) else None
-        after = build_table(arrangement, zone_contents(step.state), rng, previous=table)
+        after = build_table(table.arrangement, zone_contents(step.state), rng, previous=table)
         if last is not None and step.index > last:
             return
         if step.index < first:
@@ -101,6 +121,8 @@ def frames(record: Record, seed: int = 0, size: tuple[int, int] = (960, 540), fi
             yield frame
             count += 1
         table = after
+        if bump is not None and step.index == bump.after:
+            table = bumped(table, bump)
 
 
 @dataclass
@@ -192,9 +214,10 @@ def _moved(before: dict[str, list[str]], after: dict[str, list[str]]) -> bool:
 def write_video(record: Record, out: str | Path, seed: int = 0, size: tuple[int, int] = (960, 540), fps: float = 10.0,
                 first: int = 0, last: int | None = None,
                 on_frame: Callable[[int, int | None], object] | None = None,
-                family: str = "classic") -> tuple[Path, Path, int]:
-    """Write the video (MPEG-4) and its sidecar ``OUT.jsonl`` in the art family ``family``; returns
-    their paths and the frame count.
+                family: str = "classic", bump: Bump | None = None) -> tuple[Path, Path, int]:
+    """Write the video (MPEG-4) and its sidecar ``OUT.jsonl`` in the art family ``family`` (with
+    ``bump``, a board knocked aside on the way: :class:`Bump`); returns their paths and the frame
+    count.
 
     ``on_frame(done, total)``, when given, is called once before the first frame (``done`` 0)
     and after each frame written, with the number of frames the video will have (say, a
@@ -214,7 +237,7 @@ def write_video(record: Record, out: str | Path, seed: int = 0, size: tuple[int,
             if on_frame is not None:
                 total = frame_count(record, first, last)
                 on_frame(0, total)
-            for frame in frames(record, seed, size, first, last, family):
+            for frame in frames(record, seed, size, first, last, family, bump):
                 writer.write(frame.image)
                 lines.write(json.dumps(frame.truth, separators=(",", ":")) + "\n")
                 count += 1

@@ -165,6 +165,19 @@ class Reading:
     kinds: list[tuple[str | None, float]]
     warnings: list[str] = field(default_factory=list)
     spent: dict[str, float] = field(default_factory=dict)
+    #: The reading model's answers for each slot (rows as ``slot_ids``), and the kinds of their columns.
+    probabilities: np.ndarray | None = None
+    columns: list[str | None] = field(default_factory=list)
+
+    def board_part(self, player: int | None) -> tuple[BoardView, list[str], np.ndarray] | None:
+        """A board's registration and its slots' answers, to stand in a later reading of a frame
+        where nothing on that board changed (:func:`read`'s ``kept``)."""
+        prefix = "supply" if player is None else f"boards.{player}"
+        view = next((v for v in self.boards if v.placement.player == player), None)
+        if view is None or self.probabilities is None:
+            return None
+        rows = [n for n, (p, _) in enumerate(self.slot_ids) if p == prefix]
+        return view, [self.slot_ids[n][1] for n in rows], self.probabilities[rows]
 
 
 @lru_cache(maxsize=1)
@@ -186,16 +199,19 @@ def blas_on_one_thread() -> None:
 
 
 def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = None,
-         bare: dict[int, BareBoard] | None = None, fitter: BoardFitter | None = None) -> Reading:
+         bare: dict[int, BareBoard] | None = None, fitter: BoardFitter | None = None,
+         kept: dict[int | None, tuple[BoardView, list[str], np.ndarray]] | None = None) -> Reading:
     """Every step of the pipeline up to the reading model's answers (numpy's BLAS on one thread:
     :func:`blas_on_one_thread`; OpenCV without IPP, so that a photo reads the same in every
     process: :func:`without_ipp`). ``classifier``: the reading model (``classify.load_reader``);
     ``bare``: the boards as calibration saw them bare, by player: each board is aligned with its
     own and each slot read beside it (:func:`reader_slots`); ``fitter``: the board-fitting model
-    for the boards without one (by default the shipped one)."""
+    for the boards without one (by default the shipped one); ``kept``: boards (by player, None for
+    the scoring board) known unchanged since an earlier reading of the same camera, whose
+    registration and slot answers stand (:meth:`Reading.board_part`): neither is worked out again."""
     blas_on_one_thread()
     with without_ipp():
-        return _read(image, profile, classifier, locator, bare or {}, fitter)
+        return _read(image, profile, classifier, locator, bare or {}, fitter, kept or {})
 
 
 def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, BareBoard], model: Classifier, game: str
@@ -257,7 +273,8 @@ def reader_loose(image: np.ndarray, outlines: np.ndarray, boards: list[BoardView
 
 
 def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None,
-          bare: dict[int, BareBoard], fitter: BoardFitter | None) -> Reading:
+          bare: dict[int, BareBoard], fitter: BoardFitter | None,
+          kept: dict[int | None, tuple[BoardView, list[str], np.ndarray]]) -> Reading:
     spent: dict[str, float] = {}
     lap = Stopwatch(spent).lap
     check_profile(profile)
@@ -268,9 +285,12 @@ def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: 
     with ThreadPoolExecutor(1, initializer=cv2.ipp.setUseIPP, initargs=(False,)) as pool:
         located = pool.submit(locator, image, profile) if locator is not None else None
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        boards = register_boards(image, grey, profile, bare, fitter)
+        fresh = replace(profile, boards=tuple(b for b in profile.boards if b.player not in kept),
+                        scoring_board=None if None in kept else profile.scoring_board)
+        boards = register_boards(image, grey, fresh, bare, fitter)
         lap("register")
         slot_ids, probabilities, slot_kinds = reader_slots(image, boards, bare, classifier, profile.game)
+        boards, slot_ids, probabilities = _with_kept(profile, boards, slot_ids, probabilities, kept)
         lap("classify")
         kinds = decoded_slots(profile, slot_ids, probabilities, slot_kinds)
         lap("decode")
@@ -278,8 +298,36 @@ def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: 
         factories, loose, seen_warnings = located.result() if located is not None else ([], [], [])
         loose = off_the_boards(loose, boards)
         lap("locate")
-    return _with_loose_tiles(image, profile, classifier, boards, slot_ids, kinds, factories, loose,
-                             warnings + seen_warnings, spent, lap)
+    reading = _with_loose_tiles(image, profile, classifier, boards, slot_ids, kinds, factories, loose,
+                                warnings + seen_warnings, spent, lap)
+    reading.probabilities, reading.columns = probabilities, slot_kinds
+    return reading
+
+
+def _with_kept(profile: Profile, boards: list[BoardView], slot_ids: list[tuple[str, str]], probabilities: np.ndarray,
+               kept: dict[int | None, tuple[BoardView, list[str], np.ndarray]]
+               ) -> tuple[list[BoardView], list[tuple[str, str]], np.ndarray]:
+    """The boards read now and those kept from an earlier reading, in the profile's order, with
+    their slots and answers."""
+    if not kept:
+        return boards, slot_ids, probabilities
+    fresh = {v.placement.player: v for v in boards}
+    rows = {}
+    for n, (prefix, _) in enumerate(slot_ids):
+        rows.setdefault(prefix, []).append(n)
+    out_boards, out_ids, out_rows = [], [], []
+    for b in profile.boards + ((profile.scoring_board,) if profile.scoring_board else ()):
+        prefix = "supply" if b.player is None else f"boards.{b.player}"
+        if b.player in kept:
+            view, ids, answers = kept[b.player]
+            out_boards.append(view)
+            out_ids += [(prefix, i) for i in ids]
+            out_rows.append(answers)
+        else:
+            out_boards.append(fresh[b.player])
+            out_ids += [slot_ids[n] for n in rows.get(prefix, [])]
+            out_rows.append(probabilities[rows.get(prefix, [])])
+    return out_boards, out_ids, np.concatenate(out_rows) if out_rows else probabilities
 
 
 def _with_loose_tiles(image: np.ndarray, profile: Profile, classifier: Classifier, boards: list[BoardView],

@@ -1,7 +1,7 @@
 """Is the table still, and where did it change? Frames compared small, tolerant of a shaking camera.
 
 A frame is read only when the table is still: it matches the frame before it. Between two still
-views only what changed needs reading again. Both questions are asked of a small grey copy of each
+views only what changed needs reading again. Both questions are asked of a small copy of each
 frame (:data:`SMALL_WIDTH` pixels across), in which a camera's shake of a pixel or two and the
 sensor's noise vanish while a hand (tens of pixels of the full frame at the least) does not. A
 pixel has moved when it lies outside the range of its 3 x 3 neighbourhood in the other frame by
@@ -40,27 +40,28 @@ CHANGED_PIXELS = 2
 #: whole table moved (a bump, a new exposure), and the view is read again as it now is.
 MOVED_ALL = 0.25
 
-#: Changed pixels at the frame's edge, fewer of which are noise, not an arm (a tile's area in
-#: the small copy of the widest views is about 4 pixels).
-ARM_PIXELS = 8
+#: Changed pixels along the frame's edge, fewer of which are not an arm crossing it: an arm is
+#: several tiles wide (a tile is 2 to 10 pixels across in the small copy).
+ARM_PIXELS = 4
 
 
 def small(image: np.ndarray) -> np.ndarray:
-    """The frame's small grey copy (:data:`SMALL_WIDTH` across), lightly blurred."""
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    h, w = grey.shape[:2]
-    shrunk = cv2.resize(grey, (SMALL_WIDTH, max(1, round(h * SMALL_WIDTH / w))), interpolation=cv2.INTER_AREA)
+    """The frame's small copy (:data:`SMALL_WIDTH` across), in colour, lightly blurred: a tile of
+    the board's own grey (yellow on cream) still changes a channel."""
+    h, w = image.shape[:2]
+    shrunk = cv2.resize(image, (SMALL_WIDTH, max(1, round(h * SMALL_WIDTH / w))), interpolation=cv2.INTER_AREA)
     return cv2.GaussianBlur(shrunk, (3, 3), 0)
 
 
 def moved(now: np.ndarray, before: np.ndarray) -> np.ndarray:
     """Where ``now`` (a small copy) lies outside the 3 x 3 range of ``before`` by more than
-    :data:`MOVED_LEVEL`: a boolean mask at the small copy's size."""
+    :data:`MOVED_LEVEL` in any channel: a boolean mask at the small copy's size."""
     kernel = np.ones((3, 3), np.uint8)
     high = cv2.dilate(before, kernel).astype(np.int16)
     low = cv2.erode(before, kernel).astype(np.int16)
     n = now.astype(np.int16)
-    return (n > high + MOVED_LEVEL) | (n < low - MOVED_LEVEL)
+    out = (n > high + MOVED_LEVEL) | (n < low - MOVED_LEVEL)
+    return out.any(axis=2) if out.ndim == 3 else out
 
 
 @dataclass
@@ -99,32 +100,38 @@ class StillGate:
         mask = self.changed_since_read()
         return mask is None or int(mask.sum()) >= CHANGED_PIXELS
 
-    def hand_in_view(self) -> bool:
+    def hand_in_view(self, boards: np.ndarray | None = None) -> bool:
         """Whether something reaches into the picture from its edge since the last view read: a
-        changed region that touches the frame's border. Players sit outside the picture and their
-        arms come in across its edge; tiles moved on the table change only regions inside it. A
-        change over :data:`MOVED_ALL` of the frame is the camera moved, not a hand."""
+        changed region that crosses the frame's border where no board lies (``boards``: a mask of
+        the boards' outlines at the small copy's size). Players sit outside the picture and their
+        arms come in across its edge; tiles moved on the table change only regions inside it, or
+        on a board cut by the edge. A change over :data:`MOVED_ALL` of the frame is the camera
+        moved, not a hand."""
         changed = self.changed_since_read()
         if changed is None or changed.mean() > MOVED_ALL or self.camera_moved():
             return False
         count, labels = cv2.connectedComponents(cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8)))
         if count <= 1:
             return False
-        border = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
-        touching = np.unique(border[border > 0])
-        sizes = np.bincount(labels.ravel(), minlength=count)
-        return bool(touching.size and sizes[touching].max() >= ARM_PIXELS)
+        edge = np.zeros(labels.shape, bool)
+        edge[0], edge[-1], edge[:, 0], edge[:, -1] = True, True, True, True
+        if boards is not None:
+            edge &= ~boards.astype(bool)
+        crossing = np.bincount(labels[edge], minlength=count)
+        crossing[0] = 0
+        return bool(crossing.max() >= ARM_PIXELS)
 
     def camera_moved(self) -> bool:
         """Whether the view since the last read is shifted as a whole (the camera or the table
         bumped): a shift of a pixel or more of the small copy, after which most of the change is gone."""
         if self._read is None or self.current is None or self._read.shape != self.current.shape:
             return False
-        (dx, dy), _ = cv2.phaseCorrelate(self._read.astype(np.float64), self.current.astype(np.float64))
+        grey = lambda c: (cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) if c.ndim == 3 else c).astype(np.float64)  # noqa: E731
+        (dx, dy), _ = cv2.phaseCorrelate(grey(self._read), grey(self.current))
         if math.hypot(dx, dy) < 1.0:
             return False
         shift = np.float32([[1, 0, dx], [0, 1, dy]])
-        h, w = self._read.shape
+        h, w = self._read.shape[:2]
         moved_read = cv2.warpAffine(self._read, shift, (w, h), borderMode=cv2.BORDER_REPLICATE)
         before = moved(self.current, self._read).mean()
         return bool(moved(self.current, moved_read)[2:-2, 2:-2].mean() < 0.5 * before)

@@ -31,6 +31,16 @@ from ..engine.record import Game
 #: round's end, a Summer Pavilion refill) and the next player's move, seen only after both.
 MOST_EVENTS = 3
 
+#: After a gap between still views (a camera that dropped out), more events in a row are sought:
+#: no table plays more than this many a second (a hand reaches, carries and leaves), up to
+#: :data:`MOST_EVENTS_AFTER_A_GAP`.
+EVENTS_PER_SECOND = 1.0
+MOST_EVENTS_AFTER_A_GAP = 8
+
+#: Committed events a view that nothing explains may revise: the tracker looks again from before
+#: the last one, two or three of them (a move committed on a misread that later views contradict).
+MOST_REVISED = 3
+
 #: Explanations kept from one length to the next when a short one does not fit.
 BEAM = 8
 
@@ -347,6 +357,10 @@ class Tracker:
     unexplained_zones: list[str] = field(default_factory=list)
     alerted: bool = False
     last_unsure: list[str] = field(default_factory=list)
+    #: When the last view that fitted was seen (None: none yet).
+    last_fitted: float | None = None
+    #: Zones a person said what lies in (:meth:`overrule`), until the game changes them.
+    overruled: dict[str, ZoneRead] = field(default_factory=dict)
 
     @property
     def display_count(self) -> int:
@@ -359,18 +373,26 @@ class Tracker:
                 return self._unexplained(view, [f"factories ({len(seen)} of {self.display_count} seen)"])
             self.displays = Displays.numbered(seen, self.first_near)
         matched = self.displays.match(view.displays)
-        zones = in_engine_numbers(view, matched)
-        ranked = self._explanations(zones)
+        zones = {**in_engine_numbers(view, matched), **self.overruled}
+        gap = view.time - self.last_fitted if self.last_fitted is not None else 0.0
+        most = min(max(MOST_EVENTS, math.ceil(gap * EVENTS_PER_SECOND)), MOST_EVENTS_AFTER_A_GAP)
+        ranked = self._explanations(zones, most)
         fitting = [e for e in ranked if e.cost <= FITS]
+        revised: list[dict[str, Any]] = []
         if not fitting:
-            return self._unexplained(view, ranked[0].mismatches if ranked else [])
-        self.unexplained_since, self.alerted = None, False
+            revision = self._revision(zones, most)
+            if revision is None:
+                return self._unexplained(view, ranked[0].mismatches if ranked else [])
+            undone, fitting = revision
+            for _ in range(undone):
+                revised.append({**self.undo(), "revised": True})
+        self.unexplained_since, self.alerted, self.last_fitted = None, False, view.time
         self.displays.follow(view.displays, matched)
         best = min(e.total for e in fitting)
         alike = sorted((e for e in fitting if e.total - best < MARGIN), key=lambda e: (e.total, len(e.events)))
         alike = _unique(alike[:4 * BEAM])[:BEAM]
         shared = common_prefix([e.events for e in alike])
-        out = self._commit(shared, alike[0].start)
+        out = revised + self._commit(shared, alike[0].start)
         if len(alike) == 1:
             self.pending, self.last_unsure = [], []
             self.reference = zones
@@ -384,7 +406,7 @@ class Tracker:
             out.append({"kind": "uncertain", "zones": differ})
         return out
 
-    def _explanations(self, zones: dict[str, ZoneRead]) -> list[Explanation]:
+    def _explanations(self, zones: dict[str, ZoneRead], most: int = MOST_EVENTS) -> list[Explanation]:
         """Every explanation of the view from the committed state or from each pending
         hypothesis, best first. Before the first move, from the game begun by each player."""
         start = self.game.record.start_player
@@ -398,10 +420,34 @@ class Tracker:
         committed = expected(self.game.state) if self.reference is not None else None
         out = []
         for root in roots:
-            for e in explain(root.state, zones, self.display_count, self.reference, committed):
+            for e in explain(root.state, zones, self.display_count, self.reference, committed, most):
                 out.append(Explanation(root.events + e.events, e.state, e.cost, e.mismatches, root.prior, root.start))
         out.sort(key=lambda e: (e.total, len(e.events)))
         return out
+
+    def _revision(self, zones: dict[str, ZoneRead], most: int) -> tuple[int, list[Explanation]] | None:
+        """Where no explanation fits from the committed state: how many of the last committed
+        events to take back (up to :data:`MOST_REVISED`) and the one explanation from before them
+        that fits the view clearly better than any other, or None. Judged on every zone: the
+        reference view was explained by what is now in doubt."""
+        events = self.game.record.events
+        for back in range(1, min(MOST_REVISED, len(events)) + 1):
+            if any("move" not in e for e in events[-back:]):
+                return None  # a deal or refill seen is not revised: its displays are gone
+            game = Game.new(self.game.record.game, self.game.record.players, self.game.record.options,
+                            self.game.record.start_player)
+            for event in events[:-back]:
+                game.apply(event["move"] if "move" in event else event)
+            ranked = _unique([e for e in explain(game.state, zones, self.display_count, None, None, most + back)
+                              if e.cost <= FITS][:4 * BEAM])
+            if not ranked or ranked[0].events[:back] == events[-back:]:
+                continue
+            rival = next((e for e in ranked[1:] if e.events != ranked[0].events), None)
+            if rival is None or rival.cost - ranked[0].cost >= MARGIN:
+                start = self.game.record.start_player
+                return back, [Explanation(ranked[0].events, ranked[0].state, ranked[0].cost, ranked[0].mismatches,
+                                          0.0, start)]
+        return None
 
     def _commit(self, events: list[dict[str, Any]], start: int) -> list[dict[str, Any]]:
         """Play ``events`` into the game begun by ``start`` and record them; their stream events."""
@@ -409,11 +455,68 @@ class Tracker:
             return []
         if start != self.game.record.start_player:
             self.game = self._replayed(start)
+        before = expected(self.game.state)
         out = []
         for event in events:
             self.game.apply(event["move"] if "move" in event else event)
             out.append({"kind": "move", **event} if "move" in event else {"kind": "chance", **event})
+        after = expected(self.game.state)
+        for zone in [z for z in self.overruled if before.get(z, _empty(z)) != after.get(z, _empty(z))]:
+            del self.overruled[zone]  # the game moved on there: the camera is trusted again
         return out
+
+    # -- corrections: a person's word over the camera's ---------------------------------------
+
+    def undo(self) -> dict[str, Any]:
+        """Take the last recorded event back; the view is judged afresh. Raises ValueError
+        when there is none."""
+        events = self.game.record.events
+        if not events:
+            raise ValueError("nothing to undo: no event is recorded yet")
+        last = events[-1]
+        game = Game.new(self.game.record.game, self.game.record.players, self.game.record.options,
+                        self.game.record.start_player)
+        for event in events[:-1]:
+            game.apply(event["move"] if "move" in event else event)
+        self.game = game
+        self._afresh()
+        return {"kind": "undo", "event": last}
+
+    def replace(self, event: dict[str, Any]) -> list[dict[str, Any]]:
+        """Take the last event back and record ``event`` in its place (a record event: a move
+        with its player, or a chance event). Raises ValueError naming why the engine refuses it,
+        the game left as it was."""
+        undone = self.undo()
+        try:
+            self._apply_checked(event)
+        except ValueError:
+            self._apply_checked(undone["event"])
+            raise
+        return [undone, {"kind": "move", **event} if "move" in event else {"kind": "chance", **event}]
+
+    def overrule(self, zone: str, content: Any) -> None:
+        """What lies in ``zone`` (a kind or None for a slot, a list of tiles for a display, the
+        centre or a hand) as a person says, over what the camera reads, until the game changes
+        that zone."""
+        self.overruled[zone] = (ZoneRead(tuple(sorted(content)), NOTHING_SEEN, (1.0,) * len(content))
+                                if isinstance(content, list) else ZoneRead(content, 1.0 - 1e-6))
+        self._afresh()
+
+    def _apply_checked(self, event: dict[str, Any]) -> None:
+        if not isinstance(event, dict) or not ("move" in event or "deal" in event or "refill" in event):
+            raise ValueError(f"not a record event (a move with its player, a deal or a refill): {event!r}")
+        if "move" in event and event.get("player") != self.game.state.current_player:
+            raise ValueError(f"player {event.get('player')} moved, but player {self.game.state.current_player} is to move")
+        try:
+            self.game.apply(event["move"] if "move" in event else event)
+        except EngineError as exc:
+            raise ValueError(str(exc)) from None
+        self._afresh()
+
+    def _afresh(self) -> None:
+        """After a correction: no hypothesis, reference or alert stands; the next view is judged anew."""
+        self.pending, self.reference, self.last_unsure = [], None, []
+        self.unexplained_since, self.alerted = None, False
 
     def _moves_recorded(self) -> bool:
         return any("move" in e for e in self.game.record.events)

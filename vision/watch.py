@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import json
 import os
+import queue
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from ..calibration.profile import Profile
@@ -65,10 +68,14 @@ class Watcher:
     journal: Journal | None = None
     record_path: Path | None = None
     gate: StillGate = field(default_factory=StillGate)
+    controls: queue.Queue = field(default_factory=queue.Queue)
     _hand_since: float | None = None
+    _last_view: View | None = None
+    _time: float = 0.0
+    _last: Reading | None = None
     _frame: int = -1
-    spent: dict[str, float] = field(default_factory=lambda: {"frames": 0, "reads": 0, "gate_s": 0.0, "read_s": 0.0,
-                                                              "track_s": 0.0})
+    spent: dict[str, float] = field(default_factory=lambda: {"frames": 0, "reads": 0, "boards_kept": 0, "gate_s": 0.0,
+                                                              "read_s": 0.0, "track_s": 0.0})
 
     def start(self, source_name: str, resumed: bool) -> None:
         record = self.tracker.game.record
@@ -76,16 +83,57 @@ class Watcher:
                    "game": record.game, "players": record.players, "options": record.options,
                    "resumed": resumed, "events": len(record.events)})
 
+    @property
+    def last_seen(self) -> tuple[int, float]:
+        """The number and time of the last frame fed (-1, 0.0 before any)."""
+        return self._frame, self._time
+
+    def correct(self, command: Any, frame: Frame | None = None) -> None:
+        """A person's correction (one control line): ``{"undo": true}``, ``{"replace": EVENT}``
+        (the last event replaced by a record event), ``{"overrule": {"zone": Z, "content": C}}``
+        (Z holds C, over what the camera reads). Journalled, then announced; what cannot be done
+        is announced as ``refused``, naming why, and changes nothing."""
+        stamp = frame or Frame(self._frame, self._time, np.zeros((1, 1, 3), np.uint8))
+        try:
+            announced = self._corrected(command)
+        except (ValueError, TypeError, KeyError) as exc:
+            self._announce([{"kind": "refused", "message": f"correction refused: {exc}"}], stamp)
+            return
+        self._announce(announced, stamp)
+
+    def _corrected(self, command: Any) -> list[dict[str, Any]]:
+        if not isinstance(command, dict) or len(command) != 1 or next(iter(command)) not in ("undo", "replace", "overrule"):
+            raise ValueError(f"one of undo, replace or overrule expected, not {json.dumps(command)[:80]}")
+        (key, value), = command.items()
+        tracker = self.tracker
+        if key == "overrule":
+            if not isinstance(value, dict) or not isinstance(value.get("zone"), str) or "content" not in value:
+                raise ValueError('overrule takes {"zone": ZONE, "content": KIND, null or [TILES]}')
+            tracker.overrule(value["zone"], value["content"])
+            return tracker.see(self._last_view) if self._last_view is not None else []
+        announced = [tracker.undo()] if key == "undo" else tracker.replace(value)
+        if self.journal is not None:
+            self.journal.append({"undo": True})
+            if key == "replace":
+                self.journal.append({"event": tracker.game.record.events[-1], "frame": self._frame, "corrected": True})
+        if self.record_path is not None:
+            write_atomically(self.record_path, tracker.game.record.dumps())
+        return [{**a, "corrected": True} if a["kind"] in ("move", "chance") else a for a in announced]
+
     def feed(self, frame: Frame) -> None:
         """One frame: read it if the table is still and changed since the last read."""
+        while not self.controls.empty():
+            self.correct(self.controls.get_nowait(), frame)
         t0 = time.perf_counter()
+        self._time = frame.time
         self._frame = frame.index
         still = self.gate.update(frame.image)
         self.spent["frames"] += 1
         self.spent["gate_s"] += time.perf_counter() - t0
         if not still:
+            self._hand_since = None
             return
-        if self.gate.hand_in_view():
+        if self.gate.hand_in_view(self._boards_mask(frame.image.shape)):
             # Something reaches in from the edge. Past HAND_WAIT of a still table it is read all
             # the same: a cup put down at the edge, or a view read with a hand in it before.
             self._hand_since = frame.time if self._hand_since is None else self._hand_since
@@ -96,12 +144,15 @@ class Watcher:
             self._announce(self.tracker.tick(frame.time), frame)
             return
         t1 = time.perf_counter()
-        reading = read(frame.image, self.profile, self.classifier, self.locator, self.bare)
-        view = view_of(reading, frame.index, frame.time)
+        kept = self._unchanged_boards(frame.image.shape)
+        reading = read(frame.image, self.profile, self.classifier, self.locator, self.bare, kept=kept)
+        self._last = reading
+        self.spent["boards_kept"] += len(kept)
+        view = self._last_view = view_of(reading, frame.index, frame.time)
         self.gate.mark_read()
         t2 = time.perf_counter()
         numbered = bool(self.tracker.displays.places)
-        before = len(self.tracker.game.record.events)
+        before = list(self.tracker.game.record.events)
         start = self.tracker.game.record.start_player
         announced = self.tracker.see(view)
         self.spent["reads"] += 1
@@ -110,17 +161,56 @@ class Watcher:
         self._keep(numbered, before, start)
         self._announce(announced, frame)
 
-    def _keep(self, numbered: bool, before: int, start: int) -> None:
-        """The journal first: what the tracker committed is on disk before it is announced."""
+    def _outlines(self, shape: tuple[int, ...]) -> list[tuple[int | None, np.ndarray]]:
+        """Each board's outline grown by a tenth, at the still gate's small size: (player, polygon)."""
+        # Profile pixels -> the small copy's (a profile of another image size is fitted as read() fits it).
+        scale = StillGate.scale(shape) * shape[1] / self.profile.image_size[0]
+        out = []
+        for b in self.profile.boards + ((self.profile.scoring_board,) if self.profile.scoring_board else ()):
+            corners = np.asarray(b.corners, np.float64)
+            middle = corners.mean(axis=0)
+            out.append((b.player, ((middle + 1.1 * (corners - middle)) * scale).round().astype(np.int32)))
+        return out
+
+    def _boards_mask(self, shape: tuple[int, ...]) -> np.ndarray:
+        small = self.gate.current.shape[:2] if self.gate.current is not None else (1, 1)
+        mask = np.zeros(small, np.uint8)
+        for _, outline in self._outlines(shape):
+            cv2.fillConvexPoly(mask, outline, 1)
+        return mask
+
+    def _unchanged_boards(self, shape: tuple[int, ...]) -> dict[int | None, Any]:
+        """The boards on which nothing changed since the last reading (none changed in their
+        outline, grown by a tenth): their registration and slots' answers stand."""
+        changed = self.gate.changed_since_read()
+        if self._last is None or changed is None or self.gate.camera_moved():
+            return {}
+        grow = np.ones((5, 5), np.uint8)
+        kept: dict[int | None, Any] = {}
+        for player, outline in self._outlines(shape):
+            mask = np.zeros(changed.shape, np.uint8)
+            cv2.fillConvexPoly(mask, outline, 1)
+            if not (changed & cv2.dilate(mask, grow).astype(bool)).any():
+                part = self._last.board_part(player)
+                if part is not None:
+                    kept[player] = part
+        return kept
+
+    def _keep(self, numbered: bool, before: list[dict[str, Any]], start: int) -> None:
+        """The journal first: what the tracker committed (or revised) is on disk before it is announced."""
         record = self.tracker.game.record
+        events = record.events
+        same = next((k for k, (a, b) in enumerate(zip(before, events)) if a != b), min(len(before), len(events)))
         if self.journal is not None:
             if not numbered and self.tracker.displays.places:
                 self.journal.append({"displays": self.tracker.displays.to_json()})
             if record.start_player != start:
                 self.journal.append({"start_player": record.start_player})
-            for event in record.events[before:]:
+            for _ in range(len(before) - same):
+                self.journal.append({"undo": True})
+            for event in events[same:]:
                 self.journal.append({"event": event, "frame": self._frame})
-        if self.record_path is not None and len(record.events) != before:
+        if self.record_path is not None and events != before:
             write_atomically(self.record_path, record.dumps())
 
     def _announce(self, events: list[dict[str, Any]], frame: Frame) -> None:
@@ -131,7 +221,7 @@ class Watcher:
         for event in events:
             self.emit({**event, **stamp})
             committed |= event["kind"] in ("move", "chance")
-        if committed:
+        if committed or any(e["kind"] == "undo" for e in events):
             state = self.tracker.game.state
             observation = observation_of(state)
             observation.pop("options", None)
@@ -172,6 +262,23 @@ def watch(source: Source, watcher: Watcher, resumed: bool = False, after: int = 
 def resumed_tracker(game: Any, displays: list[tuple[float, float]], profile: Profile) -> Tracker:
     """A tracker for ``game`` (new or from a journal), its displays numbered as the journal kept them."""
     return Tracker(game, first_display_near(profile), Displays(list(displays)))
+
+
+def read_controls(lines: Any, into: queue.Queue) -> threading.Thread:
+    """A thread putting each JSON line of ``lines`` (a text stream: standard input, a pipe) into
+    ``into`` as the watcher's corrections; a line that is not JSON is put as it is, and refused."""
+
+    def run() -> None:
+        for line in lines:
+            if line.strip():
+                try:
+                    into.put(json.loads(line))
+                except json.JSONDecodeError:
+                    into.put(line.strip())
+
+    thread = threading.Thread(target=run, name="watch controls", daemon=True)
+    thread.start()
+    return thread
 
 
 def event_line(event: dict[str, Any]) -> str:

@@ -76,3 +76,17 @@ def test_the_whole_view_changed_is_the_camera_moved_not_a_hand():
     gate.mark_read()
     gate.update(_shaken(table, 60.0, 40.0))  # bumped: everything moved
     assert gate.changed() and not gate.hand_in_view()
+
+
+def test_tiles_laid_on_a_board_cut_by_the_edge_are_no_hand():
+    table, gate = _table(), StillGate()
+    table[400:540, 300:600] = 200  # a board running off the bottom of the picture
+    gate.update(table)
+    gate.mark_read()
+    laid = table.copy()
+    laid[500:540, 420:470] = (30, 160, 30)  # tiles laid at its near edge
+    gate.update(laid)
+    board = np.zeros(gate.current.shape[:2], np.uint8)
+    board[78:, 58:118] = 1  # the board's outline, small
+    assert gate.hand_in_view()  # without the boards: it crosses the edge
+    assert not gate.hand_in_view(board)

@@ -120,3 +120,75 @@ def test_views_that_cannot_tell_two_moves_apart_wait_for_one_that_can():
     assert [e["kind"] for e in said] == ["uncertain"] and len(tracker.game.record.events) == 1
     said = tracker.see(view_of_state(states[2], 3.0))  # a clear view
     assert [e["kind"] for e in said] == ["move"] and said[0]["move"]["line"] == line
+
+
+def _started(seed=4, views=4):
+    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)],
+                      {"wall": "colored", "jokers": False}, seed).record
+    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    for k in range(views):
+        tracker.see(view_of_state(states[k], float(k)))
+    return truth, tracker, states
+
+
+def test_undo_and_replace_correct_the_record_and_refuse_what_the_rules_refuse():
+    truth, tracker, _ = _started()
+    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:3])
+    mover = truth.events[2]["player"]
+    other = next(m for m in Game(truth.__class__(truth.game, truth.players, truth.options, truth.start_player,
+                                                 tracker.game.record.events[:2])).state.legal_moves()
+                 if m.to_json() != truth.events[2]["move"])
+    said = tracker.replace({"player": mover, "move": other.to_json()})
+    assert [s["kind"] for s in said] == ["undo", "move"] and said[0]["event"] == truth.events[2]
+    assert tracker.game.record.events[-1] == {"player": mover, "move": other.to_json()}
+    kept = list(tracker.game.record.events)
+    with pytest.raises(ValueError, match="is to move"):
+        tracker.replace({"player": 1 - mover, "move": other.to_json()})
+    with pytest.raises(ValueError, match="unknown colour"):
+        tracker.replace({"player": mover, "move": {"action": "take", "source": 0, "color": "joker", "line": 0}})
+    assert tracker.game.record.events == kept  # a refused correction changes nothing
+    assert tracker.undo()["event"] == kept[-1] and tracker.game.record.events == kept[:-1]
+
+
+def test_a_zone_overruled_is_believed_over_the_camera():
+    truth, tracker, states = _started(views=3)
+    # The next move's line read confidently wrong: no move explains the view...
+    player = truth.events[2]["player"]
+    view = view_of_state(states[3], 3.0)
+    lines = {z: r for z, r in view.zones.items() if z.startswith(f"boards.{player}.") and r.content is not None
+             and (".line." in z or ".floor." in z) and r.content != view_of_state(states[2], 0).zones[z].content}
+    assert lines
+    zone = next(iter(lines))
+    view.zones[zone] = ZoneRead(None, 0.9999)
+    view.zones[zone.rsplit(".", 1)[0] + ".4"] = ZoneRead("black", 0.9999)
+    assert [e["kind"] for e in tracker.see(view)] != ["move"]
+    # ... until a person says what lies there.
+    tracker.overrule(zone, lines[zone].content)
+    tracker.overrule(zone.rsplit(".", 1)[0] + ".4", None)
+    said = tracker.see(view)
+    assert [e["kind"] for e in said] == ["move"] and _sorted(tracker.game.record.events) == _sorted(truth.events[:3])
+    assert not tracker.overruled or zone not in tracker.overruled
+
+
+def test_a_commit_that_later_views_contradict_is_revised():
+    truth, tracker, states = _started(views=3)
+    player = truth.events[2]["player"]
+    # The view after the next move: its line read as the line below, surely (a misreading).
+    view = view_of_state(states[3], 3.0)
+    before = view_of_state(states[2], 0).zones
+    placed = [z for z, r in view.zones.items() if z.startswith(f"boards.{player}.line.") and r.content != before[z].content]
+    assert placed
+    said = tracker.see(view)
+    committed = list(tracker.game.record.events)
+    assert [e["kind"] for e in said] == ["move"] and _sorted(committed) == _sorted(truth.events[:3])
+    # A wrong commit forced by hand, then views the truth explains: the tracker takes it back.
+    other = next(m for m in Game(truth.__class__(truth.game, truth.players, truth.options, truth.start_player,
+                                                 committed[:2])).state.legal_moves()
+                 if m.to_json()["source"] == truth.events[2]["move"]["source"]
+                 and m.to_json()["color"] == truth.events[2]["move"]["color"] and m.to_json() != truth.events[2]["move"])
+    tracker.replace({"player": player, "move": other.to_json()})
+    said = tracker.see(view_of_state(states[4], 4.0))
+    kinds = [e["kind"] for e in said]
+    assert kinds[0] == "undo" and said[0]["revised"] and kinds[-2:] == ["move", "move"]
+    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:4])

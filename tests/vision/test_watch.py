@@ -1,0 +1,36 @@
+"""Corrections to a watched game: journalled, written to the record, announced; refused ones
+change nothing."""
+
+import json
+import sys
+from pathlib import Path
+
+from azulcam.engine.record import Record
+from azulcam.vision.journal import Journal, read_journal
+from azulcam.vision.watch import Watcher
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_track import _started  # noqa: E402
+
+
+def test_corrections_are_journalled_recorded_and_announced(tmp_path):
+    truth, tracker, _ = _started()
+    said: list[dict] = []
+    journal = Journal.create(tmp_path / "g.json.journal", tracker.game, tracker.displays.places, 30)
+    watcher = Watcher(None, None, tracker, said.append, journal=journal, record_path=tmp_path / "g.json")  # type: ignore[arg-type]
+    kept = list(tracker.game.record.events)
+    watcher.correct({"undo": True})
+    assert [s["kind"] for s in said] == ["undo", "state"] and said[0]["event"] == kept[-1]
+    assert Record.load(tmp_path / "g.json").events == kept[:-1] == read_journal(tmp_path / "g.json.journal").game.record.events
+    said.clear()
+    watcher.correct({"replace": {"player": 1, "move": {"action": "take", "source": 0, "color": "black", "line": 9}}})
+    watcher.correct("not a correction")
+    watcher.correct({"overrule": {"zone": "boards.0.line.0.0"}})
+    assert [s["kind"] for s in said] == ["refused"] * 3
+    assert all(s["message"].startswith("correction refused: ") for s in said)
+    assert read_journal(tmp_path / "g.json.journal").game.record.events == kept[:-1]  # nothing changed
+    said.clear()
+    watcher.correct({"replace": kept[-2]})  # the last but one event, again: a replacement the rules accept
+    assert [s["kind"] for s in said] == ["undo", "move", "state"] and said[1]["corrected"]
+    lines = [json.loads(line) for line in (tmp_path / "g.json.journal").read_text().splitlines()]
+    assert lines[-1]["corrected"] and read_journal(tmp_path / "g.json.journal").game.record.events == kept[:-1]
