@@ -17,6 +17,7 @@ Zones are named as in ``azulcam-observation/1``: ``boards.P.SLOT``, ``boards.P.h
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from dataclasses import dataclass, field
@@ -36,13 +37,16 @@ MOST_EVENTS = 3
 #: :data:`MOST_EVENTS_AFTER_A_GAP`.
 EVENTS_PER_SECOND = 1.0
 MOST_EVENTS_AFTER_A_GAP = 8
+LONG_SEARCHES = 2
 
 #: Committed events a view that nothing explains may revise: the tracker looks again from before
 #: the last one, two or three of them (a move committed on a misread that later views contradict).
 MOST_REVISED = 3
 
-#: Explanations kept from one length to the next when a short one does not fit.
+#: Explanations kept from one length to the next when a short one does not fit; after a gap, where
+#: many events in a row are sought, more (the right first move may not look best on its own).
 BEAM = 8
+BEAM_AFTER_A_GAP = 32
 
 #: A zone's weight is the log-odds of the reader's confidence there, between these: a zone read at
 #: 0.5 hardly counts, one read at 0.999 counts like one read at 0.9995 (no reading is surer than that).
@@ -241,6 +245,8 @@ def chance_events(state: Any, zones: dict[str, ZoneRead], displays: int) -> list
         candidates = [{"deal": deal}]
         if supply_read is not None and None not in supply_read:
             candidates.append({"deal": {**deal, "supply": supply_read}})
+        if any(len(f.content) < 4 for f in factories):  # type: ignore[union-attr]
+            candidates += [{"deal": {"factories": d}} for d in unseen_deals(state, zones, displays)]
     out = []
     for event in candidates:
         try:
@@ -248,6 +254,78 @@ def chance_events(state: Any, zones: dict[str, ZoneRead], displays: int) -> list
         except (EngineError, ValueError):
             continue
         out.append(event)
+    return out
+
+
+#: Displays taken from before their deal was seen (a camera out across a round's start) whose
+#: deal may be worked out from where their tiles went.
+MOST_UNSEEN_DISPLAYS = 2
+
+
+def taken_by_players(state: Any, zones: dict[str, ZoneRead]) -> list[Counter]:
+    """The tiles each player holds in the view that ``state`` does not give them: new on a board
+    slot, or more in hand (the first-player marker left out)."""
+    exp = expected(state)
+    out = []
+    for p in range(state.players):
+        prefix = f"boards.{p}."
+        taken: Counter = Counter()
+        for zone, read in zones.items():
+            if not zone.startswith(prefix):
+                continue
+            if zone.endswith(".hand"):
+                taken += Counter(read.content) - Counter(exp.get(zone, ()))
+            elif read.content is not None and exp.get(zone) is None:
+                taken[read.content] += 1
+        taken.pop("first_player", None)
+        out.append(taken)
+    return out
+
+
+def unseen_deals(state: Any, zones: dict[str, ZoneRead], displays: int) -> list[list[list[str]]]:
+    """The deals that may have been dealt (``state`` is at a round's start) when the view shows
+    displays already taken from: each such display held the tiles one player took (their colour,
+    with the jokers or wild tile that came with them) and its share of the centre's. Up to
+    :data:`MOST_UNSEEN_DISPLAYS` of them; none where the centre holds tiles no display can have
+    left there."""
+    factories = [zones[f"factories.{i}"].content for i in range(displays)]
+    short = [i for i, tiles in enumerate(factories) if len(tiles) < 4]
+    if not short or len(short) > MOST_UNSEEN_DISPLAYS:
+        return []
+    centre = Counter(zones["center"].content) if "center" in zones else Counter()
+    centre.pop("first_player", None)
+    takes = [t for t in taken_by_players(state, zones) if t]
+    out = []
+    for order in itertools.permutations(takes, len(short)):
+        needs = [4 - len(factories[i]) - sum(t.values()) for i, t in zip(short, order)]
+        if any(n < 0 for n in needs) or sum(needs) != sum(centre.values()):
+            continue
+        for shares in _shares(centre, needs):
+            deal = [list(tiles) for tiles in factories]
+            for i, take, share in zip(short, order, shares):
+                deal[i] = sorted([*factories[i], *take.elements(), *share.elements()])
+            if deal not in out:
+                out.append(deal)
+    return out
+
+
+def _shares(pile: Counter, sizes: list[int]) -> list[list[Counter]]:
+    """Every way to deal ``pile`` out in parts of ``sizes`` (which sum to its size)."""
+    if len(sizes) == 1:
+        return [[pile]]
+    out = []
+    names = sorted(pile)
+
+    def pick(k: int, left: int, chosen: Counter) -> None:
+        if left == 0:
+            out.extend([[+chosen, *rest] for rest in _shares(pile - chosen, sizes[1:])])
+            return
+        if k == len(names):
+            return
+        for n in range(min(pile[names[k]], left), -1, -1):
+            pick(k + 1, left - n, chosen + Counter({names[k]: n}))
+
+    pick(0, sizes[0], Counter())
     return out
 
 
@@ -302,18 +380,25 @@ def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: di
     cost, where = cost_of(state, zones, reference, committed)
     tried = [Explanation([], state, cost, where)]
     frontier = tried
+    long = most_events > MOST_EVENTS
     for depth in range(1, most_events + 1):
         grown = []
         for parent in frontier:
+            wrong = {z for z in parent.mismatches if z.startswith("boards.")}
             for event, after in successors(parent.state, zones, displays):
                 cost, where = cost_of(after, zones, reference, committed)
+                if long and any(z.startswith("boards.") and z not in wrong for z in where):
+                    # Many events in a row: only those that leave no board slot further from the
+                    # view (tiles laid stay until the round's end), or the search drowns.
+                    continue
                 grown.append(Explanation(parent.events + [event], after, cost + EVENT_COST * depth, where))
         grown.sort(key=lambda e: e.cost)
         tried += grown
         best = min(tried, key=lambda e: e.cost)
         if not grown or best.cost - EVENT_COST * len(best.events) <= CLOSE_FIT:
             break
-        frontier = grown[:BEAM]
+        beam = BEAM if most_events <= MOST_EVENTS else BEAM_AFTER_A_GAP
+        frontier = _unique(grown[:4 * beam])[:beam]  # moves in another order reach the same state
     tried.sort(key=lambda e: (e.cost, len(e.events)))
     return tried
 
@@ -357,8 +442,9 @@ class Tracker:
     unexplained_zones: list[str] = field(default_factory=list)
     alerted: bool = False
     last_unsure: list[str] = field(default_factory=list)
-    #: When the last view that fitted was seen (None: none yet).
+    #: When the last view that fitted was seen (None: none yet), and views unexplained since.
     last_fitted: float | None = None
+    misses: int = 0
     #: Zones a person said what lies in (:meth:`overrule`), until the game changes them.
     overruled: dict[str, ZoneRead] = field(default_factory=dict)
 
@@ -374,7 +460,9 @@ class Tracker:
             self.displays = Displays.numbered(seen, self.first_near)
         matched = self.displays.match(view.displays)
         zones = {**in_engine_numbers(view, matched), **self.overruled}
-        gap = view.time - self.last_fitted if self.last_fitted is not None else 0.0
+        # After a gap, the long search gets the first views that follow it; a table that stays
+        # unexplained after those is not searched ever deeper (the camera must keep up).
+        gap = view.time - self.last_fitted if self.last_fitted is not None and self.misses < LONG_SEARCHES else 0.0
         most = min(max(MOST_EVENTS, math.ceil(gap * EVENTS_PER_SECOND)), MOST_EVENTS_AFTER_A_GAP)
         ranked = self._explanations(zones, most)
         fitting = [e for e in ranked if e.cost <= FITS]
@@ -386,7 +474,7 @@ class Tracker:
             undone, fitting = revision
             for _ in range(undone):
                 revised.append({**self.undo(), "revised": True})
-        self.unexplained_since, self.alerted, self.last_fitted = None, False, view.time
+        self.unexplained_since, self.alerted, self.last_fitted, self.misses = None, False, view.time, 0
         self.displays.follow(view.displays, matched)
         best = min(e.total for e in fitting)
         alike = sorted((e for e in fitting if e.total - best < MARGIN), key=lambda e: (e.total, len(e.events)))
@@ -528,6 +616,7 @@ class Tracker:
         return game
 
     def _unexplained(self, view: View, zones: list[str]) -> list[dict[str, Any]]:
+        self.misses += 1
         if self.unexplained_since is None:
             self.unexplained_since = view.time
         self.unexplained_zones = zones

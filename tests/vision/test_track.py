@@ -59,6 +59,16 @@ def _followed(game, options, players, seed, events, skip=0, misread=None):
     return truth, tracker, out
 
 
+def _started(seed=4, views=4):
+    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)],
+                      {"wall": "colored", "jokers": False}, seed).record
+    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    for k in range(views):
+        tracker.see(view_of_state(states[k], float(k)))
+    return truth, tracker, states
+
+
 @pytest.mark.parametrize("game, options, players", [
     ("azul", {"wall": "colored", "jokers": False}, 2),
     ("azul", {"wall": "grey", "jokers": True}, 3),
@@ -83,12 +93,7 @@ def test_a_slot_misread_all_along_does_not_stop_the_game():
 
 
 def test_an_unexplained_change_is_an_alert_once_it_lasts_and_nothing_is_committed():
-    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)],
-                      {"wall": "colored", "jokers": False}, 1).record
-    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
-    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
-    for k in range(3):
-        tracker.see(view_of_state(states[k], float(k)))
+    truth, tracker, states = _started(seed=1, views=3)
     events = len(tracker.game.record.events)
     # Tiles appear on a wall no move may have filled yet.
     wrong = {f"boards.1.wall.{r}.{r}": ZoneRead("blue", 0.999) for r in range(5)}
@@ -105,12 +110,7 @@ def test_an_unexplained_change_is_an_alert_once_it_lasts_and_nothing_is_committe
 
 
 def test_views_that_cannot_tell_two_moves_apart_wait_for_one_that_can():
-    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)],
-                      {"wall": "colored", "jokers": False}, 2).record
-    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
-    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
-    for k in range(2):
-        tracker.see(view_of_state(states[k], float(k)))
+    truth, tracker, states = _started(seed=2, views=2)
     move = truth.events[1]["move"]
     # The line the tiles went to is read as unsure as a coin toss: which line, the view cannot say.
     line = move["line"]
@@ -120,16 +120,6 @@ def test_views_that_cannot_tell_two_moves_apart_wait_for_one_that_can():
     assert [e["kind"] for e in said] == ["uncertain"] and len(tracker.game.record.events) == 1
     said = tracker.see(view_of_state(states[2], 3.0))  # a clear view
     assert [e["kind"] for e in said] == ["move"] and said[0]["move"]["line"] == line
-
-
-def _started(seed=4, views=4):
-    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)],
-                      {"wall": "colored", "jokers": False}, seed).record
-    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
-    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
-    for k in range(views):
-        tracker.see(view_of_state(states[k], float(k)))
-    return truth, tracker, states
 
 
 def test_undo_and_replace_correct_the_record_and_refuse_what_the_rules_refuse():
@@ -192,3 +182,19 @@ def test_a_commit_that_later_views_contradict_is_revised():
     kinds = [e["kind"] for e in said]
     assert kinds[0] == "undo" and said[0]["revised"] and kinds[-2:] == ["move", "move"]
     assert _sorted(tracker.game.record.events) == _sorted(truth.events[:4])
+
+
+def test_a_deal_the_camera_missed_is_worked_out_from_where_its_tiles_went():
+    truth = play_game("azul", [make_player("greedy", 3), make_player("greedy", 4)],
+                      {"wall": "colored", "jokers": False}, 3).record
+    truth.events = truth.events[:30]
+    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    second = next(k for k, e in enumerate(truth.events) if "deal" in e and k > 0)
+    for k, state in enumerate(states):
+        if k not in (second + 1, second + 2):  # out from the second deal to the move after it
+            tracker.see(view_of_state(state, 1.2 * k))
+    got = tracker.game.record.events
+    assert len(got) == len(truth.events) and _sorted(got[:second]) == _sorted(truth.events[:second])
+    # Which of the two displays taken from held which tiles no view showed; the positions agree.
+    assert tracker.game.state == Game(truth).state
