@@ -27,7 +27,8 @@ from .analyze import Reading, read
 from .capture import Frame, Source
 from .journal import Journal
 from .still import StillGate
-from .track import Displays, Tracker, View, ZoneRead, loose_zone
+from .explain import View, ZoneRead, loose_zone
+from .track import Displays, Tracker
 
 EVENTS_FORMAT = "azulcam-events/1"
 

@@ -7,7 +7,8 @@ import pytest
 from azulcam.calibration.layouts import expected_slots
 from azulcam.engine.players import make_player
 from azulcam.engine.record import Game, play_game, replay
-from azulcam.vision.track import ALERT_AFTER, Tracker, View, ZoneRead, expected, loose_zone
+from azulcam.vision.explain import View, ZoneRead, expected, loose_zone
+from azulcam.vision.track import ALERT_AFTER, Tracker
 
 
 def _layout(state) -> str:

@@ -1,0 +1,340 @@
+"""Which events explain a still view: the engine's candidates, each scored against what was read.
+
+A view is what the reader saw in every zone and how sure it was (:class:`View`). From a state, the
+candidates are each legal move, or the chance event the view shows (a deal read off the displays,
+one worked out from where the tiles of displays already taken went, a Summer Pavilion refill read
+off the supply), and up to :data:`MOST_EVENTS` of them in a row. Each is scored by how far the table
+it predicts lies from the view: a zone's disagreement weighs the reader's log-odds there. The
+tracker (:mod:`track`) decides what to commit.
+
+Zones are named as in ``azulcam-observation/1``: ``boards.P.SLOT``, ``boards.P.hand``,
+``factories.I`` (I the engine's display number), ``center``, ``supply.N``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine.common import CHANCE, TERMINAL
+from ..engine.errors import EngineError
+from ..engine.observe import observation_of
+
+#: Events in a row one still view may be explained by: a move, the chance event it brings (the
+#: round's end, a Summer Pavilion refill) and the next player's move, seen only after both.
+MOST_EVENTS = 3
+
+#: Explanations kept from one length to the next when a short one does not fit; after a gap, where
+#: many events in a row are sought, more (the right first move may not look best on its own).
+BEAM = 8
+BEAM_AFTER_A_GAP = 32
+
+#: A zone's weight is the log-odds of the reader's confidence there, between these: a zone read at
+#: 0.5 hardly counts, one read at 0.999 counts like one read at 0.9995 (no reading is surer than that).
+LEAST_WEIGHT, MOST_WEIGHT = 0.1, math.log(1000.0)
+
+#: How sure the reader counts as being of a display, the centre or a hand where it saw no tile:
+#: about the detector's recall on loose tiles.
+NOTHING_SEEN = 0.95
+
+#: An explanation's cost per event: of two that fit alike, the shorter (a move unseen is a guess).
+EVENT_COST = 0.5
+
+#: An explanation this close to the view (its disagreements' weight) is not looked past for a
+#: longer one: a disagreement of a zone read at 0.75 or less. Any surer disagreement may be a move
+#: more that the view shows.
+CLOSE_FIT = math.log(3.0)
+
+
+@dataclass(frozen=True)
+class ZoneRead:
+    """What the reader saw in one zone. A slot: its kind (None: empty) and the reading's
+    confidence. A zone of loose tiles (a display, the centre, a hand): the tiles' names, sorted,
+    ``confidence`` how sure the reader is that no other tile lies there (:data:`NOTHING_SEEN`),
+    and ``sureness``, each tile's confidence in the order of ``content``."""
+
+    content: Any
+    confidence: float
+    sureness: tuple[float, ...] = ()
+
+
+def loose_zone(tiles: list[tuple[str, float]]) -> ZoneRead:
+    """A zone of loose tiles from each tile's name and confidence."""
+    ordered = sorted(tiles)
+    return ZoneRead(tuple(name for name, _ in ordered), NOTHING_SEEN, tuple(conf for _, conf in ordered))
+
+
+@dataclass
+class View:
+    """One still view: zone -> what was read there, the displays' centres in the image (in the
+    order of their ``factories.I`` zones as read), and when."""
+
+    zones: dict[str, ZoneRead]
+    displays: list[tuple[float, float]]
+    frame: int = 0
+    time: float = 0.0
+
+
+def _tiles(counts: dict[str, int]) -> tuple[str, ...]:
+    return tuple(sorted(name for name, n in counts.items() for _ in range(n)))
+
+
+def expected(state: Any) -> dict[str, Any]:
+    """Zone -> what a perfect reader would see there in ``state`` (slots: a kind; other zones: a
+    sorted tuple of tiles; empty slots left out)."""
+    obs = observation_of(state)
+    zones: dict[str, Any] = {}
+    for board in obs["boards"]:
+        prefix = f"boards.{board['player']}"
+        zones.update((f"{prefix}.{slot}", kind) for slot, kind in board["slots"].items())
+        zones[f"{prefix}.hand"] = _tiles(board["hand"])
+    for i, display in enumerate(obs["factories"]):
+        zones[f"factories.{i}"] = tuple(sorted(display["tiles"]))
+    zones["center"] = _tiles(obs["center"])
+    for n, kind in enumerate(obs.get("supply") or []):
+        zones[f"supply.{n}"] = kind
+    return zones
+
+
+def weight(confidence: float) -> float:
+    """How much a disagreement with a reading at ``confidence`` counts: its log-odds, clipped."""
+    c = min(max(confidence, 1e-9), 1.0 - 1e-9)
+    return min(max(math.log(c / (1.0 - c)), LEAST_WEIGHT), MOST_WEIGHT)
+
+
+def disagreement(want: Any, read: ZoneRead) -> float:
+    """How much what a state puts in a zone (``want``) disagrees with what was read there: a
+    slot read otherwise, its reading's weight; in a zone of loose tiles, each tile read that the
+    state lacks (the least sure of its kind first) and each tile of the state not seen."""
+    if not isinstance(read.content, tuple) and not isinstance(want, tuple):
+        return weight(read.confidence) if want != read.content else 0.0
+    wanted, seen = Counter(want or ()), Counter(read.content or ())
+    total = sum((wanted - seen).values()) * weight(read.confidence)
+    for name, extra in (seen - wanted).items():
+        sure = sorted(c for n, c in zip(read.content, read.sureness or (1.0,) * len(read.content)) if n == name)
+        total += sum(weight(c) for c in sure[:extra])
+    return total
+
+
+def empty_content(zone: str) -> Any:
+    return () if zone.startswith("factories.") or zone == "center" or zone.endswith(".hand") else None
+
+
+@dataclass
+class Explanation:
+    """A sequence of record events (moves as ``{"player", "move"}``, chance events as in a
+    record), the state it leads to, its cost and the zones where that state and the view disagree."""
+
+    events: list[dict[str, Any]]
+    state: Any
+    cost: float
+    mismatches: list[str]
+    #: What the earlier views held against it: how much worse than the best it fitted them, summed.
+    prior: float = 0.0
+    #: The start player of the game it continues.
+    start: int = 0
+
+    @property
+    def total(self) -> float:
+        return self.cost + self.prior
+
+
+def chance_events(state: Any, zones: dict[str, ZoneRead], displays: int) -> list[dict[str, Any]]:
+    """The chance events the view shows that the engine accepts: the deal read off the displays
+    (with the supply read too, which only Summer Pavilion's set-up deal takes), or the refill of
+    the supply's empty spaces. None where a zone it needs was not seen."""
+    supply = [zones.get(f"supply.{n}") for n in range(10)]
+    supply_read = [s.content for s in supply] if all(s is not None for s in supply) else None  # type: ignore[union-attr]
+    if getattr(state, "phase", "") == "refill":
+        if supply_read is None:
+            return []
+        empty = [n for n, kind in enumerate(state.to_json()["supply"]) if kind is None]
+        candidates = [{"refill": {"supply": [supply_read[n] for n in empty]}}]
+    else:
+        factories = [zones.get(f"factories.{i}") for i in range(displays)]
+        if any(f is None for f in factories):
+            return []
+        deal: dict[str, Any] = {"factories": [list(f.content) for f in factories]}  # type: ignore[union-attr]
+        candidates = [{"deal": deal}]
+        if supply_read is not None and None not in supply_read:
+            candidates.append({"deal": {**deal, "supply": supply_read}})
+        if any(len(f.content) < 4 for f in factories):  # type: ignore[union-attr]
+            candidates += [{"deal": {"factories": d}} for d in unseen_deals(state, zones, displays)]
+    out = []
+    for event in candidates:
+        try:
+            state.copy().apply_chance(event)
+        except (EngineError, ValueError):
+            continue
+        out.append(event)
+    return out
+
+
+#: Displays taken from before their deal was seen (a camera out across a round's start) whose
+#: deal may be worked out from where their tiles went.
+MOST_UNSEEN_DISPLAYS = 2
+
+
+def taken_by_players(state: Any, zones: dict[str, ZoneRead]) -> list[Counter]:
+    """The tiles each player holds in the view that ``state`` does not give them: new on a board
+    slot, or more in hand (the first-player marker left out)."""
+    exp = expected(state)
+    out = []
+    for p in range(state.players):
+        prefix = f"boards.{p}."
+        taken: Counter = Counter()
+        for zone, read in zones.items():
+            if not zone.startswith(prefix):
+                continue
+            if zone.endswith(".hand"):
+                taken += Counter(read.content) - Counter(exp.get(zone, ()))
+            elif read.content is not None and exp.get(zone) is None:
+                taken[read.content] += 1
+        taken.pop("first_player", None)
+        out.append(taken)
+    return out
+
+
+def unseen_deals(state: Any, zones: dict[str, ZoneRead], displays: int) -> list[list[list[str]]]:
+    """The deals that may have been dealt (``state`` is at a round's start) when the view shows
+    displays already taken from: each such display held the tiles one player took (their colour,
+    with the jokers or wild tile that came with them) and its share of the centre's. Up to
+    :data:`MOST_UNSEEN_DISPLAYS` of them; none where the centre holds tiles no display can have
+    left there."""
+    factories = [zones[f"factories.{i}"].content for i in range(displays)]
+    short = [i for i, tiles in enumerate(factories) if len(tiles) < 4]
+    if not short or len(short) > MOST_UNSEEN_DISPLAYS:
+        return []
+    centre = Counter(zones["center"].content) if "center" in zones else Counter()
+    centre.pop("first_player", None)
+    takes = [t for t in taken_by_players(state, zones) if t]
+    out = []
+    for order in itertools.permutations(takes, len(short)):
+        needs = [4 - len(factories[i]) - sum(t.values()) for i, t in zip(short, order)]
+        if any(n < 0 for n in needs) or sum(needs) != sum(centre.values()):
+            continue
+        for shares in _shares(centre, needs):
+            deal = [list(tiles) for tiles in factories]
+            for i, take, share in zip(short, order, shares):
+                deal[i] = sorted([*factories[i], *take.elements(), *share.elements()])
+            if deal not in out:
+                out.append(deal)
+    return out
+
+
+def _shares(pile: Counter, sizes: list[int]) -> list[list[Counter]]:
+    """Every way to deal ``pile`` out in parts of ``sizes`` (which sum to its size)."""
+    if len(sizes) == 1:
+        return [[pile]]
+    out = []
+    names = sorted(pile)
+
+    def pick(k: int, left: int, chosen: Counter) -> None:
+        if left == 0:
+            out.extend([[+chosen, *rest] for rest in _shares(pile - chosen, sizes[1:])])
+            return
+        if k == len(names):
+            return
+        for n in range(min(pile[names[k]], left), -1, -1):
+            pick(k + 1, left - n, chosen + Counter({names[k]: n}))
+
+    pick(0, sizes[0], Counter())
+    return out
+
+
+def successors(state: Any, zones: dict[str, ZoneRead], displays: int) -> list[tuple[dict[str, Any], Any]]:
+    """Each event that may come next in ``state`` and the state after it: every legal move of the
+    player to move, or the chance event the view shows."""
+    player = state.current_player
+    if player == TERMINAL:
+        return []
+    out = []
+    if player == CHANCE:
+        for event in chance_events(state, zones, displays):
+            after = state.copy()
+            after.apply_chance(event)
+            out.append((event, after))
+        return out
+    for move in state.legal_moves():
+        after = state.copy()
+        after.play(move)
+        out.append(({"player": player, "move": move.to_json()}, after))
+    return out
+
+
+def cost_of(state: Any, zones: dict[str, ZoneRead], reference: dict[str, ZoneRead] | None,
+            committed: dict[str, Any] | None) -> tuple[float, list[str]]:
+    """How far ``state``'s table lies from what is seen, and where. A zone that reads as it read in
+    the last explained view (``reference``) and that the state leaves as the committed state had it
+    (``committed``) says nothing: a misreading that lasts is not evidence of a change."""
+    exp = expected(state)
+    total, where = 0.0, []
+    for zone, read in zones.items():
+        want = exp.get(zone, empty_content(zone))
+        if reference is not None and committed is not None:
+            before = reference.get(zone)
+            if before is not None and before.content == read.content and committed.get(zone, empty_content(zone)) == want:
+                continue
+        d = disagreement(want, read)
+        if d:
+            total += d
+            where.append(zone)
+    return total, where
+
+
+def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: dict[str, ZoneRead] | None = None,
+            committed: dict[str, Any] | None = None, most_events: int = MOST_EVENTS) -> list[Explanation]:
+    """Every explanation of the view tried from ``state``, best first: no event at all, then
+    sequences of up to ``most_events`` events, the longer ones grown from the :data:`BEAM` best
+    shorter ones while the best so far disagrees with the view by more than :data:`CLOSE_FIT`. ``reference`` and ``committed``: see :func:`cost_of`
+    (by default, the state's own table)."""
+    if reference is not None and committed is None:
+        committed = expected(state)
+    cost, where = cost_of(state, zones, reference, committed)
+    tried = [Explanation([], state, cost, where)]
+    frontier = tried
+    long = most_events > MOST_EVENTS
+    for depth in range(1, most_events + 1):
+        grown = []
+        for parent in frontier:
+            wrong = {z for z in parent.mismatches if z.startswith("boards.")}
+            for event, after in successors(parent.state, zones, displays):
+                cost, where = cost_of(after, zones, reference, committed)
+                if long and any(z.startswith("boards.") and z not in wrong for z in where):
+                    # Many events in a row: only those that leave no board slot further from the
+                    # view (tiles laid stay until the round's end), or the search drowns.
+                    continue
+                grown.append(Explanation(parent.events + [event], after, cost + EVENT_COST * depth, where))
+        grown.sort(key=lambda e: e.cost)
+        tried += grown
+        best = min(tried, key=lambda e: e.cost)
+        if not grown or best.cost - EVENT_COST * len(best.events) <= CLOSE_FIT:
+            break
+        beam = BEAM if most_events <= MOST_EVENTS else BEAM_AFTER_A_GAP
+        frontier = unique_states(grown[:4 * beam])[:beam]  # moves in another order reach the same state
+    tried.sort(key=lambda e: (e.cost, len(e.events)))
+    return tried
+
+
+def common_prefix(paths: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The events all ``paths`` begin with."""
+    out: list[dict[str, Any]] = []
+    for events in zip(*paths):
+        if any(e != events[0] for e in events[1:]):
+            break
+        out.append(events[0])
+    return out
+
+
+def unique_states(explanations: list[Explanation]) -> list[Explanation]:
+    """The explanations less those that reach a state an earlier (better) one reaches."""
+    out: list[Explanation] = []
+    for e in explanations:
+        if not any(o.state == e.state for o in out):
+            out.append(e)
+    return out
+
+
