@@ -23,7 +23,9 @@ from .explain import (BEAM, MOST_EVENTS, MOST_WEIGHT, NOTHING_SEEN, Explanation,
 
 #: After a gap between still views (a camera that dropped out), more events in a row are sought:
 #: no table plays more than this many a second (a hand reaches, carries and leaves), up to
-#: :data:`MOST_EVENTS_AFTER_A_GAP`, for the first :data:`LONG_SEARCHES` views after it.
+#: :data:`MOST_EVENTS_AFTER_A_GAP`, for the first :data:`LONG_SEARCHES` views after it. As many
+#: unexplained views in a row try revising committed events (:data:`MOST_REVISED`); after them
+#: only the short search runs, so that a table left unexplained does not fall behind the camera.
 EVENTS_PER_SECOND = 1.0
 MOST_EVENTS_AFTER_A_GAP = 8
 LONG_SEARCHES = 2
@@ -147,7 +149,7 @@ class Tracker:
         fitting = [e for e in ranked if e.cost <= FITS]
         revised: list[dict[str, Any]] = []
         if not fitting:
-            revision = self._revision(zones, most)
+            revision = self._revision(zones, most) if self.misses < LONG_SEARCHES else None
             if revision is None:
                 return self._unexplained(view, ranked[0].mismatches if ranked else [])
             undone, fitting = revision
