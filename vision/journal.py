@@ -51,19 +51,15 @@ class Journal:
         a resumed one's written afresh, less any line a kill cut short."""
         path = Path(path)
         record = game.record
-        tmp = path.with_name(path.name + ".tmp")
-        with tmp.open("w", encoding="utf-8") as f:
-            header = {"format": JOURNAL_FORMAT, "game": record.game, "players": record.players,
-                      "options": record.options, "start_player": record.start_player}
-            f.write(json.dumps(header) + "\n")
-            if displays:
-                f.write(json.dumps({"displays": [[round(x, 1), round(y, 1)] for x, y in displays]}) + "\n")
-            for k, event in enumerate(record.events):
-                last = k == len(record.events) - 1
-                f.write(json.dumps({"event": event, **({"frame": frame} if last and frame >= 0 else {})}) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        header = {"format": JOURNAL_FORMAT, "game": record.game, "players": record.players,
+                  "options": record.options, "start_player": record.start_player}
+        lines = [json.dumps(header)]
+        if displays:
+            lines.append(json.dumps({"displays": [[round(x, 1), round(y, 1)] for x, y in displays]}))
+        for k, event in enumerate(record.events):
+            last = k == len(record.events) - 1
+            lines.append(json.dumps({"event": event, **({"frame": frame} if last and frame >= 0 else {})}))
+        write_atomically(path, "\n".join(lines) + "\n")
         return cls(path)
 
     def append(self, entry: dict[str, Any]) -> None:
@@ -73,6 +69,17 @@ class Journal:
 
     def close(self) -> None:
         self._file.close()
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """``text`` to ``path`` through a file beside it, synced, then moved there: a reader sees the
+    old file or the new one, whole, even after a kill."""
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
 
 
 def read_journal(path: str | Path) -> Resumed:

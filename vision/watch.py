@@ -9,7 +9,6 @@ the event stream. ``watch`` returns when the source ends (a file or folder) or i
 from __future__ import annotations
 
 import json
-import os
 import queue
 import threading
 import time
@@ -25,7 +24,7 @@ from ..calibration.profile import Profile
 from ..engine.observe import observation_of
 from .analyze import Reading, read
 from .capture import Frame, Source
-from .journal import Journal
+from .journal import Journal, write_atomically
 from .still import StillGate
 from .explain import View, ZoneRead, loose_zone
 from .track import Displays, Tracker
@@ -228,16 +227,6 @@ class Watcher:
             observation.pop("options", None)
             self.emit({"kind": "state", **stamp, "observation": observation, "scores": state.scores(),
                        "to_move": state.current_player, "over": state.is_over()})
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """``text`` to ``path`` through a file beside it: a reader sees the old or the new, whole."""
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
 
 
 def first_display_near(profile: Profile) -> tuple[float, float]:
