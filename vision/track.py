@@ -121,6 +121,7 @@ class Tracker:
     pending: list[Explanation] = field(default_factory=list)
     unexplained_since: float | None = None
     unexplained_zones: list[str] = field(default_factory=list)
+    unexplained_told: list[str] = field(default_factory=list)
     alerted: bool = False
     last_unsure: list[str] = field(default_factory=list)
     #: When the last view that fitted was seen (None: none yet), and views unexplained since.
@@ -137,7 +138,7 @@ class Tracker:
         if not self.displays.places:
             seen = [c for c in view.displays if not math.isnan(c[0])]
             if len(seen) != self.display_count:
-                return self._unexplained(view, [f"factories ({len(seen)} of {self.display_count} seen)"])
+                return self._unexplained(view, [], [f"{len(seen)} of the {self.display_count} displays seen"])
             self.displays = Displays.numbered(seen, self.first_near)
         matched = self.displays.match(view.displays)
         zones = {**in_engine_numbers(view, matched), **self.overruled}
@@ -151,7 +152,8 @@ class Tracker:
         if not fitting:
             revision = self._revision(zones, most) if self.misses < LONG_SEARCHES else None
             if revision is None:
-                return self._unexplained(view, ranked[0].mismatches if ranked else [])
+                best = ranked[0] if ranked else None
+                return self._unexplained(view, best.mismatches if best else [], _told(best, zones) if best else [])
             undone, fitting = revision
             for _ in range(undone):
                 revised.append({**self.undo(), "revised": True})
@@ -296,11 +298,11 @@ class Tracker:
             game.apply(event)
         return game
 
-    def _unexplained(self, view: View, zones: list[str]) -> list[dict[str, Any]]:
+    def _unexplained(self, view: View, zones: list[str], told: list[str]) -> list[dict[str, Any]]:
         self.misses += 1
         if self.unexplained_since is None:
             self.unexplained_since = view.time
-        self.unexplained_zones = zones
+        self.unexplained_zones, self.unexplained_told = zones, told
         return self.tick(view.time)
 
     def tick(self, time: float) -> list[dict[str, Any]]:
@@ -308,7 +310,20 @@ class Tracker:
         if self.unexplained_since is None or self.alerted or time - self.unexplained_since < ALERT_AFTER:
             return []
         self.alerted = True
-        zones = self.unexplained_zones
-        return [{"kind": "alert", "zones": zones,
-                 "message": f"illegal or unexplained change: {', '.join(zones[:8])}"
-                            + (f" and {len(zones) - 8} more" if len(zones) > 8 else "")}]
+        told = self.unexplained_told
+        return [{"kind": "alert", "zones": self.unexplained_zones,
+                 "message": f"illegal or unexplained change: {'; '.join(told[:6])}"
+                            + (f"; and {len(told) - 6} more" if len(told) > 6 else "")}]
+
+
+def _told(best: Explanation, zones: dict[str, ZoneRead]) -> list[str]:
+    """Where the likeliest explanation and the view disagree, in words: "ZONE: read X, expected Y"."""
+    want = expected(best.state)
+
+    def show(content: Any) -> str:
+        if isinstance(content, tuple):
+            return "+".join(content) if content else "nothing"
+        return "empty" if content is None else str(content)
+
+    return [f"{z}: read {show(zones[z].content)}, expected {show(want.get(z, empty_content(z)))}"
+            for z in best.mismatches]

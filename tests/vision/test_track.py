@@ -103,6 +103,7 @@ def test_an_unexplained_change_is_an_alert_once_it_lasts_and_nothing_is_committe
     alert = tracker.tick(3.0 + ALERT_AFTER)
     assert [a["kind"] for a in alert] == ["alert"] and "boards.1.wall.0.0" in alert[0]["zones"]
     assert alert[0]["message"].startswith("illegal or unexplained change: ")
+    assert "boards.1.wall.0.0: read blue, expected empty" in alert[0]["message"]
     assert tracker.tick(10.0) == []  # said once
     assert len(tracker.game.record.events) == events
     # The table put right: the game goes on.
