@@ -91,42 +91,6 @@ def generate(scenes: int, base_seed: int, workers: int, families: tuple[str, ...
 SCRAMBLED_SHARE = 0.4
 
 
-def build_comparing_model(classes: int, width: float = 1.0):
-    """The reading network: one encoder sees the slot now and the same slot bare alike (two
-    blocks, to 8 x 8); the rest of the network sees the slot's features, how far they lie from
-    the bare slot's (their absolute difference) and whether there is a bare slot at all (a
-    plane of ones, or zeros where the six channels' last three are zeros). The comparison is an
-    input of the head, not something it may learn to skip: a bare space told from a tile by what
-    changed on it, whatever the printing's inks. Input: N x 32 x 32 x 6 float 0..255 (BGR now,
-    BGR bare or zeros)."""
-    import torch
-    from torch import nn
-
-    def block(cin: int, cout: int) -> list[nn.Module]:
-        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
-
-    c1, c2, c3 = (int(round(c * width)) for c in (16, 32, 64))
-
-    class ComparingNet(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.encoder = nn.Sequential(*block(3, c1), nn.MaxPool2d(2), *block(c1, c2), *block(c2, c2), nn.MaxPool2d(2))
-            self.trunk = nn.Sequential(*block(2 * c2 + 1, c3), *block(c3, c3), nn.MaxPool2d(2), nn.Flatten(),
-                                       nn.Dropout(0.1))
-            self.head = nn.Linear(4 * 4 * c3, classes)
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:  # logits
-            has_bare = (x[..., 3:].amax(dim=(1, 2, 3)) > 0).float()[:, None, None, None]
-            x = x.permute(0, 3, 1, 2) * (2.0 / 255.0) - 1.0
-            n = x.shape[0]
-            both = self.encoder(torch.cat([x[:, :3], x[:, 3:]], dim=0))
-            now, bare = both[:n], both[n:]
-            plane = has_bare.expand(n, 1, now.shape[2], now.shape[3])
-            return self.head(self.trunk(torch.cat([now, (now - bare).abs() * has_bare, plane], dim=1)))
-
-    return ComparingNet()
-
-
 def probabilities(logits):
     """The network's 15 outputs as probabilities of CLASSES: the first is whether a tile lies
     there (a logit), the others name the tile (a softmax over the tile kinds)."""
@@ -199,7 +163,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--width", type=float, default=1.0, help="the network's width, times the usual")
     parser.add_argument("--workers", type=int, default=2, help="processes generating patches")
-    parser.add_argument("--net", choices=("comparing", "plain"), default="plain")
     parser.add_argument("--reference-share", type=float, default=0.7,
                         help="share of scenes read beside a calibration's bare boards (the rest beside zeros)")
     parser.add_argument("--full-hd-share", type=float, default=0.3, help="share of scenes at 1920 x 1080")
@@ -239,8 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.use_deterministic_algorithms(True)
     print(f"patches: {len(y_train)} training ({', '.join(families)}), {len(y_val)} held-out ({', '.join(held)}), "
           f"made in {data_s:.0f} s", flush=True)
-    model = (build_comparing_model(len(CLASSES), args.width) if args.net == "comparing"
-             else build_model(len(CLASSES), CHANNELS, args.width)).to(memory_format=torch.channels_last)
+    model = build_model(len(CLASSES), CHANNELS, args.width).to(memory_format=torch.channels_last)
     params = sum(p.numel() for p in model.parameters())
     steps_per_epoch = (len(y_train) + args.batch - 1) // args.batch
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -296,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"with a calibration's bare slot: {fig['with_reference']:.4%}; per family: {fig['per_family']}")
     out: Path = args.out
     out.parent.mkdir(parents=True, exist_ok=True)
-    setting = {"net": args.net, "scenes": args.scenes, "val_scenes": args.val_scenes, "seed": args.seed, "epochs": args.epochs,
+    setting = {"scenes": args.scenes, "val_scenes": args.val_scenes, "seed": args.seed, "epochs": args.epochs,
                "batch": args.batch, "lr": args.lr, "width": args.width, "families": list(families),
                "hold_out": args.hold_out, **shares, **blends, "train_patches": len(y_train),
                "train_class_counts": {c: int(n) for c, n in zip(CLASSES, counts)}, "parameters": int(params),
