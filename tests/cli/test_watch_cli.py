@@ -89,3 +89,72 @@ def test_bad_input_is_refused_with_a_clear_message(table, tmp_path, capsys):
     (tmp_path / "g.json.journal").write_text("not a journal\n{}\n")
     code, _, err = run(["watch", str(folder / "game.mp4"), "--profile", profile, "--out", str(tmp_path / "g.json")], capsys)
     assert code == 1 and "g.json.journal" in err and "--new" in err
+
+
+class ReplayedCamera:
+    """A live camera replaying a video at 10 frames a second, shared by every device the source
+    opens: a drop-out after frame ``drop_at`` (``drop_for`` reads fail, the frames go by unseen),
+    then a reopen; ``ended`` once the video is over."""
+
+    def __init__(self, path: Path, drop_at: int, drop_for: int) -> None:
+        import threading
+
+        self.capture = cv2.VideoCapture(str(path))
+        self.sent, self.drop_at, self.drop_for = 0, drop_at, drop_for
+        self.ended = threading.Event()
+
+    def device(self) -> "ReplayedCamera.Device":
+        return ReplayedCamera.Device(self)
+
+    class Device:
+        def __init__(self, camera: "ReplayedCamera") -> None:
+            self.camera = camera
+
+        def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
+            return not self.camera.ended.is_set()
+
+        def read(self):
+            import time
+
+            camera = self.camera
+            time.sleep(0.1)
+            ok, image = camera.capture.read()
+            if not ok:
+                camera.ended.set()
+                return False, None
+            camera.sent += 1
+            if camera.drop_at <= camera.sent < camera.drop_at + camera.drop_for:
+                return False, None  # the frame goes by while the camera is out
+            return True, image
+
+        def release(self) -> None:
+            pass
+
+
+def test_a_live_camera_that_drops_out_is_reopened_and_the_game_goes_on(table):
+    import threading
+
+    from azulcam.calibration.profile import Profile
+    from azulcam.vision.analyze import default_locator
+    from azulcam.vision.bare import load_bare_boards
+    from azulcam.vision.capture import LiveSource
+    from azulcam.vision.classify import default_classifier
+    from azulcam.vision.watch import Watcher, resumed_tracker, watch
+
+    folder, record, truth = table
+    profile = Profile.from_json(json.loads((folder / "profile.json").read_text()))
+    camera = ReplayedCamera(folder / "game.mp4", drop_at=30, drop_for=6)  # out during the second move's reach
+    said: list[dict] = []
+    heard: list[str] = []
+    source = LiveSource(camera.device, "camera 7", heard.append, delays=(0.05,))
+    watcher = Watcher(profile, default_classifier(), resumed_tracker(Game.new("azul", 2, record.options), [], profile),
+                      said.append, default_locator()[0], load_bare_boards(profile.boards, folder))
+    runner = threading.Thread(target=watch, args=(source, watcher))
+    runner.start()
+    assert camera.ended.wait(60)
+    source.close()
+    runner.join(10)
+    assert heard and heard[0] == "camera 7 lost: reopening" and heard[1].startswith("camera 7 back")
+    got = watcher.tracker.game.record
+    assert len(got.events) == EVENTS and not [s for s in said if s["kind"] == "alert"]
+    _same_table(got, truth[-1]["observation"])
