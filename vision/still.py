@@ -40,9 +40,14 @@ CHANGED_PIXELS = 2
 #: whole table moved (a bump, a new exposure), and the view is read again as it now is.
 MOVED_ALL = 0.25
 
-#: Changed pixels along the frame's edge, fewer of which are not an arm crossing it: an arm is
-#: several tiles wide (a tile is 2 to 10 pixels across in the small copy).
+#: Changed pixels along the frame's edge, fewer of which are not an arm crossing it, when the
+#: tiles' size is not given: an arm is several tiles wide (a tile is 2 to 10 pixels across in the
+#: small copy).
 ARM_PIXELS = 4
+
+#: An arm is wider than this many tiles where it crosses the edge; a tile or the first-player
+#: marker laid beside a board at the edge is one.
+ARM_TILES = 2.0
 
 
 def small(image: np.ndarray) -> np.ndarray:
@@ -100,10 +105,11 @@ class StillGate:
         mask = self.changed_since_read()
         return mask is None or int(mask.sum()) >= CHANGED_PIXELS
 
-    def hand_in_view(self, boards: np.ndarray | None = None) -> bool:
+    def hand_in_view(self, boards: np.ndarray | None = None, tile_px: float | None = None) -> bool:
         """Whether something reaches into the picture from its edge since the last view read: a
         changed region that crosses the frame's border where no board lies (``boards``: a mask of
-        the boards' outlines at the small copy's size). Players sit outside the picture and their
+        the boards' outlines at the small copy's size), wider than :data:`ARM_TILES` tiles
+        (``tile_px``: a tile's side in the small copy). Players sit outside the picture and their
         arms come in across its edge; tiles moved on the table change only regions inside it, or
         on a board cut by the edge. A change over :data:`MOVED_ALL` of the frame is the camera
         moved, not a hand."""
@@ -117,9 +123,9 @@ class StillGate:
         edge[0], edge[-1], edge[:, 0], edge[:, -1] = True, True, True, True
         if boards is not None:
             edge &= ~boards.astype(bool)
-        crossing = np.bincount(labels[edge], minlength=count)
+        crossing = np.bincount(labels[edge & changed], minlength=count)  # the change itself, not its grown outline
         crossing[0] = 0
-        return bool(crossing.max() >= ARM_PIXELS)
+        return bool(crossing.max() >= (ARM_TILES * tile_px if tile_px else ARM_PIXELS))
 
     def camera_moved(self) -> bool:
         """Whether the view since the last read is shifted as a whole (the camera or the table

@@ -26,6 +26,7 @@ from .analyze import Reading, read
 from .capture import Frame, Source
 from .journal import Journal, write_atomically
 from .still import StillGate
+from .boards import AZUL_BOARD_MM, PAVILION_BOARD_MM, tile_mm
 from .explain import View, ZoneRead, loose_zone
 from .track import Displays, Tracker
 
@@ -133,7 +134,7 @@ class Watcher:
         if not still:
             self._hand_since = None
             return
-        if self.gate.hand_in_view(self._boards_mask(frame.image.shape)):
+        if self.gate.hand_in_view(self._boards_mask(frame.image.shape), self._tile_px(frame.image.shape)):
             # Something reaches in from the edge. Past HAND_WAIT of a still table it is read all
             # the same: a cup put down at the edge, or a view read with a hand in it before.
             self._hand_since = frame.time if self._hand_since is None else self._hand_since
@@ -171,6 +172,17 @@ class Watcher:
             middle = corners.mean(axis=0)
             out.append((b.player, ((middle + 1.1 * (corners - middle)) * scale).round().astype(np.int32)))
         return out
+
+    def _tile_px(self, shape: tuple[int, ...]) -> float:
+        """A tile's side in the still gate's small copy, from the smallest board as the profile
+        places it (the farthest from the camera)."""
+        sides = []
+        for player, outline in self._outlines(shape):
+            if player is not None:
+                width = float(np.linalg.norm(outline[1] - outline[0])) / 1.1  # the outline is grown by a tenth
+                board = AZUL_BOARD_MM if self.profile.game == "azul" else PAVILION_BOARD_MM
+                sides.append(width * tile_mm(self.profile.game) / board[0])
+        return min(sides) if sides else 0.0
 
     def _boards_mask(self, shape: tuple[int, ...]) -> np.ndarray:
         small = self.gate.current.shape[:2] if self.gate.current is not None else (1, 1)
