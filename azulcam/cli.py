@@ -323,11 +323,10 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
 def cmd_watch(args: argparse.Namespace) -> int:
     from .calibration.profile import Profile, ProfileError
-    from .engine.record import Game
     from .vision.analyze import default_locator
     from .vision.bare import BareError, load_bare_boards
     from .vision.capture import CaptureError, open_source
-    from .vision.journal import Journal, JournalError, read_journal
+    from .vision.journal import Journal, JournalError, game_to_follow
     from .vision.watch import Watcher, event_line, read_controls, resumed_tracker, watch
 
     try:
@@ -338,18 +337,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
         raise BadInput(str(exc)) from None
     record_path = Path(args.out) if args.out else None
     journal_path = record_path.with_name(record_path.name + ".journal") if record_path else None
-    resumed = journal_path is not None and journal_path.exists() and not args.new
-    if resumed:
-        try:
-            kept = read_journal(journal_path)  # type: ignore[arg-type]
-        except JournalError as exc:
-            raise BadInput(f"{exc} (--new starts another game and replaces it)") from None
-        if kept.game.record.game != profile.game or kept.game.record.player_count != profile.player_count:
-            raise BadInput(f"the journal {journal_path} is of another game than the profile {args.profile} "
-                           "(--new starts another game and replaces it)")
-        game, displays, after = kept.game, kept.displays, kept.frame
-    else:
-        game, displays, after = Game.new(profile.game, profile.player_count, options), [], -1
+    try:
+        kept, resumed = game_to_follow(journal_path, profile.game, profile.player_count, options, args.new)
+    except JournalError as exc:
+        raise BadInput(f"{exc} (--new starts another game and replaces it)") from None
+    game, displays, after = kept.game, kept.displays, kept.frame
     events_out = None
     if args.events == "-":
         events_out = sys.stdout

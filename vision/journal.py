@@ -71,6 +71,20 @@ class Journal:
         self._file.close()
 
 
+def game_to_follow(journal_path: Path | None, game: str, players: int, options: dict[str, Any], new: bool
+                   ) -> tuple[Resumed, bool]:
+    """The game a watch follows: the one ``journal_path`` holds (resumed, True), or a new one of
+    ``game`` (False) where there is no journal or ``new`` asks for one. Raises
+    :class:`JournalError` for a journal that cannot be read or is of another game."""
+    if journal_path is None or new or not journal_path.exists():
+        return Resumed(Game.new(game, players, options)), False
+    kept = read_journal(journal_path)
+    if kept.game.record.game != game or kept.game.record.player_count != players:
+        raise JournalError(f"the journal {journal_path} is of another game ({kept.game.record.game}, "
+                           f"{kept.game.record.player_count} players) than this one ({game}, {players} players)")
+    return kept, True
+
+
 def write_atomically(path: Path, text: str) -> None:
     """``text`` to ``path`` through a file beside it, synced, then moved there: a reader sees the
     old file or the new one, whole, even after a kill."""

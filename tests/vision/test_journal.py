@@ -61,3 +61,17 @@ def test_a_file_that_is_no_journal_says_so(tmp_path):
     (tmp_path / "j").write_text('{"format": "azulcam-record/1"}\n')
     with pytest.raises(JournalError, match="not an azulcam-journal/1 journal"):
         read_journal(tmp_path / "j")
+
+
+def test_the_game_to_follow_is_the_journal_s_or_a_new_one(tmp_path):
+    from azulcam.vision.journal import game_to_follow
+
+    events = _journal(tmp_path / "j", 3)
+    options = {"wall": "colored", "jokers": False}
+    kept, resumed = game_to_follow(tmp_path / "j", "azul", 2, options, new=False)
+    assert resumed and kept.game.record.events == events
+    fresh, resumed = game_to_follow(tmp_path / "j", "azul", 2, options, new=True)
+    assert not resumed and fresh.game.record.events == [] and fresh.frame == -1
+    assert not game_to_follow(tmp_path / "none", "azul", 2, options, new=False)[1]
+    with pytest.raises(JournalError, match="of another game"):
+        game_to_follow(tmp_path / "j", "pavilion", 2, {"side": "colored"}, new=False)
