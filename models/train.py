@@ -286,6 +286,20 @@ def write_model_files(out: Path, version: str, labels: tuple[str, tuple[str, ...
     print(f"wrote {out} ({out.stat().st_size} bytes, sha256 {digest}), total {setting['total_seconds']:.0f} s")
 
 
+def one_cycle(model, samples: int, args: argparse.Namespace):
+    """What every training script steps with: AdamW (weight decay 1e-4) under a one-cycle schedule
+    (15 % warm-up) to ``args.lr`` over ``args.epochs`` of ``samples`` in batches of ``args.batch``,
+    and a generator seeded with ``args.seed`` for the batches' order. Returns the optimiser, the
+    schedule, the steps per epoch and the generator."""
+    import torch
+
+    steps_per_epoch = (samples + args.batch - 1) // args.batch
+    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=args.lr, epochs=args.epochs,
+                                                   steps_per_epoch=steps_per_epoch, pct_start=0.15)
+    return optimizer, schedule, steps_per_epoch, torch.Generator().manual_seed(args.seed)
+
+
 def training_parser(doc: str, scenes: int, val_scenes: int, epochs: int, batch: int, lr: float
                     ) -> argparse.ArgumentParser:
     """The command line every training script starts from (its description: ``doc``'s first
@@ -336,17 +350,13 @@ def main(argv: list[str] | None = None) -> int:
 
     model = build_model(len(CLASSES), channels, width).to(memory_format=torch.channels_last)
     params = sum(p.numel() for p in model.parameters())
-    steps_per_epoch = (len(y_train) + args.batch - 1) // args.batch
-    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=args.lr, epochs=args.epochs,
-                                                   steps_per_epoch=steps_per_epoch, pct_start=0.15)
+    optimizer, schedule, steps_per_epoch, gen = one_cycle(model, len(y_train), args)
     # Rare classes (first-player markers) weigh a little more, so that they are not traded for
     # the rest; only a little, as empty (the most common class) must not be traded either.
     # A class the data lacks weighs nothing: with the label smoothing's share on it, a weight
     # would only push probability onto a class that never occurs.
     weights = torch.tensor(np.where(counts > 0, (counts.sum() / np.maximum(counts, 1) / len(CLASSES)) ** 0.25, 0.0),
                            dtype=torch.float32)
-    gen = torch.Generator().manual_seed(args.seed)
     x_all = torch.from_numpy(x_train)
     y_all = torch.from_numpy(y_train)
     train_started = time.perf_counter()

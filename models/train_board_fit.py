@@ -31,7 +31,7 @@ import numpy as np
 from azulcam.progress import Progress
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import export_onnx, run_jobs, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
+from train import export_onnx, one_cycle, run_jobs, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
 
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "1.0.0"
@@ -229,11 +229,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(val.views)} held-out, made in {data_s:.0f} s", flush=True)
     model = build_model(len(KINDS)).to(memory_format=torch.channels_last)
     params = sum(p.numel() for p in model.parameters())
-    steps_per_epoch = (len(train.views) + args.batch - 1) // args.batch
-    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=args.lr, epochs=args.epochs,
-                                                   steps_per_epoch=steps_per_epoch, pct_start=0.15)
-    gen = torch.Generator().manual_seed(args.seed)
+    optimizer, schedule, steps_per_epoch, gen = one_cycle(model, len(train.views), args)
     views, shifts = torch.from_numpy(train.views), torch.from_numpy(train.shifts)
     kinds, turns = torch.from_numpy(train.kinds), torch.from_numpy(train.turns).clamp(min=0)
     train_started = time.perf_counter()

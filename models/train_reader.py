@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from azulcam.models.train import build_model, export_onnx, figures, print_figures, run_jobs, write_model_files
+from azulcam.models.train import build_model, export_onnx, figures, one_cycle, print_figures, run_jobs, write_model_files
 
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "1.0.0"
@@ -204,17 +204,13 @@ def main(argv: list[str] | None = None) -> int:
           f"made in {data_s:.0f} s", flush=True)
     model = build_model(len(CLASSES), CHANNELS, args.width).to(memory_format=torch.channels_last)
     params = sum(p.numel() for p in model.parameters())
-    steps_per_epoch = (len(y_train) + args.batch - 1) // args.batch
-    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=args.lr, epochs=args.epochs,
-                                                   steps_per_epoch=steps_per_epoch, pct_start=0.15)
+    optimizer, schedule, steps_per_epoch, gen = one_cycle(model, len(y_train), args)
     # Two heads in one output: whether a tile lies there (all patches, colours scrambled or not),
     # and which (the tiles whose colours are kept). Rare kinds (first-player markers) weigh a
     # little more in the second; a kind absent weighs nothing.
     kinds = counts[1:]
     weights = torch.tensor(np.where(kinds > 0, (kinds.sum() / np.maximum(kinds, 1) / len(kinds)) ** 0.25, 0.0),
                            dtype=torch.float32)
-    gen = torch.Generator().manual_seed(args.seed)
     x_all, y_all = torch.from_numpy(x_train), torch.from_numpy(y_train)
     from azulcam.progress import Progress
 
