@@ -206,7 +206,7 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
     return {"same": same, "alike": alike, "events": len(record.events), "got": len(got.events), "calibrated": found,
             "first_wrong": next((i for i, (a, b) in enumerate(zip(sorted_deals(got.events), want)) if a != b), None),
             "lags": lags, "ratio": spent[0] / (spent[1] / source.fps), "over": over, "wrong_score": wrong_score,
-            "reads": watcher.spent["reads"], "frames": spent[1]}
+            "reads": watcher.spent["reads"], "kept": watcher.spent["boards_kept"], "frames": spent[1]}
 
 
 def main() -> None:
@@ -237,7 +237,7 @@ def main() -> None:
         print(f"{video.stem}: {verdict} record ({r['got']} of {r['events']} events"
               f"{'' if r['first_wrong'] is None else ', first wrong: event ' + str(r['first_wrong'])}), "
               f"{'calibrated' if r['calibrated'] else 'corners from the truth'}, {r['reads']} reads of {r['frames']} "
-              f"frames, commit lag median {statistics.median(lags) if lags else float('nan'):.1f} s max "
+              f"frames ({r['kept']} boards kept unread), commit lag median {statistics.median(lags) if lags else float('nan'):.1f} s max "
               f"{max(lags) if lags else float('nan'):.1f} s, time/video {r['ratio']:.2f}", flush=True)
     lags = [x for r in results for x in r["lags"]]
     same = sum(r["same"] for r in results)
