@@ -311,7 +311,7 @@ class AzulState(GameState):
     __slots__ = (
         "players", "grey", "jokers", "round", "_phase", "_to_move", "_start_player",
         "_marker_in_center", "_marker_holder", "_bag", "_lid", "_factories", "_center",
-        "_on_table", "_boards", "_tiling_at", "_end_reason", "_log", "_last_round_end",
+        "_on_table", "_boards", "_tiling_at", "_end_reason", "_log", "_last_round_end", "_pooled",
     )
 
     def __init__(self) -> None:  # use AzulState.new()
@@ -351,6 +351,7 @@ class AzulState(GameState):
         s._end_reason = None
         s._log = None
         s._last_round_end = None
+        s._pooled = False
         return s
 
     def copy(self) -> "AzulState":
@@ -374,6 +375,7 @@ class AzulState(GameState):
         s._end_reason = self._end_reason
         s._log = None
         s._last_round_end = self._last_round_end
+        s._pooled = self._pooled
         return s
 
     __copy__ = copy
@@ -872,6 +874,7 @@ class AzulState(GameState):
         """Draw the next deal from the bag (pouring the lid in when the bag runs out)."""
         if self._phase != _DEAL:
             raise IllegalMoveError("no deal is due: a player is to move" if self._phase != _OVER else "the game is over")
+        self._pool_hidden()
         need = 4 * len(self._factories)
         bag = [t for t in range(6) for _ in range(self._bag[t])]
         if len(bag) >= need:
@@ -909,6 +912,7 @@ class AzulState(GameState):
                 if not 0 <= t <= JOKER or (t == JOKER and not self.jokers):
                     raise ImpossibleDealError(f"factory {i}: {name!r} is not a tile of this game")
                 counts[t] += 1
+        self._pool_hidden()
         pour = check_draw(counts, TILE_NAMES[:6], self._bag, self._lid, 4 * nf, "deal", "dealt", "lid", f", {nf} factories of 4")
         self._deal_unchecked(deal, counts, pour)
         outcome = Outcome()
@@ -921,7 +925,16 @@ class AzulState(GameState):
         for f in deal.factories:
             for name in f:
                 counts[TILE_INDEX[name]] += 1
+        self._pool_hidden()
         self._deal_unchecked(deal, counts, sum(counts) > sum(self._bag))
+
+    def _pool_hidden(self) -> None:
+        """In a game taken up mid-way, where bag and lid are known only together (``pooled``),
+        a deal draws from both: the lid is poured in first."""
+        if self._pooled:
+            for t in range(6):
+                self._bag[t] += self._lid[t]
+                self._lid[t] = 0
 
     def _deal_unchecked(self, deal: Deal, counts: list[int], pour_lid: bool) -> None:
         bag = self._bag
@@ -1016,6 +1029,7 @@ class AzulState(GameState):
             "tiling": list(self._tiling_at) if self._phase == _TILING else None,
             "end_reason": self._end_reason,
             "last_round_end": self._last_round_end,
+            **({"pooled": True} if self._pooled else {}),
             "boards": [
                 {
                     "score": b.score,
@@ -1062,6 +1076,7 @@ class AzulState(GameState):
             s._tiling_at = tuple(data["tiling"]) if data.get("tiling") else (0, 0)  # type: ignore[assignment]
             s._end_reason = data.get("end_reason")
             s._last_round_end = data.get("last_round_end")
+            s._pooled = bool(data.get("pooled", False))
             if len(data["boards"]) != s.players:
                 raise ValueError("one board per player is needed")
             for b, bd in zip(s._boards, data["boards"]):
@@ -1096,7 +1111,7 @@ class AzulState(GameState):
     def _key(self) -> tuple[Any, ...]:
         return (
             self.players, self.grey, self.jokers, self.round, self._phase, self._to_move, self._start_player,
-            self._marker_in_center, self._marker_holder, tuple(self._bag), tuple(self._lid),
+            self._marker_in_center, self._marker_holder, tuple(self._bag), tuple(self._lid), self._pooled,
             tuple(tuple(sorted(f.items())) for f in self._factories), tuple(sorted(self._center.items())),
             self._tiling_at if self._phase == _TILING else None, self._end_reason, self._last_round_end,
             tuple((tuple(b.line_color), tuple(b.line_count), tuple(b.line_jokers), tuple(b.wall), tuple(b.floor),

@@ -319,7 +319,7 @@ class PavilionState(GameState):
 
     __slots__ = ("players", "grey", "round", "_phase", "_to_move", "_start_player", "_token_in_center",
                  "_token_holder", "_bag", "_tower", "_supply", "_factories", "_center", "_on_table",
-                 "_boards", "_owed", "_end_reason", "_log", "_printed")
+                 "_boards", "_owed", "_end_reason", "_log", "_printed", "_pooled")
 
     def __init__(self) -> None:
         raise TypeError("use PavilionState.new(players, side=...) or PavilionState.from_json(...)")
@@ -352,12 +352,13 @@ class PavilionState(GameState):
         s._owed = 0
         s._end_reason = None
         s._log = None
+        s._pooled = False
         return s
 
     def copy(self) -> "PavilionState":
         s = object.__new__(type(self))
         for name in ("players", "grey", "_printed", "round", "_phase", "_to_move", "_start_player",
-                     "_token_in_center", "_token_holder", "_on_table", "_owed", "_end_reason"):
+                     "_token_in_center", "_token_holder", "_on_table", "_owed", "_end_reason", "_pooled"):
             setattr(s, name, getattr(self, name))
         s._bag = self._bag[:]
         s._tower = self._tower[:]
@@ -825,6 +826,7 @@ class PavilionState(GameState):
         return self.round == 1 and self._phase == _DEAL and all(c < 0 for c in self._supply) and sum(self._bag) == 6 * TILES_PER_COLOR
 
     def _draw(self, rng: random.Random, need: int) -> list[int]:
+        self._pool_hidden()
         bag = [c for c in range(6) for _ in range(self._bag[c])]
         if len(bag) >= need:
             return rng.sample(bag, need)
@@ -890,8 +892,17 @@ class PavilionState(GameState):
         counts = [0] * 6
         for name in tiles:
             counts[COLOR_INDEX[name]] += 1
+        self._pool_hidden()
         check_draw(counts, COLORS, self._bag, self._tower, wanted, what, "drawn", "tower")
         return counts
+
+    def _pool_hidden(self) -> None:
+        """In a game taken up mid-way, where bag and tower are known only together (``pooled``),
+        a draw takes from both: the tower is poured in first."""
+        if self._pooled:
+            for c in range(6):
+                self._bag[c] += self._tower[c]
+                self._tower[c] = 0
 
     def _apply_draw(self, counts: list[int]) -> None:
         bag = self._bag
@@ -1004,6 +1015,7 @@ class PavilionState(GameState):
             "center": pile_to_json(self._center, COLORS),
             "owed": self._owed,
             "end_reason": self._end_reason,
+            **({"pooled": True} if self._pooled else {}),
             "boards": [
                 {
                     "score": b.score, "placement": b.placement, "penalties": b.penalties,
@@ -1042,6 +1054,7 @@ class PavilionState(GameState):
             s._on_table = sum(sum(f.values()) for f in s._factories) + sum(s._center.values())
             s._owed = int(data.get("owed", 0))
             s._end_reason = data.get("end_reason")
+            s._pooled = bool(data.get("pooled", False))
             if len(data["boards"]) != s.players:
                 raise ValueError("one board per player is needed")
             for b, bd in zip(s._boards, data["boards"]):
@@ -1069,7 +1082,7 @@ class PavilionState(GameState):
             self.players, self.grey, self.round, self._phase, self._to_move, self._start_player,
             self._token_in_center, self._token_holder, tuple(self._bag), tuple(self._tower), tuple(self._supply),
             tuple(tuple(sorted(f.items())) for f in self._factories), tuple(sorted(self._center.items())),
-            self._owed, self._end_reason,
+            self._owed, self._end_reason, self._pooled,
             tuple((tuple(b.space), tuple(b.hand), tuple(b.corners), b.score, b.placement, b.penalties,
                    b.stars, b.numbers, b.passed) for b in self._boards),
         )

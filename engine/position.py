@@ -20,7 +20,7 @@ from .azul import TILE_NAMES as AZUL_TILE_NAMES
 from .azul import wall_column
 from .common import is_int
 from .errors import ObservationError, show
-from .record import read_options
+from .options import read_options
 
 _AZUL_PER_COLOR = 20
 _PAVILION_PER_COLOR = 22
@@ -167,7 +167,7 @@ def _is_number(v: Any) -> bool:
         return False
 
 
-def _counts(observation: dict[str, Any]) -> Counter[str]:
+def tiles_in_view(observation: dict[str, Any]) -> Counter[str]:
     """Every tile in view by kind (the first-player marker included)."""
     seen: Counter[str] = Counter()
     for f in observation.get("factories", []):
@@ -202,7 +202,7 @@ def _marker_problems(seen: Counter[str]) -> list[str]:
 
 def _azul_problems(obs: dict[str, Any], wall: str, jokers: bool) -> list[str]:
     out: list[str] = []
-    seen = _counts(obs)
+    seen = tiles_in_view(obs)
     players = len(obs.get("boards", []))
     joker_count = (5 if players == 2 else 10) if jokers else 0
     per_color = _AZUL_PER_COLOR - ((1 if players == 2 else 2) if jokers else 0)
@@ -255,7 +255,7 @@ def _azul_problems(obs: dict[str, Any], wall: str, jokers: bool) -> list[str]:
 
 def _pavilion_problems(obs: dict[str, Any], side: str) -> list[str]:
     out: list[str] = []
-    seen = _counts(obs)
+    seen = tiles_in_view(obs)
     for color in topo.COLORS:
         if seen.get(color, 0) > _PAVILION_PER_COLOR:
             out.append(f"{seen[color]} {color} tiles in view, but the game has {_PAVILION_PER_COLOR}")

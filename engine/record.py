@@ -19,46 +19,13 @@ from . import pavilion
 from .azul import AzulState, deal_from_json, move_from_json
 from .common import CHANCE, TERMINAL, Outcome, is_int
 from .errors import EngineError, RecordError, show
+from .join import checked_position
+from .options import read_options
 
 RECORD_FORMAT = "azulcam-record/1"
 SCORE_FORMAT = "azulcam-score/1"
 
 _RECORD_KEYS = {"format", "game", "options", "players", "start_player", "events", "seed"}
-
-
-#: Every option of each game, with its allowed values; the first is the default.
-OPTIONS: dict[str, dict[str, tuple[Any, ...]]] = {
-    "azul": {"wall": ("colored", "grey"), "jokers": (False, True)},
-    "pavilion": {"side": ("colored", "grey")},
-}
-_GAME_NAMES = {"azul": "Azul", "pavilion": "Summer Pavilion"}
-
-
-def read_options(game: str, options: Any, error: type[ValueError] = RecordError) -> dict[str, Any]:
-    """A game's options as a record writes them, checked, every option given (defaults filled in):
-    Azul ``{"wall": "colored" | "grey", "jokers": bool}``, Summer Pavilion ``{"side": "colored" | "grey"}``.
-
-    Raises ``error`` (:class:`RecordError`; a profile or an observation check passes its own kind)
-    naming the unknown option or the bad value.
-    """
-    if not (isinstance(game, str) and game in OPTIONS):
-        raise error(f"unknown game {show(game)} (games: {', '.join(OPTIONS)})")
-    if not isinstance(options, dict):
-        raise error(f"options must be a JSON object, not {show(options)}")
-    allowed = OPTIONS[game]
-    unknown = sorted(str(k) for k in options if k not in allowed)
-    if unknown:
-        raise error(f"unknown {_GAME_NAMES[game]} option {unknown[0]!r} (options: {', '.join(allowed)})")
-    out = {}
-    for key, values in allowed.items():
-        value = options.get(key, values[0])
-        if isinstance(values[0], bool):
-            if not isinstance(value, bool):
-                raise error(f"option {key} must be true or false, not {show(value)}")
-        elif not (isinstance(value, str) and value in values):
-            raise error(f"option {key} must be {' or '.join(map(repr, values))}, not {show(value)}")
-        out[key] = value
-    return out
 
 
 def _azul_state(players: int, options: dict[str, Any], start_player: int) -> AzulState:
@@ -191,12 +158,17 @@ class Step:
     state: Any
 
 
-def _parse_event(game: str, event: Any, index: int) -> tuple[str, Any, int | None]:
-    """``("move", move, player)`` or ``(chance_kind, chance, None)``."""
+def _parse_event(record: Record, event: Any, index: int) -> tuple[str, Any, int | None]:
+    """``("move", move, player)``, ``(chance_kind, chance, None)`` or ``("position", state, None)``."""
     if not isinstance(event, dict):
         raise RecordError("an event must be a JSON object", index)
+    game = record.game
     chance_readers = GAMES[game]["chance"]
     try:
+        if "position" in event:
+            if len(event) != 1:
+                raise RecordError(f"unknown key {sorted(str(k) for k in event if k != 'position')[0]!r} in a position event", index)
+            return "position", checked_position(event["position"], game, record.options, record.player_count), None
         if "move" in event or "player" in event:
             unknown = sorted(set(event) - {"player", "move"})
             if unknown:
@@ -208,10 +180,11 @@ def _parse_event(game: str, event: Any, index: int) -> tuple[str, Any, int | Non
             (kind, value), = event.items()
             if kind in chance_readers:
                 return kind, chance_readers[kind](value), None
-        raise RecordError(f"unknown event {show(sorted(map(str, event)))} (expected a move or one of {', '.join(chance_readers)})", index)
+        raise RecordError(f"unknown event {show(sorted(map(str, event)))} (expected a move, a position or one of "
+                          f"{', '.join(chance_readers)})", index)
     except RecordError:
         raise
-    except EngineError as exc:
+    except ValueError as exc:  # an engine error, or a position that cannot be
         raise RecordError(str(exc), index) from None
 
 
@@ -230,9 +203,14 @@ def replay(record: Record) -> Iterator[Step]:
         to_move = state.current_player
         if index < len(events):
             event = events[index]
-            kind, value, player = _parse_event(record.game, event, index)
+            kind, value, player = _parse_event(record, event, index)
         else:
             kind, value, player = "drawn", None, None
+        if kind == "position":  # the game taken up from a position seen: whatever was due
+            state = value
+            yield Step(index, event, Outcome(), state)
+            index += 1
+            continue
         try:
             if to_move == TERMINAL:
                 raise RecordError("the game is already over", index)
@@ -273,12 +251,16 @@ def score_report(record: Record) -> dict[str, Any]:
     end bonuses, winners and the per-player breakdown. Raises :class:`RecordError`."""
     state = record.new_state()
     rounds = []
+    number = 1
     for step in replay(record):
         state = step.state
+        if "position" in step.event:  # a game taken up mid-way: its rounds go on from there
+            number = state.round
         if step.outcome.round_over:
             bonus = [sum(part[k] for k in state.END_BONUS_KEYS)
                      for part in state.breakdown()] if step.outcome.game_over else [0] * state.players
-            rounds.append({"round": len(rounds) + 1, "scores": [s - b for s, b in zip(state.scores(), bonus)]})
+            rounds.append({"round": number, "scores": [s - b for s, b in zip(state.scores(), bonus)]})
+            number += 1
     return {
         "format": SCORE_FORMAT,
         "game": record.game,
@@ -306,8 +288,14 @@ class Game:
         return cls(Record(game, players, dict(options or {}), start_player, []))
 
     def apply(self, event: Any) -> Outcome:
-        """Check and play a move or chance event, and append it to the record."""
+        """Check and play a move or chance event, and append it to the record; a position event
+        (``{"position": STATE}``) takes the game up from that position."""
         to_move = self.state.current_player
+        if isinstance(event, dict) and "position" in event:
+            kind, state, _ = _parse_event(self.record, event, len(self.record.events))
+            self.state = state
+            self.record.events.append({"position": state.to_json()})
+            return Outcome()
         if to_move == CHANCE:
             outcome = self.state.apply_chance(event)  # a dict is checked there: one chance event, no other key
             if hasattr(event, "to_json"):

@@ -303,7 +303,7 @@ def test_record_events_not_a_list() -> None:
 
 RECORD_EVENT_ERRORS = [
     ("unknown event key", [DEAL, {**take(0, 2, "black", 1), "note": "x"}], 1, "unknown key 'note' in a move event"),
-    ("unknown event", [{"shuffle": 1}], 0, "unknown event ['shuffle'] (expected a move or one of deal)"),
+    ("unknown event", [{"shuffle": 1}], 0, "unknown event ['shuffle'] (expected a move, a position or one of deal)"),
     ("event not an object", [DEAL, "take 2 black 1"], 1, "an event must be a JSON object"),
     ("move without player", [DEAL, {"move": take(0, 2, "black", 1)["move"]}], 1, "a move event needs both 'player' and 'move'"),
     ("unknown colour", [DEAL, take(0, 2, "green", 1)], 1, "unknown colour 'green'"),

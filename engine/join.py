@@ -1,0 +1,145 @@
+"""A game taken up mid-way: its position rebuilt from what is seen, and checked.
+
+A camera started during a game, or one that lost the game, sees the table but not its history.
+:func:`position_from` rebuilds the engine state from an ``azulcam-observation/1`` and what the
+table does not show (the round, the scores, who is to move). The hidden tiles are inferred from
+the counts: every tile of the game not in view is in the bag (Azul's box lid and the Summer
+Pavilion tower start empty); nothing a later deal can draw differs, as a deal draws from bag and
+lid alike once the bag is empty. A record holds such a position as a ``position`` event
+(docs/formats/record.md); :func:`checked_position` is what replaying one checks.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from . import pavilion_board as topo
+from .azul import AzulState
+from .common import is_int
+from .errors import ObservationError, show
+from .observe import observation_of
+from .options import read_options
+from .pavilion import MIN_SCORE, START_SCORE, PavilionState
+from .position import problems, read_observation, tiles_in_view
+
+
+def _fresh(game: str, players: int, options: dict[str, Any], to_move: int) -> Any:
+    if game == "azul":
+        return AzulState.new(players, options["wall"], options["jokers"], to_move)
+    return PavilionState.new(players, options["side"], to_move)
+
+
+def _game_tiles(fresh: Any) -> Counter[str]:
+    """Every tile of the game by name: what the bag holds before the first deal."""
+    return Counter(fresh.to_json()["bag"])
+
+
+def position_from(observation: Any, options: Any, round: int, scores: list[int], to_move: int) -> Any:
+    """The state of the game seen in ``observation`` during a round's taking phase (tiles on the
+    displays or in the centre), ``round`` and ``scores`` as the players say, ``to_move`` to move.
+
+    Raises :class:`ObservationError` naming what cannot be: a position no legal game shows
+    (:func:`.position.problems`), a table between two rounds (nothing left to take: join once
+    the next round's tiles are dealt), a round, a score or a player out of range.
+    """
+    obs = read_observation(observation)
+    game = obs["game"]
+    opts = read_options(game, options, ObservationError)
+    boards = sorted(obs["boards"], key=lambda b: b["player"])
+    players = len(boards)
+    if [b["player"] for b in boards] != list(range(players)) or players < 2:
+        raise ObservationError(f"a game is taken up from every player's board, 0 to {max(players - 1, 1)}: "
+                               f"boards {[b['player'] for b in boards]} seen")
+    found = problems(obs, opts)
+    if found:
+        raise ObservationError(f"no legal position: {'; '.join(found)}")
+    if not (is_int(to_move) and 0 <= to_move < players):
+        raise ObservationError(f"the player to move must be 0..{players - 1}, not {show(to_move)}")
+    most_rounds = 6 if game == "pavilion" else 100
+    if not (is_int(round) and 1 <= round <= most_rounds):
+        raise ObservationError(f"the round must be 1..{most_rounds}, not {show(round)}")
+    least = MIN_SCORE if game == "pavilion" else 0
+    if not (isinstance(scores, list) and len(scores) == players and all(is_int(s) and s >= least for s in scores)):
+        raise ObservationError(f"one score per player ({players}), each at least {least}, not {show(scores)}")
+    takeable = [t for f in obs["factories"] for t in f["tiles"]] + [t for t in obs["center"] if t != "first_player"]
+    if not takeable:
+        raise ObservationError("nothing on the displays or in the centre: a game is taken up while its tiles are "
+                               "being taken (after the next deal)")
+    fresh = _fresh(game, players, opts, to_move)
+    data = fresh.to_json()
+    data["round"] = round
+    data["phase"] = "offer" if game == "azul" else "acquire"
+    data["factories"] = [sorted(f["tiles"]) for f in obs["factories"]]
+    if len(data["factories"]) != len(fresh.to_json()["factories"]):
+        raise ObservationError(f"{len(data['factories'])} displays seen, but {players} players play with "
+                               f"{len(fresh.to_json()['factories'])}")
+    data["center"] = {t: n for t, n in obs["center"].items() if t != "first_player"}
+    marker = "center" if obs["center"].get("first_player") else None
+    for b, bd in zip(boards, data["boards"]):
+        p, slots = b["player"], b["slots"]
+        if "first_player" in slots.values() or b.get("hand", {}).get("first_player"):
+            marker = p
+        if game == "azul":
+            bd["score"], bd["placement"] = scores[p], scores[p]
+            bd["lines"] = []
+            for r in range(5):
+                tiles = [slots.get(f"line.{r}.{i}") for i in range(r + 1)]
+                colors = [t for t in tiles if t not in (None, "joker")]
+                bd["lines"].append({"color": colors[0] if colors else None, "count": len(colors),
+                                    "jokers": tiles.count("joker")})
+            bd["wall"] = [[slots.get(f"wall.{r}.{c}") for c in range(5)] for r in range(5)]
+            if any(all(t is not None for t in row) for row in bd["wall"]):
+                raise ObservationError(f"board {p} has a full wall row: that game is over")
+            bd["floor"] = [slots[f"floor.{i}"] for i in range(7) if slots.get(f"floor.{i}")]
+        else:
+            bd["score"] = scores[p]
+            bd["placement"], bd["penalties"] = max(scores[p] - START_SCORE, 0), min(scores[p] - START_SCORE, 0)
+            bd["spaces"] = {name: slots[name] for name in topo.SPACE_NAMES if slots.get(name)}
+            bd["corners"] = [slots[f"corner.{i}"] for i in range(4) if slots.get(f"corner.{i}")]
+            bd["hand"] = {t: n for t, n in b.get("hand", {}).items() if t != "first_player" and n}
+    if marker is None:
+        raise ObservationError("the first-player marker is not seen: in the centre, on a floor line or in a hand")
+    data["marker" if game == "azul" else "token"] = marker
+    if game == "pavilion":
+        data["supply"] = list(obs["supply"] or [None] * topo.SUPPLY_SPACES)
+    data["bag"] = _unseen(fresh, obs)
+    data["pooled"] = True
+    return type(fresh).from_json(data)
+
+
+def _unseen(fresh: Any, obs: dict[str, Any]) -> dict[str, int]:
+    """The tiles of the game not in view: all in the bag."""
+    left = _game_tiles(fresh)
+    left.subtract(tiles_in_view(obs))
+    return {name: n for name, n in left.items() if n > 0}
+
+
+def checked_position(data: Any, game: str, options: dict[str, Any], players: int) -> Any:
+    """The state an ``azulcam-state/1`` position event holds, checked against its record (the
+    same game, options and players) and against the rules: no position a legal game cannot
+    show, and every tile of the game once, in view or hidden. Raises ValueError naming why."""
+    if not isinstance(data, dict):
+        raise ValueError(f"a position must be an azulcam-state/1 object, not {show(data)}")
+    if data.get("game") != game:
+        raise ValueError(f"a position of game {show(data.get('game'))} in a {game} record")
+    state = (AzulState if game == "azul" else PavilionState).from_json(data)
+    if state.players != players:
+        raise ValueError(f"a position of {state.players} players in a record of {players}")
+    if state.options != read_options(game, options):
+        raise ValueError(f"a position with options {state.options}, in a record with {read_options(game, options)}")
+    obs = observation_of(state)
+    found = problems(obs, state.options)
+    if found:
+        raise ValueError(f"no legal position: {'; '.join(found)}")
+    held = Counter(tiles_in_view(obs))
+    hidden = state.to_json()
+    held.update(hidden["bag"])
+    held.update(hidden["lid" if game == "azul" else "tower"])
+    held.pop("first_player", None)
+    want = _game_tiles(_fresh(game, players, state.options, 0))
+    if +held != +want:
+        wrong = sorted(set(held) | set(want), key=str)
+        raise ValueError("the position's tiles are not the game's: " + ", ".join(
+            f"{held[t]} {t} for {want[t]}" for t in wrong if held[t] != want[t]))
+    return state
