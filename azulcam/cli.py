@@ -342,6 +342,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
     except JournalError as exc:
         raise BadInput(f"{exc} (--new starts another game and replaces it)") from None
     game, displays, after = kept.game, kept.displays, kept.frame
+    joining = _joining(args.join, profile.player_count) if args.join and not game.record.events else None
+    if args.join and joining is None:
+        print("azulcam watch: note: --join left aside: the journal's game is resumed (--new joins afresh)", file=sys.stderr)
     events_out = None
     if args.events == "-":
         events_out = sys.stdout
@@ -355,9 +358,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
         if events_out is not None:
             events_out.write(event_line(event) + "\n")
             events_out.flush()
-        if event["kind"] in ("move", "chance", "alert", "undo", "refused"):
+        if event["kind"] in ("move", "chance", "position", "alert", "undo", "refused"):
             what = (event.get("move") or event.get("deal") or event.get("refill") or event.get("message")
-                    or event.get("event"))
+                    or event.get("event") or (event.get("position") or {}).get("round"))
+            what = f"round {what}" if event["kind"] == "position" else what
             print(f"azulcam watch: frame {event['frame']}: {event['kind']} {json.dumps(what)}", file=sys.stderr)
 
     watchers: list = []  # the one watcher, once made: the capture thread may speak before
@@ -378,6 +382,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
         print(f"azulcam watch: warning: {note}", file=sys.stderr)
     watcher = Watcher(profile, _reading_model(), resumed_tracker(game, displays, profile), emit, locator, bare,
                       journal, record_path)
+    if joining is not None:
+        watcher.tracker.join(*joining)
     watchers.append(watcher)
 
     if args.control:
@@ -399,6 +405,18 @@ def cmd_watch(args: argparse.Namespace) -> int:
     print(f"azulcam watch: {len(record.events)} events, game {status}, scores {state.scores()}"
           + (f" -> {record_path}" if record_path else ""), file=sys.stderr)
     return 0
+
+
+def _joining(text: str, players: int) -> tuple[int, list[int]]:
+    """``--join ROUND:SCORES`` as (round, scores), or BadInput saying what is wrong."""
+    round_text, _, scores_text = text.partition(":")
+    try:
+        round_, scores = int(round_text), [int(s) for s in scores_text.split(",")]
+    except ValueError:
+        raise BadInput(f"--join {text!r}: expected ROUND:SCORES, e.g. 3:12,30 (round 3; one score per player)") from None
+    if round_ < 1 or len(scores) != players or min(scores) < 0:
+        raise BadInput(f"--join {text!r}: a round from 1, and {players} scores of 0 or more (one per player)")
+    return round_, scores
 
 
 def _quad(text: str) -> list[tuple[float, float]]:
@@ -607,6 +625,9 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--new", action="store_true", help="start a new game even where --out's journal holds one")
     w.add_argument("--jokers", action="store_true", help="Azul with the joker tiles, whatever the profile says")
     w.add_argument("--fps", type=float, default=None, help="frames a second of a folder of images (default 10)")
+    w.add_argument("--join", default=None, metavar="ROUND:SCORES",
+                   help="join a game under way, e.g. 3:12,30 (round 3, player 0 has 12 points, player 1 has 30): "
+                        "the game is taken up from the first still view while tiles are being taken")
     w.set_defaults(func=cmd_watch)
 
     d = sub.add_parser("demo", help="read the bundled photo of each game and print what it sees, with the check",

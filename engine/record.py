@@ -288,8 +288,9 @@ class Game:
         return cls(Record(game, players, dict(options or {}), start_player, []))
 
     def apply(self, event: Any) -> Outcome:
-        """Check and play a move or chance event, and append it to the record; a position event
-        (``{"position": STATE}``) takes the game up from that position."""
+        """Check and play a move (a move, its JSON or text, or a record's move event with its
+        player) or chance event, and append it to the record; a position event (``{"position":
+        STATE}``) takes the game up from that position."""
         to_move = self.state.current_player
         if isinstance(event, dict) and "position" in event:
             kind, state, _ = _parse_event(self.record, event, len(self.record.events))
@@ -304,6 +305,10 @@ class Game:
                 event = {"deal": event}  # Azul takes a deal's body alone too; the record writes the event
             self.record.events.append(dict(event))
         else:
+            if isinstance(event, dict) and "move" in event:  # a record's move event: its player checked
+                if event.get("player") != to_move:
+                    raise RecordError(f"player {show(event.get('player'))} moved, but player {to_move} is to move")
+                event = event["move"]
             move = self.state._read_move(event)  # a move, its JSON or its text, read once for both uses
             outcome = self.state.play(move)
             self.record.events.append({"player": to_move, "move": move.to_json()})

@@ -123,6 +123,37 @@ def empty_content(zone: str) -> Any:
     return () if zone.startswith("factories.") or zone == "center" or zone.endswith(".hand") else None
 
 
+def observation_seen(zones: dict[str, ZoneRead], game: str, players: int, displays: int) -> dict[str, Any]:
+    """The ``azulcam-observation/1`` of what the view's zones hold (the inverse of
+    :func:`expected`): what a game taken up from this view starts from."""
+    boards = [{"player": p, "slots": {}, "hand": {}} for p in range(players)]
+    factories = [{"center": None, "tiles": []} for _ in range(displays)]
+    center: Counter = Counter()
+    supply: list[Any] = [None] * 10
+    for zone, read in zones.items():
+        head, _, rest = zone.partition(".")
+        if head == "boards" and int(rest.split(".")[0]) < players:
+            p, slot = rest.split(".", 1)
+            if slot == "hand":
+                boards[int(p)]["hand"] = dict(Counter(read.content))
+            elif read.content is not None:
+                boards[int(p)]["slots"][slot] = read.content
+        elif head == "factories" and int(rest) < displays:
+            factories[int(rest)]["tiles"] = list(read.content)
+        elif zone == "center":
+            center.update(read.content)
+        elif head == "supply":
+            supply[int(rest)] = read.content
+    return {"game": game, "factories": factories, "center": dict(center), "boards": boards,
+            "supply": supply if game == "pavilion" else None}
+
+
+def unsure_zones(zones: dict[str, ZoneRead], sure: float) -> list[str]:
+    """The zones read at under ``sure``: a slot's reading, or any tile of a loose zone."""
+    return sorted(z for z, r in zones.items()
+                  if (min(r.sureness) if isinstance(r.content, tuple) and r.sureness else r.confidence) < sure)
+
+
 @dataclass
 class Explanation:
     """A sequence of record events (moves as ``{"player", "move"}``, chance events as in a

@@ -142,9 +142,7 @@ def read_journal(path: str | Path) -> Resumed:
     game = Game.new(head["game"], head["players"], head["options"], head["start_player"])
     for event in events:
         try:
-            if "move" in event and event.get("player") != game.state.current_player:
-                raise ValueError(f"player {event.get('player')} moved, but player {game.state.current_player} is to move")
-            game.apply(event["move"] if "move" in event else event)
+            game.apply(event)
         except (EngineError, ValueError, KeyError, TypeError) as exc:
             raise JournalError(f"{path}: event {len(game.record.events)} does not replay: {exc}") from None
     return Resumed(game, displays, frame)

@@ -16,10 +16,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.errors import EngineError
+from ..engine.errors import EngineError, ObservationError
+from ..engine.join import position_from
 from ..engine.record import Game
-from .explain import (BEAM, MOST_EVENTS, MOST_WEIGHT, NOTHING_SEEN, Explanation, View, ZoneRead, empty_content, unique_states,
-                      common_prefix, expected, explain)
+from .explain import (BEAM, MOST_EVENTS, MOST_WEIGHT, NOTHING_SEEN, Explanation, View, ZoneRead, common_prefix,
+                      empty_content, expected, explain, observation_seen, unique_states, unsure_zones)
 
 #: After a gap between still views (a camera that dropped out), more events in a row are sought:
 #: no table plays more than this many a second (a hand reaches, carries and leaves), up to
@@ -45,6 +46,10 @@ MARGIN = math.log(50.0)
 #: Seconds an unexplained view must last before the alert: a hand resting, players still laying
 #: tiles on their walls at a round's end, are not alerts.
 ALERT_AFTER = 2.0
+
+#: A game taken up from a view (:meth:`Tracker.join`) starts from what was read there; the zones
+#: read at under this are announced unsure, for a person to confirm or overrule.
+JOIN_SURE = 0.9
 
 
 @dataclass
@@ -129,6 +134,10 @@ class Tracker:
     misses: int = 0
     #: Zones a person said what lies in (:meth:`overrule`), until the game changes them.
     overruled: dict[str, ZoneRead] = field(default_factory=dict)
+    #: The round and scores of a game to take up from the next view (:meth:`join`); None: follow.
+    joining: tuple[int, list[int]] | None = None
+    #: What an alert says is wrong with the view.
+    unexplained_why: str = "illegal or unexplained change"
 
     @property
     def display_count(self) -> int:
@@ -142,6 +151,8 @@ class Tracker:
             self.displays = Displays.numbered(seen, self.first_near)
         matched = self.displays.match(view.displays)
         zones = {**in_engine_numbers(view, matched), **self.overruled}
+        if self.joining is not None:
+            return self._take_up(view, zones)
         # After a gap, the long search gets the first views that follow it; a table that stays
         # unexplained after those is not searched ever deeper (the camera must keep up).
         gap = view.time - self.last_fitted if self.last_fitted is not None and self.misses < LONG_SEARCHES else 0.0
@@ -157,7 +168,7 @@ class Tracker:
             undone, fitting = revision
             for _ in range(undone):
                 revised.append({**self.undo(), "revised": True})
-        self.unexplained_since, self.alerted, self.last_fitted, self.misses = None, False, view.time, 0
+        self._fitted(view.time)
         self.displays.follow(view.displays, matched)
         best = min(e.total for e in fitting)
         alike = sorted((e for e in fitting if e.total - best < MARGIN), key=lambda e: (e.total, len(e.events)))
@@ -177,10 +188,49 @@ class Tracker:
             out.append({"kind": "uncertain", "zones": differ})
         return out
 
+    def _fitted(self, time: float) -> None:
+        self.unexplained_since, self.alerted, self.last_fitted, self.misses = None, False, time, 0
+        self.unexplained_why = "illegal or unexplained change"
+
+    def join(self, round: int, scores: list[int]) -> None:
+        """Take the game up from the next view (a game joined mid-way, or one the camera lost),
+        in ``round`` with ``scores``: the position is rebuilt from what is read there, and who is
+        to move is found by the first move seen. Raises ValueError for a round or scores that
+        cannot be (checked again against the view)."""
+        players = self.game.record.player_count
+        if not (isinstance(round, int) and round >= 1):
+            raise ValueError(f"a round is a number from 1, not {round!r}")
+        if not (isinstance(scores, list) and len(scores) == players and all(isinstance(s, int) and s >= 0 for s in scores)):
+            raise ValueError(f"one score per player ({players}) expected, not {scores!r}")
+        self.joining = (round, list(scores))
+        self._afresh()
+
+    def _take_up(self, view: View, zones: dict[str, ZoneRead]) -> list[dict[str, Any]]:
+        """The game rebuilt from the view, or an alert (once it lasts) naming why it cannot be."""
+        record = self.game.record
+        assert self.joining is not None
+        seen = observation_seen(zones, record.game, record.player_count, self.display_count)
+        try:
+            position = position_from(seen, record.options, *self.joining, to_move=0)
+        except ObservationError as exc:
+            self.unexplained_why = "cannot take the game up from this view"
+            return self._unexplained(view, [], [str(exc)])
+        self.joining = None
+        self.game.apply({"position": position.to_json()})
+        self._afresh()
+        self.reference = zones
+        self._fitted(view.time)
+        out: list[dict[str, Any]] = [{"kind": "position", **record.events[-1]}]
+        unsure = unsure_zones(zones, JOIN_SURE)
+        if unsure:
+            self.last_unsure = unsure
+            out.append({"kind": "uncertain", "zones": unsure})
+        return out
+
     def _explanations(self, zones: dict[str, ZoneRead], most: int = MOST_EVENTS) -> list[Explanation]:
         """Every explanation of the view from the committed state or from each pending
         hypothesis, best first. Before the first move, from the game begun by each player."""
-        start = self.game.record.start_player
+        start = self._first_mover()
         if self.pending:
             roots = self.pending
         elif self._moves_recorded():
@@ -208,14 +258,14 @@ class Tracker:
             game = Game.new(self.game.record.game, self.game.record.players, self.game.record.options,
                             self.game.record.start_player)
             for event in events[:-back]:
-                game.apply(event["move"] if "move" in event else event)
+                game.apply(event)
             ranked = unique_states([e for e in explain(game.state, zones, self.display_count, None, None, most + back)
                               if e.cost <= FITS][:4 * BEAM])
             if not ranked or ranked[0].events[:back] == events[-back:]:
                 continue
             rival = next((e for e in ranked[1:] if e.events != ranked[0].events), None)
             if rival is None or rival.cost - ranked[0].cost >= MARGIN:
-                start = self.game.record.start_player
+                start = self._first_mover()
                 return back, [Explanation(ranked[0].events, ranked[0].state, ranked[0].cost, ranked[0].mismatches,
                                           0.0, start)]
         return None
@@ -224,12 +274,12 @@ class Tracker:
         """Play ``events`` into the game begun by ``start`` and record them; their stream events."""
         if not events:
             return []
-        if start != self.game.record.start_player:
+        if start != self._first_mover():
             self.game = self._replayed(start)
         before = expected(self.game.state)
         out = []
         for event in events:
-            self.game.apply(event["move"] if "move" in event else event)
+            self.game.apply(event)
             out.append({"kind": "move", **event} if "move" in event else {"kind": "chance", **event})
         after = expected(self.game.state)
         for zone in [z for z in self.overruled if before.get(z, empty_content(z)) != after.get(z, empty_content(z))]:
@@ -245,10 +295,12 @@ class Tracker:
         if not events:
             raise ValueError("nothing to undo: no event is recorded yet")
         last = events[-1]
+        if "position" in last:
+            raise ValueError("the game was taken up here: there is nothing before it to go back to")
         game = Game.new(self.game.record.game, self.game.record.players, self.game.record.options,
                         self.game.record.start_player)
         for event in events[:-1]:
-            game.apply(event["move"] if "move" in event else event)
+            game.apply(event)
         self.game = game
         self._afresh()
         return {"kind": "undo", "event": last}
@@ -276,10 +328,8 @@ class Tracker:
     def _apply_checked(self, event: dict[str, Any]) -> None:
         if not isinstance(event, dict) or not ("move" in event or "deal" in event or "refill" in event):
             raise ValueError(f"not a record event (a move with its player, a deal or a refill): {event!r}")
-        if "move" in event and event.get("player") != self.game.state.current_player:
-            raise ValueError(f"player {event.get('player')} moved, but player {self.game.state.current_player} is to move")
         try:
-            self.game.apply(event["move"] if "move" in event else event)
+            self.game.apply(event)
         except EngineError as exc:
             raise ValueError(str(exc)) from None
         self._afresh()
@@ -289,12 +339,28 @@ class Tracker:
         self.pending, self.reference, self.last_unsure = [], None, []
         self.unexplained_since, self.alerted = None, False
 
+    def _taken_up_at(self) -> int:
+        """The index of the last position the game was taken up from (-1: none)."""
+        return max((k for k, e in enumerate(self.game.record.events) if "position" in e), default=-1)
+
     def _moves_recorded(self) -> bool:
-        return any("move" in e for e in self.game.record.events)
+        """Whether a move shows who moved first (since the game began, or was last taken up)."""
+        return any("move" in e for e in self.game.record.events[self._taken_up_at() + 1:])
+
+    def _first_mover(self) -> int:
+        """Who moves first: at the game's start, or in the position it was last taken up from."""
+        at = self._taken_up_at()
+        return self.game.record.start_player if at < 0 else self.game.record.events[at]["position"]["to_move"]
 
     def _replayed(self, start: int) -> Game:
-        game = Game.new(self.game.record.game, self.game.record.players, self.game.record.options, start)
-        for event in self.game.record.events:
+        """The game with ``start`` moving first: from its beginning, or from the position it was
+        last taken up from (the record's start player then stays, unless the game begins there)."""
+        record = self.game.record
+        at = self._taken_up_at()
+        game = Game.new(record.game, record.players, record.options, start if at <= 0 else record.start_player)
+        for k, event in enumerate(record.events):
+            if k == at:
+                event = {"position": {**event["position"], "to_move": start, "start_player": start}}
             game.apply(event)
         return game
 
@@ -312,7 +378,7 @@ class Tracker:
         self.alerted = True
         told = self.unexplained_told
         return [{"kind": "alert", "zones": self.unexplained_zones,
-                 "message": f"illegal or unexplained change: {'; '.join(told[:6])}"
+                 "message": f"{self.unexplained_why}: {'; '.join(told[:6])}"
                             + (f"; and {len(told) - 6} more" if len(told) > 6 else "")}]
 
 

@@ -32,6 +32,9 @@ from .track import Displays, Tracker
 
 EVENTS_FORMAT = "azulcam-events/1"
 
+#: The corrections a control line may carry (docs/formats/events.md).
+CORRECTIONS = ("undo", "replace", "overrule", "join")
+
 #: Seconds a still table with a change reaching in from the picture's edge waits before it is
 #: read all the same (see ``Watcher.feed``): under the one second a move may take to be committed.
 HAND_WAIT = 0.5
@@ -82,7 +85,7 @@ class Watcher:
         record = self.tracker.game.record
         self.emit({"kind": "start", "time": 0.0, "frame": 0, "format": EVENTS_FORMAT, "source": source_name,
                    "game": record.game, "players": record.players, "options": record.options,
-                   "resumed": resumed, "events": len(record.events)})
+                   "resumed": resumed, "events": len(record.events), "joining": self.tracker.joining is not None})
 
     @property
     def last_seen(self) -> tuple[int, float]:
@@ -92,7 +95,8 @@ class Watcher:
     def correct(self, command: Any, frame: Frame | None = None) -> None:
         """A person's correction (one control line): ``{"undo": true}``, ``{"replace": EVENT}``
         (the last event replaced by a record event), ``{"overrule": {"zone": Z, "content": C}}``
-        (Z holds C, over what the camera reads). Journalled, then announced; what cannot be done
+        (Z holds C, over what the camera reads), ``{"join": {"round": R, "scores": [S...]}}`` (the
+        game taken up from the table as it now stands, each left out as the game has it). Journalled, then announced; what cannot be done
         is announced as ``refused``, naming why, and changes nothing."""
         stamp = frame or Frame(self._frame, self._time, np.zeros((1, 1, 3), np.uint8))
         try:
@@ -103,15 +107,21 @@ class Watcher:
         self._announce(announced, stamp)
 
     def _corrected(self, command: Any) -> list[dict[str, Any]]:
-        if not isinstance(command, dict) or len(command) != 1 or next(iter(command)) not in ("undo", "replace", "overrule"):
-            raise ValueError(f"one of undo, replace or overrule expected, not {json.dumps(command)[:80]}")
+        if not isinstance(command, dict) or len(command) != 1 or next(iter(command)) not in CORRECTIONS:
+            raise ValueError(f"one of {', '.join(CORRECTIONS)} expected, not {json.dumps(command)[:80]}")
         (key, value), = command.items()
         tracker = self.tracker
-        if key == "overrule":
-            if not isinstance(value, dict) or not isinstance(value.get("zone"), str) or "content" not in value:
-                raise ValueError('overrule takes {"zone": ZONE, "content": KIND, null or [TILES]}')
-            tracker.overrule(value["zone"], value["content"])
-            return tracker.see(self._last_view) if self._last_view is not None else []
+        if key in ("overrule", "join"):
+            if key == "overrule":
+                if not isinstance(value, dict) or not isinstance(value.get("zone"), str) or "content" not in value:
+                    raise ValueError('overrule takes {"zone": ZONE, "content": KIND, null or [TILES]}')
+                tracker.overrule(value["zone"], value["content"])
+            else:
+                if not isinstance(value, dict) or set(value) - {"round", "scores"}:
+                    raise ValueError('join takes {"round": ROUND, "scores": [SCORES]} (each left out: as the game has it)')
+                state = tracker.game.state
+                tracker.join(value.get("round", state.round), value.get("scores", state.scores()))
+            return self._see(self._last_view) if self._last_view is not None else []
         announced = [tracker.undo()] if key == "undo" else tracker.replace(value)
         if self.journal is not None:
             self.journal.append({"undo": True})
@@ -152,15 +162,20 @@ class Watcher:
         view = self._last_view = view_of(reading, frame.index, frame.time)
         self.gate.mark_read()
         t2 = time.perf_counter()
+        announced = self._see(view)
+        self.spent["reads"] += 1
+        self.spent["read_s"] += t2 - t1
+        self.spent["track_s"] += time.perf_counter() - t2
+        self._announce(announced, frame)
+
+    def _see(self, view: View) -> list[dict[str, Any]]:
+        """The tracker's verdict on a view, what it committed journalled first."""
         numbered = bool(self.tracker.displays.places)
         before = list(self.tracker.game.record.events)
         start = self.tracker.game.record.start_player
         announced = self.tracker.see(view)
-        self.spent["reads"] += 1
-        self.spent["read_s"] += t2 - t1
-        self.spent["track_s"] += time.perf_counter() - t2
         self._keep(numbered, before, start)
-        self._announce(announced, frame)
+        return announced
 
     def _outlines(self, shape: tuple[int, ...]) -> list[tuple[int | None, np.ndarray]]:
         """Each board's outline grown by a tenth, at the still gate's small size: (player, polygon)."""
@@ -232,7 +247,7 @@ class Watcher:
         committed = False
         for event in events:
             self.emit({**event, **stamp})
-            committed |= event["kind"] in ("move", "chance")
+            committed |= event["kind"] in ("move", "chance", "position")
         if committed or any(e["kind"] == "undo" for e in events):
             state = self.tracker.game.state
             observation = observation_of(state)

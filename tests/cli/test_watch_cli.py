@@ -11,7 +11,7 @@ import cv2
 import pytest
 
 from azulcam.engine.observe import observation_of
-from azulcam.engine.record import Game, Record
+from azulcam.engine.record import Game, Record, replay
 from azulcam.synth.video import write_video
 from test_cli import run
 
@@ -158,3 +158,30 @@ def test_a_live_camera_that_drops_out_is_reopened_and_the_game_goes_on(table):
     got = watcher.tracker.game.record
     assert len(got.events) == EVENTS and not [s for s in said if s["kind"] == "alert"]
     _same_table(got, truth[-1]["observation"])
+
+
+def test_watch_joins_a_game_under_way(table, tmp_path, capsys):
+    """A camera started in round 2: the game is taken up from the first still view and followed."""
+    folder, record, _ = table
+    states = [step.state.copy() for step in replay(record)]
+    k = next(k for k in range(14, len(states)) if states[k].current_player >= 0 and states[k].to_json()["phase"] == "offer")
+    video, sidecar, _ = write_video(record, tmp_path / "joined.mp4", seed=2, size=(960, 540), first=k, last=k + 3)
+    joined = states[k]
+    code, _, err = run(["watch", str(video), "--profile", str(folder / "profile.json"), "--out", str(tmp_path / "g.json"),
+                        "--join", f"{joined.round}:{','.join(map(str, joined.scores()))}"], capsys)
+    assert code == 0, err
+    got = Record.load(tmp_path / "g.json")
+    assert "position" in got.events[0] and got.events[0]["position"]["round"] == joined.round
+    assert got.events[1:] == record.events[k + 1:k + 4]
+    assert got.start_player == joined.current_player
+    truth = [json.loads(line) for line in sidecar.read_text().splitlines()]
+    _same_table(got, truth[-1]["observation"])
+    assert Game(got).state.scores() == states[k + 3].scores()
+
+
+@pytest.mark.parametrize("join, message", [("x", "expected ROUND:SCORES"), ("0:1,2", "a round from 1"),
+                                           ("2:1", "2 scores of 0 or more")])
+def test_a_join_that_cannot_be_is_refused(table, capsys, join, message):
+    folder, _, _ = table
+    code, _, err = run(["watch", str(folder / "game.mp4"), "--profile", str(folder / "profile.json"), "--join", join], capsys)
+    assert code == 1 and message in err

@@ -22,7 +22,7 @@ def _cut(game: str, options: dict, players: int, seed: int) -> tuple[Game, list[
     replayed = Game.new(game, players, options)
     cuts = []
     for k, event in enumerate(full.record.events):
-        replayed.apply(event["move"] if "move" in event else event)
+        replayed.apply(event)
         if replayed.state.current_player >= 0 and replayed.state.to_json()["phase"] in ("offer", "acquire"):
             cuts.append(k + 1)
     return full, full.record.events, random.Random(seed).choice(cuts)
@@ -31,7 +31,7 @@ def _cut(game: str, options: dict, players: int, seed: int) -> tuple[Game, list[
 def _state_after(game: str, options: dict, players: int, events: list[dict]):
     g = Game.new(game, players, options)
     for event in events:
-        g.apply(event["move"] if "move" in event else event)
+        g.apply(event)
     return g.state
 
 

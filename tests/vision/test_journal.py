@@ -16,7 +16,7 @@ def _journal(path: Path, events: int) -> list[dict]:
     game = Game.new(truth.game, truth.players, truth.options, truth.start_player)
     journal = Journal.create(path, game, [(10.0, 20.0), (30.0, 40.0)])
     for k, event in enumerate(truth.events[:events]):
-        game.apply(event["move"] if "move" in event else event)
+        game.apply(event)
         journal.append({"event": event, "frame": 10 * k})
     journal.close()
     return truth.events[:events]

@@ -200,3 +200,49 @@ def test_a_deal_the_camera_missed_is_worked_out_from_where_its_tiles_went():
     assert len(got) == len(truth.events) and _sorted(got[:second]) == _sorted(truth.events[:second])
     # Which of the two displays taken from held which tiles no view showed; the positions agree.
     assert tracker.game.state == Game(truth).state
+
+
+@pytest.mark.parametrize("game, options, players, cut", [
+    ("azul", {"wall": "colored", "jokers": False}, 2, 30),
+    ("azul", {"wall": "grey", "jokers": True}, 3, 20),
+    ("pavilion", {"side": "colored"}, 2, 25),
+])
+def test_a_game_joined_mid_way_is_taken_up_from_the_view_and_followed(game, options, players, cut):
+    truth = play_game(game, [make_player("greedy", 11 + i) for i in range(players)], options, 11,
+                      start_player=11 % players).record
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    # Join where tiles are being taken: the first position at or after the cut with tiles to take.
+    k = next(k for k in range(cut, len(states)) if states[k].current_player >= 0
+             and states[k].to_json()["phase"] in ("offer", "acquire"))
+    joined_at = states[k]
+    tracker = Tracker(Game.new(game, players, options), first_near=(700, 400))
+    tracker.join(joined_at.round, joined_at.scores())
+    said = []
+    seen = range(k, min(k + 30, len(states)))
+    for j in seen:
+        said += tracker.see(view_of_state(states[j], float(j)))
+    assert said[0]["kind"] == "position"
+    events = tracker.game.record.events
+    assert "position" in events[0] and events[0]["position"]["pooled"] is True
+    assert _sorted(events[1:]) == _sorted(truth.events[k:k + len(events) - 1])
+    assert len(events) - 1 >= len(seen) - 2  # every event since, the last ones perhaps still weighed
+    assert tracker.game.state.scores() == states[k + len(events) - 1].scores()
+    assert tracker.game.record.start_player == joined_at.current_player
+    with pytest.raises(ValueError, match="taken up here"):
+        for _ in range(len(events)):
+            tracker.undo()
+
+
+def test_a_view_no_game_can_be_taken_up_from_is_an_alert_and_nothing_is_committed():
+    truth, tracker, states = _started(views=0)
+    tracker.join(1, [0, 0])
+    before_deal = view_of_state(states[0], 0.0)  # set-up: nothing to take yet
+    assert tracker.see(before_deal) == []
+    said = tracker.see(View(before_deal.zones, before_deal.displays, 1, ALERT_AFTER + 0.1))
+    assert said[0]["kind"] == "alert" and said[0]["message"].startswith("cannot take the game up from this view: ")
+    assert "after the next deal" in said[0]["message"] and tracker.game.record.events == []
+    said = tracker.see(view_of_state(states[1], ALERT_AFTER + 1.0))  # dealt: taken up
+    assert said[0]["kind"] == "position" and tracker.joining is None
+    assert said[1:] == [{"kind": "uncertain", "zones": ["center"]}]  # its tiles read at 0.8
+    with pytest.raises(ValueError, match="one score per player"):
+        tracker.join(2, [1])

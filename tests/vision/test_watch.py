@@ -10,7 +10,7 @@ from azulcam.vision.journal import Journal, read_journal
 from azulcam.vision.watch import Watcher
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_track import _started  # noqa: E402
+from test_track import _started, view_of_state  # noqa: E402
 
 
 def test_corrections_are_journalled_recorded_and_announced(tmp_path):
@@ -34,3 +34,29 @@ def test_corrections_are_journalled_recorded_and_announced(tmp_path):
     assert [s["kind"] for s in said] == ["undo", "move", "state"] and said[1]["corrected"]
     lines = [json.loads(line) for line in (tmp_path / "g.json.journal").read_text().splitlines()]
     assert lines[-1]["corrected"] and read_journal(tmp_path / "g.json.journal").game.record.events == kept[:-1]
+
+
+def test_a_lost_game_is_taken_up_again_from_the_table_as_it_stands(tmp_path):
+    truth, tracker, states = _started()
+    said: list[dict] = []
+    journal = Journal.create(tmp_path / "g.json.journal", tracker.game, tracker.displays.places, 30)
+    watcher = Watcher(None, None, tracker, said.append, journal=journal, record_path=tmp_path / "g.json")  # type: ignore[arg-type]
+    kept = list(tracker.game.record.events)
+    ahead = next(k for k in range(12, len(states)) if states[k].current_player >= 0)  # eight events unseen
+    watcher._last_view = view_of_state(states[ahead], 4.0)
+    assert watcher._see(watcher._last_view) == [] and not tracker.game.record.events[-1:] == [truth.events[ahead - 1]]
+    watcher.correct({"join": {"round": 0}})
+    assert said[-1]["kind"] == "refused" and "a round is a number from 1" in said[-1]["message"]
+    said.clear()
+    watcher.correct({"join": {"scores": [1]}})
+    assert said[-1]["kind"] == "refused" and "one score per player (2)" in said[-1]["message"]
+    said.clear()
+    watcher.correct({"join": {"round": states[ahead].round, "scores": states[ahead].scores()}})  # a round later
+    assert [s["kind"] for s in said if s["kind"] != "uncertain"] == ["position", "state"]
+    events = read_journal(tmp_path / "g.json.journal").game.record.events
+    assert "position" in events[-1] and events == Record.load(tmp_path / "g.json").events
+    assert events[:-1] == kept and len(kept) == 3
+    watcher._see(view_of_state(states[ahead + 1], 5.0))  # the next move: who is to move is found
+    assert tracker.game.record.events[-1]["player"] == truth.events[ahead]["player"]
+    assert tracker.game.record.events[-1]["move"]["color"] == truth.events[ahead]["move"]["color"]
+    assert tracker.game.state.scores() == states[ahead + 1].scores()
