@@ -30,7 +30,7 @@ MOST_EVENTS = 3
 #: Explanations kept from one length to the next when a short one does not fit; after a gap, where
 #: many events in a row are sought, more (the right first move may not look best on its own).
 BEAM = 8
-BEAM_AFTER_A_GAP = 32
+BEAM_AFTER_A_GAP = 64
 
 #: A zone's weight is the log-odds of the reader's confidence there, between these: a zone read at
 #: 0.5 hardly counts, one read at 0.999 counts like one read at 0.9995 (no reading is surer than that).
@@ -206,7 +206,7 @@ def chance_events(state: Any, zones: dict[str, ZoneRead], displays: int) -> list
 
 #: Displays taken from before their deal was seen (a camera out across a round's start) whose
 #: deal may be worked out from where their tiles went.
-MOST_UNSEEN_DISPLAYS = 2
+MOST_UNSEEN_DISPLAYS = 3
 
 
 def taken_by_players(state: Any, zones: dict[str, ZoneRead]) -> list[Counter]:
@@ -232,7 +232,8 @@ def taken_by_players(state: Any, zones: dict[str, ZoneRead]) -> list[Counter]:
 def unseen_deals(state: Any, zones: dict[str, ZoneRead], displays: int) -> list[list[list[str]]]:
     """The deals that may have been dealt (``state`` is at a round's start) when the view shows
     displays already taken from: each such display held the tiles one player took (their colour,
-    with the jokers or wild tile that came with them) and its share of the centre's. Up to
+    with the jokers or wild tile that came with them: a player's tiles split by colour, as one
+    player may have taken twice) and its share of the centre's. Up to
     :data:`MOST_UNSEEN_DISPLAYS` of them; none where the centre holds tiles no display can have
     left there."""
     factories = [zones[f"factories.{i}"].content for i in range(displays)]
@@ -241,19 +242,49 @@ def unseen_deals(state: Any, zones: dict[str, ZoneRead], displays: int) -> list[
         return []
     centre = Counter(zones["center"].content) if "center" in zones else Counter()
     centre.pop("first_player", None)
-    takes = [t for t in taken_by_players(state, zones) if t]
+    if state.game == "azul":
+        wild, one_wild = ("joker" if state.jokers else None), False
+    else:
+        wild, one_wild = state.wild, True
+    splits = [_takes(t, wild, one_wild) for t in taken_by_players(state, zones) if t]
     out = []
-    for order in itertools.permutations(takes, len(short)):
-        needs = [4 - len(factories[i]) - sum(t.values()) for i, t in zip(short, order)]
-        if any(n < 0 for n in needs) or sum(needs) != sum(centre.values()):
-            continue
-        for shares in _shares(centre, needs):
-            deal = [list(tiles) for tiles in factories]
-            for i, take, share in zip(short, order, shares):
-                deal[i] = sorted([*factories[i], *take.elements(), *share.elements()])
-            if deal not in out:
-                out.append(deal)
+    for split in itertools.product(*splits):
+        takes = [t for player_takes in split for t in player_takes]
+        for order in itertools.permutations(takes, len(short)):
+            _deal_from(order, short, factories, centre, out)
     return out
+
+
+def _takes(tiles: Counter, wild: str | None, one_wild: bool) -> list[list[Counter]]:
+    """The ways one player's new tiles split into takes: a colour each, with the wild tiles (Azul
+    jokers, the Summer Pavilion round's wild colour: at most one a take) shared among them; wild
+    tiles left over were a take of their own."""
+    colours = sorted(c for c in tiles if c != wild)
+    w = tiles.get(wild, 0) if wild is not None else 0
+    out = []
+    for share in itertools.product(range(min(w, 1 if one_wild else w) + 1), repeat=len(colours)):
+        if sum(share) > w:
+            continue
+        takes = [Counter({c: tiles[c], **({wild: k} if k else {})}) for c, k in zip(colours, share)]
+        if w > sum(share):
+            takes.append(Counter({wild: w - sum(share)}))
+        out.append(takes)
+    return out
+
+
+def _deal_from(order: tuple[Counter, ...], short: list[int], factories: list[Any], centre: Counter,
+               out: list[list[list[str]]]) -> None:
+    """Add to ``out`` each deal in which display ``short[i]`` held take ``order[i]``, what is left
+    of it, and a share of the centre."""
+    needs = [4 - len(factories[i]) - sum(t.values()) for i, t in zip(short, order)]
+    if any(n < 0 for n in needs) or sum(needs) != sum(centre.values()):
+        return
+    for shares in _shares(centre, needs):
+        deal = [list(tiles) for tiles in factories]
+        for i, take, share in zip(short, order, shares):
+            deal[i] = sorted([*factories[i], *take.elements(), *share.elements()])
+        if deal not in out:
+            out.append(deal)
 
 
 def _shares(pile: Counter, sizes: list[int]) -> list[list[Counter]]:
@@ -328,15 +359,16 @@ def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: di
     tried = [Explanation([], state, cost, where)]
     frontier = tried
     long = most_events > MOST_EVENTS
+    lasting = lasting_zones(state, zones) if long else set()
     for depth in range(1, most_events + 1):
         grown = []
         for parent in frontier:
-            wrong = {z for z in parent.mismatches if z.startswith("boards.")}
+            wrong = set(parent.mismatches)
             for event, after in successors(parent.state, zones, displays):
                 cost, where = cost_of(after, zones, reference, committed)
-                if long and any(z.startswith("boards.") and z not in wrong for z in where):
-                    # Many events in a row: only those that leave no board slot further from the
-                    # view (tiles laid stay until the round's end), or the search drowns.
+                if "move" in event and any(z in lasting and z not in wrong for z in where):
+                    # Many events in a row: only moves that leave no zone that only a deal
+                    # refills further from the view, or the search drowns.
                     continue
                 grown.append(Explanation(parent.events + [event], after, cost + EVENT_COST * depth, where))
         grown.sort(key=lambda e: e.cost)
@@ -350,6 +382,29 @@ def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: di
     return tried
 
 
+def lasting_zones(state: Any, zones: dict[str, ZoneRead]) -> set[str]:
+    """The zones of the view that events between ``state`` and the view cannot take further from
+    it once they agree: a display (a display read as it is now was not taken from); a board space
+    where a tile, once laid, stays: an Azul wall space or a Summer Pavilion star space for ever,
+    an Azul pattern line or floor space until the round's end, so only where the view shows no
+    wall tile that ``state`` lacks (no round ended on the way)."""
+    exp = expected(state)
+    same_walls = all(exp.get(z) == r.content for z, r in zones.items() if ".wall." in z)
+    out = set()
+    for zone in zones:
+        if zone.startswith("factories."):
+            out.add(zone)  # emptied when taken from, filled again only by a deal that the view shows
+            continue
+        if not zone.startswith("boards.") or zone.endswith(".hand"):
+            continue
+        slot = zone.split(".", 2)[2]
+        if slot.startswith("wall.") or slot[0].isdigit():  # Summer Pavilion spaces are "STAR.NUMBER"
+            out.add(zone)
+        elif slot.startswith(("line.", "floor.")) and same_walls:
+            out.add(zone)
+    return out
+
+
 def common_prefix(paths: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """The events all ``paths`` begin with."""
     out: list[dict[str, Any]] = []
@@ -358,6 +413,18 @@ def common_prefix(paths: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
             break
         out.append(events[0])
     return out
+
+
+def points_apart(a: Any, b: Any) -> list[int]:
+    """The players whose points differ between states ``a`` and ``b`` where nothing else does (the
+    table, the hidden tiles, who is to move), else []: no view can tell such states apart, as
+    the camera does not read the score track."""
+    ja, jb = a.to_json(), b.to_json()
+    apart = [p for p, (x, y) in enumerate(zip(ja["boards"], jb["boards"])) if x["score"] != y["score"]]
+    for board in ja["boards"] + jb["boards"]:
+        for key in ("score", "placement", "penalties"):
+            board.pop(key)
+    return apart if ja == jb else []
 
 
 def unique_states(explanations: list[Explanation]) -> list[Explanation]:

@@ -20,7 +20,7 @@ from ..engine.errors import EngineError, ObservationError
 from ..engine.join import position_from
 from ..engine.record import Game
 from .explain import (BEAM, MOST_EVENTS, MOST_WEIGHT, NOTHING_SEEN, Explanation, View, ZoneRead, common_prefix,
-                      empty_content, expected, explain, observation_seen, unique_states, unsure_zones)
+                      empty_content, expected, explain, observation_seen, points_apart, unique_states, unsure_zones)
 
 #: After a gap between still views (a camera that dropped out), more events in a row are sought:
 #: no table plays more than this many a second (a hand reaches, carries and leaves), up to
@@ -161,7 +161,9 @@ class Tracker:
         fitting = [e for e in ranked if e.cost <= FITS]
         revised: list[dict[str, Any]] = []
         if not fitting:
-            revision = self._revision(zones, most) if self.misses < LONG_SEARCHES else None
+            # Revising is for a commit that a misreading misled; after a gap, the long search
+            # from the committed state is what finds the events the camera missed.
+            revision = self._revision(zones, most) if self.misses < LONG_SEARCHES and most <= MOST_EVENTS else None
             if revision is None:
                 best = ranked[0] if ranked else None
                 return self._unexplained(view, best.mismatches if best else [], _told(best, zones) if best else [])
@@ -173,12 +175,21 @@ class Tracker:
         best = min(e.total for e in fitting)
         alike = sorted((e for e in fitting if e.total - best < MARGIN), key=lambda e: (e.total, len(e.events)))
         alike = unique_states(alike[:4 * BEAM])[:BEAM]
+        apart = sorted({p for e in alike[1:] for p in points_apart(alike[0].state, e.state)})
+        if apart and all(points_apart(alike[0].state, e.state) for e in alike[1:]):
+            # Events the camera missed, in orders that leave the same table and score differently
+            # (Summer Pavilion tiles laid one before the other): no later view can tell them
+            # apart. The likeliest is committed, and the points said to be unsure.
+            alike = alike[:1]
+            unsure_points = [{"kind": "uncertain", "zones": [f"scores.{p}" for p in apart]}]
+        else:
+            unsure_points = []
         shared = common_prefix([e.events for e in alike])
         out = revised + self._commit(shared, alike[0].start)
         if len(alike) == 1:
             self.pending, self.last_unsure = [], []
             self.reference = zones
-            return out
+            return out + unsure_points
         self.pending = [Explanation(e.events[len(shared):], e.state, 0.0, e.mismatches, e.total - best, e.start)
                         for e in alike]
         exp = [expected(e.state) for e in alike]

@@ -246,3 +246,20 @@ def test_a_view_no_game_can_be_taken_up_from_is_an_alert_and_nothing_is_committe
     assert said[1:] == [{"kind": "uncertain", "zones": ["center"]}]  # its tiles read at 0.8
     with pytest.raises(ValueError, match="one score per player"):
         tracker.join(2, [1])
+
+
+def test_moves_across_a_round_end_hidden_by_a_camera_out_are_found():
+    """Six events unseen (two moves, the round's end, a deal, two more moves: one player took
+    twice from displays whose deal no view showed): the view after the gap is explained, and the
+    game followed on, every view alike."""
+    options = {"wall": "colored", "jokers": False}
+    truth = play_game("azul", [make_player("greedy", 1 + i) for i in range(2)], options, 1, start_player=1).record
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    tracker = Tracker(Game.new("azul", 2, options), first_near=(700, 400))
+    gap = range(20, 25)
+    assert any("deal" in truth.events[k - 1] for k in gap)
+    for k in range(0, 32):
+        if k not in gap:
+            tracker.see(view_of_state(states[k], float(k)))
+    assert len(tracker.game.record.events) == 31 and not tracker.pending
+    assert expected(tracker.game.state) == expected(states[31])
