@@ -14,11 +14,12 @@ with a wrong score, how long after the hand left each move was committed (video 
 the processing time over the video's time (at most 1 keeps up with the camera).
 
     python bench/track.py [--games 8] [--events 30] [--families classic,strong-print,matte-worn,bright]
-        [--size 960x540] [--seed 900000] [--work DIR] [--reader PATH] [--drop 5] [--bump 10] [--kill]
+        [--size 960x540] [--seed 900000] [--work DIR] [--reader PATH] [--drop 5] [--bump 10] [--kill] [--join]
 
 ``--drop S``: the camera gives nothing for S seconds halfway through each game; ``--bump MM``:
 player 0's board is knocked MM millimetres halfway through (drawn so); ``--kill``: the watcher is
-killed halfway and a new one resumes the game from the journal.
+killed halfway and a new one resumes the game from the journal; ``--join``: the camera starts
+halfway and joins the game (``watch --join``) with the round and scores the truth has there.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ import cv2
 import numpy as np
 from azulcam.calibration.profile import Profile
 from azulcam.engine.players import make_player
-from azulcam.engine.record import Game, Record, play_game
+from azulcam.engine.observe import observation_of
+from azulcam.engine.record import Game, Record, play_game, replay
 from azulcam.synth.video import Bump, pause_after, write_video
 from azulcam.vision.analyze import bare_boards, default_locator
 from azulcam.vision.calibrate import CalibrationError, find_boards, profile_json
@@ -139,11 +141,32 @@ def alike_when_still(got: Record, want: list[dict], truth: Record, seen: set[int
     return True
 
 
+def join_point(truth: list[dict], record: Record, middle: int) -> tuple[int, int, object]:
+    """Where a camera started halfway joins: the first still frame from ``middle`` on whose
+    position is one tiles are being taken in; (frame, the last event before it, its state)."""
+    states = [record.new_state()] + [step.state.copy() for step in replay(record)]
+    for t in truth[middle:]:
+        if t["phase"] == "still" and t["event"] >= 0:
+            state = states[t["event"] + 1]
+            if state.current_player >= 0 and state.to_json()["phase"] in ("offer", "acquire"):
+                return t["frame"], t["event"], state
+    raise ValueError("no position to join in the video's second half")
+
+
+def same_table(a: object, b: object) -> bool:
+    """Whether two states show the same table, whatever the displays' numbers."""
+    x, y = observation_of(a), observation_of(b)
+    return (x["boards"] == y["boards"] and x["center"] == y["center"] and x["supply"] == y["supply"]
+            and sorted(sorted(f["tiles"]) for f in x["factories"]) == sorted(sorted(f["tiles"]) for f in y["factories"]))
+
+
 def follow(video: Path, record: Record, classifier: object, locator: object, drop_s: float = 0.0,
-           kill: bool = False, work: Path | None = None) -> dict:
+           kill: bool = False, work: Path | None = None, join: bool = False) -> dict:
     """The game followed from the video's first frame. ``drop_s``: the camera gives nothing for
     that long halfway through; ``kill``: the watcher is killed halfway (its journal kept, all else
-    lost) and a new one resumes the game from the journal, reading on after its last frame."""
+    lost) and a new one resumes the game from the journal, reading on after its last frame;
+    ``join``: the camera starts halfway, and the game is joined there (``--join``) with the
+    round and scores the truth has."""
     truth = [json.loads(line) for line in video.with_suffix(".jsonl").read_text(encoding="utf-8").splitlines()]
     source = VideoSource(video)
     frames = source.frames()
@@ -160,6 +183,9 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
     watcher = watcher_for(game, [], -1)
     middle = len(truth) // 2
     dropped = range(middle, middle + round(drop_s * source.fps))
+    joined_frame, offset, joined = join_point(truth, record, middle) if join else (0, 0, None)
+    if joined is not None:
+        watcher.tracker.join(joined.round, joined.scores())
     spent = [0.0, 0]  # seconds, frames fed
     commits: list[tuple[int, int]] = []  # (frame, record event index)
 
@@ -169,10 +195,10 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
         watcher.feed(frame)
         spent[0] += time.perf_counter() - t0
         spent[1] += 1
-        commits.extend((frame.index, i) for i in range(before, len(watcher.tracker.game.record.events)))
+        commits.extend((frame.index, i + offset) for i in range(before, len(watcher.tracker.game.record.events)))
 
     for frame in itertools.chain([first], frames):
-        if frame.index in dropped:
+        if frame.index in dropped or frame.index < joined_frame:
             continue
         if kill and frame.index == middle:  # killed: only the journal is left
             watcher.journal.close()  # type: ignore[union-attr]
@@ -190,21 +216,28 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
     centres = next((t["observation"]["factories"] for t in truth if any(f["tiles"] for f in t["observation"]["factories"])),
                    truth[0]["observation"]["factories"])
     want = renumbered(record, [f["center"] for f in centres], watcher.tracker.displays.places)
-    same = sorted_deals(got.events) == want and got.start_player == record.start_player
-    try:
-        seen = {t["event"] for t in truth if t["phase"] == "still" and t["frame"] not in dropped}
-        alike = same or alike_when_still(got, want, record, seen)
-    except Exception:  # noqa: BLE001 (the truth's events renumbered may not replay after a wrong one)
-        alike = False
+    if joined is not None:  # the position taken up, then every event after it
+        taken_up = bool(got.events) and "position" in got.events[0] and same_table(Game(Record(
+            got.game, got.players, got.options, got.start_player, got.events[:1])).state, joined)
+        same = alike = taken_up and sorted_deals(got.events[1:]) == want[offset + 1:]
+        want = want[offset:]
+    else:
+        same = sorted_deals(got.events) == want and got.start_player == record.start_player
+        try:
+            seen = {t["event"] for t in truth if t["phase"] == "still" and t["frame"] not in dropped}
+            alike = same or alike_when_still(got, want, record, seen)
+        except Exception:  # noqa: BLE001 (the truth's events renumbered may not replay after a wrong one)
+            alike = False
     left = {}  # record event -> first frame with the hand gone
     for t in truth:
         if t["phase"] == "still" and t["event"] >= 0:
             left.setdefault(t["event"], t["frame"])
-    lags = [(f - left[i]) / 10.0 for f, i in commits if i in left and i < len(want) and "move" in want[i]]
+    lags = [(f - left[i]) / 10.0 for f, i in commits if i in left and i - offset < len(want) and "move" in want[i - offset]]
     over = Game(record).state.is_over()
     wrong_score = over and (not got.events or Game(got).state.scores() != Game(record).state.scores())
-    return {"same": same, "alike": alike, "events": len(record.events), "got": len(got.events), "calibrated": found,
-            "first_wrong": next((i for i, (a, b) in enumerate(zip(sorted_deals(got.events), want)) if a != b), None),
+    return {"same": same, "alike": alike, "events": len(record.events) - offset, "got": len(got.events), "calibrated": found,
+            "first_wrong": next((i + offset for i, (a, b) in enumerate(zip(sorted_deals(got.events), want))
+                                 if a != b and not (joined is not None and i == 0)), None),
             "lags": lags, "ratio": spent[0] / (spent[1] / source.fps), "over": over, "wrong_score": wrong_score,
             "reads": watcher.spent["reads"], "kept": watcher.spent["boards_kept"], "frames": spent[1]}
 
@@ -221,6 +254,7 @@ def main() -> None:
     parser.add_argument("--drop", type=float, default=0.0, help="seconds the camera gives nothing, halfway through")
     parser.add_argument("--bump", type=float, default=0.0, help="mm player 0's board is knocked, halfway through")
     parser.add_argument("--kill", action="store_true", help="kill the watcher halfway and resume from its journal")
+    parser.add_argument("--join", action="store_true", help="start the camera halfway and join the game there")
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.lower().split("x"))
     args.work.mkdir(parents=True, exist_ok=True)
@@ -230,7 +264,7 @@ def main() -> None:
     for k in range(args.games):
         video, record, family = game_video(args.work, k, args.seed + k, args.families.split(","), args.events,
                                            size, args.bump)  # type: ignore[arg-type]
-        r = follow(video, record, classifier, locator, args.drop, args.kill, args.work)
+        r = follow(video, record, classifier, locator, args.drop, args.kill, args.work, args.join)
         results.append(r)
         lags = r["lags"]
         verdict = "same" if r["same"] else "alike at every still view" if r["alike"] else "DIFFERENT"

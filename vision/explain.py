@@ -207,6 +207,11 @@ def chance_events(state: Any, zones: dict[str, ZoneRead], displays: int) -> list
 #: Displays taken from before their deal was seen (a camera out across a round's start) whose
 #: deal may be worked out from where their tiles went.
 MOST_UNSEEN_DISPLAYS = 3
+#: Besides those displays, the takes from the centre before the view (a round's first moves take
+#: from the displays: the centre holds only their leftovers), and the ways of splitting the
+#: players' tiles into takes tried: beyond them a view is misread, not a deal unseen.
+MOST_CENTRE_TAKES = 2
+MOST_SPLITS = 64
 
 
 def taken_by_players(state: Any, zones: dict[str, ZoneRead]) -> list[Counter]:
@@ -247,9 +252,11 @@ def unseen_deals(state: Any, zones: dict[str, ZoneRead], displays: int) -> list[
     else:
         wild, one_wild = state.wild, True
     splits = [_takes(t, wild, one_wild) for t in taken_by_players(state, zones) if t]
-    out = []
-    for split in itertools.product(*splits):
+    out: list[list[list[str]]] = []
+    for split in itertools.islice(itertools.product(*splits), MOST_SPLITS):
         takes = [t for player_takes in split for t in player_takes]
+        if len(takes) > len(short) + MOST_CENTRE_TAKES:
+            continue  # more takes than the displays and a few from the centre: a view misread
         for order in itertools.permutations(takes, len(short)):
             _deal_from(order, short, factories, centre, out)
     return out
