@@ -144,13 +144,20 @@ def alike_when_still(got: Record, want: list[dict], truth: Record, seen: set[int
 def join_point(truth: list[dict], record: Record, middle: int) -> tuple[int, int, object]:
     """Where a camera started halfway joins: the first still frame from ``middle`` on whose
     position is one tiles are being taken in; (frame, the last event before it, its state)."""
-    states = [record.new_state()] + [step.state.copy() for step in replay(record)]
+    states = replayed(record)
+    final = len(record.events) - 1
     for t in truth[middle:]:
-        if t["phase"] == "still" and t["event"] >= 0:
+        # A still view long enough to be read before the next hand comes in.
+        if t["phase"] == "still" and t["event"] >= 0 and pause_after(t["event"], record.events[t["event"]], final) > 1:
             state = states[t["event"] + 1]
             if state.current_player >= 0 and state.to_json()["phase"] in ("offer", "acquire"):
                 return t["frame"], t["event"], state
     raise ValueError("no position to join in the video's second half")
+
+
+def replayed(record: Record) -> list:
+    """The record's states: before its first event, then after each."""
+    return [record.new_state()] + [step.state.copy() for step in replay(record)]
 
 
 def same_table(a: object, b: object) -> bool:
@@ -195,7 +202,7 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
         watcher.feed(frame)
         spent[0] += time.perf_counter() - t0
         spent[1] += 1
-        commits.extend((frame.index, i + offset) for i in range(before, len(watcher.tracker.game.record.events)))
+        commits.extend((frame.index, i) for i in range(before, len(watcher.tracker.game.record.events)))
 
     for frame in itertools.chain([first], frames):
         if frame.index in dropped or frame.index < joined_frame:
@@ -216,10 +223,14 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
     centres = next((t["observation"]["factories"] for t in truth if any(f["tiles"] for f in t["observation"]["factories"])),
                    truth[0]["observation"]["factories"])
     want = renumbered(record, [f["center"] for f in centres], watcher.tracker.displays.places)
-    if joined is not None:  # the position taken up, then every event after it
-        taken_up = bool(got.events) and "position" in got.events[0] and same_table(Game(Record(
-            got.game, got.players, got.options, got.start_player, got.events[:1])).state, joined)
-        same = alike = taken_up and sorted_deals(got.events[1:]) == want[offset + 1:]
+    if joined is not None:  # the position taken up (where the camera first saw the table still), then every event after it
+        position = Game(Record(got.game, got.players, got.options, got.start_player, got.events[:1])).state \
+            if got.events and "position" in got.events[0] else None
+        states = replayed(record)
+        offset = next((e for e in range(offset, len(record.events)) if position is not None
+                       and same_table(position, states[e + 1])), offset)
+        same = alike = position is not None and same_table(position, states[offset + 1]) \
+            and sorted_deals(got.events[1:]) == want[offset + 1:]
         want = want[offset:]
     else:
         same = sorted_deals(got.events) == want and got.start_player == record.start_player
@@ -232,7 +243,7 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
     for t in truth:
         if t["phase"] == "still" and t["event"] >= 0:
             left.setdefault(t["event"], t["frame"])
-    lags = [(f - left[i]) / 10.0 for f, i in commits if i in left and i - offset < len(want) and "move" in want[i - offset]]
+    lags = [(f - left[i + offset]) / 10.0 for f, i in commits if i + offset in left and i < len(want) and "move" in want[i]]
     over = Game(record).state.is_over()
     wrong_score = over and (not got.events or Game(got).state.scores() != Game(record).state.scores())
     return {"same": same, "alike": alike, "events": len(record.events) - offset, "got": len(got.events), "calibrated": found,

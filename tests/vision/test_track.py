@@ -263,3 +263,18 @@ def test_moves_across_a_round_end_hidden_by_a_camera_out_are_found():
             tracker.see(view_of_state(states[k], float(k)))
     assert len(tracker.game.record.events) == 31 and not tracker.pending
     assert expected(tracker.game.state) == expected(states[31])
+
+
+def test_unseen_orders_that_leave_the_same_table_are_committed_with_the_points_unsure():
+    """Two Summer Pavilion placements unseen: one player's tiles laid in either order leave the
+    same table and score differently, which no view shows (the camera does not read the score
+    track). The game goes on, the points announced unsure, rather than waiting for ever."""
+    truth = play_game("pavilion", [make_player("greedy", i) for i in range(2)], {"side": "colored"}, 0).record
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    tracker = Tracker(Game.new("pavilion", 2, {"side": "colored"}), first_near=(700, 400))
+    said = []
+    for k in [*range(13), *range(15, 20)]:
+        said += tracker.see(view_of_state(states[k], float(k)))
+    assert {"kind": "uncertain", "zones": ["scores.1"]} in said
+    assert len(tracker.game.record.events) == 19 and not tracker.pending
+    assert expected(tracker.game.state) == expected(states[19])
