@@ -120,7 +120,16 @@ def disagreement(want: Any, read: ZoneRead) -> float:
 
 
 def empty_content(zone: str) -> Any:
-    return () if zone.startswith("factories.") or zone == "center" or zone.endswith(".hand") else None
+    """What an empty zone holds: no tiles (a display, the centre, a hand), or None (a slot)."""
+    empty = _EMPTY.get(zone, _UNKNOWN)
+    if empty is _UNKNOWN:
+        empty = _EMPTY[zone] = () if zone.startswith("factories.") or zone == "center" or zone.endswith(".hand") else None
+    return empty
+
+
+# Zone names are few and asked about in every explanation's cost: each is worked out once.
+_EMPTY: dict[str, Any] = {}
+_UNKNOWN = object()
 
 
 def observation_seen(zones: dict[str, ZoneRead], game: str, players: int, displays: int) -> dict[str, Any]:
@@ -343,6 +352,8 @@ def cost_of(state: Any, zones: dict[str, ZoneRead], reference: dict[str, ZoneRea
     total, where = 0.0, []
     for zone, read in zones.items():
         want = exp.get(zone, empty_content(zone))
+        if want == read.content:
+            continue  # agrees: nothing to weigh (most zones, most of the time)
         if reference is not None and committed is not None:
             before = reference.get(zone)
             if before is not None and before.content == read.content and committed.get(zone, empty_content(zone)) == want:
@@ -358,8 +369,9 @@ def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: di
             committed: dict[str, Any] | None = None, most_events: int = MOST_EVENTS) -> list[Explanation]:
     """Every explanation of the view tried from ``state``, best first: no event at all, then
     sequences of up to ``most_events`` events, the longer ones grown from the :data:`BEAM` best
-    shorter ones while the best so far disagrees with the view by more than :data:`CLOSE_FIT`. ``reference`` and ``committed``: see :func:`cost_of`
-    (by default, the state's own table)."""
+    shorter ones (:data:`BEAM_AFTER_A_GAP` for more than :data:`MOST_EVENTS` events) while
+    the best so far disagrees with the view by more than :data:`CLOSE_FIT`. ``reference`` and
+    ``committed``: see :func:`cost_of` (by default, the state's own table)."""
     if reference is not None and committed is None:
         committed = expected(state)
     cost, where = cost_of(state, zones, reference, committed)
@@ -383,8 +395,8 @@ def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: di
         best = min(tried, key=lambda e: e.cost)
         if not grown or best.cost - EVENT_COST * len(best.events) <= CLOSE_FIT:
             break
-        beam = BEAM if most_events <= MOST_EVENTS else BEAM_AFTER_A_GAP
-        frontier = unique_states(grown[:4 * beam])[:beam]  # moves in another order reach the same state
+        kept = BEAM if most_events <= MOST_EVENTS else BEAM_AFTER_A_GAP
+        frontier = unique_states(grown[:4 * kept])[:kept]  # moves in another order reach the same state
     tried.sort(key=lambda e: (e.cost, len(e.events)))
     return tried
 
