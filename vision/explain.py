@@ -19,6 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from ..calibration.layouts import expected_slots
 from ..engine.common import CHANCE, TERMINAL
 from ..engine.errors import EngineError
 from ..engine.observe import observation_of
@@ -97,6 +98,32 @@ def expected(state: Any) -> dict[str, Any]:
     for n, kind in enumerate(obs.get("supply") or []):
         zones[f"supply.{n}"] = kind
     return zones
+
+
+def exact_view(state: Any, time: float, misread: dict[str, ZoneRead] | None = None) -> View:
+    """The view a good reader gives of ``state``, for the tracker's tests and benchmarks alone:
+    every slot read right at 0.99, loose tiles at 0.8 (the centre) to 0.97 (a display), the
+    displays on a ring numbered clockwise from the right (display 0 nearest (700, 400)), with
+    ``misread`` zones read as they say instead."""
+    exp = expected(state)
+    options = state.options
+    layout = f"azul-{options['wall']}" if state.game == "azul" else f"pavilion-{options['side']}"
+    zones: dict[str, ZoneRead] = {}
+    for p in range(state.players):
+        for slot in expected_slots(layout):
+            zones[f"boards.{p}.{slot}"] = ZoneRead(exp.get(f"boards.{p}.{slot}"), 0.99)
+        zones[f"boards.{p}.hand"] = loose_zone([(t, 0.9) for t in exp[f"boards.{p}.hand"]])
+    count = len(state.to_json()["factories"])
+    centres = []
+    for i in range(count):
+        zones[f"factories.{i}"] = loose_zone([(t, 0.97) for t in exp[f"factories.{i}"]])
+        a = 2 * math.pi * i / count
+        centres.append((500 + 200 * math.cos(a), 400 + 200 * math.sin(a)))
+    zones["center"] = loose_zone([(t, 0.8) for t in exp["center"]])
+    if state.game == "pavilion":
+        zones.update((f"supply.{k}", ZoneRead(exp.get(f"supply.{k}"), 0.99)) for k in range(10))
+    zones.update(misread or {})
+    return View(zones, centres, 0, time)
 
 
 def weight(confidence: float) -> float:

@@ -1,41 +1,11 @@
 """The tracker on views a reader could give: the engine decides what happened between them."""
 
-import math
-
 import pytest
 
-from azulcam.calibration.layouts import expected_slots
 from azulcam.engine.players import make_player
 from azulcam.engine.record import Game, play_game, replay
-from azulcam.vision.explain import View, ZoneRead, expected, loose_zone
+from azulcam.vision.explain import View, ZoneRead, exact_view, expected
 from azulcam.vision.track import ALERT_AFTER, Tracker
-
-
-def _layout(state) -> str:
-    o = state.options
-    return f"azul-{o['wall']}" if state.game == "azul" else f"pavilion-{o['side']}"
-
-
-def view_of_state(state, time: float, misread: dict[str, ZoneRead] | None = None) -> View:
-    """What a good reader would see of ``state``: every slot at 0.99, loose tiles at 0.8 to 0.97,
-    the displays on a ring numbered clockwise from the right (display 0 nearest (700, 400))."""
-    exp = expected(state)
-    zones = {}
-    for p in range(state.players):
-        for slot in expected_slots(_layout(state)):
-            zones[f"boards.{p}.{slot}"] = ZoneRead(exp.get(f"boards.{p}.{slot}"), 0.99)
-        zones[f"boards.{p}.hand"] = loose_zone([(t, 0.9) for t in exp[f"boards.{p}.hand"]])
-    count = len(state.to_json()["factories"])
-    centres = []
-    for i in range(count):
-        zones[f"factories.{i}"] = loose_zone([(t, 0.97) for t in exp[f"factories.{i}"]])
-        a = 2 * math.pi * i / count
-        centres.append((500 + 200 * math.cos(a), 400 + 200 * math.sin(a)))
-    zones["center"] = loose_zone([(t, 0.8) for t in exp["center"]])
-    if state.game == "pavilion":
-        zones.update((f"supply.{k}", ZoneRead(exp.get(f"supply.{k}"), 0.99)) for k in range(10))
-    zones.update(misread or {})
-    return View(zones, centres, 0, time)
 
 
 def _sorted(events):
@@ -56,7 +26,7 @@ def _followed(game, options, players, seed, events, skip=0, misread=None):
         after_a_move = k > 0 and "move" in truth.events[k - 1]
         if skip and after_a_move and k % skip == 1 and k < len(states) - 1:
             continue
-        out += tracker.see(view_of_state(state, float(k), misread))
+        out += tracker.see(exact_view(state, float(k), misread))
     return truth, tracker, out
 
 
@@ -66,7 +36,7 @@ def _started(seed=4, views=4):
     tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
     states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
     for k in range(views):
-        tracker.see(view_of_state(states[k], float(k)))
+        tracker.see(exact_view(states[k], float(k)))
     return truth, tracker, states
 
 
@@ -98,7 +68,7 @@ def test_an_unexplained_change_is_an_alert_once_it_lasts_and_nothing_is_committe
     events = len(tracker.game.record.events)
     # Tiles appear on a wall no move may have filled yet.
     wrong = {f"boards.1.wall.{r}.{r}": ZoneRead("blue", 0.999) for r in range(5)}
-    assert tracker.see(view_of_state(states[2], 3.0, wrong)) == []
+    assert tracker.see(exact_view(states[2], 3.0, wrong)) == []
     assert tracker.tick(3.0 + ALERT_AFTER / 2) == []
     alert = tracker.tick(3.0 + ALERT_AFTER)
     assert [a["kind"] for a in alert] == ["alert"] and "boards.1.wall.0.0" in alert[0]["zones"]
@@ -107,7 +77,7 @@ def test_an_unexplained_change_is_an_alert_once_it_lasts_and_nothing_is_committe
     assert tracker.tick(10.0) == []  # said once
     assert len(tracker.game.record.events) == events
     # The table put right: the game goes on.
-    said = tracker.see(view_of_state(states[3], 11.0))
+    said = tracker.see(exact_view(states[3], 11.0))
     assert [e["kind"] for e in said] == ["move"] and len(tracker.game.record.events) == events + 1
 
 
@@ -116,11 +86,11 @@ def test_views_that_cannot_tell_two_moves_apart_wait_for_one_that_can():
     move = truth.events[1]["move"]
     # The line the tiles went to is read as unsure as a coin toss: which line, the view cannot say.
     line = move["line"]
-    unsure = {z: ZoneRead(r.content, 0.55) for z, r in view_of_state(states[2], 2.0).zones.items()
+    unsure = {z: ZoneRead(r.content, 0.55) for z, r in exact_view(states[2], 2.0).zones.items()
               if z.startswith(f"boards.{truth.events[1]['player']}.line.") or z.startswith(f"boards.{truth.events[1]['player']}.floor.")}
-    said = tracker.see(view_of_state(states[2], 2.0, unsure))
+    said = tracker.see(exact_view(states[2], 2.0, unsure))
     assert [e["kind"] for e in said] == ["uncertain"] and len(tracker.game.record.events) == 1
-    said = tracker.see(view_of_state(states[2], 3.0))  # a clear view
+    said = tracker.see(exact_view(states[2], 3.0))  # a clear view
     assert [e["kind"] for e in said] == ["move"] and said[0]["move"]["line"] == line
 
 
@@ -147,9 +117,9 @@ def test_a_zone_overruled_is_believed_over_the_camera():
     truth, tracker, states = _started(views=3)
     # The next move's line read confidently wrong: no move explains the view...
     player = truth.events[2]["player"]
-    view = view_of_state(states[3], 3.0)
+    view = exact_view(states[3], 3.0)
     lines = {z: r for z, r in view.zones.items() if z.startswith(f"boards.{player}.") and r.content is not None
-             and (".line." in z or ".floor." in z) and r.content != view_of_state(states[2], 0).zones[z].content}
+             and (".line." in z or ".floor." in z) and r.content != exact_view(states[2], 0).zones[z].content}
     assert lines
     zone = next(iter(lines))
     view.zones[zone] = ZoneRead(None, 0.9999)
@@ -167,8 +137,8 @@ def test_a_commit_that_later_views_contradict_is_revised():
     truth, tracker, states = _started(views=3)
     player = truth.events[2]["player"]
     # The view after the next move: its line read as the line below, surely (a misreading).
-    view = view_of_state(states[3], 3.0)
-    before = view_of_state(states[2], 0).zones
+    view = exact_view(states[3], 3.0)
+    before = exact_view(states[2], 0).zones
     placed = [z for z, r in view.zones.items() if z.startswith(f"boards.{player}.line.") and r.content != before[z].content]
     assert placed
     said = tracker.see(view)
@@ -180,7 +150,7 @@ def test_a_commit_that_later_views_contradict_is_revised():
                  if m.to_json()["source"] == truth.events[2]["move"]["source"]
                  and m.to_json()["color"] == truth.events[2]["move"]["color"] and m.to_json() != truth.events[2]["move"])
     tracker.replace({"player": player, "move": other.to_json()})
-    said = tracker.see(view_of_state(states[4], 4.0))
+    said = tracker.see(exact_view(states[4], 4.0))
     kinds = [e["kind"] for e in said]
     assert kinds[0] == "undo" and said[0]["revised"] and kinds[-2:] == ["move", "move"]
     assert _sorted(tracker.game.record.events) == _sorted(truth.events[:4])
@@ -195,7 +165,7 @@ def test_a_deal_the_camera_missed_is_worked_out_from_where_its_tiles_went():
     second = next(k for k, e in enumerate(truth.events) if "deal" in e and k > 0)
     for k, state in enumerate(states):
         if k not in (second + 1, second + 2):  # out from the second deal to the move after it
-            tracker.see(view_of_state(state, 1.2 * k))
+            tracker.see(exact_view(state, 1.2 * k))
     got = tracker.game.record.events
     assert len(got) == len(truth.events) and _sorted(got[:second]) == _sorted(truth.events[:second])
     # Which of the two displays taken from held which tiles no view showed; the positions agree.
@@ -220,7 +190,7 @@ def test_a_game_joined_mid_way_is_taken_up_from_the_view_and_followed(game, opti
     said = []
     seen = range(k, min(k + 30, len(states)))
     for j in seen:
-        said += tracker.see(view_of_state(states[j], float(j)))
+        said += tracker.see(exact_view(states[j], float(j)))
     assert said[0]["kind"] == "position"
     events = tracker.game.record.events
     assert "position" in events[0] and events[0]["position"]["pooled"] is True
@@ -236,12 +206,12 @@ def test_a_game_joined_mid_way_is_taken_up_from_the_view_and_followed(game, opti
 def test_a_view_no_game_can_be_taken_up_from_is_an_alert_and_nothing_is_committed():
     truth, tracker, states = _started(views=0)
     tracker.join(1, [0, 0])
-    before_deal = view_of_state(states[0], 0.0)  # set-up: nothing to take yet
+    before_deal = exact_view(states[0], 0.0)  # set-up: nothing to take yet
     assert tracker.see(before_deal) == []
     said = tracker.see(View(before_deal.zones, before_deal.displays, 1, ALERT_AFTER + 0.1))
     assert said[0]["kind"] == "alert" and said[0]["message"].startswith("cannot take the game up from this view: ")
     assert "after the next deal" in said[0]["message"] and tracker.game.record.events == []
-    said = tracker.see(view_of_state(states[1], ALERT_AFTER + 1.0))  # dealt: taken up
+    said = tracker.see(exact_view(states[1], ALERT_AFTER + 1.0))  # dealt: taken up
     assert said[0]["kind"] == "position" and tracker.joining is None
     assert said[1:] == [{"kind": "uncertain", "zones": ["center"]}]  # its tiles read at 0.8
     with pytest.raises(ValueError, match="one score per player"):
@@ -260,7 +230,7 @@ def test_moves_across_a_round_end_hidden_by_a_camera_out_are_found():
     assert any("deal" in truth.events[k - 1] for k in gap)
     for k in range(0, 32):
         if k not in gap:
-            tracker.see(view_of_state(states[k], float(k)))
+            tracker.see(exact_view(states[k], float(k)))
     assert len(tracker.game.record.events) == 31 and not tracker.pending
     assert expected(tracker.game.state) == expected(states[31])
 
@@ -274,7 +244,7 @@ def test_unseen_orders_that_leave_the_same_table_are_committed_with_the_points_u
     tracker = Tracker(Game.new("pavilion", 2, {"side": "colored"}), first_near=(700, 400))
     said = []
     for k in [*range(13), *range(15, 20)]:
-        said += tracker.see(view_of_state(states[k], float(k)))
+        said += tracker.see(exact_view(states[k], float(k)))
     assert {"kind": "uncertain", "zones": ["scores.1"]} in said
     assert len(tracker.game.record.events) == 19 and not tracker.pending
     assert expected(tracker.game.state) == expected(states[19])

@@ -6,11 +6,12 @@ import sys
 from pathlib import Path
 
 from azulcam.engine.record import Record
+from azulcam.vision.explain import exact_view
 from azulcam.vision.journal import Journal, read_journal
 from azulcam.vision.watch import Watcher
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_track import _started, view_of_state  # noqa: E402
+from test_track import _started  # noqa: E402
 
 
 def test_corrections_are_journalled_recorded_and_announced(tmp_path):
@@ -43,7 +44,7 @@ def test_a_lost_game_is_taken_up_again_from_the_table_as_it_stands(tmp_path):
     watcher = Watcher(None, None, tracker, said.append, journal=journal, record_path=tmp_path / "g.json")  # type: ignore[arg-type]
     kept = list(tracker.game.record.events)
     ahead = next(k for k in range(12, len(states)) if states[k].current_player >= 0)  # eight events unseen
-    watcher._last_view = view_of_state(states[ahead], 4.0)
+    watcher._last_view = exact_view(states[ahead], 4.0)
     assert watcher._see(watcher._last_view) == [] and not tracker.game.record.events[-1:] == [truth.events[ahead - 1]]
     watcher.correct({"join": {"round": 0}})
     assert said[-1]["kind"] == "refused" and "a round is a number from 1" in said[-1]["message"]
@@ -56,7 +57,7 @@ def test_a_lost_game_is_taken_up_again_from_the_table_as_it_stands(tmp_path):
     events = read_journal(tmp_path / "g.json.journal").game.record.events
     assert "position" in events[-1] and events == Record.load(tmp_path / "g.json").events
     assert events[:-1] == kept and len(kept) == 3
-    watcher._see(view_of_state(states[ahead + 1], 5.0))  # the next move: who is to move is found
+    watcher._see(exact_view(states[ahead + 1], 5.0))  # the next move: who is to move is found
     assert tracker.game.record.events[-1]["player"] == truth.events[ahead]["player"]
     assert tracker.game.record.events[-1]["move"]["color"] == truth.events[ahead]["move"]["color"]
     assert tracker.game.state.scores() == states[ahead + 1].scores()
