@@ -407,6 +407,57 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The dashboard: the tracker over a camera (or the demo game), served on ``--host``:``--port``."""
+    import uvicorn
+
+    from .calibration.profile import Profile, ProfileError
+    from .dashboard.app import create_app
+    from .dashboard.demo import DemoSource
+    from .dashboard.history import History
+    from .dashboard.live import LiveGame
+    from .vision.analyze import bare_boards, default_locator
+    from .vision.bare import BareError, load_bare_boards
+    from .vision.capture import CaptureError, open_source
+
+    if args.host not in ("127.0.0.1", "localhost", "::1") and not args.token:
+        raise BadInput(f"--host {args.host} lets other machines in: give --token, which every write will need")
+    if args.demo == bool(args.source):
+        raise BadInput("serve needs --demo, or --source with --profile")
+    classifier = _reading_model()
+    locator, note = default_locator()
+    if note:
+        print(f"azulcam serve: warning: {note}", file=sys.stderr)
+    if args.demo:
+        source = DemoSource()
+        profile = source.profile
+        bare = bare_boards(source.first, profile, classifier)
+    else:
+        if not args.profile:
+            raise BadInput("--source needs --profile (from azulcam calibrate)")
+        try:
+            profile = Profile.from_json(_load_json(args.profile, "profile"))
+            bare = load_bare_boards(profile.boards, Path(args.profile).parent)
+        except (ProfileError, BareError) as exc:
+            raise BadInput(str(exc)) from None
+        try:
+            source = open_source(args.source, None)
+        except CaptureError as exc:
+            raise BadInput(str(exc)) from None
+    data = Path(args.data).expanduser()
+    data.mkdir(parents=True, exist_ok=True)
+    history = History(data / "history.sqlite")
+    live = LiveGame(source, profile, classifier, locator, bare, history, data, _reading_options(profile, False))
+    live.start()
+    print(f"azulcam serve: http://{args.host}:{args.port}/ (overlay: /overlay), following {source.name}", file=sys.stderr)
+    try:
+        uvicorn.run(create_app(live, history, args.token), host=args.host, port=args.port, log_level="warning")
+    finally:
+        live.stop()
+        history.close()
+    return 0
+
+
 def _joining(text: str, players: int) -> tuple[int, list[int]]:
     """``--join ROUND:SCORES`` as (round, scores), or BadInput saying what is wrong."""
     round_text, _, scores_text = text.partition(":")
@@ -629,6 +680,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="join a game under way, e.g. 3:12,30 (round 3, player 0 has 12 points, player 1 has 30): "
                         "the game is taken up from the first still view while tiles are being taken")
     w.set_defaults(func=cmd_watch)
+
+    v = sub.add_parser("serve", help="the web dashboard and streaming overlay, live over the tracker",
+                       description="Follow a game on camera (or the demo game: --demo) and serve the dashboard, "
+                                   "the OBS overlay (/overlay), the JSON API (/api/state, /api/games, "
+                                   "/api/corrections) and live updates (/events).")
+    v.add_argument("--demo", action="store_true", help="no camera: a game of the built-in players, rendered as it is played")
+    v.add_argument("--source", default=None, help="webcam index, stream, video file or folder of images")
+    v.add_argument("--profile", default=None, help="azulcam-profile/1 of this camera (from azulcam calibrate)")
+    v.add_argument("--host", default="127.0.0.1", help="address to serve on (another than this machine's needs --token)")
+    v.add_argument("--port", type=int, default=8000)
+    v.add_argument("--token", default=None, help="a secret every write (correction) must carry")
+    v.add_argument("--data", default="~/.local/share/azulcam", help="where the games' history and journals are kept")
+    v.set_defaults(func=cmd_serve)
 
     d = sub.add_parser("demo", help="read the bundled photo of each game and print what it sees, with the check",
                        description="The main job without a camera: read the bundled table photo of each game "

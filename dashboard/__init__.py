@@ -1,1 +1,1 @@
-"""The web dashboard and streaming overlay (not built yet)."""
+"""The web dashboard and streaming overlay (``azulcam serve``): see README.md beside this file."""

@@ -100,36 +100,43 @@ class Watcher:
         is announced as ``refused``, naming why, and changes nothing."""
         stamp = frame or Frame(self._frame, self._time, np.zeros((1, 1, 3), np.uint8))
         try:
-            announced = self._corrected(command)
+            announced, entries = self._corrected(command)
         except (ValueError, TypeError, KeyError) as exc:
             self._announce([{"kind": "refused", "message": f"correction refused: {exc}"}], stamp)
             return
+        # Done: from here on, a failure is the journal's or the disk's, not a refusal.
+        if self.journal is not None:
+            for entry in entries:
+                self.journal.append(entry)
+        if entries and self.record_path is not None:
+            write_atomically(self.record_path, self.tracker.game.record.dumps())
+        if not entries and self._last_view is not None:  # an overrule or a join: the table looked at again
+            announced = self._see(self._last_view)
         self._announce(announced, stamp)
 
-    def _corrected(self, command: Any) -> list[dict[str, Any]]:
+    def _corrected(self, command: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The correction made on the tracker: what to announce, and the journal's entries for it.
+        Raises ValueError (or TypeError, KeyError) for one that cannot be, the tracker unchanged."""
         if not isinstance(command, dict) or len(command) != 1 or next(iter(command)) not in CORRECTIONS:
             raise ValueError(f"one of {', '.join(CORRECTIONS)} expected, not {json.dumps(command)[:80]}")
         (key, value), = command.items()
         tracker = self.tracker
-        if key in ("overrule", "join"):
-            if key == "overrule":
-                if not isinstance(value, dict) or not isinstance(value.get("zone"), str) or "content" not in value:
-                    raise ValueError('overrule takes {"zone": ZONE, "content": KIND, null or [TILES]}')
-                tracker.overrule(value["zone"], value["content"])
-            else:
-                if not isinstance(value, dict) or set(value) - {"round", "scores"}:
-                    raise ValueError('join takes {"round": ROUND, "scores": [SCORES]} (each left out: as the game has it)')
-                state = tracker.game.state
-                tracker.join(value.get("round", state.round), value.get("scores", state.scores()))
-            return self._see(self._last_view) if self._last_view is not None else []
+        if key == "overrule":
+            if not isinstance(value, dict) or not isinstance(value.get("zone"), str) or "content" not in value:
+                raise ValueError('overrule takes {"zone": ZONE, "content": KIND, null or [TILES]}')
+            tracker.overrule(value["zone"], value["content"])
+            return [], []
+        if key == "join":
+            if not isinstance(value, dict) or set(value) - {"round", "scores"}:
+                raise ValueError('join takes {"round": ROUND, "scores": [SCORES]} (each left out: as the game has it)')
+            state = tracker.game.state
+            tracker.join(value.get("round", state.round), value.get("scores", state.scores()))
+            return [], []
         announced = [tracker.undo()] if key == "undo" else tracker.replace(value)
-        if self.journal is not None:
-            self.journal.append({"undo": True})
-            if key == "replace":
-                self.journal.append({"event": tracker.game.record.events[-1], "frame": self._frame, "corrected": True})
-        if self.record_path is not None:
-            write_atomically(self.record_path, tracker.game.record.dumps())
-        return [{**a, "corrected": True} if a["kind"] in ("move", "chance") else a for a in announced]
+        entries: list[dict[str, Any]] = [{"undo": True}]
+        if key == "replace":
+            entries.append({"event": tracker.game.record.events[-1], "frame": self._frame, "corrected": True})
+        return [{**a, "corrected": True} if a["kind"] in ("move", "chance") else a for a in announced], entries
 
     def feed(self, frame: Frame) -> None:
         """One frame: read it if the table is still and changed since the last read."""

@@ -1,0 +1,197 @@
+"""The dashboard's web app: pages, the JSON API, live updates (SSE) and the camera view (MJPEG).
+
+Routes stay thin: what they serve comes from :class:`~.live.LiveGame` (the game followed now) and
+:class:`~.history.History` (every game). Every request is checked by pydantic; bad input gets a
+4xx naming what is wrong and changes nothing. With a ``token``, every write needs it (header
+``Authorization: Bearer TOKEN``, or ``?token=`` for a page's own requests).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from importlib import resources
+from typing import Annotated, Any, Literal
+
+from fastapi import Depends, FastAPI, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ..engine.record import RECORD_FORMAT
+from ..i18n import LANGUAGES, catalogue_data
+from .history import History
+from .live import LiveGame
+from .svg import board_svg
+
+#: Overlay widgets, each at its own URL (``/overlay/NAME``); ``/overlay`` shows them all.
+WIDGETS = ("score", "last-move", "round")
+#: Seconds between two frames of the camera view sent to one viewer (the camera's 10 a second).
+MJPEG_PERIOD = 0.1
+#: Seconds between two SSE keep-alive comments, so that proxies and browsers keep the line open.
+KEEPALIVE = 15.0
+
+Lang = Annotated[Literal["en", "fr"] | None, Query(description="the language: en or fr (default: the browser's)")]
+
+
+class Overrule(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    zone: str = Field(pattern=r"^(boards\.[0-3]\.[A-Za-z0-9_.]+|factories\.[0-9]|center|supply\.[0-9])$",
+                      description="an observation zone: boards.P.SLOT, boards.P.hand, factories.I, center, supply.N")
+    content: str | None | list[str] = Field(description="a tile name or null for a slot; tile names for a loose zone")
+
+
+class Join(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    round: int | None = Field(default=None, ge=1, le=100)
+    scores: list[Annotated[int, Field(ge=0, le=1000)]] | None = Field(default=None, min_length=2, max_length=4)
+
+
+class Correction(BaseModel):
+    """One correction, as a ``watch --control`` line: exactly one of its fields."""
+
+    model_config = ConfigDict(extra="forbid")
+    undo: Literal[True] | None = None
+    replace: dict[str, Any] | None = None
+    overrule: Overrule | None = None
+    join: Join | None = None
+    new: Literal[True] | None = None
+
+    @model_validator(mode="after")
+    def one_only(self) -> "Correction":
+        given = [k for k in ("undo", "replace", "overrule", "join", "new") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(f"exactly one of undo, replace, overrule, join or new is expected, not {given or 'none'}")
+        return self
+
+    def command(self) -> dict[str, Any]:
+        return self.model_dump(exclude_none=True)
+
+
+def create_app(live: LiveGame, history: History, token: str | None = None) -> FastAPI:
+    app = FastAPI(title="azulcam", docs_url="/api/docs", openapi_url="/api/openapi.json")
+
+    def allowed(request: Request) -> None:
+        if token is None:
+            return
+        given = request.headers.get("authorization", "").removeprefix("Bearer ").strip() or request.query_params.get("token")
+        if given != token:
+            raise HTTPException(401, "this dashboard takes writes with its token only (Authorization: Bearer TOKEN)")
+
+    @app.get("/", response_class=HTMLResponse)
+    def dashboard_page() -> str:
+        return _page("dashboard.html")
+
+    @app.get("/overlay", response_class=HTMLResponse)
+    def overlay_page() -> str:
+        return _page("overlay.html")
+
+    @app.get("/overlay/{widget}", response_class=HTMLResponse)
+    def widget_page(widget: str) -> str:
+        if widget not in WIDGETS:
+            raise HTTPException(404, f"no overlay widget {widget!r} (widgets: {', '.join(WIDGETS)})")
+        return _page("overlay.html")
+
+    @app.get("/static/{name}")
+    def static_file(name: str) -> Response:
+        if name not in ("dashboard.js", "overlay.js", "style.css"):
+            raise HTTPException(404, f"no file {name!r}")
+        media = "text/css" if name.endswith(".css") else "text/javascript"
+        return Response(_asset(name), media_type=media)
+
+    @app.get("/api/strings")
+    def strings(request: Request, lang: Lang = None) -> dict[str, Any]:
+        chosen = lang or _browser_language(request)
+        return {"lang": chosen, "languages": list(LANGUAGES), "strings": catalogue_data(chosen)}
+
+    @app.get("/api/state")
+    def state() -> dict[str, Any]:
+        return with_boards(live.snapshot())
+
+    @app.get("/api/games")
+    def games() -> list[dict[str, Any]]:
+        return history.games()
+
+    @app.get("/api/games/{game_id}")
+    def game_record(game_id: int) -> JSONResponse:
+        try:
+            record = history.record(game_id)
+        except KeyError:
+            raise HTTPException(404, f"no game {game_id}") from None
+        return JSONResponse(record.to_json(), headers={"Content-Disposition": f'attachment; filename="azulcam-game-{game_id}.json"'})
+
+    @app.get("/api/games/{game_id}/events")
+    def game_events(game_id: int) -> list[dict[str, Any]]:
+        try:
+            return history.events(game_id)
+        except KeyError:
+            raise HTTPException(404, f"no game {game_id}") from None
+
+    @app.post("/api/corrections", status_code=202, dependencies=[Depends(allowed)])
+    def corrections(correction: Correction) -> dict[str, Any]:
+        live.correct(correction.command())
+        return {"accepted": correction.command(), "note": "applied before the next frame; its outcome comes on /events"}
+
+    @app.get("/events")
+    async def events(request: Request) -> StreamingResponse:
+        queue = live.broadcaster.subscribe()
+
+        async def stream():  # noqa: ANN202
+            try:
+                yield f"event: state\ndata: {json.dumps(with_boards(live.snapshot()))}\n\n"
+                while True:
+                    try:
+                        message = await asyncio.wait_for(queue.get(), KEEPALIVE)
+                    except asyncio.TimeoutError:
+                        if await request.is_disconnected():
+                            return
+                        yield ": keep-alive\n\n"
+                        continue
+                    yield f"event: update\ndata: {json.dumps({**message, 'state': with_boards(message['state'])})}\n\n"
+            finally:
+                live.broadcaster.unsubscribe(queue)
+
+        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/snapshot.jpg")
+    def snapshot() -> Response:
+        _, jpeg = live.jpeg()
+        if jpeg is None:
+            raise HTTPException(503, "no frame from the camera yet")
+        return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    @app.get("/stream.mjpg")
+    async def stream_mjpg(request: Request) -> StreamingResponse:
+        async def frames():  # noqa: ANN202
+            last = -2
+            while not await request.is_disconnected():
+                index, jpeg = await asyncio.to_thread(live.jpeg)
+                if jpeg is not None and index != last:
+                    last = index
+                    yield b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " + str(len(jpeg)).encode() + b"\r\n\r\n" + jpeg + b"\r\n"
+                await asyncio.sleep(MJPEG_PERIOD)
+
+        return StreamingResponse(frames(), media_type="multipart/x-mixed-replace; boundary=frame")
+
+    def with_boards(state: dict[str, Any]) -> dict[str, Any]:
+        boards = [board_svg(state["observation"], p, state["game"], state["options"], state["unsure"])
+                  for p in range(state["players"])]
+        return {**state, "boards_svg": boards, "record_format": RECORD_FORMAT}
+
+    return app
+
+
+def _browser_language(request: Request) -> str:
+    """The first of the browser's languages (``Accept-Language``) that the catalogue has, else English."""
+    for part in request.headers.get("accept-language", "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return "en"
+
+
+def _asset(name: str) -> str:
+    return resources.files("azulcam.dashboard").joinpath("pages", name).read_text(encoding="utf-8")
+
+
+def _page(name: str) -> str:
+    return _asset(name)

@@ -1,0 +1,109 @@
+"""Every game the dashboard followed, in SQLite: its events, the corrections made, the scores.
+
+One row a game (``games``) and one a stream event (``events``: moves, chance events, positions,
+undos, alerts and corrections, as the watcher announced them, in order). A game's record is rebuilt
+from its events, so that what was corrected stays in the history and the record is what the
+tracker kept. SQLite runs in WAL mode, each write is committed before it returns: a process killed
+at any moment loses no event written.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from ..engine.record import Record
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    started REAL NOT NULL,
+    source TEXT NOT NULL,
+    game TEXT NOT NULL,
+    players TEXT NOT NULL,
+    options TEXT NOT NULL,
+    record TEXT NOT NULL,
+    scores TEXT NOT NULL,
+    over INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS events (
+    game INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (game, seq)
+);
+"""
+
+#: The stream events a game's history keeps (``state`` lines are rebuilt from the record).
+KEPT = ("move", "chance", "position", "undo", "alert", "uncertain", "refused", "correction")
+
+
+class History:
+    """The games database at ``path`` (``:memory:`` for one that lives as long as the object).
+    Safe to use from several threads."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(SCHEMA)
+
+    def start(self, record: Record, source: str) -> int:
+        """A new game; its id."""
+        with self._lock:
+            cur = self._db.execute(
+                "INSERT INTO games (started, source, game, players, options, record, scores) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (time.time(), source, record.game, json.dumps(record.players), json.dumps(record.options),
+                 record.dumps(), "[]"))
+            return int(cur.lastrowid)  # type: ignore[arg-type]
+
+    def add(self, game: int, event: dict[str, Any]) -> None:
+        """One stream event of ``game``, kept where it is one :data:`KEPT`."""
+        if event.get("kind") not in KEPT:
+            return
+        with self._lock:
+            self._db.execute("INSERT INTO events (game, seq, kind, data) VALUES (?, (SELECT COALESCE(MAX(seq), -1) + 1 "
+                             "FROM events WHERE game = ?), ?, ?)", (game, game, event["kind"], json.dumps(event)))
+
+    def keep(self, game: int, record: Record, scores: list[int], over: bool) -> None:
+        """The game's record and scores as they now stand."""
+        with self._lock:
+            self._db.execute("UPDATE games SET record = ?, scores = ?, over = ? WHERE id = ?",
+                             (record.dumps(), json.dumps(scores), int(over), game))
+
+    def games(self) -> list[dict[str, Any]]:
+        """Every game, newest first: id, when it started, its source, game, players, options,
+        scores, whether it is over and how many record events it has."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, started, source, game, players, options, scores, over, record "
+                                    "FROM games ORDER BY id DESC").fetchall()
+        return [{"id": r[0], "started": r[1], "source": r[2], "game": r[3], "players": json.loads(r[4]),
+                 "options": json.loads(r[5]), "scores": json.loads(r[6]), "over": bool(r[7]),
+                 "events": len(Record.loads(r[8]).events)} for r in rows]
+
+    def record(self, game: int) -> Record:
+        """The game's ``azulcam-record/1``. Raises KeyError for an unknown game."""
+        with self._lock:
+            row = self._db.execute("SELECT record FROM games WHERE id = ?", (game,)).fetchone()
+        if row is None:
+            raise KeyError(game)
+        return Record.loads(row[0])
+
+    def events(self, game: int) -> list[dict[str, Any]]:
+        """The game's kept stream events, in order. Raises KeyError for an unknown game."""
+        with self._lock:
+            if self._db.execute("SELECT 1 FROM games WHERE id = ?", (game,)).fetchone() is None:
+                raise KeyError(game)
+            rows = self._db.execute("SELECT data FROM events WHERE game = ? ORDER BY seq", (game,)).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,311 @@
+"""The game the dashboard follows: the watch loop in a thread, and what the pages are shown of it.
+
+:class:`LiveGame` runs ``vision.watch`` over a source in a thread of its own. Every event the
+watcher announces goes to the history (SQLite) and to every page listening (:class:`Broadcaster`),
+with the game's state as the pages draw it (:func:`state_of`). The newest frame is kept, with the
+zones of the last reading drawn over it (unsure ones in red), for the camera view. Corrections go
+to the watcher between two frames, as ``watch --control`` lines do; a new game is begun there too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from ..calibration.layouts import load_layout
+from ..calibration.profile import Profile
+from ..engine.record import Game
+from ..vision.capture import Frame, Source
+from ..vision.crops import slot_outlines
+from ..vision.journal import Journal, game_to_follow
+from ..vision.watch import Watcher, resumed_tracker, watch
+from .history import History
+from .words import described
+
+#: Log lines and alerts a page is sent (the whole game is in the history).
+LOG_LINES = 12
+#: A zone read at under this is drawn unsure on the camera view (as the tracker's joining does).
+UNSURE = 0.9
+JPEG_QUALITY = 80
+
+
+class Broadcaster:
+    """Stream events to every page listening: each subscriber an asyncio queue on its loop,
+    fed from any thread. A subscriber that does not keep up loses its oldest events, not the
+    others' time."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._subscribers: list[tuple[asyncio.AbstractEventLoop, asyncio.Queue]] = []
+
+    def subscribe(self) -> asyncio.Queue:
+        subscriber: asyncio.Queue = asyncio.Queue(maxsize=256)
+        with self._lock:
+            self._subscribers.append((asyncio.get_running_loop(), subscriber))
+        return subscriber
+
+    def unsubscribe(self, subscriber: asyncio.Queue) -> None:
+        with self._lock:
+            self._subscribers = [(loop, q) for loop, q in self._subscribers if q is not subscriber]
+
+    def publish(self, message: dict[str, Any]) -> None:
+        with self._lock:
+            subscribers = list(self._subscribers)
+        for loop, subscriber in subscribers:
+            try:
+                loop.call_soon_threadsafe(_put, subscriber, message)
+            except RuntimeError:  # its loop is closed: the page has gone
+                self.unsubscribe(subscriber)
+
+    @property
+    def listening(self) -> int:
+        with self._lock:
+            return len(self._subscribers)
+
+
+def _put(subscriber: asyncio.Queue, message: dict[str, Any]) -> None:
+    if subscriber.full():
+        subscriber.get_nowait()
+    subscriber.put_nowait(message)
+
+
+@dataclass
+class Seen:
+    """The newest frame, and the zones of the last reading to draw over it."""
+
+    frame: Frame | None = None
+    outlines: list[tuple[np.ndarray, bool]] = field(default_factory=list)  # (polygon, unsure)
+    displays: list[tuple[float, float]] = field(default_factory=list)
+    jpeg: bytes | None = None
+    jpeg_of: int = -1
+
+
+class LiveGame:
+    """A game followed on ``source`` with ``watcher_parts`` (profile, classifier, locator, bare
+    boards), its history in ``history`` and its journal in ``folder`` (``game-ID.journal``): a
+    game whose journal is there when the dashboard starts again goes on where it was."""
+
+    def __init__(self, source: Source, profile: Profile, classifier: Any, locator: Any, bare: Any,
+                 history: History, folder: Path, options: dict[str, Any]) -> None:
+        self.source, self.profile, self.history, self.folder = source, profile, history, folder
+        self.options = options
+        self.broadcaster = Broadcaster()
+        self.seen = Seen()
+        self._lock = threading.Lock()
+        self._log: list[dict[str, Any]] = []
+        self._alerts: list[dict[str, Any]] = []
+        self._unsure: list[str] = []
+        self._new_game = threading.Event()
+        self._stopped = threading.Event()
+        self._watching = threading.Event()
+        self.done = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.error: str | None = None
+        self.game_id, game, displays = self._game_to_follow()
+        self.watcher = Watcher(profile, classifier, resumed_tracker(game, displays, profile), self._heard, locator,
+                               bare, self._journal(game, displays))
+        self.state = state_of(self.watcher.tracker.game, self.game_id, [], [], [])
+
+    # -- the game ---------------------------------------------------------------------------
+
+    def _game_to_follow(self) -> tuple[int, Game, list[tuple[float, float]]]:
+        """The unfinished game whose journal is in the folder, or a new one."""
+        for row in self.history.games():
+            path = self.folder / f"game-{row['id']}.journal"
+            if not row["over"] and path.exists():
+                kept, resumed = game_to_follow(path, self.profile.game, self.profile.player_count, self.options, False)
+                if resumed:
+                    return row["id"], kept.game, list(kept.displays)
+        game = Game.new(self.profile.game, self.profile.player_count, self.options)
+        return self.history.start(game.record, self.source.name), game, []
+
+    def _journal(self, game: Game, displays: list[tuple[float, float]]) -> Journal:
+        return Journal.create(self.folder / f"game-{self.game_id}.journal", game, displays, -1)
+
+    def start(self) -> None:
+        self._watching.set()
+        self._thread = threading.Thread(target=self._run, name="dashboard watch", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            watch(_Tapped(self.source, self._frame_seen), self.watcher, resumed=bool(self.watcher.tracker.game.record.events))
+        except Exception as exc:  # noqa: BLE001 (a camera that cannot go on: the pages are told why)
+            self.error = f"the watch stopped: {exc}"
+            self.broadcaster.publish({"kind": "alert", "zones": [], "message": self.error})
+        self._watching.clear()
+        # The source has ended (a video, the demo): corrections are still taken, with no frame to wait
+        # for, and journalled (watch closed the journal as the source ended).
+        tracker = self.watcher.tracker
+        self.watcher.journal = Journal.create(self.folder / f"game-{self.game_id}.journal", tracker.game,
+                                              tracker.displays.places, self.watcher.last_seen[0])
+        while not self._stopped.is_set():
+            if self._new_game.is_set():
+                self._new_game.clear()
+                self._begin_new_game()
+            try:
+                command = self.watcher.controls.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            self.watcher.correct(command)
+        self.done.set()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self.source.close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    @property
+    def source_ended(self) -> bool:
+        """Whether the source gave its last frame (a video, the demo): corrections still apply."""
+        return self._thread is not None and not self._watching.is_set()
+
+    def correct(self, command: dict[str, Any]) -> None:
+        """A correction for the watcher (applied before the next frame): undo, replace, overrule,
+        join; ``{"new": true}`` begins a new game."""
+        if command == {"new": True}:
+            self._new_game.set()
+        else:
+            self.watcher.controls.put(command)
+
+    # -- in the watch thread ----------------------------------------------------------------
+
+    def _frame_seen(self, frame: Frame) -> None:
+        if self._new_game.is_set():
+            self._new_game.clear()
+            self._begin_new_game()
+        with self._lock:
+            self.seen.frame = frame
+        reading = self.watcher._last
+        if reading is not None and reading is not getattr(self, "_drawn_reading", None):
+            self._drawn_reading = reading
+            outlines = _zones_of(reading)
+            with self._lock:
+                self.seen.outlines, self.seen.displays = outlines, list(reading.factories)
+
+    def _begin_new_game(self) -> None:
+        tracker = self.watcher.tracker
+        self.history.keep(self.game_id, tracker.game.record, tracker.game.state.scores(), True)
+        if self.watcher.journal is not None:
+            self.watcher.journal.close()
+        game = Game.new(self.profile.game, self.profile.player_count, self.options)
+        self.game_id = self.history.start(game.record, self.source.name)
+        self.watcher.tracker = resumed_tracker(game, [], self.profile)
+        self.watcher.journal = self._journal(game, [])
+        with self._lock:
+            self._log, self._alerts, self._unsure = [], [], []
+        self._heard({"kind": "start", "time": 0.0, "frame": self.watcher.last_seen[0], "new": True})
+
+    def _heard(self, event: dict[str, Any]) -> None:
+        """One event the watcher announced (already journalled where it is a commit)."""
+        kind = event["kind"]
+        self.history.add(self.game_id, event)
+        game = self.watcher.tracker.game
+        with self._lock:
+            if kind in ("move", "chance", "position", "undo"):
+                self._log = (self._log + [{**event, "text": described(event, game.record)}])[-LOG_LINES:]
+            elif kind == "alert":
+                self._alerts = (self._alerts + [event])[-LOG_LINES:]
+            elif kind == "uncertain":
+                self._unsure = list(event["zones"])
+            if kind in ("move", "chance", "position", "undo", "start"):
+                self._alerts = []
+            self.state = state_of(game, self.game_id, self._log, self._alerts, self._unsure)
+            state = self.state
+        if kind in ("move", "chance", "position", "undo"):
+            self.history.keep(self.game_id, game.record, game.state.scores(), game.state.is_over())
+        self.broadcaster.publish({"event": {k: v for k, v in event.items() if k != "observation"}, "state": state})
+
+    # -- for the pages ----------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        with self._lock:
+            return self.state
+
+    def jpeg(self) -> tuple[int, bytes | None]:
+        """The newest frame as JPEG, the zones drawn over it: (frame number, bytes; None before any)."""
+        with self._lock:
+            seen = self.seen
+            frame = seen.frame
+            if frame is None:
+                return -1, None
+            if seen.jpeg_of == frame.index and seen.jpeg is not None:
+                return frame.index, seen.jpeg
+            outlines, displays = list(seen.outlines), list(seen.displays)
+        image = frame.image.copy()
+        for polygon, unsure in outlines:
+            cv2.polylines(image, [np.round(polygon).astype(np.int32)], True, (40, 40, 230) if unsure else (90, 200, 90),
+                          2 if unsure else 1, cv2.LINE_AA)
+        for x, y in displays:
+            if np.isfinite(x):
+                cv2.circle(image, (int(x), int(y)), 6, (230, 160, 40), 2, cv2.LINE_AA)
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+        with self._lock:
+            seen.jpeg, seen.jpeg_of = data.tobytes() if ok else None, frame.index
+            return frame.index, seen.jpeg
+
+
+class _Tapped:
+    """A source whose every frame is seen by ``on_frame`` before the watcher gets it."""
+
+    def __init__(self, source: Source, on_frame: Any) -> None:
+        self._source, self._on_frame = source, on_frame
+        self.name, self.live = source.name, source.live
+
+    def frames(self) -> Iterator[Frame]:
+        for frame in self._source.frames():
+            self._on_frame(frame)
+            yield frame
+
+    def close(self) -> None:
+        self._source.close()
+
+
+def _zones_of(reading: Any) -> list[tuple[np.ndarray, bool]]:
+    """Each read slot's outline in the image, and whether it was read at under :data:`UNSURE`."""
+    confidence = {ids: conf for ids, (_, conf) in zip(reading.slot_ids, reading.kinds)}
+    out = []
+    for view in reading.boards:
+        prefix = "supply" if view.placement.player is None else f"boards.{view.placement.player}"
+        layout = load_layout(view.placement.layout)
+        ids, quads = slot_outlines(view.homography, layout)
+        out += [(quad, confidence.get((prefix, slot), 1.0) < UNSURE) for slot, quad in zip(ids, quads)
+                if (prefix, slot) in confidence]
+    return out
+
+
+def state_of(game: Game, game_id: int, log: list[dict[str, Any]], alerts: list[dict[str, Any]],
+             unsure: list[str]) -> dict[str, Any]:
+    """What the pages show of a game: its position as ``azulcam-observation/1`` (every zone the
+    engine knows of), scores with their breakdown, round, whose turn, the move log, alerts and
+    the zones to confirm."""
+    from ..engine.observe import observation_of
+
+    state = game.state
+    observation = observation_of(state)
+    observation.pop("options", None)
+    return {
+        "game_id": game_id,
+        "game": game.record.game,
+        "players": game.record.player_count,
+        "options": game.record.options,
+        "round": state.round,
+        "to_move": state.current_player,
+        "over": state.is_over(),
+        "scores": state.scores(),
+        "breakdown": state.breakdown(),
+        "observation": observation,
+        "events": len(game.record.events),
+        "log": log,
+        "alerts": alerts,
+        "unsure": unsure,
+    }

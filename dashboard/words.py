@@ -1,0 +1,70 @@
+"""A stream event in words, in every language of the catalogue: the dashboard's move log."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ..engine.record import Record
+from ..i18n import LANGUAGES, Catalogue, messages
+
+
+def described(event: dict[str, Any], record: Record) -> dict[str, str]:
+    """``{lang: text}`` for a ``move``, ``chance``, ``position`` or ``undo`` stream event."""
+    return {lang: _text(messages(lang), event, record) for lang in LANGUAGES}
+
+
+def _tiles(m: Catalogue, names: list[str]) -> str:
+    counts = Counter(n for n in names if n != "first_player")
+    parts = [m.count(f"tiles.{name}", n) for name, n in counts.items()]
+    if not parts:
+        return m.text("none")
+    return parts[0] if len(parts) == 1 else m.text("list.and", head=", ".join(parts[:-1]), last=parts[-1])
+
+
+def _text(m: Catalogue, event: dict[str, Any], record: Record) -> str:
+    kind = event["kind"]
+    if kind == "undo":
+        return m.text("event.undo", what=_text(m, _as_stream(event["event"]), record))
+    if kind == "position":
+        return m.text("event.position", n=event["position"]["round"])
+    if kind == "chance":
+        return m.text("event.deal", n=_round_of(record, event)) if "deal" in event else m.text("event.refill")
+    player = m.text("player", n=event["player"] + 1)
+    move = event["move"]
+    action = move["action"]
+    if action == "take":
+        source = move["source"]
+        where = m.text("event.source.center") if source == "center" else m.text("event.source.factory", n=source + 1)
+        color = m.text(f"adj.{move['color']}.other")
+        if record.game == "azul":
+            line = m.text("event.floor") if move.get("line") == "floor" else m.text("event.line", n=move["line"] + 1)
+            return m.text("event.take", player=player, color=color, source=where, line=line)
+        return m.text("event.take_hand", player=player, color=color, source=where)
+    if action == "wall":
+        if move["column"] == "floor":
+            return m.text("event.wall_floor", player=player, row=move["row"] + 1)
+        return m.text("event.wall", player=player, row=move["row"] + 1, column=move["column"] + 1)
+    if action == "place":
+        tile = m.text(f"tile.{move['color']}")
+        if move.get("wild"):
+            return m.text("event.place_wild", player=player, tile=tile, space=move["space"], n=move["wild"])
+        return m.text("event.place", player=player, tile=tile, space=move["space"])
+    if action == "bonus":
+        return m.text("event.bonus", player=player, tiles=_tiles(m, move["colors"]))
+    keep = move.get("keep") or []
+    return m.text("event.pass_keep", player=player, tiles=_tiles(m, keep)) if keep else m.text("event.pass", player=player)
+
+
+def _as_stream(record_event: dict[str, Any]) -> dict[str, Any]:
+    if "move" in record_event:
+        return {"kind": "move", **record_event}
+    if "position" in record_event:
+        return {"kind": "position", **record_event}
+    return {"kind": "chance", **record_event}
+
+
+def _round_of(record: Record, event: dict[str, Any]) -> int:
+    """The round a deal begins: the deals in the record up to this one."""
+    deals = sum(1 for e in record.events if "deal" in e)
+    return max(deals, 1)
