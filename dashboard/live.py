@@ -109,26 +109,27 @@ class LiveGame:
         self.done = threading.Event()
         self._thread: threading.Thread | None = None
         self.error: str | None = None
-        self.game_id, game, displays = self._game_to_follow()
+        self.game_id, game, displays, self.after = self._game_to_follow()
         self.watcher = Watcher(profile, classifier, resumed_tracker(game, displays, profile), self._heard, locator,
-                               bare, self._journal(game, displays))
+                               bare, self._journal(game, displays, self.after))
         self.state = state_of(self.watcher.tracker.game, self.game_id, [], [], [])
 
     # -- the game ---------------------------------------------------------------------------
 
-    def _game_to_follow(self) -> tuple[int, Game, list[tuple[float, float]]]:
-        """The unfinished game whose journal is in the folder, or a new one."""
+    def _game_to_follow(self) -> tuple[int, Game, list[tuple[float, float]], int]:
+        """The unfinished game whose journal is in the folder (its id, game, displays and the
+        frame of its last event), or a new one."""
         for row in self.history.games():
             path = self.folder / f"game-{row['id']}.journal"
             if not row["over"] and path.exists():
                 kept, resumed = game_to_follow(path, self.profile.game, self.profile.player_count, self.options, False)
                 if resumed:
-                    return row["id"], kept.game, list(kept.displays)
+                    return row["id"], kept.game, list(kept.displays), kept.frame
         game = Game.new(self.profile.game, self.profile.player_count, self.options)
-        return self.history.start(game.record, self.source.name), game, []
+        return self.history.start(game.record, self.source.name), game, [], -1
 
-    def _journal(self, game: Game, displays: list[tuple[float, float]]) -> Journal:
-        return Journal.create(self.folder / f"game-{self.game_id}.journal", game, displays, -1)
+    def _journal(self, game: Game, displays: list[tuple[float, float]], frame: int = -1) -> Journal:
+        return Journal.create(self.folder / f"game-{self.game_id}.journal", game, displays, frame)
 
     def start(self) -> None:
         self._watching.set()
@@ -137,7 +138,9 @@ class LiveGame:
 
     def _run(self) -> None:
         try:
-            watch(_Tapped(self.source, self._frame_seen), self.watcher, resumed=bool(self.watcher.tracker.game.record.events))
+            # A video or a folder resumed reads on after the journal's last frame; a camera shows the table as it is.
+            watch(_Tapped(self.source, self._frame_seen), self.watcher, bool(self.watcher.tracker.game.record.events),
+                  self.after)
         except Exception as exc:  # noqa: BLE001 (a camera that cannot go on: the pages are told why)
             self.error = f"the watch stopped: {exc}"
             self.broadcaster.publish({"kind": "alert", "zones": [], "message": self.error})
@@ -145,8 +148,7 @@ class LiveGame:
         # The source has ended (a video, the demo): corrections are still taken, with no frame to wait
         # for, and journalled (watch closed the journal as the source ended).
         tracker = self.watcher.tracker
-        self.watcher.journal = Journal.create(self.folder / f"game-{self.game_id}.journal", tracker.game,
-                                              tracker.displays.places, self.watcher.last_seen[0])
+        self.watcher.journal = self._journal(tracker.game, tracker.displays.places, self.watcher.last_seen[0])
         while not self._stopped.is_set():
             if self._new_game.is_set():
                 self._new_game.clear()

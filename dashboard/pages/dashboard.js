@@ -113,4 +113,6 @@ function listen() {
   });
 }
 
+// The camera view never ends loading (MJPEG): started once the page has loaded.
+window.addEventListener("load", () => { document.getElementById("camera").src = "/stream.mjpg"; });
 (async () => { await loadStrings(); state = await (await fetch("/api/state")).json(); render(); loadGames(); listen(); })();
