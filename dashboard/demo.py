@@ -31,11 +31,13 @@ def demo_record(seed: int = DEMO_SEED) -> Record:
 
 
 class DemoSource:
-    """The demo game's frames, rendered as they are asked for and handed over at ``fps`` (a live
-    source: a frame rendered late is late, as a camera's). ``profile`` is the calibration of
-    frame 0 (the true corners); ``first`` frame 0's image, for the bare boards."""
+    """The demo game's frames, rendered as they are asked for and handed over at ``fps`` (a frame
+    rendered late is late, as a camera's). Like a video file it can be read again: after
+    :meth:`seek`, the frames up to one are handed over at once (a dashboard restarted on a game
+    resumes where its journal stopped). ``profile`` is the calibration of frame 0 (the true
+    corners); ``first`` frame 0's image, for the bare boards."""
 
-    live = True
+    live = False
 
     def __init__(self, record: Record | None = None, seed: int = DEMO_SEED, fps: float = DEMO_FPS,
                  size: tuple[int, int] = DEMO_SIZE, pace: bool = True) -> None:
@@ -49,14 +51,19 @@ class DemoSource:
         self._pending: list[Any] = [start]
         self._pace = pace
         self._closed = threading.Event()
+        self._after = -1
+
+    def seek(self, after: int) -> None:
+        """Hand frames up to ``after`` over without waiting for their time."""
+        self._after = after
 
     def frames(self) -> Iterator[Frame]:
         began = time.monotonic()
         for index, drawn in enumerate(self._chain()):
             if self._closed.is_set():
                 return
-            due = began + index / self.fps
-            if self._pace and due > time.monotonic():
+            due = began + (index - max(self._after, 0)) / self.fps
+            if self._pace and index > self._after and due > time.monotonic():
                 time.sleep(due - time.monotonic())
             yield Frame(index, index / self.fps, drawn.image)
 

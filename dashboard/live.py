@@ -132,6 +132,8 @@ class LiveGame:
         return Journal.create(self.folder / f"game-{self.game_id}.journal", game, displays, frame)
 
     def start(self) -> None:
+        if self.after >= 0 and hasattr(self.source, "seek"):
+            self.source.seek(self.after)  # the demo, resumed: on to where the journal stopped
         self._watching.set()
         self._thread = threading.Thread(target=self._run, name="dashboard watch", daemon=True)
         self._thread.start()
