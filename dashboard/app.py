@@ -25,7 +25,7 @@ from .svg import board_svg
 
 #: Overlay widgets, each at its own URL (``/overlay/NAME``); ``/overlay`` shows them all.
 WIDGETS = ("score", "last-move", "round")
-#: Seconds between two frames of the camera view sent to one viewer (the camera's 10 a second).
+#: Seconds between two frames of the camera: a viewer is looked at twice as often, and sent each new one.
 MJPEG_PERIOD = 0.1
 #: Seconds between two SSE keep-alive comments, so that proxies and browsers keep the line open.
 KEEPALIVE = 15.0
@@ -107,6 +107,10 @@ def create_app(live: LiveGame, history: History, token: str | None = None) -> Fa
     def state() -> dict[str, Any]:
         return with_boards(live.snapshot())
 
+    @app.get("/api/health")
+    def health() -> dict[str, Any]:
+        return live.health()
+
     @app.get("/api/games")
     def games() -> list[dict[str, Any]]:
         return history.games()
@@ -163,12 +167,14 @@ def create_app(live: LiveGame, history: History, token: str | None = None) -> Fa
     async def stream_mjpg(request: Request) -> StreamingResponse:
         async def frames():  # noqa: ANN202
             last = -2
+            loop = asyncio.get_running_loop()
             while not await request.is_disconnected():
+                began = loop.time()
                 index, jpeg = await asyncio.to_thread(live.jpeg)
                 if jpeg is not None and index != last:
                     last = index
                     yield b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " + str(len(jpeg)).encode() + b"\r\n\r\n" + jpeg + b"\r\n"
-                await asyncio.sleep(MJPEG_PERIOD)
+                await asyncio.sleep(max(0.0, MJPEG_PERIOD / 2 - (loop.time() - began)))
 
         return StreamingResponse(frames(), media_type="multipart/x-mixed-replace; boundary=frame")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import queue
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,6 +109,8 @@ class LiveGame:
         self._watching = threading.Event()
         self.done = threading.Event()
         self._thread: threading.Thread | None = None
+        self._began: float | None = None
+        self._behind = 0.0
         self.error: str | None = None
         self.game_id, game, displays, self.after = self._game_to_follow()
         self.watcher = Watcher(profile, classifier, resumed_tracker(game, displays, profile), self._heard, locator,
@@ -184,6 +187,9 @@ class LiveGame:
     # -- in the watch thread ----------------------------------------------------------------
 
     def _frame_seen(self, frame: Frame) -> None:
+        if self._began is None:
+            self._began = time.monotonic() - frame.time
+        self._behind = time.monotonic() - self._began - frame.time
         if self._new_game.is_set():
             self._new_game.clear()
             self._begin_new_game()
@@ -227,9 +233,22 @@ class LiveGame:
             state = self.state
         if kind in ("move", "chance", "position", "undo"):
             self.history.keep(self.game_id, game.record, game.state.scores(), game.state.is_over())
-        self.broadcaster.publish({"event": {k: v for k, v in event.items() if k != "observation"}, "state": state})
+        # "at": when it was sent (this machine's clock), for a page to tell how late it hears of it.
+        self.broadcaster.publish({"event": {k: v for k, v in event.items() if k != "observation"}, "state": state,
+                                  "at": time.time()})
 
     # -- for the pages ----------------------------------------------------------------------
+
+    def health(self) -> dict[str, Any]:
+        """How the watch keeps up: frames fed and read, the time reading and tracking took over
+        the video's time, how far behind its clock the newest frame is, the pages listening."""
+        spent = self.watcher.spent
+        frame = self.seen.frame
+        video_s = frame.time if frame is not None else 0.0
+        return {"frames": int(spent["frames"]), "reads": int(spent["reads"]), "video_s": round(video_s, 2),
+                "processing_ratio": round((spent["gate_s"] + spent["read_s"] + spent["track_s"]) / video_s, 3) if video_s else None,
+                "behind_s": round(self._behind, 3), "listening": self.broadcaster.listening,
+                "source_ended": self.source_ended, "error": self.error}
 
     def snapshot(self) -> dict[str, Any]:
         with self._lock:
