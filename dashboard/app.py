@@ -17,11 +17,13 @@ from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..engine.record import RECORD_FORMAT
+from ..engine.observe import observation_of
+from ..engine.record import RECORD_FORMAT, replay
 from ..i18n import LANGUAGES, catalogue_data
 from .history import History
 from .live import LiveGame
 from .svg import board_svg
+from .words import as_stream, described
 
 #: Overlay widgets, each at its own URL (``/overlay/NAME``); ``/overlay`` shows them all.
 WIDGETS = ("score", "last-move", "round")
@@ -93,7 +95,7 @@ def create_app(live: LiveGame, history: History, token: str | None = None) -> Fa
 
     @app.get("/static/{name}")
     def static_file(name: str) -> Response:
-        if name not in ("dashboard.js", "overlay.js", "style.css"):
+        if name not in ("dashboard.js", "overlay.js", "replay.js", "style.css"):
             raise HTTPException(404, f"no file {name!r}")
         media = "text/css" if name.endswith(".css") else "text/javascript"
         return Response(_asset(name), media_type=media)
@@ -106,6 +108,10 @@ def create_app(live: LiveGame, history: History, token: str | None = None) -> Fa
     @app.get("/api/state")
     def state() -> dict[str, Any]:
         return with_boards(live.snapshot())
+
+    @app.get("/api/alternatives")
+    def alternatives() -> list[dict[str, Any]]:
+        return live.alternatives()
 
     @app.get("/api/health")
     def health() -> dict[str, Any]:
@@ -122,6 +128,23 @@ def create_app(live: LiveGame, history: History, token: str | None = None) -> Fa
         except KeyError:
             raise HTTPException(404, f"no game {game_id}") from None
         return JSONResponse(record.to_json(), headers={"Content-Disposition": f'attachment; filename="azulcam-game-{game_id}.json"'})
+
+    @app.get("/games/{game_id}", response_class=HTMLResponse)
+    def replay_page(game_id: int) -> str:
+        return _page("replay.html")
+
+    @app.get("/api/games/{game_id}/replay")
+    def game_replay(game_id: int) -> list[dict[str, Any]]:
+        """The game step by step: before its first event, then after each, each with the event
+        in words, the scores and each board as SVG."""
+        try:
+            record = history.record(game_id)
+        except KeyError:
+            raise HTTPException(404, f"no game {game_id}") from None
+        return [{"event": event, "text": described(as_stream(event), record) if event else None, "round": state.round,
+                 "scores": state.scores(), "boards_svg": [board_svg(observation_of(state), p, record.game, record.options, [])
+                                                          for p in range(record.player_count)]}
+                for event, state in _positions(record)]
 
     @app.get("/api/games/{game_id}/events")
     def game_events(game_id: int) -> list[dict[str, Any]]:
@@ -184,6 +207,13 @@ def create_app(live: LiveGame, history: History, token: str | None = None) -> Fa
         return {**state, "boards_svg": boards, "record_format": RECORD_FORMAT}
 
     return app
+
+
+def _positions(record: Any) -> list[tuple[dict[str, Any] | None, Any]]:
+    """(event, state after it) for each event of the record, after (None, the first state)."""
+    out = [(None, record.new_state())]
+    out += [(step.event, step.state.copy()) for step in replay(record)]
+    return out
 
 
 def _browser_language(request: Request) -> str:

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..calibration.layouts import load_layout
 from ..calibration.profile import Profile
-from ..engine.record import Game
+from ..engine.record import Game, Record
 from ..vision.capture import Frame, Source
 from ..vision.crops import slot_outlines
 from ..vision.journal import Journal, game_to_follow
@@ -179,6 +179,8 @@ class LiveGame:
     def correct(self, command: dict[str, Any]) -> None:
         """A correction for the watcher (applied before the next frame): undo, replace, overrule,
         join; ``{"new": true}`` begins a new game."""
+        frame, seconds = self.watcher.last_seen
+        self.history.add(self.game_id, {"kind": "correction", "correction": command, "time": round(seconds, 3), "frame": frame})
         if command == {"new": True}:
             self._new_game.set()
         else:
@@ -249,6 +251,20 @@ class LiveGame:
                 "processing_ratio": round((spent["gate_s"] + spent["read_s"] + spent["track_s"]) / video_s, 3) if video_s else None,
                 "behind_s": round(self._behind, 3), "listening": self.broadcaster.listening,
                 "source_ended": self.source_ended, "error": self.error}
+
+    def alternatives(self) -> list[dict[str, Any]]:
+        """The moves the last one may be replaced by (every legal move in the position before it,
+        as record events, each with its words); none where the last event is not a move."""
+        record = self.watcher.tracker.game.record
+        events = list(record.events)
+        if not events or "move" not in events[-1]:
+            return []
+        before = Game(Record(record.game, record.players, record.options, record.start_player, events[:-1])).state
+        out = []
+        for move in before.legal_moves():
+            event = {"player": before.current_player, "move": move.to_json()}
+            out.append({"event": event, "text": described({"kind": "move", **event}, record), "last": event == events[-1]})
+        return out
 
     def snapshot(self) -> dict[str, Any]:
         with self._lock:

@@ -25,7 +25,7 @@ def _tiles(m: Catalogue, names: list[str]) -> str:
 def _text(m: Catalogue, event: dict[str, Any], record: Record) -> str:
     kind = event["kind"]
     if kind == "undo":
-        return m.text("event.undo", what=_text(m, _as_stream(event["event"]), record))
+        return m.text("event.undo", what=_text(m, as_stream(event["event"]), record))
     if kind == "position":
         return m.text("event.position", n=event["position"]["round"])
     if kind == "chance":
@@ -56,7 +56,8 @@ def _text(m: Catalogue, event: dict[str, Any], record: Record) -> str:
     return m.text("event.pass_keep", player=player, tiles=_tiles(m, keep)) if keep else m.text("event.pass", player=player)
 
 
-def _as_stream(record_event: dict[str, Any]) -> dict[str, Any]:
+def as_stream(record_event: dict[str, Any]) -> dict[str, Any]:
+    """A record event as the stream announces it (``kind`` added)."""
     if "move" in record_event:
         return {"kind": "move", **record_event}
     if "position" in record_event:

@@ -86,16 +86,28 @@ document.getElementById("set-zone").addEventListener("submit", (event) => {
   form.hidden = true;
 });
 document.getElementById("undo").addEventListener("click", () => correct({ undo: true }));
+let alternatives = [];
+async function loadAlternatives() {
+  alternatives = await (await fetch("/api/alternatives")).json();
+  document.getElementById("replace").hidden = !alternatives.length;
+  document.getElementById("replace-move").innerHTML = alternatives.map((a, k) =>
+    `<option value="${k}"${a.last ? " selected" : ""}>${escapeHtml(a.text[lang])}</option>`).join("");
+}
+document.getElementById("replace").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const chosen = alternatives[Number(document.getElementById("replace-move").value)];
+  if (chosen && !chosen.last) correct({ replace: chosen.event });
+});
 document.getElementById("new-game").addEventListener("click", () => correct({ new: true }));
 document.getElementById("lang").addEventListener("change", async (event) => {
   lang = event.target.value; localStorage.setItem("azulcam.lang", lang);
-  await loadStrings(); render(); loadGames();
+  await loadStrings(); render(); loadGames(); loadAlternatives();
 });
 
 async function loadGames() {
   const games = await (await fetch("/api/games")).json();
   document.getElementById("games").innerHTML = games.map((g) =>
-    `<li>#${g.id} ${t(`game.${g.game}`)} · ${g.scores.join(" – ") || "–"} · <a href="/api/games/${g.id}">${t("dash.export")}</a></li>`).join("");
+    `<li><a href="/games/${g.id}">#${g.id} ${t(`game.${g.game}`)}</a> · ${g.scores.join(" – ") || "–"} · <a href="/api/games/${g.id}">${t("dash.export")}</a></li>`).join("");
 }
 
 function listen() {
@@ -109,10 +121,10 @@ function listen() {
     state = message.state; render();
     window.azulcamLastUpdate = { at: performance.now(), event: message.event };
     if (message.event.kind === "refused") alert(t("dash.refused", { message: message.event.message }));
-    if (["move", "chance", "position", "start"].includes(message.event.kind)) loadGames();
+    if (["move", "chance", "position", "start", "undo"].includes(message.event.kind)) { loadGames(); loadAlternatives(); }
   });
 }
 
 // The camera view never ends loading (MJPEG): started once the page has loaded.
 window.addEventListener("load", () => { document.getElementById("camera").src = "/stream.mjpg"; });
-(async () => { await loadStrings(); state = await (await fetch("/api/state")).json(); render(); loadGames(); listen(); })();
+(async () => { await loadStrings(); state = await (await fetch("/api/state")).json(); render(); loadGames(); loadAlternatives(); listen(); })();

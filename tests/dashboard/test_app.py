@@ -61,6 +61,13 @@ def test_the_demo_game_is_followed_into_the_api_and_the_history(played):
     kinds = [e["kind"] for e in client.get(f"/api/games/{state['game_id']}/events").json()]
     assert kinds.count("move") == EVENTS - 1 and kinds.count("chance") == 1
     assert client.get("/api/games/999").status_code == 404
+    steps = client.get(f"/api/games/{state['game_id']}/replay").json()
+    assert len(steps) == EVENTS + 1 and steps[0]["event"] is None and steps[-1]["scores"] == state["scores"]
+    assert steps[1]["text"]["en"].startswith("Deal of round 1") and len(steps[-1]["boards_svg"]) == 2
+    assert "replay.js" in client.get(f"/games/{state['game_id']}").text
+    alternatives = client.get("/api/alternatives").json()
+    assert sum(a["last"] for a in alternatives) == 1 and len(alternatives) > 1
+    assert all(a["event"]["player"] == record.events[-1]["player"] for a in alternatives)
     snapshot = client.get("/snapshot.jpg")
     assert snapshot.status_code == 200 and snapshot.headers["content-type"] == "image/jpeg" and snapshot.content[:2] == b"\xff\xd8"
 
@@ -115,6 +122,14 @@ def test_an_undo_from_the_page_takes_the_last_move_back(tmp_path):
         live.done.wait(0.1)
     client = TestClient(create_app(live, history))
     assert client.get("/api/state").json()["events"] == 3
+    other = next(a["event"] for a in client.get("/api/alternatives").json() if not a["last"])
+    assert client.post("/api/corrections", json={"replace": other}).status_code == 202
+    for _ in range(50):
+        if client.get("/api/state").json()["log"][-1].get("move") == other["move"]:
+            break
+        live.done.wait(0.1)
+    assert client.get("/api/state").json()["log"][-1]["move"] == other["move"]
+    assert client.get("/api/state").json()["events"] == 3
     assert client.post("/api/corrections", json={"undo": True}).status_code == 202
     for _ in range(50):
         if client.get("/api/state").json()["events"] == 2:
@@ -123,5 +138,7 @@ def test_an_undo_from_the_page_takes_the_last_move_back(tmp_path):
     state = client.get("/api/state").json()
     assert state["events"] == 2 and state["log"][-1]["kind"] == "undo", [(e["kind"], e.get("frame")) for e in state["log"]]
     assert len(history.record(state["game_id"]).events) == 2
-    assert "undo" in [e["kind"] for e in history.events(state["game_id"])]
+    kept = history.events(state["game_id"])
+    assert [e["correction"] for e in kept if e["kind"] == "correction"] == [{"replace": other}, {"undo": True}]
+    assert "undo" in [e["kind"] for e in kept]
     live.stop()

@@ -1,0 +1,23 @@
+"""``azulcam serve``'s refusals: each a one-line error and exit 1, before anything is served."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
+from test_cli import assert_one_line_error, run  # noqa: E402
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["serve"], "serve needs --demo, or --source with --profile"),
+    (["serve", "--demo", "--source", "0"], "serve needs --demo, or --source with --profile"),
+    (["serve", "--source", "0"], "--source needs --profile"),
+    (["serve", "--demo", "--host", "0.0.0.0"], "--host 0.0.0.0 lets other machines in: give --token"),
+    (["serve", "--source", "/no/such/video.mp4", "--profile", "/no/such/profile.json"], "cannot read profile"),
+])
+def test_serve_refuses_what_it_cannot_do(argv, message, capsys):
+    code, _, err = run(argv, capsys)
+    assert code == 1 and message in assert_one_line_error(err)
