@@ -24,6 +24,7 @@ import numpy as np
 from ..calibration.layouts import load_layout
 from ..calibration.profile import Profile
 from ..engine.record import Game, Record
+from ..vision.bare import learn_empty
 from ..vision.capture import Frame, Source
 from ..vision.crops import slot_outlines
 from ..vision.journal import Journal, game_to_follow
@@ -105,6 +106,7 @@ class LiveGame:
         self._alerts: list[dict[str, Any]] = []
         self._unsure: list[str] = []
         self._new_game = threading.Event()
+        self._tasks: queue.Queue = queue.Queue()  # work for the watch thread, between two frames
         self._stopped = threading.Event()
         self._watching = threading.Event()
         self.done = threading.Event()
@@ -155,6 +157,7 @@ class LiveGame:
         tracker = self.watcher.tracker
         self.watcher.journal = self._journal(tracker.game, tracker.displays.places, self.watcher.last_seen[0])
         while not self._stopped.is_set():
+            self._run_tasks()
             if self._new_game.is_set():
                 self._new_game.clear()
                 self._begin_new_game()
@@ -181,10 +184,32 @@ class LiveGame:
         join; ``{"new": true}`` begins a new game."""
         frame, seconds = self.watcher.last_seen
         self.history.add(self.game_id, {"kind": "correction", "correction": command, "time": round(seconds, 3), "frame": frame})
+        overrule = command.get("overrule")
+        if isinstance(overrule, dict) and overrule.get("content") is None:
+            self._tasks.put(lambda: self.learn_empty(str(overrule.get("zone"))))  # in the watch thread, between reads
         if command == {"new": True}:
             self._new_game.set()
         else:
             self.watcher.controls.put(command)
+
+    def learn_empty(self, zone: str) -> bool:
+        """Calibration learns from a person's word that a board space is empty: the space as the
+        newest frame shows it becomes that board's bare view of it (``bare.learn_empty``), so
+        that later readings compare it with how it looks empty in today's light. False where
+        there is nothing to learn from (not a board space, no frame or reading of that board)."""
+        parts = zone.split(".", 2)
+        if len(parts) != 3 or parts[0] != "boards" or parts[2] == "hand" or not parts[1].isdigit():
+            return False
+        player = int(parts[1])
+        bare = (self.watcher.bare or {}).get(player)
+        reading = self.watcher._last
+        with self._lock:
+            frame = self.seen.frame
+        view = next((v for v in (reading.boards if reading else []) if v.placement.player == player), None)
+        if bare is None or frame is None or view is None or parts[2] not in bare.reads:
+            return False
+        learn_empty(bare, frame.image, view.homography, parts[2])
+        return True
 
     # -- in the watch thread ----------------------------------------------------------------
 
@@ -192,6 +217,7 @@ class LiveGame:
         if self._began is None:
             self._began = time.monotonic() - frame.time
         self._behind = time.monotonic() - self._began - frame.time
+        self._run_tasks()
         if self._new_game.is_set():
             self._new_game.clear()
             self._begin_new_game()
@@ -203,6 +229,10 @@ class LiveGame:
             outlines = _zones_of(reading)
             with self._lock:
                 self.seen.outlines, self.seen.displays = outlines, list(reading.factories)
+
+    def _run_tasks(self) -> None:
+        while not self._tasks.empty():
+            self._tasks.get_nowait()()
 
     def _begin_new_game(self) -> None:
         tracker = self.watcher.tracker

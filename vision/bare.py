@@ -86,3 +86,17 @@ def load_bare_boards(placements: Any, folder: str | Path) -> dict[int, BareBoard
         reads.update(placement.bare.get("reads", {}))
         out[placement.player] = BareBoard(layout, image, reads)
     return out
+
+
+def learn_empty(board: BareBoard, image: np.ndarray, homography: np.ndarray, slot: str) -> None:
+    """A person says ``slot`` is empty in ``image`` (the board placed there by ``homography``):
+    the space as it looks now, in today's light, becomes the board's bare view of it, and what
+    calibration read on it (``reads``) is cleared. Only the space itself is taken (its polygon),
+    so that a neighbour's tile now in view does not become bare."""
+    now = rectified(image, homography, board.layout)
+    h, w = board.image.shape[:2]
+    polygon = np.asarray(load_layout(board.layout)[slot].polygon, np.float64) * [w, h]
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(mask, [np.round(polygon).astype(np.int32)], 1)
+    board.image[mask.astype(bool)] = now[mask.astype(bool)]
+    board.reads[slot] = None

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
+from azulcam.calibration.layouts import load_layout
 from azulcam.dashboard.app import create_app
 from azulcam.dashboard.demo import DemoSource, demo_record
 from azulcam.dashboard.history import History
@@ -142,3 +144,26 @@ def test_an_undo_from_the_page_takes_the_last_move_back(tmp_path):
     assert [e["correction"] for e in kept if e["kind"] == "correction"] == [{"replace": other}, {"undo": True}]
     assert "undo" in [e["kind"] for e in kept]
     live.stop()
+
+
+def test_a_space_said_empty_becomes_the_calibrations_bare_view_of_it(played):
+    live, history, _, _ = played
+    client = TestClient(create_app(live, history))
+    bare = live.watcher.bare[0]
+    slot = "wall.2.2"
+    before = bare.image.copy()
+    live.watcher.bare[0].reads[slot] = "azul/red"  # as if calibration had taken its print for a tile
+    assert client.post("/api/corrections", json={"overrule": {"zone": f"boards.0.{slot}", "content": None}}).status_code == 202
+    for _ in range(50):
+        if bare.reads[slot] is None:
+            break
+        live.done.wait(0.1)
+    assert bare.reads[slot] is None
+    changed = np.argwhere((bare.image != before).any(axis=2))
+    layout = load_layout(bare.layout)
+    h, w = bare.image.shape[:2]
+    x0, y0 = np.min(layout[slot].polygon, axis=0) * [w, h]
+    x1, y1 = np.max(layout[slot].polygon, axis=0) * [w, h]
+    assert len(changed) and changed[:, 1].min() >= x0 - 1 and changed[:, 1].max() <= x1 + 1
+    assert changed[:, 0].min() >= y0 - 1 and changed[:, 0].max() <= y1 + 1  # that space only
+    assert client.post("/api/corrections", json={"overrule": {"zone": "boards.0.hand", "content": []}}).status_code == 202
