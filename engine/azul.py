@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterator, Union
 
-from .common import CHANCE, TERMINAL, GameState, LegalMoves, Outcome, Scored, check_draw, check_keys, is_int, moved, pile_from_json, pile_to_json
+from .common import CHANCE, TERMINAL, GameState, LegalMoves, Outcome, Scored, check_draw, check_keys, is_int, moved, pile_from_json, pile_to_json, pour
 from .errors import IllegalMoveError, ImpossibleDealError, InvalidMoveError, show
 
 COLORS: tuple[str, ...] = ("blue", "yellow", "red", "black", "white")
@@ -932,16 +932,12 @@ class AzulState(GameState):
         """In a game taken up mid-way, where bag and lid are known only together (``pooled``),
         a deal draws from both: the lid is poured in first."""
         if self._pooled:
-            for t in range(6):
-                self._bag[t] += self._lid[t]
-                self._lid[t] = 0
+            pour(self._bag, self._lid)
 
     def _deal_unchecked(self, deal: Deal, counts: list[int], pour_lid: bool) -> None:
         bag = self._bag
         if pour_lid:
-            for t in range(6):
-                bag[t] += self._lid[t]
-                self._lid[t] = 0
+            pour(bag, self._lid)
         for t in range(6):
             bag[t] -= counts[t]
         for pile, names in zip(self._factories, deal.factories):

@@ -146,6 +146,13 @@ def check_keys(data: dict[str, Any], allowed: Any, required: Any, what: str = "m
             raise InvalidMoveError(f"{what} {data!r} lacks {key!r}")
 
 
+def pour(bag: list[int], spare: list[int]) -> None:
+    """Pour ``spare`` (the lid or the tower) into ``bag``, kind by kind."""
+    for t in range(len(bag)):
+        bag[t] += spare[t]
+        spare[t] = 0
+
+
 def check_draw(counts: list[int], names: tuple[str, ...], bag: list[int], spare: list[int], wanted: int,
                what: str, verb: str, spare_name: str, note: str = "") -> bool:
     """Check that ``counts`` (tiles per kind) could be drawn from ``bag``, pouring ``spare`` (the

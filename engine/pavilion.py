@@ -19,7 +19,7 @@ from itertools import combinations_with_replacement
 from typing import Any, Union
 
 from . import pavilion_board as topo
-from .common import CHANCE, TERMINAL, GameState, LegalMoves, Outcome, Scored, check_draw, check_keys, is_int, moved, pile_from_json, pile_to_json
+from .common import CHANCE, TERMINAL, GameState, LegalMoves, Outcome, Scored, check_draw, check_keys, is_int, moved, pile_from_json, pile_to_json, pour
 from .errors import AmbiguousMoveError, IllegalMoveError, ImpossibleDealError, InvalidMoveError, show
 
 COLORS = topo.COLORS
@@ -900,16 +900,12 @@ class PavilionState(GameState):
         """In a game taken up mid-way, where bag and tower are known only together (``pooled``),
         a draw takes from both: the tower is poured in first."""
         if self._pooled:
-            for c in range(6):
-                self._bag[c] += self._tower[c]
-                self._tower[c] = 0
+            pour(self._bag, self._tower)
 
     def _apply_draw(self, counts: list[int]) -> None:
         bag = self._bag
         if sum(counts) > sum(bag):
-            for c in range(6):
-                bag[c] += self._tower[c]
-                self._tower[c] = 0
+            pour(bag, self._tower)
         for c in range(6):
             bag[c] -= counts[c]
 

@@ -21,6 +21,16 @@ from azulcam.vision.classify import default_classifier
 EVENTS = 6  # the deal and five moves
 
 
+def _played_to_the_end(live: LiveGame) -> None:
+    """Start ``live`` and wait until its source has given its last frame."""
+    live.start()
+    for _ in range(600):
+        if live.source_ended:
+            return
+        live.done.wait(0.1)
+    raise AssertionError("the demo video did not end in a minute")
+
+
 def _live(folder, record: Record) -> tuple[LiveGame, History]:
     source = DemoSource(record, pace=False)
     classifier = default_classifier()
@@ -37,12 +47,7 @@ def played(tmp_path_factory):
     full = demo_record()
     record = Record(full.game, full.players, full.options, full.start_player, full.events[:EVENTS])
     live, history = _live(folder, record)
-    live.start()
-    for _ in range(600):
-        if live.source_ended:
-            break
-        live.done.wait(0.1)
-    assert live.source_ended
+    _played_to_the_end(live)
     yield live, history, record, folder
     live.stop()
 
@@ -117,11 +122,7 @@ def test_an_undo_from_the_page_takes_the_last_move_back(tmp_path):
     full = demo_record()
     record = Record(full.game, full.players, full.options, full.start_player, full.events[:3])
     live, history = _live(tmp_path, record)
-    live.start()
-    for _ in range(600):
-        if live.source_ended:
-            break
-        live.done.wait(0.1)
+    _played_to_the_end(live)
     client = TestClient(create_app(live, history))
     assert client.get("/api/state").json()["events"] == 3
     other = next(a["event"] for a in client.get("/api/alternatives").json() if not a["last"])
