@@ -454,7 +454,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         uvicorn.run(create_app(live, history, args.token), host=args.host, port=args.port, log_level="warning")
     finally:
         live.stop()
-        history.close()
+        history.shut()
     return 0
 
 

@@ -28,7 +28,8 @@ CREATE TABLE IF NOT EXISTS games (
     options TEXT NOT NULL,
     record TEXT NOT NULL,
     scores TEXT NOT NULL,
-    over INTEGER NOT NULL DEFAULT 0
+    over INTEGER NOT NULL DEFAULT 0,
+    closed INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS events (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -78,15 +79,21 @@ class History:
             self._db.execute("UPDATE games SET record = ?, scores = ?, over = ? WHERE id = ?",
                              (record.dumps(), json.dumps(scores), int(over), game))
 
+    def close(self, game: int) -> None:
+        """The game is left (a new one begun): it is not taken up again, over or not."""
+        with self._lock:
+            self._db.execute("UPDATE games SET closed = 1 WHERE id = ?", (game,))
+
     def games(self) -> list[dict[str, Any]]:
         """Every game, newest first: id, when it started, its source, game, players, options,
-        scores, whether it is over and how many record events it has."""
+        scores, whether it is over (by the rules), whether it was left for a new one (closed),
+        and how many record events it has."""
         with self._lock:
-            rows = self._db.execute("SELECT id, started, source, game, players, options, scores, over, record "
+            rows = self._db.execute("SELECT id, started, source, game, players, options, scores, over, closed, record "
                                     "FROM games ORDER BY id DESC").fetchall()
         return [{"id": r[0], "started": r[1], "source": r[2], "game": r[3], "players": json.loads(r[4]),
-                 "options": json.loads(r[5]), "scores": json.loads(r[6]), "over": bool(r[7]),
-                 "events": len(Record.loads(r[8]).events)} for r in rows]
+                 "options": json.loads(r[5]), "scores": json.loads(r[6]), "over": bool(r[7]), "closed": bool(r[8]),
+                 "events": len(Record.loads(r[9]).events)} for r in rows]
 
     def record(self, game: int) -> Record:
         """The game's ``azulcam-record/1``. Raises KeyError for an unknown game."""
@@ -104,6 +111,7 @@ class History:
             rows = self._db.execute("SELECT data FROM events WHERE game = ? ORDER BY seq", (game,)).fetchall()
         return [json.loads(r[0]) for r in rows]
 
-    def close(self) -> None:
+    def shut(self) -> None:
+        """Close the database."""
         with self._lock:
             self._db.close()

@@ -126,7 +126,7 @@ class LiveGame:
         frame of its last event), or a new one."""
         for row in self.history.games():
             path = self.folder / f"game-{row['id']}.journal"
-            if not row["over"] and path.exists():
+            if not row["over"] and not row["closed"] and path.exists():
                 kept, resumed = game_to_follow(path, self.profile.game, self.profile.player_count, self.options, False)
                 if resumed:
                     return row["id"], kept.game, list(kept.displays), kept.frame
@@ -236,7 +236,8 @@ class LiveGame:
 
     def _begin_new_game(self) -> None:
         tracker = self.watcher.tracker
-        self.history.keep(self.game_id, tracker.game.record, tracker.game.state.scores(), True)
+        self.history.keep(self.game_id, tracker.game.record, tracker.game.state.scores(), tracker.game.state.is_over())
+        self.history.close(self.game_id)
         if self.watcher.journal is not None:
             self.watcher.journal.close()
         game = Game.new(self.profile.game, self.profile.player_count, self.options)

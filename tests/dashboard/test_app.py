@@ -168,3 +168,22 @@ def test_a_space_said_empty_becomes_the_calibrations_bare_view_of_it(played):
     assert len(changed) and changed[:, 1].min() >= x0 - 1 and changed[:, 1].max() <= x1 + 1
     assert changed[:, 0].min() >= y0 - 1 and changed[:, 0].max() <= y1 + 1  # that space only
     assert client.post("/api/corrections", json={"overrule": {"zone": "boards.0.hand", "content": []}}).status_code == 202
+
+
+def test_a_new_game_from_the_page_keeps_the_last_in_the_history(tmp_path):
+    full = demo_record()
+    live, history = _live(tmp_path, Record(full.game, full.players, full.options, full.start_player, full.events[:2]))
+    _played_to_the_end(live)
+    client = TestClient(create_app(live, history))
+    first = client.get("/api/state").json()
+    assert first["events"] == 2
+    assert client.post("/api/corrections", json={"new": True}).status_code == 202
+    for _ in range(50):
+        if client.get("/api/state").json()["game_id"] != first["game_id"]:
+            break
+        live.done.wait(0.1)
+    state = client.get("/api/state").json()
+    assert state["game_id"] != first["game_id"] and state["events"] == 0 and state["log"] == []
+    games = {g["id"]: g for g in client.get("/api/games").json()}
+    assert games[first["game_id"]]["closed"] and not games[first["game_id"]]["over"] and games[first["game_id"]]["events"] == 2 and games[state["game_id"]]["events"] == 0
+    live.stop()
