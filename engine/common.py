@@ -218,7 +218,12 @@ class GameState:
             return NotImplemented
         return self._key() == other._key()  # type: ignore[attr-defined]
 
+    # A state changes as it is played: it is no dict key. Its key() is, for sets of positions.
     __hash__ = None  # type: ignore[assignment]
+
+    def key(self) -> tuple[Any, ...]:
+        """A hashable value, equal for equal states (as they are now)."""
+        return self._key()  # type: ignore[attr-defined]
 
 
 def pile_to_json(counts: list[int] | dict[int, int], names: tuple[str, ...]) -> dict[str, int]:

@@ -393,10 +393,12 @@ def cost_of(state: Any, zones: dict[str, ZoneRead], reference: dict[str, ZoneRea
 
 
 def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: dict[str, ZoneRead] | None = None,
-            committed: dict[str, Any] | None = None, most_events: int = MOST_EVENTS) -> list[Explanation]:
+            committed: dict[str, Any] | None = None, most_events: int = MOST_EVENTS, beam: int | None = None
+            ) -> list[Explanation]:
     """Every explanation of the view tried from ``state``, best first: no event at all, then
-    sequences of up to ``most_events`` events, the longer ones grown from the :data:`BEAM` best
-    shorter ones (:data:`BEAM_AFTER_A_GAP` for more than :data:`MOST_EVENTS` events) while
+    sequences of up to ``most_events`` events, the longer ones grown from the ``beam`` best
+    shorter ones (by default :data:`BEAM`, :data:`BEAM_AFTER_A_GAP` for more than
+    :data:`MOST_EVENTS` events) while
     the best so far disagrees with the view by more than :data:`CLOSE_FIT`. ``reference`` and
     ``committed``: see :func:`cost_of` (by default, the state's own table)."""
     if reference is not None and committed is None:
@@ -422,7 +424,7 @@ def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: di
         best = min(tried, key=lambda e: e.cost)
         if not grown or best.cost - EVENT_COST * len(best.events) <= CLOSE_FIT:
             break
-        kept = BEAM if most_events <= MOST_EVENTS else BEAM_AFTER_A_GAP
+        kept = beam or (BEAM if most_events <= MOST_EVENTS else BEAM_AFTER_A_GAP)
         frontier = unique_states(grown[:4 * kept])[:kept]  # moves in another order reach the same state
     tried.sort(key=lambda e: (e.cost, len(e.events)))
     return tried
@@ -478,8 +480,11 @@ def points_apart(a: Any, b: Any) -> list[int]:
 def unique_states(explanations: list[Explanation]) -> list[Explanation]:
     """The explanations less those that reach a state an earlier (better) one reaches."""
     out: list[Explanation] = []
+    seen: set[Any] = set()
     for e in explanations:
-        if not any(o.state == e.state for o in out):
+        key = e.state.key()
+        if key not in seen:
+            seen.add(key)
             out.append(e)
     return out
 

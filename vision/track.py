@@ -32,8 +32,10 @@ MOST_EVENTS_AFTER_A_GAP = 8
 LONG_SEARCHES = 2
 
 #: Committed events a view that nothing explains may revise: the tracker looks again from before
-#: the last one, two or three of them (a move committed on a misread that later views contradict).
+#: the last one, two or three of them (a move committed on a misread that later views contradict),
+#: keeping this many explanations from one length to the next (a gap's long search keeps more).
 MOST_REVISED = 3
+REVISION_BEAM = 32
 
 #: The most an explanation that is committed may disagree with the view: one zone read wrong
 #: at the surest (a reading the reader is certain of and is wrong happens: 2 in 3,345 slots).
@@ -270,8 +272,8 @@ class Tracker:
                             self.game.record.start_player)
             for event in events[:-back]:
                 game.apply(event)
-            ranked = unique_states([e for e in explain(game.state, zones, self.display_count, None, None, most + back)
-                              if e.cost <= FITS][:4 * BEAM])
+            ranked = unique_states([e for e in explain(game.state, zones, self.display_count, None, None, most + back,
+                                                       REVISION_BEAM) if e.cost <= FITS][:4 * BEAM])
             if not ranked or ranked[0].events[:back] == events[-back:]:
                 continue
             rival = next((e for e in ranked[1:] if e.events != ranked[0].events), None)
