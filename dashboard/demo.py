@@ -1,7 +1,7 @@
 """The dashboard's demo: a game of the built-in players, drawn by the renderer as it is played.
 
-No camera and no file: the frames are rendered on the fly at the camera's pace (:class:`DemoSource`)
-and go through the whole pipeline, as a camera's would: the still gate, the reader, the tracker,
+No camera and no file: the frames are rendered on the fly (:class:`DemoSource`), handed over at
+the camera's pace, and go through the whole pipeline, as a camera's would: the still gate, the reader, the tracker,
 the engine. The demo's calibration is a user's with corners given by hand: the boards' true
 corners from the renderer, each board kept bare as frame 0 shows it.
 """
@@ -9,7 +9,6 @@ corners from the renderer, each board kept bare as frame 0 shows it.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -31,16 +30,14 @@ def demo_record(seed: int = DEMO_SEED) -> Record:
 
 
 class DemoSource:
-    """The demo game's frames, rendered as they are asked for and handed over at ``fps`` (a frame
-    rendered late is late, as a camera's). Like a video file it can be read again: after
-    :meth:`seek`, the frames up to one are handed over at once (a dashboard restarted on a game
-    resumes where its journal stopped). ``profile`` is the calibration of frame 0 (the true
+    """The demo game's frames, rendered as they are asked for (like a video file: the dashboard
+    hands them over at the camera's pace). ``profile`` is the calibration of frame 0 (the true
     corners); ``first`` frame 0's image, for the bare boards."""
 
     live = False
 
     def __init__(self, record: Record | None = None, seed: int = DEMO_SEED, fps: float = DEMO_FPS,
-                 size: tuple[int, int] = DEMO_SIZE, pace: bool = True) -> None:
+                 size: tuple[int, int] = DEMO_SIZE) -> None:
         self.record = record or demo_record(seed)
         self.name = f"demo (Azul, 2 players, seed {seed})"
         self.fps = fps
@@ -49,22 +46,12 @@ class DemoSource:
         self.first = start.image
         self.profile = Profile.from_json({**start.truth["profile"], "options": dict(self.record.options)})
         self._pending: list[Any] = [start]
-        self._pace = pace
         self._closed = threading.Event()
-        self._after = -1
-
-    def seek(self, after: int) -> None:
-        """Hand frames up to ``after`` over without waiting for their time."""
-        self._after = after
 
     def frames(self) -> Iterator[Frame]:
-        began = time.monotonic()
         for index, drawn in enumerate(self._chain()):
             if self._closed.is_set():
                 return
-            due = began + (index - max(self._after, 0)) / self.fps
-            if self._pace and index > self._after and due > time.monotonic():
-                time.sleep(due - time.monotonic())
             yield Frame(index, index / self.fps, drawn.image)
 
     def _chain(self) -> Iterator[Any]:

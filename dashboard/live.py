@@ -96,8 +96,9 @@ class LiveGame:
     game whose journal is there when the dashboard starts again goes on where it was."""
 
     def __init__(self, source: Source, profile: Profile, classifier: Any, locator: Any, bare: Any,
-                 history: History, folder: Path, options: dict[str, Any]) -> None:
+                 history: History, folder: Path, options: dict[str, Any], pace: bool = True) -> None:
         self.source, self.profile, self.history, self.folder = source, profile, history, folder
+        self.pace = pace
         self.options = options
         self.broadcaster = Broadcaster()
         self.seen = Seen()
@@ -137,8 +138,6 @@ class LiveGame:
         return Journal.create(self.folder / f"game-{self.game_id}.journal", game, displays, frame)
 
     def start(self) -> None:
-        if self.after >= 0 and hasattr(self.source, "seek"):
-            self.source.seek(self.after)  # the demo, resumed: on to where the journal stopped
         self._watching.set()
         self._thread = threading.Thread(target=self._run, name="dashboard watch", daemon=True)
         self._thread.start()
@@ -146,8 +145,8 @@ class LiveGame:
     def _run(self) -> None:
         try:
             # A video or a folder resumed reads on after the journal's last frame; a camera shows the table as it is.
-            watch(_Tapped(self.source, self._frame_seen), self.watcher, bool(self.watcher.tracker.game.record.events),
-                  self.after)
+            tapped = _Tapped(self.source, self._frame_seen, self.pace and not self.source.live, self.after)
+            watch(tapped, self.watcher, bool(self.watcher.tracker.game.record.events), self.after)
         except Exception as exc:  # noqa: BLE001 (a camera that cannot go on: the pages are told why)
             self.error = f"the watch stopped: {exc}"
             self.broadcaster.publish({"kind": "alert", "zones": [], "message": self.error})
@@ -325,14 +324,22 @@ class LiveGame:
 
 
 class _Tapped:
-    """A source whose every frame is seen by ``on_frame`` before the watcher gets it."""
+    """A source whose every frame is seen by ``on_frame`` before the watcher gets it; with
+    ``pace``, a video's (or the demo's) frames are handed over at their own time, as a camera's
+    would be, those up to ``after`` (where a resumed game's journal stopped) at once."""
 
-    def __init__(self, source: Source, on_frame: Any) -> None:
-        self._source, self._on_frame = source, on_frame
+    def __init__(self, source: Source, on_frame: Any, pace: bool = False, after: int = -1) -> None:
+        self._source, self._on_frame, self._pace, self._after = source, on_frame, pace, after
         self.name, self.live = source.name, source.live
 
     def frames(self) -> Iterator[Frame]:
+        began: float | None = None
         for frame in self._source.frames():
+            if self._pace and frame.index > self._after:
+                began = time.monotonic() - frame.time if began is None else began
+                wait = began + frame.time - time.monotonic()
+                if wait > 0:
+                    time.sleep(wait)
             self._on_frame(frame)
             yield frame
 

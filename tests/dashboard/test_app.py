@@ -31,12 +31,12 @@ def _played_to_the_end(live: LiveGame) -> None:
     raise AssertionError("the demo video did not end in a minute")
 
 
-def _live(folder, record: Record) -> tuple[LiveGame, History]:
-    source = DemoSource(record, pace=False)
+def _live(folder, record: Record, pace: bool = False) -> tuple[LiveGame, History]:
+    source = DemoSource(record)
     classifier = default_classifier()
     history = History(folder / "history.sqlite")
     live = LiveGame(source, source.profile, classifier, default_locator()[0], bare_boards(source.first, source.profile, classifier),
-                    history, folder, dict(record.options))
+                    history, folder, dict(record.options), pace)
     return live, history
 
 

@@ -40,8 +40,7 @@ def served(tmp_path_factory):
     full = demo_record()
     second_deal = [k for k, e in enumerate(full.events) if "deal" in e][1]
     record = Record(full.game, full.players, full.options, full.start_player, full.events[:second_deal])
-    live, history = _live(tmp_path_factory.mktemp("pages"), record)
-    live.source._pace = True
+    live, history = _live(tmp_path_factory.mktemp("pages"), record, pace=True)
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(live, history), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
