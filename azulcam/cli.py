@@ -407,6 +407,50 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_suggest(args: argparse.Namespace) -> int:
+    """The best moves for the player to move, after the record's first ``--at`` events."""
+    from .dashboard.words import described
+    from .engine.ai import suggest
+    from .engine.errors import RecordError
+    from .engine.record import Game, Record
+
+    try:
+        record = Record.from_json(_load_json(args.record, "record"))
+        at = len(record.events) if args.at is None else args.at
+        if not 0 <= at <= len(record.events):
+            raise BadInput(f"--at {at}: the record has {len(record.events)} events")
+        state = Game(Record(record.game, record.players, record.options, record.start_player, record.events[:at],
+                            record.seed)).state
+        found = suggest(state, args.time, args.top, args.seed)
+    except (RecordError, ValueError) as exc:
+        raise BadInput(str(exc)) from None
+    out = {"format": "azulcam-suggestions/1", "game": record.game, "at": at, "player": state.current_player,
+           "moves": [s.to_json() for s in found]}
+    if not args.text:
+        print(dump_json(out))
+        return 0
+    from .i18n import messages
+
+    m = messages(_language(args))
+    print(m.text("suggest.title", player=m.text("player", n=state.current_player + 1)))
+    for k, s in enumerate(out["moves"], 1):
+        words = described({"kind": "move", "player": s["player"], "move": s["move"]}, record)[m.lang]
+        why = s["why"]
+        parts = []
+        if why.get("completes"):
+            parts.append(m.text("suggest.completes", n=why["completes"], points=why["placement"]))
+        elif "placement" in why:
+            parts.append(m.text("suggest.scores", points=why["placement"]))
+        if why.get("penalty"):
+            parts.append(m.text("suggest.floor", points=why["penalty"]))
+        if "points" in why and why["points"]:
+            parts.append(m.text("suggest.scores", points=why["points"]))
+        parts.append(m.text("suggest.expected", gained=s["points"]["gained"], lost=-s["points"]["lost"],
+                            win=round(100 * s["win"]), n=s["playouts"]))
+        print(m.text("suggest.line", k=k, move=words, why=m.text("list.sep").join(parts)))
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """The dashboard: the tracker over a camera (or the demo game), served on ``--host``:``--port``."""
     import uvicorn
@@ -680,6 +724,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="join a game under way, e.g. 3:12,30 (round 3, player 0 has 12 points, player 1 has 30): "
                         "the game is taken up from the first still view while tiles are being taken")
     w.set_defaults(func=cmd_watch)
+
+    g = sub.add_parser("suggest", help="the best moves for the player to move in a record, with their reasons",
+                       description="Search over the engine (what the bag deals is sampled, never read) and print "
+                                   "the moves ranked: each with its chance to win, the points it is expected to win "
+                                   "and lose this round, and why.")
+    g.add_argument("record", help="an azulcam-record/1 (- for standard input)")
+    g.add_argument("--at", type=int, default=None, help="after this many of its events (default: all)")
+    g.add_argument("--time", type=float, default=1.0, help="seconds of search")
+    g.add_argument("--top", type=int, default=3, help="moves to print")
+    g.add_argument("--seed", type=int, default=None, help="the search's own draws")
+    _add_text_options(g, "the moves and their reasons")
+    g.set_defaults(func=cmd_suggest)
 
     v = sub.add_parser("serve", help="the web dashboard and streaming overlay, live over the tracker",
                        description="Follow a game on camera (or the demo game: --demo) and serve the dashboard, "

@@ -1,0 +1,149 @@
+"""The move assistant: the best moves for the player to move, with what each is expected to bring.
+
+Search over the engine with chance handled honestly: what the bag will deal is never read from the
+state. Each playout draws every deal and refill afresh (``sample_chance``: from the bag's tiles,
+which every player can count, in an order nobody knows), so the moves are judged over many
+possible futures (determinised Monte Carlo search). At the root, moves are chosen for playouts
+by UCB1, the likeliest first (ordered by ``immediate_points``); playouts follow a quick policy
+that mostly plays the move with the most immediate points, sometimes another, to the game's end.
+
+A suggestion carries the share of playouts its player won (ties shared), the points the player
+gained and lost until the round's end (on average), and how many playouts judged it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .azul import FLOOR_PENALTIES
+from .common import CHANCE, TERMINAL
+
+#: UCB1's exploration constant, on results between 0 and 1.
+EXPLORE = 0.5
+#: Playouts' policy: the move with the most immediate points, else (this share) a random one.
+WANDER = 0.25
+#: Root moves searched at first, the rest joining as playouts accumulate (progressive widening).
+FIRST_WIDTH, WIDEN_EVERY = 12, 40
+
+
+@dataclass
+class Suggestion:
+    """A move, and what the playouts that began with it found."""
+
+    move: Any
+    player: int
+    playouts: int = 0
+    wins: float = 0.0
+    gained: float = 0.0  # points won until the round's end, summed over playouts
+    lost: float = 0.0  # points lost (floor, penalties) until the round's end, summed
+    immediate: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def win(self) -> float:
+        return self.wins / self.playouts if self.playouts else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        n = max(self.playouts, 1)
+        return {"move": self.move.to_json(), "player": self.player, "win": round(self.win, 3),
+                "points": {"gained": round(self.gained / n, 2), "lost": round(self.lost / n, 2)},
+                "why": self.extra.get("why", {}), "playouts": self.playouts}
+
+
+def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = None,
+            playouts: int | None = None) -> list[Suggestion]:
+    """The ``top`` moves for the player to move in ``state``, best first (by share of playouts
+    won, then points this round), after ``seconds`` of search (or exactly ``playouts`` playouts,
+    for results that repeat with ``seed``). ``state`` is not changed. Raises ValueError where
+    no player is to move (a deal is due, or the game is over)."""
+    player = state.current_player
+    if player == CHANCE:
+        raise ValueError("no move to suggest: a deal (or refill) is due, not a player's move")
+    if player == TERMINAL:
+        raise ValueError("no move to suggest: the game is over")
+    rng = random.Random(seed)
+    moves = sorted(state.legal_moves(), key=lambda m: -state.immediate_points(m))
+    candidates = [Suggestion(m, player, immediate=state.immediate_points(m)) for m in moves]
+    if len(candidates) == 1:
+        return candidates
+    deadline = time.monotonic() + seconds
+    done = 0
+    while (done < playouts) if playouts is not None else (time.monotonic() < deadline or done < len(candidates[:2])):
+        width = min(len(candidates), FIRST_WIDTH + done // WIDEN_EVERY)
+        chosen = _ucb(candidates[:width], done)
+        _playout(state, chosen, rng)
+        done += 1
+    ranked = sorted((c for c in candidates if c.playouts), key=lambda c: (-c.win, -(c.gained - c.lost) / c.playouts))
+    for c in ranked[:top]:
+        c.extra["why"] = why(state, c.move)
+    return ranked[:top]
+
+
+def why(state: Any, move: Any) -> dict[str, Any]:
+    """What a move does at once, for its reason: Azul, the pattern line it completes (1 to 5) and
+    the wall points that brings at the round's end, the tiles it sends to the floor and their
+    penalty; a wall tiling move, its points; Summer Pavilion, the points a placement scores."""
+    player = state.current_player
+    points = state.immediate_points(move)
+    if state.game != "azul":
+        return {"points": points}
+    after = state.copy()
+    after.play(move)
+    was, now = state.to_json()["boards"][player], after.to_json()["boards"][player]
+    floored = len(now["floor"]) - len(was["floor"])
+    penalty = -sum(FLOOR_PENALTIES[len(was["floor"]):len(was["floor"]) + floored]) if floored > 0 else 0
+    out: dict[str, Any] = {"floor": max(floored, 0), "penalty": -abs(penalty)}
+    line = getattr(move, "line", None)
+    if isinstance(line, int) and now["lines"][line]["count"] + now["lines"][line]["jokers"] == line + 1 \
+            and was["lines"][line]["count"] + was["lines"][line]["jokers"] < line + 1:
+        out.update(completes=line + 1, placement=points + abs(penalty))
+    elif getattr(move, "row", None) is not None:
+        out.update(placement=points + abs(penalty))
+    return out
+
+
+def _ucb(candidates: list[Suggestion], done: int) -> Suggestion:
+    for c in candidates:
+        if not c.playouts:
+            return c
+    log_n = math.log(max(done, 1))
+    return max(candidates, key=lambda c: c.win + EXPLORE * math.sqrt(log_n / c.playouts))
+
+
+def _playout(root: Any, candidate: Suggestion, rng: random.Random) -> None:
+    """One future: the candidate's move, then every player by the quick policy, deals drawn."""
+    state = root.copy()
+    player = candidate.player
+    before = (state.scores()[player], _penalties(state, player))
+    this_round: tuple[int, int] | None = None  # (score, penalties) at the round's end
+    outcome = state.play(candidate.move)
+    while True:
+        if outcome is not None and outcome.round_over and this_round is None:
+            this_round = (state.scores()[player], _penalties(state, player))
+        if state.is_over():
+            break
+        if state.current_player == CHANCE:
+            state.apply_chance_unchecked(state.sample_chance(rng))
+            outcome = None
+            continue
+        moves = state.legal_moves()
+        move = moves[rng.randrange(len(moves))] if rng.random() < WANDER else max(moves, key=state.immediate_points)
+        outcome = state.play(move)
+    scores = state.scores()
+    best = max(scores)
+    winners = [p for p, s in enumerate(scores) if s == best]
+    candidate.playouts += 1
+    candidate.wins += 1.0 / len(winners) if player in winners else 0.0
+    score, penalties = this_round or (scores[player], _penalties(state, player))
+    lost = penalties - before[1]
+    candidate.lost += lost
+    candidate.gained += score - before[0] + lost
+
+
+def _penalties(state: Any, player: int) -> int:
+    """Points the player has lost so far (the breakdown's penalties, as a positive number)."""
+    return -state.breakdown()[player]["penalties"]

@@ -1,0 +1,68 @@
+"""The move assistant: legal moves ranked by playouts whose deals are drawn, never read."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from azulcam.engine.ai import suggest, why
+from azulcam.engine.azul import AzulState
+from azulcam.engine.pavilion import PavilionState
+from azulcam.engine.players import make_player
+from azulcam.engine.record import play_game, replay
+
+
+def _dealt(state):
+    state.apply_chance(state.sample_chance(random.Random(3)))
+    return state
+
+
+@pytest.mark.parametrize("state", [_dealt(AzulState.new(2)), _dealt(AzulState.new(3, "grey", True)),
+                                   _dealt(PavilionState.new(2)), _dealt(PavilionState.new(4, "grey"))])
+def test_suggestions_are_legal_ranked_and_leave_the_state_alone(state):
+    before = state.copy()
+    found = suggest(state, playouts=60, top=3, seed=1)
+    assert 1 <= len(found) <= 3 and state == before
+    legal = state.legal_moves()
+    assert all(s.move in legal and s.player == state.current_player and s.playouts > 0 for s in found)
+    assert [s.win for s in found] == sorted((s.win for s in found), reverse=True)
+    again = suggest(state, playouts=60, top=3, seed=1)
+    assert [s.to_json() for s in again] == [s.to_json() for s in found]  # the same playouts, the same answer
+
+
+def test_no_suggestion_where_no_player_is_to_move():
+    with pytest.raises(ValueError, match="a deal"):
+        suggest(AzulState.new(2), playouts=5)
+    over = play_game("azul", [make_player("greedy"), make_player("greedy")], {}, 4).state
+    with pytest.raises(ValueError, match="over"):
+        suggest(over, playouts=5)
+
+
+def test_the_reason_names_the_line_completed_and_the_floor():
+    record = play_game("azul", [make_player("greedy"), make_player("greedy")], {}, 9).record
+    for step in replay(record):
+        state = step.state
+        if state.current_player < 0:
+            continue
+        for move in state.legal_moves():
+            reason = why(state, move)
+            assert reason["penalty"] <= 0 and reason["floor"] >= 0
+            if move.line == "floor":
+                assert "completes" not in reason and reason["floor"] >= 1
+            if "completes" in reason:
+                assert reason["completes"] == move.line + 1 and reason["placement"] >= 1
+                assert state.immediate_points(move) == reason["placement"] + reason["penalty"]
+        break
+
+
+def test_the_assistant_beats_the_greedy_player_more_often_than_not():
+    """A short check (the figure is bench/ai.py's): 40 playouts a move, 4 games, seats swapped."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from ai import play
+
+    results = [play("azul", 2, seat, 700 + k, 0.0, "greedy", playouts=40)[0] for k in range(2) for seat in (0, 1)]
+    assert sum(results) >= 3
