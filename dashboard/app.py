@@ -25,8 +25,9 @@ from .live import LiveGame
 from .svg import board_svg
 from .words import as_stream, described
 
-#: Overlay widgets, each at its own URL (``/overlay/NAME``); ``/overlay`` shows them all.
-WIDGETS = ("score", "last-move", "round")
+#: Overlay widgets, each at its own URL (``/overlay/NAME``); ``/overlay`` shows them all but the
+#: suggestions, which show only where asked for (``/overlay/suggestions``, or ``/overlay?suggest=1``).
+WIDGETS = ("score", "last-move", "round", "suggestions")
 #: Seconds between two frames of the camera: a viewer is looked at twice as often, and sent each new one.
 MJPEG_PERIOD = 0.1
 #: Seconds between two SSE keep-alive comments, so that proxies and browsers keep the line open.
@@ -112,6 +113,12 @@ def create_app(live: LiveGame, history: History, token: str | None = None) -> Fa
     @app.get("/api/alternatives")
     def alternatives() -> list[dict[str, Any]]:
         return live.alternatives()
+
+    @app.get("/api/suggestions")
+    async def suggestions(seconds: Annotated[float, Query(gt=0, le=10, alias="time")] = 0.5,
+                          top: Annotated[int, Query(ge=1, le=10)] = 3) -> dict[str, Any]:
+        """The best moves for the player to move (searched only when asked: it takes a core)."""
+        return await asyncio.to_thread(live.suggestions, seconds, top)
 
     @app.get("/api/health")
     def health() -> dict[str, Any]:

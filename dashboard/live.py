@@ -23,6 +23,7 @@ import numpy as np
 
 from ..calibration.layouts import load_layout
 from ..calibration.profile import Profile
+from ..engine.ai import suggest
 from ..engine.record import Game, Record
 from ..vision.bare import learn_empty
 from ..vision.capture import Frame, Source
@@ -295,6 +296,19 @@ class LiveGame:
             event = {"player": before.current_player, "move": move.to_json()}
             out.append({"event": event, "text": described({"kind": "move", **event}, record), "last": event == events[-1]})
         return out
+
+    def suggestions(self, seconds: float, top: int) -> dict[str, Any]:
+        """The best moves for the player to move now (``engine.ai.suggest``), each with its
+        words; none where no player is to move. Searched on a replay of the record, so that the
+        watch thread's game is not shared."""
+        record = self.watcher.tracker.game.record
+        game = Game(Record(record.game, record.players, record.options, record.start_player, list(record.events)))
+        if game.state.current_player < 0:
+            return {"player": game.state.current_player, "moves": []}
+        found = [s.to_json() for s in suggest(game.state, seconds, top)]
+        for s in found:
+            s["text"] = described({"kind": "move", "player": s["player"], "move": s["move"]}, record)
+        return {"player": game.state.current_player, "moves": found}
 
     def snapshot(self) -> dict[str, Any]:
         with self._lock:

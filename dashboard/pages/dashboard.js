@@ -86,6 +86,11 @@ document.getElementById("set-zone").addEventListener("submit", (event) => {
   form.hidden = true;
 });
 document.getElementById("undo").addEventListener("click", () => correct({ undo: true }));
+document.getElementById("suggest").addEventListener("click", async () => {
+  const data = await (await fetch("/api/suggestions?time=1")).json();
+  document.getElementById("suggested").innerHTML = data.moves.map((s) =>
+    `<li>${escapeHtml(s.text[lang])} · ${t("dash.win", { n: Math.round(100 * s.win) })}</li>`).join("");
+});
 let alternatives = [];
 async function loadAlternatives() {
   alternatives = await (await fetch("/api/alternatives")).json();

@@ -14,6 +14,16 @@ function show(state) {
   const last = state.log[state.log.length - 1];
   document.getElementById("widget-last-move").textContent = on("last-move") && last ? last.text[lang] : "";
   document.getElementById("widget-round").textContent = on("round") ? t("dash.round", { n: state.round }) : "";
+  if (widget === "suggestions" || params.get("suggest") === "1") suggestFor(state);
+}
+let suggestedAt = -1;
+async function suggestFor(state) {
+  // Only when asked for, and once a position: the search takes a core for a second.
+  if (state.events === suggestedAt || state.to_move < 0) return;
+  suggestedAt = state.events;
+  const data = await (await fetch("/api/suggestions?time=1&top=3")).json();
+  document.getElementById("widget-suggestions").innerHTML = data.moves.map((s) =>
+    `<div>${s.text[lang]} · ${t("dash.win", { n: Math.round(100 * s.win) })}</div>`).join("");
 }
 (async () => {
   if (widget) document.body.classList.add("one");

@@ -187,3 +187,14 @@ def test_a_new_game_from_the_page_keeps_the_last_in_the_history(tmp_path):
     games = {g["id"]: g for g in client.get("/api/games").json()}
     assert games[first["game_id"]]["closed"] and not games[first["game_id"]]["over"] and games[first["game_id"]]["events"] == 2 and games[state["game_id"]]["events"] == 0
     live.stop()
+
+
+def test_suggestions_only_when_asked(played):
+    live, history, _, _ = played
+    client = TestClient(create_app(live, history))
+    data = client.get("/api/suggestions?time=0.2&top=2").json()
+    state = client.get("/api/state").json()
+    assert data["player"] == state["to_move"] and 1 <= len(data["moves"]) <= 2
+    assert all(m["player"] == state["to_move"] and set(m["text"]) == {"en", "fr"} for m in data["moves"])
+    assert client.get("/api/suggestions?time=99").status_code == 422
+    assert client.get("/overlay/suggestions").status_code == 200
