@@ -1,4 +1,4 @@
-"""A stream event in words, in every language of the catalogue: the dashboard's move log."""
+"""A stream event in words, in every language of the catalogue: the dashboard's move log, `azulcam suggest --text`."""
 
 from __future__ import annotations
 
