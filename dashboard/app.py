@@ -82,17 +82,17 @@ def create_app(live: LiveGame, history: History, token: str | None = None) -> Fa
 
     @app.get("/", response_class=HTMLResponse)
     def dashboard_page() -> str:
-        return _page("dashboard.html")
+        return _asset("dashboard.html")
 
     @app.get("/overlay", response_class=HTMLResponse)
     def overlay_page() -> str:
-        return _page("overlay.html")
+        return _asset("overlay.html")
 
     @app.get("/overlay/{widget}", response_class=HTMLResponse)
     def widget_page(widget: str) -> str:
         if widget not in WIDGETS:
             raise HTTPException(404, f"no overlay widget {widget!r} (widgets: {', '.join(WIDGETS)})")
-        return _page("overlay.html")
+        return _asset("overlay.html")
 
     @app.get("/static/{name}")
     def static_file(name: str) -> Response:
@@ -138,7 +138,7 @@ def create_app(live: LiveGame, history: History, token: str | None = None) -> Fa
 
     @app.get("/games/{game_id}", response_class=HTMLResponse)
     def replay_page(game_id: int) -> str:
-        return _page("replay.html")
+        return _asset("replay.html")
 
     @app.get("/api/games/{game_id}/replay")
     def game_replay(game_id: int) -> list[dict[str, Any]]:
@@ -234,7 +234,3 @@ def _browser_language(request: Request) -> str:
 
 def _asset(name: str) -> str:
     return resources.files("azulcam.dashboard").joinpath("pages", name).read_text(encoding="utf-8")
-
-
-def _page(name: str) -> str:
-    return _asset(name)

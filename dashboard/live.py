@@ -24,6 +24,7 @@ import numpy as np
 from ..calibration.layouts import load_layout
 from ..calibration.profile import Profile
 from ..engine.ai import suggest
+from ..engine.observe import observation_of
 from ..engine.record import Game, Record
 from ..vision.bare import learn_empty
 from ..vision.capture import Frame, Source
@@ -379,8 +380,6 @@ def state_of(game: Game, game_id: int, log: list[dict[str, Any]], alerts: list[d
     """What the pages show of a game: its position as ``azulcam-observation/1`` (every zone the
     engine knows of), scores with their breakdown, round, whose turn, the move log, alerts and
     the zones to confirm."""
-    from ..engine.observe import observation_of
-
     state = game.state
     observation = observation_of(state)
     observation.pop("options", None)

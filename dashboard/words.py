@@ -29,7 +29,7 @@ def _text(m: Catalogue, event: dict[str, Any], record: Record) -> str:
     if kind == "position":
         return m.text("event.position", n=event["position"]["round"])
     if kind == "chance":
-        return m.text("event.deal", n=_round_of(record, event)) if "deal" in event else m.text("event.refill")
+        return m.text("event.deal", n=_round_of(record)) if "deal" in event else m.text("event.refill")
     player = m.text("player", n=event["player"] + 1)
     move = event["move"]
     action = move["action"]
@@ -65,7 +65,7 @@ def as_stream(record_event: dict[str, Any]) -> dict[str, Any]:
     return {"kind": "chance", **record_event}
 
 
-def _round_of(record: Record, event: dict[str, Any]) -> int:
+def _round_of(record: Record) -> int:
     """The round a deal begins: the deals in the record up to this one."""
     deals = sum(1 for e in record.events if "deal" in e)
     return max(deals, 1)

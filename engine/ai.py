@@ -40,8 +40,7 @@ class Suggestion:
     wins: float = 0.0
     gained: float = 0.0  # points won until the round's end, summed over playouts
     lost: float = 0.0  # points lost (floor, penalties) until the round's end, summed
-    immediate: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
+    why: dict[str, Any] = field(default_factory=dict)
 
     @property
     def win(self) -> float:
@@ -51,7 +50,7 @@ class Suggestion:
         n = max(self.playouts, 1)
         return {"move": self.move.to_json(), "player": self.player, "win": round(self.win, 3),
                 "points": {"gained": round(self.gained / n, 2), "lost": round(self.lost / n, 2)},
-                "why": self.extra.get("why", {}), "playouts": self.playouts}
+                "why": self.why, "playouts": self.playouts}
 
 
 def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = None,
@@ -67,7 +66,7 @@ def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = N
         raise ValueError("no move to suggest: the game is over")
     rng = random.Random(seed)
     moves = sorted(state.legal_moves(), key=lambda m: -state.immediate_points(m))
-    candidates = [Suggestion(m, player, immediate=state.immediate_points(m)) for m in moves]
+    candidates = [Suggestion(m, player) for m in moves]
     if len(candidates) == 1:
         return candidates
     deadline = time.monotonic() + seconds
@@ -79,7 +78,7 @@ def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = N
         done += 1
     ranked = sorted((c for c in candidates if c.playouts), key=lambda c: (-c.win, -(c.gained - c.lost) / c.playouts))
     for c in ranked[:top]:
-        c.extra["why"] = why(state, c.move)
+        c.why = why(state, c.move)
     return ranked[:top]
 
 

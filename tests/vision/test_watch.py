@@ -14,11 +14,16 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_track import _started  # noqa: E402
 
 
+def _watched(tracker, folder):
+    """A watcher of ``tracker``'s game with its journal and record in ``folder``, and what it says."""
+    said: list[dict] = []
+    journal = Journal.create(folder / "g.json.journal", tracker.game, tracker.displays.places, 30)
+    return Watcher(None, None, tracker, said.append, journal=journal, record_path=folder / "g.json"), said  # type: ignore[arg-type]
+
+
 def test_corrections_are_journalled_recorded_and_announced(tmp_path):
     truth, tracker, _ = _started()
-    said: list[dict] = []
-    journal = Journal.create(tmp_path / "g.json.journal", tracker.game, tracker.displays.places, 30)
-    watcher = Watcher(None, None, tracker, said.append, journal=journal, record_path=tmp_path / "g.json")  # type: ignore[arg-type]
+    watcher, said = _watched(tracker, tmp_path)
     kept = list(tracker.game.record.events)
     watcher.correct({"undo": True})
     assert [s["kind"] for s in said] == ["undo", "state"] and said[0]["event"] == kept[-1]
@@ -39,9 +44,7 @@ def test_corrections_are_journalled_recorded_and_announced(tmp_path):
 
 def test_a_lost_game_is_taken_up_again_from_the_table_as_it_stands(tmp_path):
     truth, tracker, states = _started()
-    said: list[dict] = []
-    journal = Journal.create(tmp_path / "g.json.journal", tracker.game, tracker.displays.places, 30)
-    watcher = Watcher(None, None, tracker, said.append, journal=journal, record_path=tmp_path / "g.json")  # type: ignore[arg-type]
+    watcher, said = _watched(tracker, tmp_path)
     kept = list(tracker.game.record.events)
     ahead = next(k for k in range(12, len(states)) if states[k].current_player >= 0)  # eight events unseen
     watcher._last_view = exact_view(states[ahead], 4.0)
