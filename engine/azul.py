@@ -857,16 +857,54 @@ class AzulState(GameState):
             free = r + 1 - b.line_count[r] - b.line_jokers[r]
             to_floor += max(0, n + j - free)
             if n + j >= free:
-                color = c if c >= 0 else b.line_color[r]
-                if self.grey or color < 0:
-                    cols = [col for col in range(5) if not b.row_filled[r] >> col & 1
-                            and (color < 0 or not self.grey or not b.col_colors[col] >> color & 1)]
-                else:
-                    cols = [(color + r) % 5]
-                if cols:
-                    gain = max(placement_points(b.row_filled, r, col) for col in cols)
+                gain = self._completion_points(b, r, c if c >= 0 else b.line_color[r])
         now = len(b.floor)
         return gain - (_FLOOR_LOSS[min(FLOOR_SIZE, now + to_floor)] - _FLOOR_LOSS[now])
+
+    def greedy_move(self) -> AzulMove:
+        """As :meth:`GameState.greedy_move`; the factory offer without jokers is judged group by
+        group (source, colour), building only the move it returns."""
+        if self._phase != _OFFER or self.jokers:
+            return super().greedy_move()
+        b = self._boards[self._to_move]
+        acc, count, jokers = b.accept, b.line_count, b.line_jokers
+        now = len(b.floor)
+        lost_now = _FLOOR_LOSS[now]
+        gains: dict[tuple[int, int], int] = {}
+        best_points = None
+        best = (0, 0, 0)
+        sources = [(i, pile, pile) for i, pile in enumerate(self._factories)]
+        if self._center:
+            sources.append((_CENTER, self._center, sorted(self._center)))
+        for src, pile, colors in sources:
+            marker = 1 if src == _CENTER and self._marker_in_center else 0
+            for c in colors:
+                n = pile[c]
+                for r in _BITS[acc[c]]:
+                    free = r + 1 - count[r] - jokers[r]
+                    gain = 0
+                    if n >= free:
+                        gain = gains.get((r, c), -1)
+                        if gain < 0:
+                            gain = gains[r, c] = self._completion_points(b, r, c)
+                    on_floor = marker + (n - free if n > free else 0)
+                    points = gain - (_FLOOR_LOSS[min(FLOOR_SIZE, now + on_floor)] - lost_now)
+                    if best_points is None or points > best_points:
+                        best_points, best = points, (src, c, r)
+                points = -(_FLOOR_LOSS[min(FLOOR_SIZE, now + marker + n)] - lost_now)
+                if best_points is None or points > best_points:
+                    best_points, best = points, (src, c, _FLOOR)
+        src, c, r = best
+        return Take(CENTER if src == _CENTER else src, COLORS[c], FLOOR if r == _FLOOR else r)
+
+    def _completion_points(self, b: Board, r: int, color: int) -> int:
+        """Wall points of completing line ``r`` in ``color``: its space, or (grey wall, or a line
+        of jokers alone, ``color`` -1) the best free column it may take, 0 where none may."""
+        if not self.grey and color >= 0:
+            return placement_points(b.row_filled, r, (color + r) % 5)
+        cols = [col for col in range(5) if not b.row_filled[r] >> col & 1
+                and (color < 0 or not b.col_colors[col] >> color & 1)]
+        return max((placement_points(b.row_filled, r, col) for col in cols), default=0)
 
     # -- chance ----------------------------------------------------------------
 

@@ -213,6 +213,17 @@ class GameState:
         outcome.round_over = outcome.game_over or self.phase == "deal"  # type: ignore[attr-defined]
         return outcome
 
+    def greedy_move(self) -> Any:
+        """The legal move with the most ``immediate_points``, the first in legal order on ties:
+        the built-in greedy player's move and the assistant's playout policy. The engines
+        override it with a way that does not build every move where the phase allows."""
+        best = best_key = None
+        for move in self.legal_moves():  # type: ignore[attr-defined]
+            key = self.immediate_points(move)  # type: ignore[attr-defined]
+            if best_key is None or key > best_key:
+                best, best_key = move, key
+        return best
+
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented

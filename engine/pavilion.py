@@ -953,6 +953,34 @@ class PavilionState(GameState):
             return -min(sum(b.hand) - len(move.keep or ()), max(0, b.score - MIN_SCORE))
         return len(move.colors)
 
+    def greedy_move(self) -> PavilionMove:
+        """As :meth:`GameState.greedy_move`, without building every move: a take scores 0 but
+        from the centre while the start token lies there; a placement scores by its space
+        alone (at least 1, more than any pass), so the first space with the most wins."""
+        phase = self._phase
+        if phase == _ACQUIRE and (not self._token_in_center or any(self._factories)):
+            return self.legal_moves()[0]  # a take scoring 0, first in legal order: none scores more
+        if phase != _PLACE:
+            return super().greedy_move()
+        space = self._boards[self._to_move].space
+        best_points = 0
+        best = None
+        for _count, build, arg in self._placements()._groups:
+            if build is not _place:
+                continue
+            base, c, entries = arg
+            for k, first_wild, _n in entries:
+                i = base + k
+                space[i] = c
+                points = _ring_points(space, i)
+                space[i] = -1
+                if points > best_points:
+                    best_points, best = points, (i, c, first_wild)
+        if best is None:
+            return super().greedy_move()  # only passes
+        i, c, first_wild = best
+        return Place(topo.SPACE_NAMES[i], COLORS[c], first_wild)
+
     # -- inspection --------------------------------------------------------------
 
     def board(self, player: int) -> Board:

@@ -33,13 +33,7 @@ class GreedyPlayer:
     name = "greedy"
 
     def choose(self, state: Any) -> Any:
-        best = None
-        best_key = None
-        for move in state.legal_moves():
-            key = state.immediate_points(move)
-            if best_key is None or key > best_key:
-                best, best_key = move, key
-        return best
+        return state.greedy_move()
 
 
 PLAYERS = {"random": RandomPlayer, "greedy": GreedyPlayer}
