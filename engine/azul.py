@@ -64,7 +64,6 @@ _FREE_COLORS = tuple(tuple(c for c in range(5) if not m >> c & 1) for m in range
 _POPCOUNT = tuple(len(_BITS[m]) for m in range(32))
 #: Lines a take may target, for a mask of accepting lines: those lines, then the floor.
 _TARGETS = tuple(tuple(_BITS[m]) + (FLOOR,) for m in range(32))
-_TARGETS_N = tuple((len(t), t) for t in _TARGETS)
 
 
 def _run(mask: int, i: int) -> int:
@@ -425,19 +424,17 @@ class AzulState(GameState):
             acc = self._boards[self._to_move].accept
             groups = []
             total = 0
-            i = 0
-            for pile in self._factories:
+            for pile, takes in zip(self._factories, _FACTORY_TAKES):
                 for c in pile:
-                    n, targets = _TARGETS_N[acc[c]]
-                    groups.append((n, i, c, targets))
-                    total += n
-                i += 1
+                    group = takes[c][acc[c]]
+                    groups.append(group)
+                    total += len(group)
             center = self._center
             if center:
                 for c in sorted(center):
-                    n, targets = _TARGETS_N[acc[c]]
-                    groups.append((n, CENTER, c, targets))
-                    total += n
+                    group = _CENTER_TAKES[c][acc[c]]
+                    groups.append(group)
+                    total += len(group)
             return _Takes(groups, total)
         if phase == _TILING:
             p, r = self._tiling_at
@@ -921,8 +918,9 @@ class AzulState(GameState):
             rng.shuffle(bag)
             lid = [t for t in range(6) for _ in range(self._lid[t])]
             drawn = bag + rng.sample(lid, min(need - len(bag), len(lid)))
-        return Deal(tuple(tuple(TILE_NAMES[t] for t in drawn[i:i + 4]) for i in range(0, len(drawn), 4))
-                    + tuple(() for _ in range(len(self._factories) - (len(drawn) + 3) // 4)))
+        names = list(map(TILE_NAMES.__getitem__, drawn))
+        filled = [tuple(names[i:i + 4]) for i in range(0, len(names), 4)]
+        return Deal(tuple(filled) + ((),) * (len(self._factories) - len(filled)))
 
     def apply_chance(self, deal: Deal | dict[str, Any]) -> Outcome:
         """Deal the factories. Raises :class:`ImpossibleDealError` for a deal that the bag and
@@ -960,9 +958,10 @@ class AzulState(GameState):
     def apply_chance_unchecked(self, deal: Deal) -> None:
         """Apply a deal drawn by :meth:`sample_chance` (no checks)."""
         counts = [0] * 6
+        index = TILE_INDEX.__getitem__
         for f in deal.factories:
-            for name in f:
-                counts[TILE_INDEX[name]] += 1
+            for t in map(index, f):
+                counts[t] += 1
         self._pool_hidden()
         self._deal_unchecked(deal, counts, sum(counts) > sum(self._bag))
 
@@ -978,8 +977,9 @@ class AzulState(GameState):
             pour(bag, self._lid)
         for t in range(6):
             bag[t] -= counts[t]
+        index = TILE_INDEX.__getitem__
         for pile, names in zip(self._factories, deal.factories):
-            for t in sorted(TILE_INDEX[name] for name in names):
+            for t in sorted(map(index, names)):  # colours in tile order: the legal moves' order
                 pile[t] = pile.get(t, 0) + 1
         self._on_table = sum(counts)
         self._phase = _OFFER
@@ -1172,8 +1172,9 @@ def placement_points(row_filled: list[int], r: int, col: int) -> int:
 
 
 class _Takes(LegalMoves[AzulMove]):
-    """The take moves of the factory offer without jokers, as ``(count, source, colour, targets)``
-    groups: the hot path of random play and search builds only the moves it looks at."""
+    """The take moves of the factory offer without jokers, as groups (a source and colour's
+    tuple of moves, from :data:`_FACTORY_TAKES`): random play and search pay only for the
+    moves they look at, and build none."""
 
     __slots__ = ()
 
@@ -1182,17 +1183,26 @@ class _Takes(LegalMoves[AzulMove]):
             index += self._len
         if not 0 <= index < self._len:
             raise IndexError("legal move index out of range")
-        for n, source, c, targets in self._groups:
-            if index < n:
-                return Take(source, COLORS[c], targets[index])
-            index -= n
+        for group in self._groups:
+            if index < len(group):
+                return group[index]
+            index -= len(group)
         raise IndexError("legal move index out of range")  # pragma: no cover
 
     def __iter__(self) -> Iterator[AzulMove]:
-        for n, source, c, targets in self._groups:
-            color = COLORS[c]
-            for line in targets:
-                yield Take(source, color, line)
+        for group in self._groups:
+            yield from group
+
+
+def _takes_from(source: int | str) -> tuple[tuple[tuple[Take, ...], ...], ...]:
+    """Per colour and per mask of lines that accept it, the takes of that colour from ``source``:
+    onto each accepting line, then the floor. Moves are values, so the tables share them."""
+    return tuple(tuple(tuple(Take(source, COLORS[c], line) for line in _TARGETS[mask]) for mask in range(32))
+                 for c in range(5))
+
+
+_FACTORY_TAKES = tuple(_takes_from(i) for i in range(max(FACTORIES_FOR_PLAYERS.values())))
+_CENTER_TAKES = _takes_from(CENTER)
 
 
 def _floor_joker_choices(n: int, j: int, free: int) -> range:
