@@ -114,24 +114,26 @@ def _ucb(candidates: list[Suggestion], done: int) -> Suggestion:
 
 
 def _playout(root: Any, candidate: Suggestion, rng: random.Random) -> None:
-    """One future: the candidate's move, then every player by the quick policy, deals drawn."""
+    """One future: the candidate's move, then every player by the quick policy, deals drawn.
+    Moves come from ``legal_moves`` or ``greedy_move``, so they are played unchecked."""
     state = root.copy()
     player = candidate.player
     before = (state.scores()[player], _penalties(state, player))
     this_round: tuple[int, int] | None = None  # (score, penalties) at the round's end
-    outcome = state.play(candidate.move)
+    state.play_unchecked(candidate.move)
     while True:
-        if outcome is not None and outcome.round_over and this_round is None:
+        to_move = state.current_player
+        if this_round is None and (to_move == TERMINAL or (to_move == CHANCE and state.phase == "deal")):
             this_round = (state.scores()[player], _penalties(state, player))
-        if state.is_over():
+        if to_move == TERMINAL:
             break
-        if state.current_player == CHANCE:
+        if to_move == CHANCE:
             state.apply_chance_unchecked(state.sample_chance(rng))
-            outcome = None
-            continue
-        moves = state.legal_moves()
-        move = moves[rng.randrange(len(moves))] if rng.random() < WANDER else max(moves, key=state.immediate_points)
-        outcome = state.play(move)
+        elif rng.random() < WANDER:
+            moves = state.legal_moves()
+            state.play_unchecked(moves[rng.randrange(len(moves))])
+        else:
+            state.play_unchecked(state.greedy_move())
     scores = state.scores()
     best = max(scores)
     winners = [p for p, s in enumerate(scores) if s == best]
