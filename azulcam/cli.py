@@ -409,7 +409,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 def cmd_suggest(args: argparse.Namespace) -> int:
     """The best moves for the player to move, after the record's first ``--at`` events."""
-    from .dashboard.words import described
+    from .dashboard.words import worded
     from .engine.ai import suggest
     from .engine.errors import RecordError
     from .engine.record import Game, Record
@@ -425,7 +425,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     except (RecordError, ValueError) as exc:
         raise BadInput(str(exc)) from None
     out = {"format": "azulcam-suggestions/1", "game": record.game, "at": at, "player": state.current_player,
-           "moves": [s.to_json() for s in found]}
+           "moves": [worded(s.to_json(), record) for s in found]}
     if not args.text:
         print(dump_json(out))
         return 0
@@ -434,20 +434,10 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     m = messages(_language(args))
     print(m.text("suggest.title", player=m.text("player", n=state.current_player + 1)))
     for k, s in enumerate(out["moves"], 1):
-        words = described({"kind": "move", "player": s["player"], "move": s["move"]}, record)[m.lang]
-        why = s["why"]
-        parts = []
-        if why.get("completes"):
-            parts.append(m.text("suggest.completes", n=why["completes"], points=why["placement"]))
-        elif "placement" in why:
-            parts.append(m.text("suggest.scores", points=why["placement"]))
-        if why.get("penalty"):
-            parts.append(m.text("suggest.floor", points=why["penalty"]))
-        if "points" in why and why["points"]:
-            parts.append(m.text("suggest.scores", points=why["points"]))
-        parts.append(m.text("suggest.expected", gained=s["points"]["gained"], lost=-s["points"]["lost"],
-                            win=round(100 * s["win"]), n=s["playouts"]))
-        print(m.text("suggest.line", k=k, move=words, why=m.text("list.sep").join(parts)))
+        expected = m.text("suggest.expected", gained=s["points"]["gained"], lost=-s["points"]["lost"],
+                          win=round(100 * s["win"]), n=s["playouts"])
+        why = m.text("list.sep").join(part for part in (s["reason"][m.lang], expected) if part)
+        print(m.text("suggest.line", k=k, move=s["text"][m.lang], why=why))
     return 0
 
 

@@ -32,7 +32,7 @@ from ..vision.crops import slot_outlines
 from ..vision.journal import Journal, game_to_follow
 from ..vision.watch import Watcher, resumed_tracker, watch
 from .history import History
-from .words import described
+from .words import described, worded
 
 #: Log lines and alerts a page is sent (the whole game is in the history).
 LOG_LINES = 12
@@ -306,9 +306,7 @@ class LiveGame:
         game = Game(Record(record.game, record.players, record.options, record.start_player, list(record.events)))
         if game.state.current_player < 0:
             return {"player": game.state.current_player, "moves": []}
-        found = [s.to_json() for s in suggest(game.state, seconds, top)]
-        for s in found:
-            s["text"] = described({"kind": "move", "player": s["player"], "move": s["move"]}, record)
+        found = [worded(s.to_json(), record) for s in suggest(game.state, seconds, top)]
         return {"player": game.state.current_player, "moves": found}
 
     def snapshot(self) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""A stream event in words, in every language of the catalogue: the dashboard's move log, `azulcam suggest --text`."""
+"""Events and suggestions in words, in every language of the catalogue: the dashboard's move log and
+suggestions, `azulcam suggest`."""
 
 from __future__ import annotations
 
@@ -12,6 +13,31 @@ from ..i18n import LANGUAGES, Catalogue, messages
 def described(event: dict[str, Any], record: Record) -> dict[str, str]:
     """``{lang: text}`` for a ``move``, ``chance``, ``position`` or ``undo`` stream event."""
     return {lang: _text(messages(lang), event, record) for lang in LANGUAGES}
+
+
+def worded(suggestion: dict[str, Any], record: Record) -> dict[str, Any]:
+    """A suggestion (``Suggestion.to_json()``) with its move in words (``text``) and its
+    ``reason``, what the move does at once in one line, each ``{lang: line}``."""
+    event = {"kind": "move", "player": suggestion["player"], "move": suggestion["move"]}
+    return {**suggestion, "text": described(event, record),
+            "reason": {lang: _reason(messages(lang), suggestion["why"]) for lang in LANGUAGES}}
+
+
+def _reason(m: Catalogue, why: dict[str, Any]) -> str:
+    parts = []
+    if why.get("completes"):
+        parts.append(m.text("suggest.completes", n=why["completes"], points=why["placement"]))
+    elif "placement" in why:
+        parts.append(m.text("suggest.scores", points=why["placement"]))
+    elif "line" in why:
+        parts.append(m.text("suggest.fills", n=why["line"], k=why["on_line"]))
+    if "tiles" in why:
+        parts.append(m.count("suggest.takes", why["tiles"]))
+    if why.get("points") or ("points" in why and not parts):
+        parts.append(m.text("suggest.scores", points=why["points"]))
+    if why.get("floor"):
+        parts.append(m.text("suggest.floor", points=why["penalty"]))
+    return m.text("list.sep").join(parts)
 
 
 def _tiles(m: Catalogue, names: list[str]) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 
 from .azul import FLOOR_PENALTIES
 from .common import CHANCE, TERMINAL
+from .pavilion import Bonus, Take as PavilionTake
 
 #: UCB1's exploration constant, on results between 0 and 1.
 EXPLORE = 0.5
@@ -83,23 +84,32 @@ def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = N
 
 
 def why(state: Any, move: Any) -> dict[str, Any]:
-    """What a move does at once, for its reason: Azul, the pattern line it completes (1 to 5) and
-    the wall points that brings at the round's end, the tiles it sends to the floor and their
-    penalty; a wall tiling move, its points; Summer Pavilion, the points a placement scores."""
+    """What a move does at once, for its reason. Azul: the tiles it sends to the floor and their
+    penalty; the pattern line it fills (``line``, 1 to 5, and ``on_line``, its tiles after the
+    move), and where it completes it, ``completes`` and the wall points that brings at the round's
+    end; a wall tiling move, its points. Summer Pavilion: the points it scores now, and the tiles
+    a take brings to the hand."""
     player = state.current_player
     points = state.immediate_points(move)
-    if state.game != "azul":
-        return {"points": points}
     after = state.copy()
     after.play(move)
     was, now = state.to_json()["boards"][player], after.to_json()["boards"][player]
+    if state.game != "azul":
+        if not isinstance(move, (PavilionTake, Bonus)):
+            return {"points": points}
+        # A bonus scores nothing itself (immediate_points counts its tiles, for the greedy player).
+        return {"points": points if isinstance(move, PavilionTake) else 0,
+                "tiles": sum(now["hand"].values()) - sum(was["hand"].values())}
     floored = len(now["floor"]) - len(was["floor"])
     penalty = -sum(FLOOR_PENALTIES[len(was["floor"]):len(was["floor"]) + floored]) if floored > 0 else 0
-    out: dict[str, Any] = {"floor": max(floored, 0), "penalty": -abs(penalty)}
+    out = {"floor": max(floored, 0), "penalty": -abs(penalty)}
     line = getattr(move, "line", None)
-    if isinstance(line, int) and now["lines"][line]["count"] + now["lines"][line]["jokers"] == line + 1 \
-            and was["lines"][line]["count"] + was["lines"][line]["jokers"] < line + 1:
-        out.update(completes=line + 1, placement=points + abs(penalty))
+    if isinstance(line, int):
+        filled = now["lines"][line]["count"] + now["lines"][line]["jokers"]
+        if filled == line + 1 and was["lines"][line]["count"] + was["lines"][line]["jokers"] < line + 1:
+            out.update(completes=line + 1, placement=points + abs(penalty))
+        else:
+            out.update(line=line + 1, on_line=filled)
     elif getattr(move, "row", None) is not None:
         out.update(placement=points + abs(penalty))
     return out

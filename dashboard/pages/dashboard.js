@@ -89,7 +89,7 @@ document.getElementById("undo").addEventListener("click", () => correct({ undo: 
 document.getElementById("suggest").addEventListener("click", async () => {
   const data = await (await fetch("/api/suggestions?time=1")).json();
   document.getElementById("suggested").innerHTML = data.moves.map((s) =>
-    `<li>${escapeHtml(s.text[lang])} · ${t("dash.win", { n: Math.round(100 * s.win) })}</li>`).join("");
+    `<li>${escapeHtml(s.text[lang])} · ${escapeHtml(s.reason[lang])} · ${t("dash.win", { n: Math.round(100 * s.win) })}</li>`).join("");
 });
 let alternatives = [];
 async function loadAlternatives() {

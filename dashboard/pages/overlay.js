@@ -23,7 +23,7 @@ async function suggestFor(state) {
   suggestedAt = state.events;
   const data = await (await fetch("/api/suggestions?time=1&top=3")).json();
   document.getElementById("widget-suggestions").innerHTML = data.moves.map((s) =>
-    `<div>${s.text[lang]} · ${t("dash.win", { n: Math.round(100 * s.win) })}</div>`).join("");
+    `<div>${s.text[lang]} · ${s.reason[lang]} · ${t("dash.win", { n: Math.round(100 * s.win) })}</div>`).join("");
 }
 (async () => {
   if (widget) document.body.classList.add("one");

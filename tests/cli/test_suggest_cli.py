@@ -20,6 +20,28 @@ def test_suggest_prints_the_moves_ranked(capsys):
     for move in data["moves"]:
         assert move["player"] == data["player"] and 0 <= move["win"] <= 1 and move["playouts"] > 0
         assert {"gained", "lost"} == set(move["points"]) and "penalty" in move["why"]
+        assert move["reason"]["en"] and move["reason"]["fr"] and move["text"]["en"].startswith("Player")
+
+
+@pytest.mark.parametrize("game", ["azul-2p-grey-jokers", "azul-4p-colored-jokers", "pavilion-2p-colored"])
+def test_every_legal_move_of_every_variant_has_a_reason(capsys, game):
+    """Each move the search may rank says in one line what it does, in both languages."""
+    from azulcam.dashboard.words import worded
+    from azulcam.engine.ai import Suggestion, why
+    from azulcam.engine.record import Record, replay
+
+    record = Record.from_json(json.loads((RECORD.parent / f"{game}.json").read_text()))
+    seen = set()
+    for k, step in enumerate(replay(record)):
+        state = step.state
+        if state.current_player < 0 or state.phase in seen or k % 3:
+            continue
+        seen.add(state.phase)
+        for move in list(state.legal_moves())[:40]:
+            suggestion = Suggestion(move, state.current_player, why=why(state, move)).to_json()
+            reason = worded(suggestion, record)["reason"]
+            assert reason["en"] and reason["fr"], (game, state.phase, move)
+    assert seen >= {"offer"} or seen >= {"acquire", "place"}
 
 
 @pytest.mark.parametrize("lang, words", [("en", "Moves for Player"), ("fr", "Coups pour Joueur")])

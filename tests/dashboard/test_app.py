@@ -195,6 +195,6 @@ def test_suggestions_only_when_asked(played):
     data = client.get("/api/suggestions?time=0.2&top=2").json()
     state = client.get("/api/state").json()
     assert data["player"] == state["to_move"] and 1 <= len(data["moves"]) <= 2
-    assert all(m["player"] == state["to_move"] and set(m["text"]) == {"en", "fr"} for m in data["moves"])
+    assert all(m["player"] == state["to_move"] and set(m["text"]) == set(m["reason"]) == {"en", "fr"} for m in data["moves"])
     assert client.get("/api/suggestions?time=99").status_code == 422
     assert client.get("/overlay/suggestions").status_code == 200
