@@ -1,8 +1,8 @@
 """Engine speed: random play, uniform over legal_moves() at every ply, one core.
 
-Prints games/s and moves/s for each game variant and player count. Targets: at least 1,000
-complete 2-player coloured-wall Azul games per second (issue 2) and 300 complete 2-player
-Summer Pavilion games per second (issue 3).
+Prints games/s and moves/s for each game variant and player count. Targets: at least 2,000
+complete 2-player coloured-wall Azul games per second and 600 complete 2-player Summer Pavilion
+games per second (issue 33: the move assistant lives on playouts).
 
     python bench/engine.py [--seconds 2] [--game azul]
 """
