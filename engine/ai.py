@@ -29,6 +29,8 @@ EXPLORE = 0.5
 WANDER = 0.25
 #: Root moves searched at first, the rest joining as playouts accumulate (progressive widening).
 FIRST_WIDTH, WIDEN_EVERY = 12, 40
+#: Playouts for a forced move (the only legal one): enough for its expected result, no more.
+FORCED_PLAYOUTS = 32
 
 
 @dataclass
@@ -68,8 +70,8 @@ def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = N
     rng = random.Random(seed)
     moves = sorted(state.legal_moves(), key=lambda m: -state.immediate_points(m))
     candidates = [Suggestion(m, player) for m in moves]
-    if len(candidates) == 1:
-        return candidates
+    if len(candidates) == 1:  # nothing to compare: a few playouts only estimate what it brings
+        playouts = min(playouts if playouts is not None else FORCED_PLAYOUTS, FORCED_PLAYOUTS)
     deadline = time.monotonic() + seconds
     done = 0
     while (done < playouts) if playouts is not None else (time.monotonic() < deadline or done < len(candidates[:2])):

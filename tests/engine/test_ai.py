@@ -66,3 +66,28 @@ def test_the_assistant_beats_the_greedy_player_more_often_than_not():
 
     results = [play("azul", 2, seat, 700 + k, 0.0, "greedy", playouts=40)[0] for k in range(2) for seat in (0, 1)]
     assert sum(results) >= 3
+
+
+@pytest.mark.parametrize(("kind", "players", "options"), [
+    (AzulState, 2, {"wall": "colored", "jokers": False}), (AzulState, 3, {"wall": "grey", "jokers": False}),
+    (AzulState, 4, {"wall": "colored", "jokers": True}), (AzulState, 2, {"wall": "grey", "jokers": True}),
+    (PavilionState, 3, {"side": "colored"}), (PavilionState, 2, {"side": "grey"}),
+])
+def test_a_suggestion_in_every_phase_of_every_variant(kind, players, options):
+    """Through a whole game: wall tiling on a grey wall, jokers, Summer Pavilion's bonus tiles."""
+    rng = random.Random(players)
+    state = kind.new(players, **options)
+    phases, decisions = set(), 0
+    while not state.is_over():
+        if state.current_player < 0:
+            state.apply_chance(state.sample_chance(rng))
+            continue
+        if state.phase not in phases or decisions % 15 == 0:
+            phases.add(state.phase)
+            best = suggest(state, playouts=6, top=1, seed=decisions)[0]
+            assert best.move in state.legal_moves() and best.why and best.playouts > 0
+        decisions += 1
+        state.play(state.greedy_move() if rng.random() < 0.7 else state.legal_moves()[0])
+    expected = {"offer", "tiling"} if kind is AzulState and options["wall"] == "grey" else (
+        {"offer"} if kind is AzulState else {"acquire", "place", "bonus"})
+    assert expected <= phases
