@@ -388,8 +388,7 @@ def recoloured(loose: list[Loose], named: list[tuple[str | None, float]], in_lig
     two readings disagree, so the tile's zone is listed as uncertain: its confidence is the lower
     of the two, and below the tile's ``unsure_below``. Black and white (:data:`LIGHT_AND_DARK`)
     are never swapped so: the light fixes a tile's hue, but a board's light, measured on a board
-    that may lie in other light than the tile, turned a dim black tile in the centre white (bench
-    seed 900000 --players 4 #19)."""
+    that may lie in other light than the tile, turned a dim black tile in the centre white."""
     named = list(named)
     for n, (kind, confidence) in in_light.items():
         if kind not in (None, MARKER) and named[n][0] not in (None, MARKER, kind) and {kind, named[n][0]} != LIGHT_AND_DARK:
@@ -401,8 +400,8 @@ def one_marker(slot_kinds: list[tuple[str | None, float]], loose: list[Loose], n
                answers: dict[int, tuple[str | None, float]]) -> list[tuple[str | None, float]]:
     """The loose tiles' answers (``named``), with one first-player marker at most: the game has
     one. Of the loose tiles named the marker off the displays (none holds it), those the
-    classifier reads as the marker too come first (a white tile the detector named the marker,
-    beside the marker it also named, edges seed 1020000 #1), and the one with the highest
+    classifier reads as the marker too come first (a white tile the detector named the marker
+    lay beside the marker it also named), and the one with the highest
     confidence (the detector's, or the classifier's for a tile only it named) is the marker,
     unless a slot (a floor line) is read as the marker with at least that confidence. It stays
     the marker even where the classifier saw no tile or a white one on its patch: the classifier

@@ -379,7 +379,7 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
     above THRESHOLD (``analyze.one_marker`` settles it), and its reading stands: no tile, or the
     tile it names (but a tile the detector named white stays white where the model names the
     marker: the marker looks like a white tile, and ``analyze.one_marker`` settles markers; a
-    black tile the model named the marker at 1.00 was the marker, edges seed 1020000 #39).
+    black tile the model names the marker with full confidence is the marker).
     Whether a tile lies there is settled first, by all the tile kinds together against
     empty (``classify_presence``). Those it read are ``checked`` and keep the detector's
     confidence, so that a zone with a peak below :data:`SURE` stays uncertain. It reads the weak
