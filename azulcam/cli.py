@@ -325,9 +325,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from .calibration.profile import Profile, ProfileError
     from .vision.analyze import default_locator
     from .vision.bare import BareError, load_bare_boards
-    from .vision.capture import CaptureError, open_source
-    from .vision.journal import Journal, JournalError, game_to_follow
-    from .vision.watch import Watcher, event_line, read_controls, resumed_tracker, watch
+    from .follow.capture import CaptureError, open_source
+    from .follow.journal import Journal, JournalError, game_to_follow
+    from .follow.watch import Watcher, event_line, read_controls, resumed_tracker, watch
 
     try:
         profile = Profile.from_json(_load_json(args.profile, "profile"))
@@ -452,7 +452,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .dashboard.live import LiveGame
     from .vision.analyze import bare_boards, default_locator
     from .vision.bare import BareError, load_bare_boards
-    from .vision.capture import CaptureError, open_source
+    from .follow.capture import CaptureError, open_source
 
     if args.host not in ("127.0.0.1", "localhost", "::1") and not args.token:
         raise BadInput(f"--host {args.host} lets other machines in: give --token, which every write will need")

@@ -20,8 +20,8 @@ import time
 
 from azulcam.engine.players import make_player
 from azulcam.engine.record import Game, play_game, replay
-from azulcam.vision.explain import exact_view, expected
-from azulcam.vision.track import Tracker
+from azulcam.follow.explain import exact_view, expected
+from azulcam.follow.track import Tracker
 
 CASES = (("azul", {"wall": "colored", "jokers": False}), ("pavilion", {"side": "colored"}),
          ("azul", {"wall": "grey", "jokers": True}))

@@ -41,10 +41,10 @@ from azulcam.engine.record import Game, Record, play_game, replay
 from azulcam.synth.video import Bump, pause_after, write_video
 from azulcam.vision.analyze import bare_boards, default_locator
 from azulcam.vision.calibrate import CalibrationError, find_boards, profile_json
-from azulcam.vision.capture import Frame, VideoSource
+from azulcam.follow.capture import Frame, VideoSource
 from azulcam.vision.classify import default_classifier, load_reader
-from azulcam.vision.journal import Journal, read_journal
-from azulcam.vision.watch import Watcher, resumed_tracker
+from azulcam.follow.journal import Journal, read_journal
+from azulcam.follow.watch import Watcher, resumed_tracker
 
 CASES = (("azul", {"wall": "colored", "jokers": False}), ("pavilion", {"side": "colored"}),
          ("azul", {"wall": "grey", "jokers": True}), ("pavilion", {"side": "grey"}))

@@ -1,6 +1,6 @@
 """The game the dashboard follows: the watch loop in a thread, and what the pages are shown of it.
 
-:class:`LiveGame` runs ``vision.watch`` over a source in a thread of its own. Every event the
+:class:`LiveGame` runs ``follow.watch`` over a source in a thread of its own. Every event the
 watcher announces goes to the history (SQLite) and to every page listening (:class:`Broadcaster`),
 with the game's state as the pages draw it (:func:`state_of`). The newest frame is kept, with the
 zones of the last reading drawn over it (unsure ones in red), for the camera view. Corrections go
@@ -27,10 +27,10 @@ from ..engine.ai import suggest
 from ..engine.observe import observation_of
 from ..engine.record import Game, Record
 from ..vision.bare import learn_empty
-from ..vision.capture import Frame, Source
+from ..follow.capture import Frame, Source
 from ..vision.crops import slot_outlines
-from ..vision.journal import Journal, game_to_follow
-from ..vision.watch import Watcher, resumed_tracker, watch
+from ..follow.journal import Journal, game_to_follow
+from ..follow.watch import Watcher, resumed_tracker, watch
 from .history import History
 from .words import described, worded
 

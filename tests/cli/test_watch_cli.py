@@ -137,9 +137,9 @@ def test_a_live_camera_that_drops_out_is_reopened_and_the_game_goes_on(table):
     from azulcam.calibration.profile import Profile
     from azulcam.vision.analyze import default_locator
     from azulcam.vision.bare import load_bare_boards
-    from azulcam.vision.capture import LiveSource
+    from azulcam.follow.capture import LiveSource
     from azulcam.vision.classify import default_classifier
-    from azulcam.vision.watch import Watcher, resumed_tracker, watch
+    from azulcam.follow.watch import Watcher, resumed_tracker, watch
 
     folder, record, truth = table
     profile = Profile.from_json(json.loads((folder / "profile.json").read_text()))

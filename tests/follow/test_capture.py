@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from azulcam.vision.capture import CaptureError, FolderSource, LiveSource, open_source
+from azulcam.follow.capture import CaptureError, FolderSource, LiveSource, open_source
 
 
 def _image(k: int) -> np.ndarray:

@@ -4,8 +4,8 @@ import pytest
 
 from azulcam.engine.players import make_player
 from azulcam.engine.record import Game, play_game, replay
-from azulcam.vision.explain import View, ZoneRead, exact_view, expected
-from azulcam.vision.track import ALERT_AFTER, Tracker
+from azulcam.follow.explain import View, ZoneRead, exact_view, expected
+from azulcam.follow.track import ALERT_AFTER, Tracker
 
 
 def _sorted(events):

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from azulcam.engine.record import Game, Record
-from azulcam.vision.journal import Journal, JournalError, read_journal
+from azulcam.follow.journal import Journal, JournalError, read_journal
 
 RECORD = Path(__file__).resolve().parents[2] / "fixtures" / "records" / "azul-2p-colored.json"
 
@@ -64,7 +64,7 @@ def test_a_file_that_is_no_journal_says_so(tmp_path):
 
 
 def test_the_game_to_follow_is_the_journal_s_or_a_new_one(tmp_path):
-    from azulcam.vision.journal import game_to_follow
+    from azulcam.follow.journal import game_to_follow
 
     events = _journal(tmp_path / "j", 3)
     options = {"wall": "colored", "jokers": False}

@@ -22,11 +22,11 @@ import numpy as np
 
 from ..calibration.profile import Profile
 from ..engine.observe import observation_of
-from .analyze import Reading, read
+from ..vision.analyze import Reading, read
 from .capture import Frame, Source
 from .journal import Journal, write_atomically
 from .still import StillGate
-from .boards import AZUL_BOARD_MM, PAVILION_BOARD_MM, tile_mm
+from ..vision.boards import AZUL_BOARD_MM, PAVILION_BOARD_MM, tile_mm
 from .explain import View, ZoneRead, loose_zone
 from .track import Displays, Tracker
 

@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 
-from azulcam.vision.still import StillGate
+from azulcam.follow.still import StillGate
 
 
 def _table(seed: int = 0) -> np.ndarray:

@@ -6,9 +6,9 @@ import sys
 from pathlib import Path
 
 from azulcam.engine.record import Record
-from azulcam.vision.explain import exact_view
-from azulcam.vision.journal import Journal, read_journal
-from azulcam.vision.watch import Watcher
+from azulcam.follow.explain import exact_view
+from azulcam.follow.journal import Journal, read_journal
+from azulcam.follow.watch import Watcher
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_track import _started  # noqa: E402
