@@ -273,13 +273,36 @@ def score_report(record: Record) -> dict[str, Any]:
 
 
 class Game:
-    """A game in progress together with its record: the one place where history is kept."""
+    """A game in progress together with its record: the one place where history is kept.
+
+    Every event goes through :meth:`apply`, and :meth:`pop` takes the last one back. Beside
+    the record the game keeps, for each recorded event, a copy of the state before it (as
+    python-chess keeps a ``_BoardState`` per move), so that undoing is a list pop rather than
+    a replay of the whole game.
+    """
 
     def __init__(self, record: Record) -> None:
+        """Replay ``record`` (checked: raises :class:`RecordError` at its first bad event) and
+        keep the state before each of its events, so that :meth:`pop` can take every one back."""
         self.record = record
-        self.state = record.new_state()
-        for step in replay(record):
-            self.state = step.state
+        self._replay()
+
+    def _replay(self) -> None:
+        """Set ``state`` from the record's events, and ``_before`` to the state before each."""
+        events = self.record.events
+        before: list[Any] = []
+        state = self.record.new_state()
+        for step in replay(self.record):
+            # A deal drawn from the record's seed (a seeded record may leave its chance events
+            # out) is no event of the record: it is taken back with the written event after it,
+            # which is what a replay of the shorter record draws again. Drawn steps carry a
+            # fresh event, never the record's own.
+            if step.index < len(events) and step.event is events[step.index]:
+                before.append(state)
+            # replay plays on the state it yields: a copy keeps this one as it is now.
+            state = step.state.copy()
+        self.state = state
+        self._before = before
 
     @classmethod
     def new(cls, game: str, players: int | list[str], options: dict[str, Any] | None = None, start_player: int = 0) -> "Game":
@@ -290,13 +313,22 @@ class Game:
     def apply(self, event: Any) -> Outcome:
         """Check and play a move (a move, its JSON or text, or a record's move event with its
         player) or chance event, and append it to the record; a position event (``{"position":
-        STATE}``) takes the game up from that position."""
+        STATE}``) takes the game up from that position. Raises :class:`EngineError` (a
+        ValueError: :class:`RecordError` for an event out of turn or a bad position, an
+        illegal or unreadable move or deal otherwise), the game left as it was. :meth:`pop`
+        takes the event back."""
         to_move = self.state.current_player
         if isinstance(event, dict) and "position" in event:
             kind, state, _ = _parse_event(self.record, event, len(self.record.events))
+            # A copy, though the state is replaced rather than played on: whoever still holds
+            # the old one may play on it, and pop must give back the position as it was.
+            self._before.append(self.state.copy())
             self.state = state
             self.record.events.append({"position": state.to_json()})
             return Outcome()
+        # The engine plays on the state in place: pop needs it as it was. Taken before the
+        # checks, kept only once the event is recorded, so a refused event leaves no trace.
+        before = self.state.copy()
         if to_move == CHANCE:
             outcome = self.state.apply_chance(event)  # a dict is checked there: one chance event, no other key
             if hasattr(event, "to_json"):
@@ -312,7 +344,23 @@ class Game:
             move = self.state._read_move(event)  # a move, its JSON or its text, read once for both uses
             outcome = self.state.play(move)
             self.record.events.append({"player": to_move, "move": move.to_json()})
+        self._before.append(before)
         return outcome
+
+    def pop(self) -> dict[str, Any]:
+        """Take the last event back, as python-chess's ``Board.pop()`` does: remove it from the
+        record and restore the state from before it (a new object: one held from before the
+        call is not changed back). Returns the removed event, as the record wrote it; applying
+        it again gives the same state. Raises ValueError when the record has no event."""
+        events = self.record.events
+        if not events:
+            raise ValueError("nothing to undo: no event is recorded yet")
+        if len(self._before) != len(events):
+            # The record's events were changed other than by apply or pop: the snapshots no
+            # longer match them, so they are rebuilt once from the record, as written now.
+            self._replay()
+        self.state = self._before.pop()
+        return events.pop()
 
 
 def play_game(game: str, players: list[Any], options: dict[str, Any], seed: int, start_player: int = 0,
