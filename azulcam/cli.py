@@ -321,12 +321,54 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+def _writable_folder(path: Path) -> None:
+    """Raises :class:`BadInput` unless a file can be made beside ``path`` (its folder exists and
+    may be written, as root too: a file is made there and removed) and ``path`` is no folder."""
+    import tempfile
+
+    if path.is_dir():
+        raise BadInput(f"cannot write {path}: it is a folder")
+    folder = path.parent
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".check", dir=folder)
+    except OSError as exc:
+        reason = "no such folder" if not folder.exists() else "not a folder" if not folder.is_dir() else exc.strerror
+        raise BadInput(f"cannot write {path}: {reason}") from None
+    os.close(fd)
+    os.unlink(tmp)
+
+
+def _drop_events(events_out: object, made: bool, path: str | None) -> None:
+    """A refused watch's events file closed, and removed where that watch made it (still empty)."""
+    if events_out is None or events_out is sys.stdout:
+        return
+    events_out.close()  # type: ignore[attr-defined]
+    if made and path and Path(path).is_file() and Path(path).stat().st_size == 0:
+        Path(path).unlink()
+
+
+class _Peeked:
+    """A source whose first frame was taken to check the profile: that frame, then the rest."""
+
+    def __init__(self, source: object, first: object, rest: object) -> None:
+        self.source, self.first, self.rest = source, first, rest
+        self.name, self.live = source.name, source.live  # type: ignore[attr-defined]
+
+    def frames(self):  # type: ignore[no-untyped-def]
+        if self.first is not None:
+            yield self.first
+        yield from self.rest  # type: ignore[misc]
+
+    def close(self) -> None:
+        self.source.close()  # type: ignore[attr-defined]
+
+
 def cmd_watch(args: argparse.Namespace) -> int:
     from .calibration.profile import Profile, ProfileError
-    from .vision.analyze import default_locator
+    from .vision.analyze import ImageError, ProfileMismatch, default_locator, verified_profile
     from .vision.bare import BareError, load_bare_boards
     from .follow.capture import CaptureError, open_source
-    from .follow.journal import Journal, JournalError, game_to_follow
+    from .follow.journal import Journal, JournalError, game_to_follow, write_atomically
     from .follow.watch import Watcher, event_line, read_controls, resumed_tracker, watch
 
     try:
@@ -337,18 +379,39 @@ def cmd_watch(args: argparse.Namespace) -> int:
         raise BadInput(str(exc)) from None
     record_path = Path(args.out) if args.out else None
     journal_path = record_path.with_name(record_path.name + ".journal") if record_path else None
+    if record_path is not None and journal_path is not None:
+        # Before any frame is read: the record and its journal can be written where --out says.
+        _writable_folder(record_path)
+        _writable_folder(journal_path)
+        if record_path.exists() and not journal_path.exists() and not args.force:
+            raise BadInput(f"{record_path} exists and is no watch's record (no journal {journal_path.name} beside it): "
+                           "it would be replaced (--force replaces it)")
     try:
         kept, resumed = game_to_follow(journal_path, profile.game, profile.player_count, options, args.new)
     except JournalError as exc:
         raise BadInput(f"{exc} (--new starts another game and replaces it)") from None
     game, displays, after = kept.game, kept.displays, kept.frame
+    side = "wall" if profile.game == "azul" else "side"
+    if resumed and game.record.options.get(side, "colored") != options.get(side, "colored"):
+        raise BadInput(f"the journal {journal_path} is of a game on the {game.record.options.get(side, 'colored')} "
+                       f"{side}, the profile {args.profile} of the {options.get(side, 'colored')} {side} "
+                       "(--new starts another game and replaces it)")
     joining = _joining(args.join, profile.player_count) if args.join and not game.record.events else None
     if args.join and joining is None:
         print("azulcam watch: note: --join left aside: the journal's game is resumed (--new joins afresh)", file=sys.stderr)
+    model = _reading_model()
+    controls = None
+    if args.control:
+        try:
+            controls = sys.stdin if args.control == "-" else open(args.control, encoding="utf-8")  # noqa: SIM115
+        except OSError as exc:
+            raise BadInput(f"cannot read {args.control}: {exc.strerror}") from None
     events_out = None
+    events_made = False  # the events file was made by this watch: removed again where the watch is refused
     if args.events == "-":
         events_out = sys.stdout
     elif args.events:
+        events_made = not Path(args.events).exists()
         try:
             events_out = open(args.events, "a", encoding="utf-8")  # noqa: SIM115 (closed below)
         except OSError as exc:
@@ -371,26 +434,55 @@ def cmd_watch(args: argparse.Namespace) -> int:
         last = watchers[0].last_seen if watchers else (0, 0.0)
         emit({"kind": "alert", "time": round(last[1], 3), "frame": last[0], "zones": [], "message": message})
 
+    source = None
     try:
         source = open_source(args.source, args.fps, notify=notify)
-    except CaptureError as exc:
+        # The first frame shows whether the profile is this view's (as analyze checks a photo's);
+        # the watcher still sees it, after.
+        rest = source.frames()
+        first = next(rest, None)
+        if first is not None:
+            try:
+                warnings, _ = verified_profile(first.image, profile)
+            except ProfileMismatch as exc:
+                if not args.force:
+                    raise BadInput(f"{source.name} does not match the profile {args.profile}: {exc} "
+                                   "(--force follows it all the same)") from None
+                warnings = [f"{source.name} does not match the profile {args.profile}: {exc} (followed all the same: --force)"]
+            except (ImageError, ProfileError) as exc:
+                raise BadInput(f"{source.name}, frame {first.index}: {exc}") from None
+            for warning in warnings:
+                print(f"azulcam watch: warning: {warning}", file=sys.stderr)
+        source = _Peeked(source, first, rest)
+        # Only now, with a source that shows the profile's table, is a journal written (afresh
+        # where one is resumed), and the record written from it at once: a resumed game's is
+        # never left an event behind its journal (a kill between the two writes), a new game's
+        # never another game's.
+        journal = None
+        if journal_path is not None and record_path is not None:
+            try:
+                journal = Journal.create(journal_path, game, displays, after)
+                write_atomically(record_path, game.record.dumps())
+            except OSError as exc:
+                raise BadInput(f"cannot write {exc.filename or record_path}: {exc.strerror}") from None
+    except (CaptureError, BadInput) as exc:  # refused: nothing of this watch is left behind
+        if source is not None:
+            source.close()
+        if controls is not None and controls is not sys.stdin:
+            controls.close()
+        _drop_events(events_out, events_made, args.events)
+        if isinstance(exc, BadInput):
+            raise
         raise BadInput(str(exc)) from None
-    # Only now, with a source to watch, is a journal written (afresh where one is resumed).
-    journal = Journal.create(journal_path, game, displays, after) if journal_path is not None else None
     locator, note = default_locator()
     if note:
         print(f"azulcam watch: warning: {note}", file=sys.stderr)
-    watcher = Watcher(profile, _reading_model(), resumed_tracker(game, displays, profile), emit, locator, bare,
+    watcher = Watcher(profile, model, resumed_tracker(game, displays, profile), emit, locator, bare,
                       journal, record_path)
     if joining is not None:
         watcher.tracker.join(*joining)
     watchers.append(watcher)
-
-    if args.control:
-        try:
-            controls = sys.stdin if args.control == "-" else open(args.control, encoding="utf-8")  # noqa: SIM115
-        except OSError as exc:
-            raise BadInput(f"cannot read {args.control}: {exc.strerror}") from None
+    if controls is not None:
         read_controls(controls, watcher.controls)
     try:
         watch(source, watcher, resumed, after)
@@ -708,6 +800,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="corrections as JSON lines from PATH ('-' for standard input): {\"undo\": true}, "
                         "{\"replace\": EVENT}, {\"overrule\": {\"zone\": ZONE, \"content\": ...}}")
     w.add_argument("--new", action="store_true", help="start a new game even where --out's journal holds one")
+    w.add_argument("--force", action="store_true",
+                   help="follow a view that does not match its profile (its first frame shows another game, side "
+                        "or no board where the profile puts one), and replace an --out file that is no watch's "
+                        "record (no journal beside it)")
     w.add_argument("--jokers", action="store_true", help="Azul with the joker tiles, whatever the profile says")
     w.add_argument("--fps", type=float, default=None, help="frames a second of a folder of images (default 10)")
     w.add_argument("--join", default=None, metavar="ROUND:SCORES",

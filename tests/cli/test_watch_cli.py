@@ -13,7 +13,7 @@ import pytest
 from azulcam.engine.observe import observation_of
 from azulcam.engine.record import Game, Record, replay
 from azulcam.synth.video import write_video
-from test_cli import run
+from test_cli import assert_one_line_error, run
 
 RECORD = Path(__file__).resolve().parents[2] / "fixtures" / "records" / "azul-2p-colored.json"
 EVENTS = 5  # the deal and four moves
@@ -185,3 +185,103 @@ def test_a_join_that_cannot_be_is_refused(table, capsys, join, message):
     folder, _, _ = table
     code, _, err = run(["watch", str(folder / "game.mp4"), "--profile", str(folder / "profile.json"), "--join", join], capsys)
     assert code == 1 and message in err
+
+
+def _still(folder: Path, into: Path) -> Path:
+    """A folder of one image: the video's first frame (the boards bare, before the deal)."""
+    into.mkdir()
+    (into / "frame-000.png").write_bytes((folder / "start.png").read_bytes())
+    return into
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+
+
+def test_a_profile_that_does_not_match_the_view_is_refused_unless_forced(table, tmp_path, capsys):
+    folder, _, _ = table
+    grey = json.loads((folder / "profile.json").read_text())
+    grey["options"]["wall"] = "grey"
+    for board in grey["boards"]:
+        board["layout"] = "azul-grey"
+        (tmp_path / board["bare"]["image"]).write_bytes((folder / board["bare"]["image"]).read_bytes())
+    (tmp_path / "grey.json").write_text(json.dumps(grey))
+    still = _still(folder, tmp_path / "still")
+    before = _files(tmp_path)
+    args = ["watch", str(still), "--profile", str(tmp_path / "grey.json"), "--out", str(tmp_path / "g.json"),
+            "--events", str(tmp_path / "events.jsonl")]
+    code, _, err = run(args, capsys)
+    line = assert_one_line_error(err)
+    assert code == 1 and f"{still} does not match the profile" in line and "azul-grey" in line and "--force" in line
+    assert _files(tmp_path) == before  # no journal, record or events file left behind
+    code, _, err = run(args + ["--force"], capsys)
+    assert code == 0, err
+    assert "does not match" in err and (tmp_path / "g.json.journal").exists()
+
+
+def test_an_out_file_that_is_no_watchs_record_is_not_replaced_unless_forced(table, tmp_path, capsys):
+    folder, _, _ = table
+    still = _still(folder, tmp_path / "still")
+    mine = tmp_path / "notes.json"
+    mine.write_text("my own notes\n")
+    args = ["watch", str(still), "--profile", str(folder / "profile.json"), "--out", str(mine)]
+    code, _, err = run(args, capsys)
+    line = assert_one_line_error(err)
+    assert code == 1 and str(mine) in line and "would be replaced" in line and "--force replaces it" in line
+    assert mine.read_text() == "my own notes\n" and not (tmp_path / "notes.json.journal").exists()
+    code, _, err = run(args + ["--force"], capsys)
+    assert code == 0, err
+    assert Record.load(mine).events == [] and (tmp_path / "notes.json.journal").exists()
+
+
+def test_a_resumed_watch_rewrites_its_record_from_the_journal_at_once(table, tmp_path, capsys):
+    """Killed between the journal's write and the record's: the record was an event behind."""
+    from azulcam.follow.journal import Journal
+
+    folder, record, _ = table
+    game = Game.new("azul", 2, record.options, record.start_player)
+    for event in record.events[:3]:
+        game.apply(event)
+    Journal.create(tmp_path / "g.json.journal", game, frame=10**6).close()  # every frame of the folder seen
+    behind = Game.new("azul", 2, record.options, record.start_player)
+    for event in record.events[:2]:
+        behind.apply(event)
+    (tmp_path / "g.json").write_text(behind.record.dumps())
+    code, _, err = run(["watch", str(_still(folder, tmp_path / "still")), "--profile", str(folder / "profile.json"),
+                        "--out", str(tmp_path / "g.json")], capsys)
+    assert code == 0, err
+    assert "3 events" in err and Record.load(tmp_path / "g.json").events == record.events[:3]
+
+
+@pytest.mark.parametrize("where", ["missing", "read-only"])
+def test_an_out_that_cannot_be_written_is_refused_before_any_frame(table, tmp_path, capsys, where):
+    import os
+
+    folder, _, _ = table
+    if where == "missing":
+        out, reason = tmp_path / "nowhere" / "g.json", "no such folder"
+    else:
+        if os.geteuid() == 0:
+            pytest.skip("root writes into a read-only folder")
+        (tmp_path / "locked").mkdir(mode=0o500)
+        out, reason = tmp_path / "locked" / "g.json", "Permission denied"
+    code, _, err = run(["watch", str(_still(folder, tmp_path / "still")), "--profile", str(folder / "profile.json"),
+                        "--out", str(out)], capsys)
+    line = assert_one_line_error(err)
+    assert code == 1 and f"cannot write {out}: {reason}" in line
+    assert not out.parent.exists() or not list(out.parent.iterdir())
+
+
+@pytest.mark.parametrize("players, options, message", [(3, {"wall": "colored", "jokers": False}, "another game"),
+                                                       (2, {"wall": "grey", "jokers": False}, "grey wall")])
+def test_a_journal_of_another_game_than_the_profiles_is_refused(table, tmp_path, capsys, players, options, message):
+    from azulcam.follow.journal import Journal
+
+    folder, _, _ = table
+    Journal.create(tmp_path / "g.json.journal", Game.new("azul", players, options)).close()
+    before = _files(tmp_path)
+    code, _, err = run(["watch", str(_still(folder, tmp_path / "still")), "--profile", str(folder / "profile.json"),
+                        "--out", str(tmp_path / "g.json")], capsys)
+    line = assert_one_line_error(err)
+    assert code == 1 and "g.json.journal" in line and message in line and "--new" in line
+    assert _files(tmp_path) == before
