@@ -370,6 +370,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from .follow.capture import CaptureError, open_source
     from .follow.journal import Journal, JournalError, game_to_follow, write_atomically
     from .follow.watch import Watcher, event_line, read_controls, resumed_tracker, watch
+    from .i18n import messages
+    from .i18n.notices import notice_text, with_message
 
     try:
         profile = Profile.from_json(_load_json(args.profile, "profile"))
@@ -418,6 +420,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
             raise BadInput(f"cannot write {args.events}: {exc.strerror}") from None
 
     def emit(event: dict) -> None:
+        event = with_message(event)  # an alert, a refusal, a re-synchronisation: worded in English
         if events_out is not None:
             events_out.write(event_line(event) + "\n")
             events_out.flush()
@@ -429,10 +432,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     watchers: list = []  # the one watcher, once made: the capture thread may speak before
 
-    def notify(message: str) -> None:
+    def notify(code: str, params: dict) -> None:
         """A camera's drop-out or return, as an alert at the last frame seen."""
         last = watchers[0].last_seen if watchers else (0, 0.0)
-        emit({"kind": "alert", "time": round(last[1], 3), "frame": last[0], "zones": [], "message": message})
+        emit({"kind": "alert", "time": round(last[1], 3), "frame": last[0], "zones": [], "code": code, "params": params})
 
     source = None
     try:
@@ -496,6 +499,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
     status = "over" if state.is_over() else "not over"
     print(f"azulcam watch: {len(record.events)} events, game {status}, scores {state.scores()}"
           + (f" -> {record_path}" if record_path else ""), file=sys.stderr)
+    lost = watcher.tracker.lost()
+    if lost is not None:  # the source ended on a table nothing explains: the record stops short
+        raise BadInput(notice_text(messages("en"), "follow.lost", {
+            "after": lost["after"], "frame": lost["frame"], "why": notice_text(messages("en"), lost["code"], lost["params"])}))
     return 0
 
 

@@ -250,7 +250,7 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
             "first_wrong": next((i + offset for i, (a, b) in enumerate(zip(sorted_deals(got.events), want))
                                  if a != b and not (joined is not None and i == 0)), None),
             "lags": lags, "ratio": spent[0] / (spent[1] / source.fps), "over": over, "wrong_score": wrong_score,
-            "reads": watcher.spent["reads"], "kept": watcher.spent["boards_kept"], "frames": spent[1]}
+            "reads": watcher.spent["reads"], "frames": spent[1]}
 
 
 def main() -> None:
@@ -282,7 +282,7 @@ def main() -> None:
         print(f"{video.stem}: {verdict} record ({r['got']} of {r['events']} events"
               f"{'' if r['first_wrong'] is None else ', first wrong: event ' + str(r['first_wrong'])}), "
               f"{'calibrated' if r['calibrated'] else 'corners from the truth'}, {r['reads']} reads of {r['frames']} "
-              f"frames ({r['kept']} boards kept unread), commit lag median {statistics.median(lags) if lags else float('nan'):.1f} s max "
+              f"frames, commit lag median {statistics.median(lags) if lags else float('nan'):.1f} s max "
               f"{max(lags) if lags else float('nan'):.1f} s, time/video {r['ratio']:.2f}", flush=True)
     lags = [x for r in results for x in r["lags"]]
     same = sum(r["same"] for r in results)

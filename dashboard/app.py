@@ -15,9 +15,9 @@ from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..engine.observe import observation_of
+from ..follow import corrections as follow_corrections
 from ..engine.record import RECORD_FORMAT, replay
 from ..i18n import LANGUAGES, catalogue_data
 from .history import History
@@ -36,38 +36,10 @@ KEEPALIVE = 15.0
 Lang = Annotated[Literal["en", "fr"] | None, Query(description="the language: en or fr (default: the browser's)")]
 
 
-class Overrule(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    zone: str = Field(pattern=r"^(boards\.[0-3]\.[A-Za-z0-9_.]+|factories\.[0-9]|center|supply\.[0-9])$",
-                      description="an observation zone: boards.P.SLOT, boards.P.hand, factories.I, center, supply.N")
-    content: str | None | list[str] = Field(description="a tile name or null for a slot; tile names for a loose zone")
+class Correction(follow_corrections.Correction):
+    """One correction, as a ``watch --control`` line, or ``{"new": true}``: a new game begun."""
 
-
-class Join(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    round: int | None = Field(default=None, ge=1, le=100)
-    scores: list[Annotated[int, Field(ge=0, le=1000)]] | None = Field(default=None, min_length=2, max_length=4)
-
-
-class Correction(BaseModel):
-    """One correction, as a ``watch --control`` line: exactly one of its fields."""
-
-    model_config = ConfigDict(extra="forbid")
-    undo: Literal[True] | None = None
-    replace: dict[str, Any] | None = None
-    overrule: Overrule | None = None
-    join: Join | None = None
     new: Literal[True] | None = None
-
-    @model_validator(mode="after")
-    def one_only(self) -> "Correction":
-        given = [k for k in ("undo", "replace", "overrule", "join", "new") if getattr(self, k) is not None]
-        if len(given) != 1:
-            raise ValueError(f"exactly one of undo, replace, overrule, join or new is expected, not {given or 'none'}")
-        return self
-
-    def command(self) -> dict[str, Any]:
-        return self.model_dump(exclude_none=True)
 
 
 def create_app(live: LiveGame, history: History, token: str | None = None) -> FastAPI:

@@ -30,6 +30,7 @@ from ..vision.bare import learn_empty
 from ..follow.capture import Frame, Source
 from ..vision.crops import slot_outlines
 from ..follow.journal import Journal, game_to_follow
+from ..i18n.notices import notice_words, with_message
 from ..follow.watch import Watcher, resumed_tracker, watch
 from .history import History
 from .words import described, worded
@@ -203,7 +204,7 @@ class LiveGame:
             return False
         player = int(parts[1])
         bare = (self.watcher.bare or {}).get(player)
-        reading = self.watcher._last
+        reading = self.watcher.last_reading
         with self._lock:
             frame = self.seen.frame
         view = next((v for v in (reading.boards if reading else []) if v.placement.player == player), None)
@@ -224,7 +225,7 @@ class LiveGame:
             self._begin_new_game()
         with self._lock:
             self.seen.frame = frame
-        reading = self.watcher._last
+        reading = self.watcher.last_reading
         if reading is not None and reading is not getattr(self, "_drawn_reading", None):
             self._drawn_reading = reading
             outlines = _zones_of(reading)
@@ -252,6 +253,8 @@ class LiveGame:
     def _heard(self, event: dict[str, Any]) -> None:
         """One event the watcher announced (already journalled where it is a commit)."""
         kind = event["kind"]
+        if "code" in event:  # an alert, a refusal or a re-synchronisation: worded in every language
+            event = {**with_message(event), "text": notice_words(event)}
         self.history.add(self.game_id, event)
         game = self.watcher.tracker.game
         with self._lock:

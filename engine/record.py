@@ -166,8 +166,12 @@ def _parse_event(record: Record, event: Any, index: int) -> tuple[str, Any, int 
     chance_readers = GAMES[game]["chance"]
     try:
         if "position" in event:
-            if len(event) != 1:
-                raise RecordError(f"unknown key {sorted(str(k) for k in event if k != 'position')[0]!r} in a position event", index)
+            # "resynchronised": the camera lost the game and took it up again from the table.
+            unknown = sorted(str(k) for k in event if k not in ("position", "resynchronised"))
+            if unknown:
+                raise RecordError(f"unknown key {unknown[0]!r} in a position event", index)
+            if event.get("resynchronised", True) is not True:
+                raise RecordError("'resynchronised' in a position event is true or left out", index)
             return "position", checked_position(event["position"], game, record.options, record.player_count), None
         if "move" in event or "player" in event:
             unknown = sorted(set(event) - {"player", "move"})

@@ -38,6 +38,10 @@ class CaptureError(OSError):
     """A source that cannot be opened or read: the message names it."""
 
 
+#: Who hears a live source's drop-outs and returns: a notice code and its parameters.
+Notify = Callable[[str, dict[str, Any]], None]
+
+
 @dataclass(frozen=True)
 class Frame:
     """One frame: its number from 0 (across a camera's drop-outs), its time in seconds (the
@@ -66,7 +70,7 @@ class Source(Protocol):
     def close(self) -> None: ...  # noqa: E704
 
 
-def open_source(spec: str, fps: float | None = None, notify: Callable[[str], None] | None = None) -> Source:
+def open_source(spec: str, fps: float | None = None, notify: Notify | None = None) -> Source:
     """The source ``spec`` names: a webcam index (``0``), an ``rtsp://``, ``http://`` or
     ``https://`` stream, a folder of images (read in name order at ``fps``, by default
     :data:`FOLDER_FPS`) or a video file. ``notify`` hears a live source's drop-outs and returns,
@@ -146,16 +150,17 @@ class LiveSource:
     ``frames()`` hands over each new frame once, the newest one whenever it is asked, and waits
     for the next otherwise; frames the reader downstream had no time for are dropped, never
     queued. When the device stops giving frames (:data:`LOST_AFTER` failed reads), it is released
-    and reopened after :data:`REOPEN_DELAYS`; ``notify`` hears "lost" and "back". ``close()`` ends
+    and reopened after :data:`REOPEN_DELAYS`; ``notify`` hears ``("capture.lost", {"source"})`` and
+    ``("capture.back", {"source", "attempts"})``. ``close()`` ends
     ``frames()``."""
 
     live = True
 
-    def __init__(self, opener: Callable[[], Device], name: str, notify: Callable[[str], None] | None = None,
+    def __init__(self, opener: Callable[[], Device], name: str, notify: Notify | None = None,
                  delays: tuple[float, ...] = REOPEN_DELAYS, clock: Callable[[], float] = time.monotonic) -> None:
         self.name = name
         self._opener = opener
-        self._notify = notify or (lambda message: None)
+        self._notify = notify or (lambda code, params: None)
         self._delays = delays
         self._clock = clock
         self._device = opener()
@@ -189,7 +194,7 @@ class LiveSource:
 
     def _reopen(self) -> None:
         self._device.release()
-        self._notify(f"{self.name} lost: reopening")
+        self._notify("capture.lost", {"source": self.name})
         attempt = 0
         while not self._stopped.is_set():
             self._stopped.wait(self._delays[min(attempt, len(self._delays) - 1)])
@@ -198,7 +203,7 @@ class LiveSource:
             device = self._opener()
             if device.isOpened():
                 self._device = device
-                self._notify(f"{self.name} back after {attempt + 1} attempt{'s' if attempt else ''}")
+                self._notify("capture.back", {"source": self.name, "attempts": attempt + 1})
                 return
             device.release()
             attempt += 1

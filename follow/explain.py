@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..calibration.layouts import expected_slots
@@ -71,12 +71,54 @@ def loose_zone(tiles: list[tuple[str, float]]) -> ZoneRead:
 @dataclass
 class View:
     """One still view: zone -> what was read there, the displays' centres in the image (in the
-    order of their ``factories.I`` zones as read), and when."""
+    order of their ``factories.I`` zones as read), and when. ``change``: for the zones compared
+    with themselves at the view the tracker last settled them in (:mod:`change`), the log-odds
+    that they changed since, and the same allowing for a neighbour's change reaching over;
+    ``near``: each such zone's neighbours."""
 
     zones: dict[str, ZoneRead]
     displays: list[tuple[float, float]]
     frame: int = 0
     time: float = 0.0
+    change: dict[str, tuple[float, float]] = field(default_factory=dict)
+    near: dict[str, frozenset[str]] = field(default_factory=dict)
+
+
+#: How much a reading counts, beside a zone's measured change, in saying whether it changed: half
+#: (a reader misled by a printing it never saw reads the same wrong kind view after view; the
+#: change of a zone compared with itself does not depend on the printing).
+READING_SAYS = 0.5
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What the tracker weighs a state against where a zone's change is measured: the log-odds
+    that each zone changed since the view it was settled in (as :attr:`View.change`), its
+    neighbours, and what the game had there then (``baseline``). A zone that did not change
+    keeps the content the game gave it, however it reads; only changed zones are read."""
+
+    log_odds: dict[str, tuple[float, float]]
+    near: dict[str, frozenset[str]]
+    baseline: dict[str, Any]
+
+    def cost(self, zone: str, want: Any, read: ZoneRead, exp: dict[str, Any]) -> float:
+        """How far ``want`` (what a state puts in ``zone``; ``exp``: all it puts) lies from what was
+        seen. Whether the zone changed is told by its change (:attr:`log_odds`) and, at
+        :data:`READING_SAYS` of its weight, by the reading: one that reads what the zone held
+        says it did not change, any other that it did. A zone seen unchanged keeps what the game
+        gave it, however it reads; where the change is in doubt, the reading decides. In a
+        changed zone, a reading of neither ``want`` nor what it held weighs against ``want`` too."""
+        before = self.baseline[zone]
+        plain, spilled = self.log_odds[zone]
+        says = READING_SAYS * weight(read.confidence) * (-1.0 if read.content == before else 1.0)
+        if want == before:
+            neighbour_changed = plain > 0.0 and any(exp.get(n, empty_content(n)) != self.baseline.get(n, empty_content(n))
+                                                    for n in self.near.get(zone, ()))
+            return max((spilled if neighbour_changed else plain) + says, 0.0)
+        unseen = max(-(plain + says), 0.0)
+        if read.content == want or read.content == before:
+            return unseen
+        return unseen + disagreement(want, read) / (1.0 + math.exp(-plain))
 
 
 def _tiles(counts: dict[str, int]) -> tuple[str, ...]:
@@ -371,14 +413,23 @@ def successors(state: Any, zones: dict[str, ZoneRead], displays: int) -> list[tu
 
 
 def cost_of(state: Any, zones: dict[str, ZoneRead], reference: dict[str, ZoneRead] | None,
-            committed: dict[str, Any] | None) -> tuple[float, list[str]]:
-    """How far ``state``'s table lies from what is seen, and where. A zone that reads as it read in
-    the last explained view (``reference``) and that the state leaves as the committed state had it
-    (``committed``) says nothing: a misreading that lasts is not evidence of a change."""
+            committed: dict[str, Any] | None, changes: Changes | None = None) -> tuple[float, list[str]]:
+    """How far ``state``'s table lies from what is seen, and where. Where a zone's change is
+    measured (``changes``), by what changed (:meth:`Changes.cost`). Elsewhere by what was read: a
+    zone that reads as it read in the last explained view (``reference``) and that the state
+    leaves as the committed state had it (``committed``) says nothing: a misreading that lasts is
+    not evidence of a change."""
     exp = expected(state)
     total, where = 0.0, []
+    measured = changes.log_odds if changes is not None else {}
     for zone, read in zones.items():
         want = exp.get(zone, empty_content(zone))
+        if zone in measured:
+            d = changes.cost(zone, want, read, exp)  # type: ignore[union-attr]
+            if d:
+                total += d
+                where.append(zone)
+            continue
         if want == read.content:
             continue  # agrees: nothing to weigh (most zones, most of the time)
         if reference is not None and committed is not None:
@@ -393,17 +444,17 @@ def cost_of(state: Any, zones: dict[str, ZoneRead], reference: dict[str, ZoneRea
 
 
 def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: dict[str, ZoneRead] | None = None,
-            committed: dict[str, Any] | None = None, most_events: int = MOST_EVENTS, beam: int | None = None
-            ) -> list[Explanation]:
+            committed: dict[str, Any] | None = None, most_events: int = MOST_EVENTS, beam: int | None = None,
+            changes: Changes | None = None) -> list[Explanation]:
     """Every explanation of the view tried from ``state``, best first: no event at all, then
     sequences of up to ``most_events`` events, the longer ones grown from the ``beam`` best
     shorter ones (by default :data:`BEAM`, :data:`BEAM_AFTER_A_GAP` for more than
     :data:`MOST_EVENTS` events) while
     the best so far disagrees with the view by more than :data:`CLOSE_FIT`. ``reference`` and
-    ``committed``: see :func:`cost_of` (by default, the state's own table)."""
+    ``committed``, ``changes``: see :func:`cost_of` (by default, the state's own table)."""
     if reference is not None and committed is None:
         committed = expected(state)
-    cost, where = cost_of(state, zones, reference, committed)
+    cost, where = cost_of(state, zones, reference, committed, changes)
     tried = [Explanation([], state, cost, where)]
     frontier = tried
     long = most_events > MOST_EVENTS
@@ -413,7 +464,7 @@ def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: di
         for parent in frontier:
             wrong = set(parent.mismatches)
             for event, after in successors(parent.state, zones, displays):
-                cost, where = cost_of(after, zones, reference, committed)
+                cost, where = cost_of(after, zones, reference, committed, changes)
                 if "move" in event and any(z in lasting and z not in wrong for z in where):
                     # Many events in a row: only moves that leave no zone that only a deal
                     # refills further from the view, or the search drowns.

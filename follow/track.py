@@ -12,6 +12,7 @@ right. It never commits a guess; a person may correct it (:meth:`Tracker.undo`, 
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +20,7 @@ from typing import Any
 from ..engine.errors import EngineError, ObservationError
 from ..engine.join import position_from
 from ..engine.record import Game
-from .explain import (BEAM, MOST_EVENTS, MOST_WEIGHT, NOTHING_SEEN, Explanation, View, ZoneRead, common_prefix,
+from .explain import (BEAM, MOST_EVENTS, MOST_WEIGHT, NOTHING_SEEN, Changes, Explanation, View, ZoneRead, common_prefix,
                       empty_content, expected, explain, observation_seen, points_apart, unique_states, unsure_zones)
 
 #: After a gap between still views (a camera that dropped out), more events in a row are sought:
@@ -52,6 +53,23 @@ ALERT_AFTER = 2.0
 #: A game taken up from a view (:meth:`Tracker.join`) starts from what was read there; the zones
 #: read at under this are announced unsure, for a person to confirm or overrule.
 JOIN_SURE = 0.9
+
+#: A game that nothing has explained for this long (seconds), over this many still views, is lost:
+#: it is taken up again from the table as it stands (the same work as joining), with the round
+#: and scores the game had, and said so. Long after the alert: a person had time to correct it.
+RESYNC_AFTER, RESYNC_VIEWS = 8.0, 4
+
+
+class Refused(ValueError):
+    """A correction the tracker cannot make: a notice code (``follow.*``) and its parameters, to
+    be worded by the catalogue."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code, params)
+        self.code, self.params = code, params
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.params}"
 
 
 @dataclass
@@ -128,7 +146,9 @@ class Tracker:
     pending: list[Explanation] = field(default_factory=list)
     unexplained_since: float | None = None
     unexplained_zones: list[str] = field(default_factory=list)
-    unexplained_told: list[str] = field(default_factory=list)
+    #: What an alert says is wrong with the view: a notice code and its parameters.
+    unexplained_notice: tuple[str, dict[str, Any]] = ("follow.unexplained", {"zones": []})
+    unexplained_frame: int = 0
     alerted: bool = False
     last_unsure: list[str] = field(default_factory=list)
     #: When the last view that fitted was seen (None: none yet), and views unexplained since.
@@ -138,18 +158,32 @@ class Tracker:
     overruled: dict[str, ZoneRead] = field(default_factory=dict)
     #: The round and scores of a game to take up from the next view (:meth:`join`); None: follow.
     joining: tuple[int, list[int]] | None = None
-    #: What an alert says is wrong with the view.
-    unexplained_why: str = "illegal or unexplained change"
+    #: The board spaces (and supply spaces) the game vouches for: what the game had in each at the
+    #: view it was last settled in, and how many events the record held then. The camera is asked
+    #: only whether they changed since (:attr:`View.change`).
+    baseline: dict[str, Any] = field(default_factory=dict)
+    settled_at: dict[str, int] = field(default_factory=dict)
+    #: What was settled (zone -> whether the game changed it since its last settling) and forgotten
+    #: (zones whose content is no longer known: a move taken back) since the frame loop last took
+    #: them (:meth:`take_settled`): it keeps the view's patches of those zones as their references.
+    settled: dict[str, bool] = field(default_factory=dict)
+    forgotten: set[str] = field(default_factory=set)
 
     @property
     def display_count(self) -> int:
         return len(self.game.state.to_json()["factories"])
 
     def see(self, view: View) -> list[dict[str, Any]]:
+        if not self.baseline and not self.game.record.events and self.joining is None:
+            # A game at its start: every space is known empty, whatever it reads like. The view
+            # is its reference, and the spaces count as unchanged in it.
+            self._settle(view.zones, expected(self.game.state), ())
+            view = View(view.zones, view.displays, view.frame, view.time,
+                        {z: (-MOST_WEIGHT, -MOST_WEIGHT) for z in self.settled}, view.near)
         if not self.displays.places:
             seen = [c for c in view.displays if not math.isnan(c[0])]
             if len(seen) != self.display_count:
-                return self._unexplained(view, [], [f"{len(seen)} of the {self.display_count} displays seen"])
+                return self._unexplained(view, [], ("follow.displays_seen", {"seen": len(seen), "count": self.display_count}))
             self.displays = Displays.numbered(seen, self.first_near)
         matched = self.displays.match(view.displays)
         zones = {**in_engine_numbers(view, matched), **self.overruled}
@@ -159,16 +193,17 @@ class Tracker:
         # unexplained after those is not searched ever deeper (the camera must keep up).
         gap = view.time - self.last_fitted if self.last_fitted is not None and self.misses < LONG_SEARCHES else 0.0
         most = min(max(MOST_EVENTS, math.ceil(gap * EVENTS_PER_SECOND)), MOST_EVENTS_AFTER_A_GAP)
-        ranked = self._explanations(zones, most)
+        ranked = self._explanations(zones, most, self._changes(view))
         fitting = [e for e in ranked if e.cost <= FITS]
         revised: list[dict[str, Any]] = []
         if not fitting:
             # Revising is for a commit that a misreading misled; after a gap, the long search
             # from the committed state is what finds the events the camera missed.
-            revision = self._revision(zones, most) if self.misses < LONG_SEARCHES and most <= MOST_EVENTS else None
+            revision = self._revision(zones, most, view) if self.misses < LONG_SEARCHES and most <= MOST_EVENTS else None
             if revision is None:
                 best = ranked[0] if ranked else None
-                return self._unexplained(view, best.mismatches if best else [], _told(best, zones) if best else [])
+                return self._unexplained(view, best.mismatches if best else [],
+                                         ("follow.unexplained", {"zones": _told(best, zones) if best else []}), zones)
             undone, fitting = revision
             for _ in range(undone):
                 revised.append({**self.undo(), "revised": True})
@@ -191,19 +226,66 @@ class Tracker:
         if len(alike) == 1:
             self.pending, self.last_unsure = [], []
             self.reference = zones
+            self._settle(zones, expected(self.game.state), self._in_doubt(alike[0], zones))
             return out + unsure_points
         self.pending = [Explanation(e.events[len(shared):], e.state, 0.0, e.mismatches, e.total - best, e.start)
                         for e in alike]
         exp = [expected(e.state) for e in alike]
         differ = sorted({z for a in exp for b in exp for z in a.keys() | b.keys() if a.get(z, empty_content(z)) != b.get(z, empty_content(z))})
+        # What every hypothesis agrees on is settled all the same: the others' references stay fresh.
+        self._settle(zones, exp[0], {*differ, *(z for e in alike for z in self._in_doubt(e, zones))})
         if differ != self.last_unsure:
             self.last_unsure = differ
             out.append({"kind": "uncertain", "zones": differ})
         return out
 
+    def take_settled(self) -> tuple[dict[str, bool], set[str]]:
+        """What was settled and forgotten since the last call (see :attr:`settled`)."""
+        out = self.settled, self.forgotten
+        self.settled, self.forgotten = {}, set()
+        return out
+
+    def _changes(self, view: View, upto: int | None = None) -> Changes | None:
+        """The view's measured changes of the zones the game vouches for (settled by the record's
+        first ``upto`` events, by default all)."""
+        log_odds = {z: lo for z, lo in view.change.items() if z in self.baseline
+                    and (upto is None or self.settled_at[z] <= upto)}
+        return Changes(log_odds, view.near, self.baseline) if log_odds else None
+
+    def _settle(self, zones: dict[str, ZoneRead], exp: dict[str, Any], unsure: Any) -> None:
+        """The board and supply spaces of the view, but ``unsure`` (where it disagreed with the
+        game), settled with what the game (``exp``) puts there."""
+        at = len(self.game.record.events)
+        off = set(unsure)
+        for zone in zones:
+            if zone in off or not (zone.startswith("supply.") or (zone.startswith("boards.") and not zone.endswith(".hand"))):
+                continue
+            content = exp.get(zone, empty_content(zone))
+            if zone in self.baseline:
+                self.settled[zone] = self.baseline[zone] != content
+            else:
+                self.settled.setdefault(zone, False)
+            self.baseline[zone], self.settled_at[zone] = content, at
+            self.forgotten.discard(zone)
+
+    @staticmethod
+    def _in_doubt(explanation: Explanation, zones: dict[str, ZoneRead]) -> list[str]:
+        """The zones where ``explanation`` and the view disagree, but those the reading agrees
+        with it on (a tile on its own print may hardly change its space's look: the game and the
+        reading together settle it)."""
+        exp = expected(explanation.state)
+        return [z for z in explanation.mismatches if zones[z].content != exp.get(z, empty_content(z))]
+
+    def _forget_after(self, count: int) -> None:
+        """The spaces settled after the record's first ``count`` events: what the game had there
+        then is in doubt, and they are read again until settled anew."""
+        for zone in [z for z, at in self.settled_at.items() if at > count]:
+            del self.baseline[zone], self.settled_at[zone]
+            self.settled.pop(zone, None)
+            self.forgotten.add(zone)
+
     def _fitted(self, time: float) -> None:
         self.unexplained_since, self.alerted, self.last_fitted, self.misses = None, False, time, 0
-        self.unexplained_why = "illegal or unexplained change"
 
     def join(self, round: int, scores: list[int]) -> None:
         """Take the game up from the next view (a game joined mid-way, or one the camera lost),
@@ -211,36 +293,50 @@ class Tracker:
         to move is found by the first move seen. Raises ValueError for a round or scores that
         cannot be (checked again against the view)."""
         players = self.game.record.player_count
-        if not (isinstance(round, int) and round >= 1):
-            raise ValueError(f"a round is a number from 1, not {round!r}")
-        if not (isinstance(scores, list) and len(scores) == players and all(isinstance(s, int) and s >= 0 for s in scores)):
-            raise ValueError(f"one score per player ({players}) expected, not {scores!r}")
+        if not (isinstance(round, int) and not isinstance(round, bool) and round >= 1):
+            raise Refused("follow.bad_round", round=repr(round))
+        if not (isinstance(scores, list) and len(scores) == players
+                and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in scores)):
+            raise Refused("follow.bad_scores", players=players, scores=repr(scores))
         self.joining = (round, list(scores))
         self._afresh()
 
     def _take_up(self, view: View, zones: dict[str, ZoneRead]) -> list[dict[str, Any]]:
         """The game rebuilt from the view, or an alert (once it lasts) naming why it cannot be."""
-        record = self.game.record
         assert self.joining is not None
+        taken = self._taken_up(view, zones, *self.joining)
+        return taken if taken is not None else self._unexplained(view, [], self.unexplained_notice)
+
+    def _taken_up(self, view: View, zones: dict[str, ZoneRead], round: int, scores: list[int],
+                  resynchronised: bool = False) -> list[dict[str, Any]] | None:
+        """The game taken up from the view in ``round`` with ``scores`` (a ``position`` event,
+        marked ``resynchronised`` where the game was lost), and its stream events; None where no
+        legal game shows the view (:attr:`unexplained_notice` says why)."""
+        record = self.game.record
         seen = observation_seen(zones, record.game, record.player_count, self.display_count)
         try:
-            position = position_from(seen, record.options, *self.joining, to_move=0)
+            position = position_from(seen, record.options, round, scores, to_move=0)
         except ObservationError as exc:
-            self.unexplained_why = "cannot take the game up from this view"
-            return self._unexplained(view, [], [str(exc)])
+            self.unexplained_notice = ("follow.cannot_take_up", {"reason": str(exc)})
+            return None
+        after = len(record.events)
         self.joining = None
-        self.game.apply({"position": position.to_json()})
+        self.game.apply({"position": position.to_json(), **({"resynchronised": True} if resynchronised else {})})
         self._afresh()
         self.reference = zones
+        self._settle(zones, expected(self.game.state), unsure_zones(zones, JOIN_SURE))
         self._fitted(view.time)
         out: list[dict[str, Any]] = [{"kind": "position", **record.events[-1]}]
+        if resynchronised:
+            out[0].update(code="follow.resynchronised", params={"after": after, "round": round})
         unsure = unsure_zones(zones, JOIN_SURE)
         if unsure:
             self.last_unsure = unsure
             out.append({"kind": "uncertain", "zones": unsure})
         return out
 
-    def _explanations(self, zones: dict[str, ZoneRead], most: int = MOST_EVENTS) -> list[Explanation]:
+    def _explanations(self, zones: dict[str, ZoneRead], most: int = MOST_EVENTS, changes: Changes | None = None
+                      ) -> list[Explanation]:
         """Every explanation of the view from the committed state or from each pending
         hypothesis, best first. Before the first move, from the game begun by each player."""
         start = self._first_mover()
@@ -254,12 +350,12 @@ class Tracker:
         committed = expected(self.game.state) if self.reference is not None else None
         out = []
         for root in roots:
-            for e in explain(root.state, zones, self.display_count, self.reference, committed, most):
+            for e in explain(root.state, zones, self.display_count, self.reference, committed, most, changes=changes):
                 out.append(Explanation(root.events + e.events, e.state, e.cost, e.mismatches, root.prior, root.start))
         out.sort(key=lambda e: (e.total, len(e.events)))
         return out
 
-    def _revision(self, zones: dict[str, ZoneRead], most: int) -> tuple[int, list[Explanation]] | None:
+    def _revision(self, zones: dict[str, ZoneRead], most: int, view: View) -> tuple[int, list[Explanation]] | None:
         """Where no explanation fits from the committed state: how many of the last committed
         events to take back (up to :data:`MOST_REVISED`) and the one explanation from before them
         that fits the view clearly better than any other, or None. Judged on every zone: the
@@ -273,7 +369,8 @@ class Tracker:
             for event in events[:-back]:
                 game.apply(event)
             ranked = unique_states([e for e in explain(game.state, zones, self.display_count, None, None, most + back,
-                                                       REVISION_BEAM) if e.cost <= FITS][:4 * BEAM])
+                                                       REVISION_BEAM, self._changes(view, len(events) - back))
+                                    if e.cost <= FITS][:4 * BEAM])
             if not ranked or ranked[0].events[:back] == events[-back:]:
                 continue
             rival = next((e for e in ranked[1:] if e.events != ranked[0].events), None)
@@ -306,15 +403,12 @@ class Tracker:
         when there is none."""
         events = self.game.record.events
         if not events:
-            raise ValueError("nothing to undo: no event is recorded yet")
+            raise Refused("follow.nothing_to_undo")
         last = events[-1]
         if "position" in last:
-            raise ValueError("the game was taken up here: there is nothing before it to go back to")
-        game = Game.new(self.game.record.game, self.game.record.players, self.game.record.options,
-                        self.game.record.start_player)
-        for event in events[:-1]:
-            game.apply(event)
-        self.game = game
+            raise Refused("follow.taken_up_here")
+        self.game.pop()
+        self._forget_after(len(events))
         self._afresh()
         return {"kind": "undo", "event": last}
 
@@ -336,15 +430,18 @@ class Tracker:
         that zone."""
         self.overruled[zone] = (ZoneRead(tuple(sorted(content)), NOTHING_SEEN, (1.0,) * len(content))
                                 if isinstance(content, list) else ZoneRead(content, 1.0 - 1e-6))
+        if zone in self.baseline:  # a person's word on what a space holds now: read again from here
+            del self.baseline[zone], self.settled_at[zone]
+            self.forgotten.add(zone)
         self._afresh()
 
     def _apply_checked(self, event: dict[str, Any]) -> None:
         if not isinstance(event, dict) or not ("move" in event or "deal" in event or "refill" in event):
-            raise ValueError(f"not a record event (a move with its player, a deal or a refill): {event!r}")
+            raise Refused("follow.not_an_event", event=json.dumps(event)[:120] if _jsonable(event) else repr(event)[:120])
         try:
             self.game.apply(event)
         except EngineError as exc:
-            raise ValueError(str(exc)) from None
+            raise Refused("follow.illegal", reason=str(exc)) from None
         self._afresh()
 
     def _afresh(self) -> None:
@@ -373,36 +470,61 @@ class Tracker:
         game = Game.new(record.game, record.players, record.options, start if at <= 0 else record.start_player)
         for k, event in enumerate(record.events):
             if k == at:
-                event = {"position": {**event["position"], "to_move": start, "start_player": start}}
+                event = {**event, "position": {**event["position"], "to_move": start, "start_player": start}}
             game.apply(event)
         return game
 
-    def _unexplained(self, view: View, zones: list[str], told: list[str]) -> list[dict[str, Any]]:
+    def _unexplained(self, view: View, zones: list[str], notice: tuple[str, dict[str, Any]],
+                     seen: dict[str, ZoneRead] | None = None) -> list[dict[str, Any]]:
+        """A view nothing explains: its alert once it lasts (:meth:`tick`); a game under way lost
+        for :data:`RESYNC_AFTER` seconds and :data:`RESYNC_VIEWS` views is taken up again from
+        the view (``seen``, its zones), with the round and scores it had."""
         self.misses += 1
         if self.unexplained_since is None:
-            self.unexplained_since = view.time
-        self.unexplained_zones, self.unexplained_told = zones, told
-        return self.tick(view.time)
+            self.unexplained_since, self.unexplained_frame = view.time, view.frame
+        self.unexplained_zones, self.unexplained_notice = zones, notice
+        out = self.tick(view.time)
+        if (seen is not None and self.joining is None and self.game.record.events and self.misses >= RESYNC_VIEWS
+                and view.time - self.unexplained_since >= RESYNC_AFTER):
+            state = self.game.state
+            taken = self._taken_up(view, seen, max(int(state.round), 1), list(state.scores()), resynchronised=True)
+            if taken is not None:
+                return out + taken
+            self.unexplained_notice = notice  # the alert still says what went wrong first
+        return out
+
+    def lost(self) -> dict[str, Any] | None:
+        """Where the game was lost, if the table is unexplained now and was for long enough to
+        be told (an alert): ``{"after": EVENTS, "frame": F, "code": ..., "params": ...}``; else None."""
+        if self.unexplained_since is None or not self.alerted:
+            return None
+        code, params = self.unexplained_notice
+        return {"after": len(self.game.record.events), "frame": self.unexplained_frame, "code": code, "params": params}
 
     def tick(self, time: float) -> list[dict[str, Any]]:
         """Time passing over an unexplained view: its alert, once it has lasted :data:`ALERT_AFTER`."""
         if self.unexplained_since is None or self.alerted or time - self.unexplained_since < ALERT_AFTER:
             return []
         self.alerted = True
-        told = self.unexplained_told
-        return [{"kind": "alert", "zones": self.unexplained_zones,
-                 "message": f"{self.unexplained_why}: {'; '.join(told[:6])}"
-                            + (f"; and {len(told) - 6} more" if len(told) > 6 else "")}]
+        code, params = self.unexplained_notice
+        return [{"kind": "alert", "zones": self.unexplained_zones, "code": code, "params": params}]
 
 
-def _told(best: Explanation, zones: dict[str, ZoneRead]) -> list[str]:
-    """Where the likeliest explanation and the view disagree, in words: "ZONE: read X, expected Y"."""
+def _jsonable(value: Any) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _told(best: Explanation, zones: dict[str, ZoneRead]) -> list[dict[str, Any]]:
+    """Where the likeliest explanation and the view disagree: each zone, what was read there and
+    what was expected (a kind or None for a slot, a list of tiles for a zone of loose tiles)."""
     want = expected(best.state)
 
-    def show(content: Any) -> str:
-        if isinstance(content, tuple):
-            return "+".join(content) if content else "nothing"
-        return "empty" if content is None else str(content)
+    def plain(content: Any) -> Any:
+        return list(content) if isinstance(content, tuple) else content
 
-    return [f"{z}: read {show(zones[z].content)}, expected {show(want.get(z, empty_content(z)))}"
+    return [{"zone": z, "read": plain(zones[z].content), "expected": plain(want.get(z, empty_content(z)))}
             for z in best.mismatches]

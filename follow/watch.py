@@ -27,13 +27,12 @@ from .capture import Frame, Source
 from .journal import Journal, write_atomically
 from .still import StillGate
 from ..vision.boards import AZUL_BOARD_MM, PAVILION_BOARD_MM, tile_mm
+from .change import SPILL, ChangeModel, moved_share, neighbours
 from .explain import View, ZoneRead, loose_zone
-from .track import Displays, Tracker
+from .corrections import check_overrule, parsed
+from .track import Displays, Refused, Tracker
 
 EVENTS_FORMAT = "azulcam-events/1"
-
-#: The corrections a control line may carry (docs/formats/events.md).
-CORRECTIONS = ("undo", "replace", "overrule", "join")
 
 #: Seconds a still table with a change reaching in from the picture's edge waits before it is
 #: read all the same (see ``Watcher.feed``): under the one second a move may take to be committed.
@@ -73,13 +72,20 @@ class Watcher:
     record_path: Path | None = None
     gate: StillGate = field(default_factory=StillGate)
     controls: queue.Queue = field(default_factory=queue.Queue)
+    #: The newest reading of a still view (None before any): what the dashboard draws over the camera.
+    last_reading: Reading | None = None
     _hand_since: float | None = None
     _last_view: View | None = None
     _time: float = 0.0
-    _last: Reading | None = None
     _frame: int = -1
-    spent: dict[str, float] = field(default_factory=lambda: {"frames": 0, "reads": 0, "boards_kept": 0, "gate_s": 0.0,
-                                                              "read_s": 0.0, "track_s": 0.0})
+    spent: dict[str, float] = field(default_factory=lambda: {"frames": 0, "reads": 0, "gate_s": 0.0, "read_s": 0.0,
+                                                              "track_s": 0.0})
+    #: Each settled space's patch at the view it was settled in: what its later views are compared with.
+    references: dict[str, np.ndarray] = field(default_factory=dict)
+    change_model: ChangeModel = field(default_factory=ChangeModel)
+    #: The last view's patches by zone, and their moved shares against their references.
+    _patches: dict[str, np.ndarray] = field(default_factory=dict)
+    _shares: dict[str, float] = field(default_factory=dict)
 
     def start(self, source_name: str, resumed: bool) -> None:
         record = self.tracker.game.record
@@ -101,8 +107,9 @@ class Watcher:
         stamp = frame or Frame(self._frame, self._time, np.zeros((1, 1, 3), np.uint8))
         try:
             announced, entries = self._corrected(command)
-        except (ValueError, TypeError, KeyError) as exc:
-            self._announce([{"kind": "refused", "message": f"correction refused: {exc}"}], stamp)
+        except Refused as exc:
+            self._announce([{"kind": "refused", "code": "follow.refused",
+                             "params": {"reason": exc.code, "params": exc.params}}], stamp)
             return
         # Done: from here on, a failure is the journal's or the disk's, not a refusal.
         if self.journal is not None:
@@ -112,29 +119,27 @@ class Watcher:
             write_atomically(self.record_path, self.tracker.game.record.dumps())
         if not entries and self._last_view is not None:  # an overrule or a join: the table looked at again
             announced = self._see(self._last_view)
+        self._take_references()
         self._announce(announced, stamp)
 
     def _corrected(self, command: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """The correction made on the tracker: what to announce, and the journal's entries for it.
-        Raises ValueError (or TypeError, KeyError) for one that cannot be, the tracker unchanged."""
-        if not isinstance(command, dict) or len(command) != 1 or next(iter(command)) not in CORRECTIONS:
-            raise ValueError(f"one of {', '.join(CORRECTIONS)} expected, not {json.dumps(command)[:80]}")
-        (key, value), = command.items()
+        Raises :class:`Refused` for one that cannot be, the tracker unchanged."""
+        correction = parsed(command)
         tracker = self.tracker
-        if key == "overrule":
-            if not isinstance(value, dict) or not isinstance(value.get("zone"), str) or "content" not in value:
-                raise ValueError('overrule takes {"zone": ZONE, "content": KIND, null or [TILES]}')
-            tracker.overrule(value["zone"], value["content"])
+        if correction.overrule is not None:
+            check_overrule(correction.overrule.zone, correction.overrule.content, tracker.game.state)
+            tracker.overrule(correction.overrule.zone, correction.overrule.content)
             return [], []
-        if key == "join":
-            if not isinstance(value, dict) or set(value) - {"round", "scores"}:
-                raise ValueError('join takes {"round": ROUND, "scores": [SCORES]} (each left out: as the game has it)')
+        if correction.join is not None:
             state = tracker.game.state
-            tracker.join(value.get("round", state.round), value.get("scores", state.scores()))
+            join = correction.join
+            tracker.join(join.round if join.round is not None else state.round,
+                         join.scores if join.scores is not None else list(state.scores()))
             return [], []
-        announced = [tracker.undo()] if key == "undo" else tracker.replace(value)
+        announced = [tracker.undo()] if correction.undo else tracker.replace(correction.replace)
         entries: list[dict[str, Any]] = [{"undo": True}]
-        if key == "replace":
+        if correction.replace is not None:
             entries.append({"event": tracker.game.record.events[-1], "frame": self._frame, "corrected": True})
         return [{**a, "corrected": True} if a["kind"] in ("move", "chance") else a for a in announced], entries
 
@@ -162,11 +167,10 @@ class Watcher:
             self._announce(self.tracker.tick(frame.time), frame)
             return
         t1 = time.perf_counter()
-        kept = self._unchanged_boards(frame.image.shape)
-        reading = read(frame.image, self.profile, self.classifier, self.locator, self.bare, kept=kept)
-        self._last = reading
-        self.spent["boards_kept"] += len(kept)
-        view = self._last_view = view_of(reading, frame.index, frame.time)
+        # Every board is read again: a tile laid on its own print may hardly change the small
+        # copy the still gate compares, but it changes its slot (the change reader's question).
+        reading = self.last_reading = read(frame.image, self.profile, self.classifier, self.locator, self.bare)
+        view = self._last_view = self._measured(reading, view_of(reading, frame.index, frame.time))
         self.gate.mark_read()
         t2 = time.perf_counter()
         announced = self._see(view)
@@ -182,7 +186,47 @@ class Watcher:
         start = self.tracker.game.record.start_player
         announced = self.tracker.see(view)
         self._keep(numbered, before, start)
+        self._take_references()
         return announced
+
+    def _measured(self, reading: Reading, view: View) -> View:
+        """``view`` with what changed: each space of an aligned board that has a reference,
+        compared with it (:mod:`change`), and each space's neighbours."""
+        patches: dict[str, np.ndarray] = {}
+        near: dict[str, frozenset[str]] = {}
+        if reading.patches is not None:
+            aligned = {v.placement.player: v for v in reading.boards if v.registration.aligned}
+            for n, (prefix, slot) in enumerate(reading.slot_ids):
+                player = None if prefix == "supply" else int(prefix.split(".")[1])
+                if player not in aligned:
+                    continue
+                zone, head = (slot, "") if prefix == "supply" else (f"{prefix}.{slot}", f"{prefix}.")
+                patches[zone] = reading.patches[n]
+                near[zone] = frozenset(head + s for s in neighbours(aligned[player].placement.layout).get(slot, ()))
+        compared = [z for z in patches if z in self.references]
+        shares = moved_share(np.stack([patches[z] for z in compared]), np.stack([self.references[z] for z in compared])) \
+            if compared else np.zeros(0)
+        self._patches, self._shares = patches, dict(zip(compared, map(float, shares)))
+        model = self.change_model
+        view.change = {z: (model.log_odds(s), model.log_odds(s - SPILL)) for z, s in self._shares.items() if not np.isnan(s)}
+        view.near = near
+        return view
+
+    def _take_references(self) -> None:
+        """The spaces the tracker settled take this view's patches as their references (and
+        teach the change model this table's noise); those it forgot lose theirs."""
+        settled, forgotten = self.tracker.take_settled()
+        moved = {z for z, changed in settled.items() if changed}
+        near = self._last_view.near if self._last_view is not None else {}
+        for zone, changed in settled.items():
+            # A slot beside a changed one is no sample of an unchanged slot: a tile's body seen
+            # off its space reaches over it.
+            if zone in self._shares and (changed or not near.get(zone, frozenset()) & moved):
+                self.change_model.learn(self._shares[zone], changed)
+            if zone in self._patches:
+                self.references[zone] = self._patches[zone]
+        for zone in forgotten:
+            self.references.pop(zone, None)
 
     def _outlines(self, shape: tuple[int, ...]) -> list[tuple[int | None, np.ndarray]]:
         """Each board's outline grown by a tenth, at the still gate's small size: (player, polygon)."""
@@ -212,23 +256,6 @@ class Watcher:
         for _, outline in self._outlines(shape):
             cv2.fillConvexPoly(mask, outline, 1)
         return mask
-
-    def _unchanged_boards(self, shape: tuple[int, ...]) -> dict[int | None, Any]:
-        """The boards on which nothing changed since the last reading (none changed in their
-        outline, grown by a tenth): their registration and slots' answers stand."""
-        changed = self.gate.changed_since_read()
-        if self._last is None or changed is None or self.gate.camera_moved():
-            return {}
-        grow = np.ones((5, 5), np.uint8)
-        kept: dict[int | None, Any] = {}
-        for player, outline in self._outlines(shape):
-            mask = np.zeros(changed.shape, np.uint8)
-            cv2.fillConvexPoly(mask, outline, 1)
-            if not (changed & cv2.dilate(mask, grow).astype(bool)).any():
-                part = self._last.board_part(player)
-                if part is not None:
-                    kept[player] = part
-        return kept
 
     def _keep(self, numbered: bool, before: list[dict[str, Any]], start: int) -> None:
         """The journal first: what the tracker committed (or revised) is on disk before it is announced."""

@@ -168,16 +168,9 @@ class Reading:
     #: The reading model's answers for each slot (rows as ``slot_ids``), and the kinds of their columns.
     probabilities: np.ndarray | None = None
     columns: list[str | None] = field(default_factory=list)
-
-    def board_part(self, player: int | None) -> tuple[BoardView, list[str], np.ndarray] | None:
-        """A board's registration and its slots' answers, to stand in a later reading of a frame
-        where nothing on that board changed (:func:`read`'s ``kept``)."""
-        prefix = "supply" if player is None else f"boards.{player}"
-        view = next((v for v in self.boards if v.placement.player == player), None)
-        if view is None or self.probabilities is None:
-            return None
-        rows = [n for n, (p, _) in enumerate(self.slot_ids) if p == prefix]
-        return view, [self.slot_ids[n][1] for n in rows], self.probabilities[rows]
+    #: Each slot as the reading model saw it (rows as ``slot_ids``: N x 32 x 32 x 3 BGR in its
+    #: board's card light, :func:`reader.slot_patches`): what a later view of the slot is compared with.
+    patches: np.ndarray | None = None
 
 
 @lru_cache(maxsize=1)
@@ -199,27 +192,24 @@ def blas_on_one_thread() -> None:
 
 
 def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None = None,
-         bare: dict[int, BareBoard] | None = None, fitter: BoardFitter | None = None,
-         kept: dict[int | None, tuple[BoardView, list[str], np.ndarray]] | None = None) -> Reading:
+         bare: dict[int, BareBoard] | None = None, fitter: BoardFitter | None = None) -> Reading:
     """Every step of the pipeline up to the reading model's answers (numpy's BLAS on one thread:
     :func:`blas_on_one_thread`; OpenCV without IPP, so that a photo reads the same in every
     process: :func:`without_ipp`). ``classifier``: the reading model (``classify.load_reader``);
     ``bare``: the boards as calibration saw them bare, by player: each board is aligned with its
     own and each slot read beside it (:func:`reader_slots`); ``fitter``: the board-fitting model
-    for the boards without one (by default the shipped one); ``kept``: boards (by player, None for
-    the scoring board) known unchanged since an earlier reading of the same camera, whose
-    registration and slot answers stand (:meth:`Reading.board_part`): neither is worked out again."""
+    for the boards without one (by default the shipped one)."""
     blas_on_one_thread()
     with without_ipp():
-        return _read(image, profile, classifier, locator, bare or {}, fitter, kept or {})
+        return _read(image, profile, classifier, locator, bare or {}, fitter)
 
 
 def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, BareBoard], model: Classifier, game: str
-                 ) -> tuple[list[tuple[str, str]], np.ndarray, list[str | None]]:
+                 ) -> tuple[list[tuple[str, str]], np.ndarray, list[str | None], np.ndarray]:
     """Every slot of every board read by the reading model (:mod:`reader`), each beside the same
     slot on its board as calibration saw it bare where ``bare`` holds that board: the slot ids
-    ``(prefix, id)``, the N x K probabilities of the game's kinds and those K kinds (None:
-    empty). One batched call."""
+    ``(prefix, id)``, the N x K probabilities of the game's kinds, those K kinds (None: empty)
+    and the slots' patches as the model saw them (N x 32 x 32 x 3). One batched call."""
     slot_ids, inputs = [], []
     for view in boards:
         layout = load_layout(view.placement.layout)
@@ -231,7 +221,7 @@ def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, Bar
         slot_ids += [(prefix, i) for i in ids]
     patches = np.concatenate(inputs) if inputs else np.zeros((0, crops.PATCH, crops.PATCH, reader.CHANNELS), np.uint8)
     probabilities, kinds = model.game_probabilities(patches, game)
-    return slot_ids, probabilities, kinds
+    return slot_ids, probabilities, kinds, patches[..., :3]
 
 
 def decoded_slots(profile: Profile, slot_ids: list[tuple[str, str]], probabilities: np.ndarray,
@@ -273,8 +263,7 @@ def reader_loose(image: np.ndarray, outlines: np.ndarray, boards: list[BoardView
 
 
 def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None,
-          bare: dict[int, BareBoard], fitter: BoardFitter | None,
-          kept: dict[int | None, tuple[BoardView, list[str], np.ndarray]]) -> Reading:
+          bare: dict[int, BareBoard], fitter: BoardFitter | None) -> Reading:
     spent: dict[str, float] = {}
     lap = Stopwatch(spent).lap
     check_profile(profile)
@@ -285,12 +274,9 @@ def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: 
     with ThreadPoolExecutor(1, initializer=cv2.ipp.setUseIPP, initargs=(False,)) as pool:
         located = pool.submit(locator, image, profile) if locator is not None else None
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        fresh = replace(profile, boards=tuple(b for b in profile.boards if b.player not in kept),
-                        scoring_board=None if None in kept else profile.scoring_board)
-        boards = register_boards(image, grey, fresh, bare, fitter)
+        boards = register_boards(image, grey, profile, bare, fitter)
         lap("register")
-        slot_ids, probabilities, slot_kinds = reader_slots(image, boards, bare, classifier, profile.game)
-        boards, slot_ids, probabilities = _with_kept(profile, boards, slot_ids, probabilities, kept)
+        slot_ids, probabilities, slot_kinds, patches = reader_slots(image, boards, bare, classifier, profile.game)
         lap("classify")
         kinds = decoded_slots(profile, slot_ids, probabilities, slot_kinds)
         lap("decode")
@@ -300,34 +286,8 @@ def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: 
         lap("locate")
     reading = _with_loose_tiles(image, profile, classifier, boards, slot_ids, kinds, factories, loose,
                                 warnings + seen_warnings, spent, lap)
-    reading.probabilities, reading.columns = probabilities, slot_kinds
+    reading.probabilities, reading.columns, reading.patches = probabilities, slot_kinds, patches
     return reading
-
-
-def _with_kept(profile: Profile, boards: list[BoardView], slot_ids: list[tuple[str, str]], probabilities: np.ndarray,
-               kept: dict[int | None, tuple[BoardView, list[str], np.ndarray]]
-               ) -> tuple[list[BoardView], list[tuple[str, str]], np.ndarray]:
-    """The boards read now and those kept from an earlier reading, in the profile's order, with
-    their slots and answers."""
-    if not kept:
-        return boards, slot_ids, probabilities
-    fresh = {v.placement.player: v for v in boards}
-    rows = {}
-    for n, (prefix, _) in enumerate(slot_ids):
-        rows.setdefault(prefix, []).append(n)
-    out_boards, out_ids, out_rows = [], [], []
-    for b in profile.boards + ((profile.scoring_board,) if profile.scoring_board else ()):
-        prefix = "supply" if b.player is None else f"boards.{b.player}"
-        if b.player in kept:
-            view, ids, answers = kept[b.player]
-            out_boards.append(view)
-            out_ids += [(prefix, i) for i in ids]
-            out_rows.append(answers)
-        else:
-            out_boards.append(fresh[b.player])
-            out_ids += [slot_ids[n] for n in rows.get(prefix, [])]
-            out_rows.append(probabilities[rows.get(prefix, [])])
-    return out_boards, out_ids, np.concatenate(out_rows) if out_rows else probabilities
 
 
 def _with_loose_tiles(image: np.ndarray, profile: Profile, classifier: Classifier, boards: list[BoardView],

@@ -44,7 +44,7 @@ function render() {
   }
   document.getElementById("log").innerHTML = state.log.map((e) => `<li>${e.text[lang] ?? e.kind}</li>`).join("");
   document.getElementById("alerts").innerHTML = state.alerts.length
-    ? state.alerts.map((a) => `<li>${escapeHtml(a.message)}</li>`).join("") : `<li class="none">${t("dash.no_alerts")}</li>`;
+    ? state.alerts.map((a) => `<li>${escapeHtml((a.text && a.text[lang]) || a.message)}</li>`).join("") : `<li class="none">${t("dash.no_alerts")}</li>`;
   const unsure = document.getElementById("unsure");
   unsure.innerHTML = state.unsure.length ? state.unsure.map((z) => `<li data-zone="${z}">${z}</li>`).join("")
     : `<li class="none">${t("dash.nothing_to_confirm")}</li>`;
@@ -125,7 +125,7 @@ function listen() {
     const message = JSON.parse(event.data);
     state = message.state; render();
     window.azulcamLastUpdate = { at: performance.now(), event: message.event };
-    if (message.event.kind === "refused") alert(t("dash.refused", { message: message.event.message }));
+    if (message.event.kind === "refused") alert((message.event.text && message.event.text[lang]) || message.event.message);
     if (["move", "chance", "position", "start", "undo"].includes(message.event.kind)) { loadGames(); loadAlternatives(); }
   });
 }

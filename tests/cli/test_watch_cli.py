@@ -145,8 +145,8 @@ def test_a_live_camera_that_drops_out_is_reopened_and_the_game_goes_on(table):
     profile = Profile.from_json(json.loads((folder / "profile.json").read_text()))
     camera = ReplayedCamera(folder / "game.mp4", drop_at=30, drop_for=6)  # out during the second move's reach
     said: list[dict] = []
-    heard: list[str] = []
-    source = LiveSource(camera.device, "camera 7", heard.append, delays=(0.05,))
+    heard: list[tuple] = []
+    source = LiveSource(camera.device, "camera 7", lambda *notice: heard.append(notice), delays=(0.05,))
     watcher = Watcher(profile, default_classifier(), resumed_tracker(Game.new("azul", 2, record.options), [], profile),
                       said.append, default_locator()[0], load_bare_boards(profile.boards, folder))
     runner = threading.Thread(target=watch, args=(source, watcher))
@@ -154,7 +154,7 @@ def test_a_live_camera_that_drops_out_is_reopened_and_the_game_goes_on(table):
     assert camera.ended.wait(60)
     source.close()
     runner.join(10)
-    assert heard and heard[0] == "camera 7 lost: reopening" and heard[1].startswith("camera 7 back")
+    assert heard and heard[0] == ("capture.lost", {"source": "camera 7"}) and heard[1][0] == "capture.back"
     got = watcher.tracker.game.record
     assert len(got.events) == EVENTS and not [s for s in said if s["kind"] == "alert"]
     _same_table(got, truth[-1]["observation"])

@@ -79,8 +79,8 @@ class FakeCamera:
 
 def test_a_lost_camera_is_reopened_and_the_frames_go_on():
     devices = iter([FakeCamera(3), FakeCamera(0, opens=False), FakeCamera(3, start=3)])
-    heard: list[str] = []
-    source = LiveSource(lambda: next(devices, FakeCamera(0, opens=False)), "camera 9", heard.append,
+    heard: list[tuple] = []
+    source = LiveSource(lambda: next(devices, FakeCamera(0, opens=False)), "camera 9", lambda *notice: heard.append(notice),
                         delays=(0.01,))
     got = []
     for frame in source.frames():
@@ -91,7 +91,8 @@ def test_a_lost_camera_is_reopened_and_the_frames_go_on():
             break
     source.close()
     assert got == sorted(got) and got[-1] == 5  # numbered on across the drop-out
-    assert heard[0] == "camera 9 lost: reopening" and heard[1] == "camera 9 back after 2 attempts"
+    assert heard[0] == ("capture.lost", {"source": "camera 9"})
+    assert heard[1] == ("capture.back", {"source": "camera 9", "attempts": 2})
 
 
 def test_a_slow_reader_gets_the_newest_frame_not_a_backlog():

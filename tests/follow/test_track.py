@@ -72,8 +72,8 @@ def test_an_unexplained_change_is_an_alert_once_it_lasts_and_nothing_is_committe
     assert tracker.tick(3.0 + ALERT_AFTER / 2) == []
     alert = tracker.tick(3.0 + ALERT_AFTER)
     assert [a["kind"] for a in alert] == ["alert"] and "boards.1.wall.0.0" in alert[0]["zones"]
-    assert alert[0]["message"].startswith("illegal or unexplained change: ")
-    assert "boards.1.wall.0.0: read blue, expected empty" in alert[0]["message"]
+    assert alert[0]["code"] == "follow.unexplained"
+    assert {"zone": "boards.1.wall.0.0", "read": "blue", "expected": None} in alert[0]["params"]["zones"]
     assert tracker.tick(10.0) == []  # said once
     assert len(tracker.game.record.events) == events
     # The table put right: the game goes on.
@@ -198,7 +198,7 @@ def test_a_game_joined_mid_way_is_taken_up_from_the_view_and_followed(game, opti
     assert len(events) - 1 >= len(seen) - 2  # every event since, the last ones perhaps still weighed
     assert tracker.game.state.scores() == states[k + len(events) - 1].scores()
     assert tracker.game.record.start_player == joined_at.current_player
-    with pytest.raises(ValueError, match="taken up here"):
+    with pytest.raises(ValueError, match="follow.taken_up_here"):
         for _ in range(len(events)):
             tracker.undo()
 
@@ -209,12 +209,12 @@ def test_a_view_no_game_can_be_taken_up_from_is_an_alert_and_nothing_is_committe
     before_deal = exact_view(states[0], 0.0)  # set-up: nothing to take yet
     assert tracker.see(before_deal) == []
     said = tracker.see(View(before_deal.zones, before_deal.displays, 1, ALERT_AFTER + 0.1))
-    assert said[0]["kind"] == "alert" and said[0]["message"].startswith("cannot take the game up from this view: ")
-    assert "after the next deal" in said[0]["message"] and tracker.game.record.events == []
+    assert said[0]["kind"] == "alert" and said[0]["code"] == "follow.cannot_take_up"
+    assert "after the next deal" in said[0]["params"]["reason"] and tracker.game.record.events == []
     said = tracker.see(exact_view(states[1], ALERT_AFTER + 1.0))  # dealt: taken up
     assert said[0]["kind"] == "position" and tracker.joining is None
     assert said[1:] == [{"kind": "uncertain", "zones": ["center"]}]  # its tiles read at 0.8
-    with pytest.raises(ValueError, match="one score per player"):
+    with pytest.raises(ValueError, match="follow.bad_scores"):
         tracker.join(2, [1])
 
 

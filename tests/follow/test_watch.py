@@ -33,7 +33,8 @@ def test_corrections_are_journalled_recorded_and_announced(tmp_path):
     watcher.correct("not a correction")
     watcher.correct({"overrule": {"zone": "boards.0.line.0.0"}})
     assert [s["kind"] for s in said] == ["refused"] * 3
-    assert all(s["message"].startswith("correction refused: ") for s in said)
+    assert all(s["code"] == "follow.refused" for s in said)
+    assert [s["params"]["reason"] for s in said] == ["follow.illegal", "follow.bad_correction", "follow.bad_correction"]
     assert read_journal(tmp_path / "g.json.journal").game.record.events == kept[:-1]  # nothing changed
     said.clear()
     watcher.correct({"replace": kept[-2]})  # the last but one event, again: a replacement the rules accept
@@ -50,10 +51,11 @@ def test_a_lost_game_is_taken_up_again_from_the_table_as_it_stands(tmp_path):
     watcher._last_view = exact_view(states[ahead], 4.0)
     assert watcher._see(watcher._last_view) == [] and not tracker.game.record.events[-1:] == [truth.events[ahead - 1]]
     watcher.correct({"join": {"round": 0}})
-    assert said[-1]["kind"] == "refused" and "a round is a number from 1" in said[-1]["message"]
+    assert said[-1]["kind"] == "refused" and said[-1]["params"]["params"]["field"] == "join.round"
     said.clear()
-    watcher.correct({"join": {"scores": [1]}})
-    assert said[-1]["kind"] == "refused" and "one score per player (2)" in said[-1]["message"]
+    watcher.correct({"join": {"scores": [1, 2, 3]}})
+    assert said[-1]["kind"] == "refused" and said[-1]["params"] == {"reason": "follow.bad_scores",
+                                                                    "params": {"players": 2, "scores": "[1, 2, 3]"}}
     said.clear()
     watcher.correct({"join": {"round": states[ahead].round, "scores": states[ahead].scores()}})  # a round later
     assert [s["kind"] for s in said if s["kind"] != "uncertain"] == ["position", "state"]

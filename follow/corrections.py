@@ -1,0 +1,98 @@
+"""A person's corrections to a followed game: one model for the control stream (``watch
+--control``) and the dashboard's ``/api/corrections``, checked here before they reach the tracker.
+
+A correction is exactly one of ``undo`` (the last event taken back), ``replace`` (the last event
+replaced by a record event), ``overrule`` (what lies in a zone, over what the camera reads) and
+``join`` (the game taken up from the table as it stands). Its form is checked by the model
+(:class:`Correction`); what an overrule says is checked against the game (:func:`check_overrule`):
+a zone the game has, holding what the rules allow there.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ..calibration.layouts import expected_slots, load_layout
+from ..engine.observe import TILE_ORDER
+from .track import Refused
+
+#: Zone names as in ``azulcam-observation/1``.
+ZONE_PATTERN = r"^(boards\.[0-3]\.[A-Za-z0-9_.]+|factories\.[0-9]|center|supply\.[0-9])$"
+
+
+class Overrule(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    zone: str = Field(pattern=ZONE_PATTERN,
+                      description="an observation zone: boards.P.SLOT, boards.P.hand, factories.I, center, supply.N")
+    content: Annotated[str, Field(max_length=20)] | None | Annotated[list[Annotated[str, Field(max_length=20)]], Field(max_length=40)] = \
+        Field(description="a tile name or null for a slot; tile names for a loose zone")
+
+
+class Join(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    round: int | None = Field(default=None, ge=1, le=100, strict=True)
+    scores: list[Annotated[int, Field(ge=0, le=1000, strict=True)]] | None = Field(default=None, min_length=2, max_length=4)
+
+
+class Correction(BaseModel):
+    """One correction: exactly one of its fields."""
+
+    model_config = ConfigDict(extra="forbid")
+    undo: Literal[True] | None = None
+    replace: dict[str, Any] | None = None
+    overrule: Overrule | None = None
+    join: Join | None = None
+
+    @model_validator(mode="after")
+    def one_only(self) -> "Correction":
+        names = list(type(self).model_fields)
+        given = [k for k in names if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(f"exactly one of {', '.join(names[:-1])} or {names[-1]} is expected, not {given or 'none'}")
+        return self
+
+    def command(self) -> dict[str, Any]:
+        return self.model_dump(exclude_none=True)
+
+
+def parsed(data: Any) -> Correction:
+    """``data`` (a control line's JSON) as a correction. Raises :class:`Refused`
+    (``follow.bad_correction``) naming the field and what is wrong with it."""
+    try:
+        return Correction.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "the correction"
+        raise Refused("follow.bad_correction", field=where, problem=first["msg"]) from None
+
+
+def check_overrule(zone: str, content: Any, state: Any) -> None:
+    """Raises :class:`Refused` (``follow.bad_zone``) unless ``zone`` is one of the game of
+    ``state`` and ``content`` something the rules let lie there: a slot holds one tile of the
+    game or nothing (a coloured wall's space only its printed colour), a zone of loose tiles a
+    list of the game's tiles."""
+    tiles = set(TILE_ORDER[state.game])
+    options = state.options
+    if state.game == "azul" and not options.get("jokers"):
+        tiles.discard("joker")
+    loose = zone == "center" or zone.startswith("factories.") or zone.endswith(".hand")
+    ok = False
+    if loose:
+        displays = len(state.to_json()["factories"])
+        ok = (isinstance(content, list) and all(t in tiles for t in content)
+              and (not zone.startswith("factories.") or int(zone.split(".")[1]) < displays)
+              and (not zone.startswith("boards.") or int(zone.split(".")[1]) < state.players))
+    elif zone.startswith("supply."):
+        ok = state.game == "pavilion" and zone in expected_slots("pavilion-scoring") and (content is None or content in tiles)
+    elif zone.startswith("boards."):
+        _, player, slot = zone.split(".", 2)
+        layout = f"azul-{options['wall']}" if state.game == "azul" else f"pavilion-{options['side']}"
+        if int(player) < state.players and slot in expected_slots(layout):
+            printed = load_layout(layout)[slot].printed if state.game == "azul" else None
+            ok = content is None or (content in tiles and content != "first_player" and (printed is None or content == printed))
+            if slot.startswith("floor.") and content == "first_player":
+                ok = True
+    if not ok:
+        raise Refused("follow.bad_zone", zone=zone, content=repr(content))
