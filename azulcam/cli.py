@@ -8,7 +8,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from . import __version__
 from .engine.errors import EngineError
@@ -613,6 +613,24 @@ def _quad(text: str) -> list[tuple[float, float]]:
     return [(values[i], values[i + 1]) for i in range(0, 8, 2)]
 
 
+def _first_frame(path: str) -> Any:
+    """The first frame of a video file (the camera's view at a game's start, as ``render
+    --video`` or a recording gives it), or None where ``path`` is no video."""
+    from .follow.capture import CaptureError, VideoSource
+
+    if not Path(path).is_file():
+        return None
+    try:
+        source = VideoSource(Path(path))
+    except CaptureError:
+        return None
+    try:
+        first = next(source.frames(), None)
+    finally:
+        source.close()
+    return first.image if first is not None else None
+
+
 def cmd_calibrate(args: argparse.Namespace) -> int:
     import numpy as np
 
@@ -627,7 +645,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     try:
         image = load_image(args.image)
     except ImageError as exc:
-        raise BadInput(str(exc)) from None
+        image = _first_frame(args.image)
+        if image is None:
+            raise BadInput(str(exc)) from None
     if args.board:
         if len(args.board) != args.players:
             raise BadInput(f"--board given {len(args.board)} times for {args.players} players")
@@ -755,7 +775,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(every board empty: their look is kept beside --out and tells a tile from the "
                                    "space printed under it later). Player 0 is the board nearest the "
                                    "bottom of the image, then clockwise; give corners with --board to choose.")
-    c.add_argument("image", help="photo of the table, every board in view")
+    c.add_argument("image", help="photo of the table, every board in view (or a video: its first frame)")
     c.add_argument("--game", choices=["azul", "pavilion"], required=True)
     c.add_argument("--players", type=int, choices=[2, 3, 4], required=True)
     c.add_argument("--wall", choices=["colored", "grey"], default=None, help="Azul: which wall side the boards show")

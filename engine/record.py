@@ -328,7 +328,7 @@ class Game:
             # the old one may play on it, and pop must give back the position as it was.
             self._before.append(self.state.copy())
             self.state = state
-            self.record.events.append({"position": state.to_json()})
+            self.record.events.append({"position": state.to_json(), **({"resynchronised": True} if event.get("resynchronised") else {})})
             return Outcome()
         # The engine plays on the state in place: pop needs it as it was. Taken before the
         # checks, kept only once the event is recorded, so a refused event leaves no trace.

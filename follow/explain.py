@@ -407,7 +407,7 @@ def successors(state: Any, zones: dict[str, ZoneRead], displays: int) -> list[tu
         return out
     for move in state.legal_moves():
         after = state.copy()
-        after.play(move)
+        after.play_unchecked(move)  # a legal move: the checked play would look for it among them again
         out.append(({"player": player, "move": move.to_json()}, after))
     return out
 

@@ -197,9 +197,11 @@ class Tracker:
         fitting = [e for e in ranked if e.cost <= FITS]
         revised: list[dict[str, Any]] = []
         if not fitting:
-            # Revising is for a commit that a misreading misled; after a gap, the long search
-            # from the committed state is what finds the events the camera missed.
-            revision = self._revision(zones, most, view) if self.misses < LONG_SEARCHES and most <= MOST_EVENTS else None
+            # Revising is for a commit that a misreading misled, which the table goes on
+            # contradicting: a view that lasts (the second unexplained in a row), not one read as
+            # a hand left. After a gap, the long search from the committed state is what finds
+            # the events the camera missed.
+            revision = self._revision(zones, most, view) if self.misses == 1 and most <= MOST_EVENTS else None
             if revision is None:
                 best = ranked[0] if ranked else None
                 return self._unexplained(view, best.mismatches if best else [],

@@ -1,9 +1,10 @@
 """A game followed on camera: frames in, a checked record and a stream of events out.
 
-Each frame goes through the still gate (:mod:`still`); a still frame that differs from the last
-one read is read (:func:`analyze.read`) and handed to the tracker (:mod:`track`) as a view.
-What the tracker commits goes to the journal (:mod:`journal`) first, then to the record file and
-the event stream. ``watch`` returns when the source ends (a file or folder) or is closed.
+The frame loop (:class:`Watcher`): each frame goes through the still gate (:mod:`still`); a still
+frame that differs from the last one read is read (:func:`analyze.read`, the reader's public
+interface), each settled space compared with itself (:mod:`change`), and the view handed to the
+follower (:mod:`follower`), which needs no image. ``watch`` returns when the source ends (a file
+or folder) or is closed.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,18 +21,17 @@ import cv2
 import numpy as np
 
 from ..calibration.profile import Profile
-from ..engine.observe import observation_of
 from ..vision.analyze import Reading, read
 from .capture import Frame, Source
-from .journal import Journal, write_atomically
+from .follower import EVENTS_FORMAT, Follower
+from .journal import Journal
 from .still import StillGate
 from ..vision.boards import AZUL_BOARD_MM, PAVILION_BOARD_MM, tile_mm
 from .change import SPILL, ChangeModel, moved_share, neighbours
 from .explain import View, ZoneRead, loose_zone
-from .corrections import check_overrule, parsed
-from .track import Displays, Refused, Tracker
+from .track import Displays, Tracker
 
-EVENTS_FORMAT = "azulcam-events/1"
+__all__ = ["EVENTS_FORMAT", "Watcher", "event_line", "read_controls", "resumed_tracker", "view_of", "watch"]
 
 #: Seconds a still table with a change reaching in from the picture's edge waits before it is
 #: read all the same (see ``Watcher.feed``): under the one second a move may take to be committed.
@@ -56,42 +55,52 @@ def view_of(reading: Reading, frame: int = 0, time: float = 0.0) -> View:
     return View(zones, [(float(x), float(y)) for x, y in reading.factories], frame, time)
 
 
-@dataclass
 class Watcher:
-    """What follows one game: the profile and models to read frames with, the tracker, where
-    committed events go (``journal``, ``record_path``) and who hears of them (``emit``: one
-    event stream line, a dict)."""
+    """The frame loop of one game: frames in, still views out to its :class:`~.follower.Follower`.
 
-    profile: Profile
-    classifier: Any
-    tracker: Tracker
-    emit: Callable[[dict[str, Any]], None]
-    locator: Any | None = None
-    bare: dict[int, Any] | None = None
-    journal: Journal | None = None
-    record_path: Path | None = None
-    gate: StillGate = field(default_factory=StillGate)
-    controls: queue.Queue = field(default_factory=queue.Queue)
-    #: The newest reading of a still view (None before any): what the dashboard draws over the camera.
-    last_reading: Reading | None = None
-    _hand_since: float | None = None
-    _last_view: View | None = None
-    _time: float = 0.0
-    _frame: int = -1
-    spent: dict[str, float] = field(default_factory=lambda: {"frames": 0, "reads": 0, "gate_s": 0.0, "read_s": 0.0,
-                                                              "track_s": 0.0})
-    #: Each settled space's patch at the view it was settled in: what its later views are compared with.
-    references: dict[str, np.ndarray] = field(default_factory=dict)
-    change_model: ChangeModel = field(default_factory=ChangeModel)
-    #: The last view's patches by zone, and their moved shares against their references.
-    _patches: dict[str, np.ndarray] = field(default_factory=dict)
-    _shares: dict[str, float] = field(default_factory=dict)
+    Each frame goes through the still gate; a still frame that changed since the last one read
+    is read (``profile``, ``classifier``, ``locator``, ``bare``: as :func:`analyze.read` takes
+    them), every settled space compared with its reference (:mod:`change`), and the view handed
+    to the follower (``tracker``, ``emit``, ``journal``, ``record_path``: see
+    :class:`~.follower.Follower`). Corrections put on ``controls`` are made between frames."""
+
+    def __init__(self, profile: Profile, classifier: Any, tracker: Tracker, emit: Callable[[dict[str, Any]], None],
+                 locator: Any | None = None, bare: dict[int, Any] | None = None, journal: Journal | None = None,
+                 record_path: Path | None = None) -> None:
+        self.profile, self.classifier, self.locator, self.bare = profile, classifier, locator, bare
+        self.follower = Follower(tracker, emit, journal, record_path)
+        self.gate = StillGate()
+        self.controls: queue.Queue = queue.Queue()
+        #: The newest reading of a still view (None before any): what the dashboard draws over the camera.
+        self.last_reading: Reading | None = None
+        self.spent: dict[str, float] = {"frames": 0, "reads": 0, "gate_s": 0.0, "read_s": 0.0, "track_s": 0.0}
+        #: Each settled space's patch at the view it was settled in: what its later views are compared with.
+        self.references: dict[str, np.ndarray] = {}
+        self.change_model = ChangeModel()
+        # The last view's patches by zone, and their moved shares against their references.
+        self._patches: dict[str, np.ndarray] = {}
+        self._shares: dict[str, float] = {}
+        self._hand_since: float | None = None
+        self._time, self._frame = 0.0, -1
+
+    @property
+    def tracker(self) -> Tracker:
+        return self.follower.tracker
+
+    @tracker.setter
+    def tracker(self, tracker: Tracker) -> None:
+        self.follower.tracker = tracker
+
+    @property
+    def journal(self) -> Journal | None:
+        return self.follower.journal
+
+    @journal.setter
+    def journal(self, journal: Journal | None) -> None:
+        self.follower.journal = journal
 
     def start(self, source_name: str, resumed: bool) -> None:
-        record = self.tracker.game.record
-        self.emit({"kind": "start", "time": 0.0, "frame": 0, "format": EVENTS_FORMAT, "source": source_name,
-                   "game": record.game, "players": record.players, "options": record.options,
-                   "resumed": resumed, "events": len(record.events), "joining": self.tracker.joining is not None})
+        self.follower.start(source_name, resumed)
 
     @property
     def last_seen(self) -> tuple[int, float]:
@@ -99,49 +108,9 @@ class Watcher:
         return self._frame, self._time
 
     def correct(self, command: Any, frame: Frame | None = None) -> None:
-        """A person's correction (one control line): ``{"undo": true}``, ``{"replace": EVENT}``
-        (the last event replaced by a record event), ``{"overrule": {"zone": Z, "content": C}}``
-        (Z holds C, over what the camera reads), ``{"join": {"round": R, "scores": [S...]}}`` (the
-        game taken up from the table as it now stands, each left out as the game has it). Journalled, then announced; what cannot be done
-        is announced as ``refused``, naming why, and changes nothing."""
-        stamp = frame or Frame(self._frame, self._time, np.zeros((1, 1, 3), np.uint8))
-        try:
-            announced, entries = self._corrected(command)
-        except Refused as exc:
-            self._announce([{"kind": "refused", "code": "follow.refused",
-                             "params": {"reason": exc.code, "params": exc.params}}], stamp)
-            return
-        # Done: from here on, a failure is the journal's or the disk's, not a refusal.
-        if self.journal is not None:
-            for entry in entries:
-                self.journal.append(entry)
-        if entries and self.record_path is not None:
-            write_atomically(self.record_path, self.tracker.game.record.dumps())
-        if not entries and self._last_view is not None:  # an overrule or a join: the table looked at again
-            announced = self._see(self._last_view)
+        """A person's correction (see :meth:`Follower.correct`), at ``frame`` (default: the last fed)."""
+        self.follower.correct(command, (frame.index, frame.time) if frame is not None else self.last_seen)
         self._take_references()
-        self._announce(announced, stamp)
-
-    def _corrected(self, command: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        """The correction made on the tracker: what to announce, and the journal's entries for it.
-        Raises :class:`Refused` for one that cannot be, the tracker unchanged."""
-        correction = parsed(command)
-        tracker = self.tracker
-        if correction.overrule is not None:
-            check_overrule(correction.overrule.zone, correction.overrule.content, tracker.game.state)
-            tracker.overrule(correction.overrule.zone, correction.overrule.content)
-            return [], []
-        if correction.join is not None:
-            state = tracker.game.state
-            join = correction.join
-            tracker.join(join.round if join.round is not None else state.round,
-                         join.scores if join.scores is not None else list(state.scores()))
-            return [], []
-        announced = [tracker.undo()] if correction.undo else tracker.replace(correction.replace)
-        entries: list[dict[str, Any]] = [{"undo": True}]
-        if correction.replace is not None:
-            entries.append({"event": tracker.game.record.events[-1], "frame": self._frame, "corrected": True})
-        return [{**a, "corrected": True} if a["kind"] in ("move", "chance") else a for a in announced], entries
 
     def feed(self, frame: Frame) -> None:
         """One frame: read it if the table is still and changed since the last read."""
@@ -164,30 +133,20 @@ class Watcher:
                 return
         self._hand_since = None
         if not self.gate.changed():
-            self._announce(self.tracker.tick(frame.time), frame)
+            self.follower.tick((frame.index, frame.time))
             return
         t1 = time.perf_counter()
         # Every board is read again: a tile laid on its own print may hardly change the small
         # copy the still gate compares, but it changes its slot (the change reader's question).
         reading = self.last_reading = read(frame.image, self.profile, self.classifier, self.locator, self.bare)
-        view = self._last_view = self._measured(reading, view_of(reading, frame.index, frame.time))
+        view = self._measured(reading, view_of(reading, frame.index, frame.time))
         self.gate.mark_read()
         t2 = time.perf_counter()
-        announced = self._see(view)
+        self.follower.see(view)
+        self._take_references()
         self.spent["reads"] += 1
         self.spent["read_s"] += t2 - t1
         self.spent["track_s"] += time.perf_counter() - t2
-        self._announce(announced, frame)
-
-    def _see(self, view: View) -> list[dict[str, Any]]:
-        """The tracker's verdict on a view, what it committed journalled first."""
-        numbered = bool(self.tracker.displays.places)
-        before = list(self.tracker.game.record.events)
-        start = self.tracker.game.record.start_player
-        announced = self.tracker.see(view)
-        self._keep(numbered, before, start)
-        self._take_references()
-        return announced
 
     def _measured(self, reading: Reading, view: View) -> View:
         """``view`` with what changed: each space of an aligned board that has a reference,
@@ -217,7 +176,8 @@ class Watcher:
         teach the change model this table's noise); those it forgot lose theirs."""
         settled, forgotten = self.tracker.take_settled()
         moved = {z for z, changed in settled.items() if changed}
-        near = self._last_view.near if self._last_view is not None else {}
+        last = self.follower.last_view
+        near = last.near if last is not None else {}
         for zone, changed in settled.items():
             # A slot beside a changed one is no sample of an unchanged slot: a tile's body seen
             # off its space reaches over it.
@@ -256,38 +216,6 @@ class Watcher:
         for _, outline in self._outlines(shape):
             cv2.fillConvexPoly(mask, outline, 1)
         return mask
-
-    def _keep(self, numbered: bool, before: list[dict[str, Any]], start: int) -> None:
-        """The journal first: what the tracker committed (or revised) is on disk before it is announced."""
-        record = self.tracker.game.record
-        events = record.events
-        same = next((k for k, (a, b) in enumerate(zip(before, events)) if a != b), min(len(before), len(events)))
-        if self.journal is not None:
-            if not numbered and self.tracker.displays.places:
-                self.journal.append({"displays": self.tracker.displays.to_json()})
-            if record.start_player != start:
-                self.journal.append({"start_player": record.start_player})
-            for _ in range(len(before) - same):
-                self.journal.append({"undo": True})
-            for event in events[same:]:
-                self.journal.append({"event": event, "frame": self._frame})
-        if self.record_path is not None and events != before:
-            write_atomically(self.record_path, record.dumps())
-
-    def _announce(self, events: list[dict[str, Any]], frame: Frame) -> None:
-        if not events:
-            return
-        stamp = {"time": round(frame.time, 3), "frame": frame.index}
-        committed = False
-        for event in events:
-            self.emit({**event, **stamp})
-            committed |= event["kind"] in ("move", "chance", "position")
-        if committed or any(e["kind"] == "undo" for e in events):
-            state = self.tracker.game.state
-            observation = observation_of(state)
-            observation.pop("options", None)
-            self.emit({"kind": "state", **stamp, "observation": observation, "scores": state.scores(),
-                       "to_move": state.current_player, "over": state.is_over()})
 
 
 def first_display_near(profile: Profile) -> tuple[float, float]:

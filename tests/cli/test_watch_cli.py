@@ -285,3 +285,18 @@ def test_a_journal_of_another_game_than_the_profiles_is_refused(table, tmp_path,
     line = assert_one_line_error(err)
     assert code == 1 and "g.json.journal" in line and message in line and "--new" in line
     assert _files(tmp_path) == before
+
+
+def test_a_watch_that_ends_on_a_lost_game_exits_1_naming_where(table, tmp_path, capsys, monkeypatch):
+    from azulcam.follow.track import Tracker
+
+    folder, _, _ = table
+    lost = {"after": 3, "frame": 41, "code": "follow.unexplained",
+            "params": {"zones": [{"zone": "boards.0.line.0.0", "read": None, "expected": "red"}]}}
+    monkeypatch.setattr(Tracker, "lost", lambda self: lost)  # the source ends on a table nothing explains
+    code, _, err = run(["watch", str(folder / "game.mp4"), "--profile", str(folder / "profile.json"),
+                        "--out", str(tmp_path / "g.json")], capsys)
+    line = err.strip().splitlines()[-1]
+    assert code == 1 and "lost the game after event 3 (frame 41)" in line
+    assert "boards.0.line.0.0: read empty, expected red" in line
+    assert (tmp_path / "g.json").exists()  # the record as far as it was followed

@@ -150,7 +150,8 @@ def test_a_commit_that_later_views_contradict_is_revised():
                  if m.to_json()["source"] == truth.events[2]["move"]["source"]
                  and m.to_json()["color"] == truth.events[2]["move"]["color"] and m.to_json() != truth.events[2]["move"])
     tracker.replace({"player": player, "move": other.to_json()})
-    said = tracker.see(exact_view(states[4], 4.0))
+    assert tracker.see(exact_view(states[4], 4.0)) == []  # one view read as a hand left says nothing yet
+    said = tracker.see(exact_view(states[4], 4.5))  # the same table again: the commit is revised
     kinds = [e["kind"] for e in said]
     assert kinds[0] == "undo" and said[0]["revised"] and kinds[-2:] == ["move", "move"]
     assert _sorted(tracker.game.record.events) == _sorted(truth.events[:4])
@@ -248,3 +249,36 @@ def test_unseen_orders_that_leave_the_same_table_are_committed_with_the_points_u
     assert {"kind": "uncertain", "zones": ["scores.1"]} in said
     assert len(tracker.game.record.events) == 19 and not tracker.pending
     assert expected(tracker.game.state) == expected(states[19])
+
+
+def test_a_game_nothing_explains_for_long_is_taken_up_again_from_the_table():
+    truth, tracker, states = _started(seed=4, views=6)
+    before = len(tracker.game.record.events)
+    # The camera saw nothing for a dozen events of the round (too many for any search), then the
+    # table stands still: a position a legal game shows.
+    ahead = next(k for k in range(before + 12, len(states)) if states[k].current_player >= 0)
+    said = []
+    for t in range(6):
+        said += tracker.see(exact_view(states[ahead], 10.0 + 3 * t))
+    position = [s for s in said if s["kind"] == "position"]
+    assert [s["kind"] for s in said if s["kind"] == "alert"] == ["alert"]  # said first, then taken up
+    assert len(position) == 1 and position[0]["code"] == "follow.resynchronised"
+    assert position[0]["params"] == {"after": before, "round": states[before].round}
+    assert tracker.game.record.events[before] == {"position": position[0]["position"], "resynchronised": True}
+    assert tracker.lost() is None
+    # The game goes on from there, and its record replays.
+    for k in range(ahead + 1, ahead + 4):
+        tracker.see(exact_view(states[k], 40.0 + k))
+    assert _sorted(tracker.game.record.events[before + 1:]) == _sorted(truth.events[ahead:ahead + 3])
+    Game(tracker.game.record)
+
+
+def test_a_game_left_unexplained_says_where_it_was_lost():
+    truth, tracker, states = _started(seed=1, views=3)
+    # Blue tiles off the coloured wall's blue spaces: no legal game shows them, none can be taken up.
+    wrong = {f"boards.1.wall.{r}.{(r + 1) % 5}": ZoneRead("blue", 0.999) for r in range(5)}
+    assert tracker.lost() is None
+    for t in range(8):
+        tracker.see(exact_view(states[2], 3.0 + 2 * t, wrong))
+    lost = tracker.lost()
+    assert lost is not None and lost["after"] == len(tracker.game.record.events) and lost["code"] == "follow.unexplained"

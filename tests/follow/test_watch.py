@@ -8,17 +8,17 @@ from pathlib import Path
 from azulcam.engine.record import Record
 from azulcam.follow.explain import exact_view
 from azulcam.follow.journal import Journal, read_journal
-from azulcam.follow.watch import Watcher
+from azulcam.follow.follower import Follower
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_track import _started  # noqa: E402
 
 
 def _watched(tracker, folder):
-    """A watcher of ``tracker``'s game with its journal and record in ``folder``, and what it says."""
+    """A follower of ``tracker``'s game with its journal and record in ``folder``, and what it says."""
     said: list[dict] = []
     journal = Journal.create(folder / "g.json.journal", tracker.game, tracker.displays.places, 30)
-    return Watcher(None, None, tracker, said.append, journal=journal, record_path=folder / "g.json"), said  # type: ignore[arg-type]
+    return Follower(tracker, said.append, journal=journal, record_path=folder / "g.json"), said
 
 
 def test_corrections_are_journalled_recorded_and_announced(tmp_path):
@@ -48,8 +48,8 @@ def test_a_lost_game_is_taken_up_again_from_the_table_as_it_stands(tmp_path):
     watcher, said = _watched(tracker, tmp_path)
     kept = list(tracker.game.record.events)
     ahead = next(k for k in range(12, len(states)) if states[k].current_player >= 0)  # eight events unseen
-    watcher._last_view = exact_view(states[ahead], 4.0)
-    assert watcher._see(watcher._last_view) == [] and not tracker.game.record.events[-1:] == [truth.events[ahead - 1]]
+    watcher.see(exact_view(states[ahead], 4.0))
+    assert said == [] and not tracker.game.record.events[-1:] == [truth.events[ahead - 1]]
     watcher.correct({"join": {"round": 0}})
     assert said[-1]["kind"] == "refused" and said[-1]["params"]["params"]["field"] == "join.round"
     said.clear()
@@ -62,7 +62,7 @@ def test_a_lost_game_is_taken_up_again_from_the_table_as_it_stands(tmp_path):
     events = read_journal(tmp_path / "g.json.journal").game.record.events
     assert "position" in events[-1] and events == Record.load(tmp_path / "g.json").events
     assert events[:-1] == kept and len(kept) == 3
-    watcher._see(exact_view(states[ahead + 1], 5.0))  # the next move: who is to move is found
+    watcher.see(exact_view(states[ahead + 1], 5.0))  # the next move: who is to move is found
     assert tracker.game.record.events[-1]["player"] == truth.events[ahead]["player"]
     assert tracker.game.record.events[-1]["move"]["color"] == truth.events[ahead]["move"]["color"]
     assert tracker.game.state.scores() == states[ahead + 1].scores()

@@ -1,0 +1,41 @@
+"""The README's own path to following a game, as a newcomer types it: a game played by the
+built-in players, drawn as a video, calibrated on the video's first frame with ``--bare``, then
+watched. The record must be the game's own, whatever the variant and player count."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from azulcam.engine.record import Record
+from test_cli import run
+
+EVENTS = 12  # the deal and about ten moves: a short game keeps the test quick
+
+
+def _sorted(events):
+    return [{"deal": {**e["deal"], "factories": [sorted(f) for f in e["deal"]["factories"]]}} if "deal" in e else e
+            for e in events]
+
+
+@pytest.mark.parametrize("game, options, players", [
+    ("azul", ["--wall", "grey", "--jokers"], 3),  # the README's own game
+    ("azul", ["--wall", "colored"], 4),
+    ("pavilion", ["--side", "colored"], 2),
+])
+def test_the_readme_s_commands_follow_the_game_they_drew(tmp_path, capsys, game, options, players):
+    played, video, profile, watched = (tmp_path / n for n in ("game.json", "game.mp4", "profile.json", "watched.json"))
+    code, _, err = run(["play", "--game", game, "--players", str(players), *options, "--seed", "7", "--out", str(played)], capsys)
+    assert code == 0, err
+    code, _, err = run(["render", str(played), "--video", str(video), "--events", f"0:{EVENTS - 1}"], capsys)
+    assert code == 0, err
+    side = [o for o in options if o != "--jokers"]
+    code, _, err = run(["calibrate", str(video), "--game", game, "--players", str(players), *side,
+                        *(["--jokers"] if "--jokers" in options else []), "--bare", "--out", str(profile)], capsys)
+    assert code == 0, err
+    code, _, err = run(["watch", str(video), "--profile", str(profile), "--out", str(watched)], capsys)
+    assert code == 0, err
+    truth, got = Record.load(played), Record.load(watched)
+    assert _sorted(got.events) == _sorted(truth.events[:EVENTS]) and got.start_player == truth.start_player
+    assert json.loads(watched.read_text())["format"] == "azulcam-record/1"
