@@ -20,8 +20,9 @@ from typing import Any
 from ..engine.errors import EngineError, ObservationError
 from ..engine.join import position_from
 from ..engine.record import Game
-from .explain import (BEAM, MOST_EVENTS, MOST_WEIGHT, NOTHING_SEEN, Changes, Explanation, View, ZoneRead, common_prefix,
-                      empty_content, expected, explain, observation_seen, points_apart, unique_states, unsure_zones)
+from .explain import (BEAM, MOST_CENTRE_TAKES, MOST_EVENTS, MOST_UNSEEN_DISPLAYS, MOST_WEIGHT, NOTHING_SEEN, Changes,
+                      Explanation, View, ZoneRead, common_prefix, empty_content, expected, explain, observation_seen,
+                      points_apart, unique_states, unsure_zones)
 
 #: After a gap between still views (a camera that dropped out), more events in a row are sought:
 #: no table plays more than this many a second (a hand reaches, carries and leaves), up to
@@ -37,6 +38,11 @@ LONG_SEARCHES = 2
 #: keeping this many explanations from one length to the next (a gap's long search keeps more).
 MOST_REVISED = 3
 REVISION_BEAM = 32
+
+#: A deal read wrong is revised from where its tiles went, while the round has seen at most this
+#: many events since it (and with it): the displays taken (:data:`explain.MOST_UNSEEN_DISPLAYS`),
+#: a few takes from the centre, and the deal.
+MOST_DEAL_REVISED = 1 + MOST_UNSEEN_DISPLAYS + MOST_CENTRE_TAKES
 
 #: The most an explanation that is committed may disagree with the view: one zone read wrong
 #: at the surest (a reading the reader is certain of and is wrong happens: 2 in 3,345 slots).
@@ -209,6 +215,17 @@ class Tracker:
             undone, fitting = revision
             for _ in range(undone):
                 revised.append({**self.undo(), "revised": True})
+        else:
+            # The likeliest change fits, but not every zone: a deal misread fits that way (a take
+            # of the tile read wrong). Where the deal read again from where its tiles went
+            # explains the view clearly better, the deal is revised.
+            first = min(fitting, key=lambda e: (e.total, len(e.events)))
+            if first.events and first.mismatches:
+                revision = self._deal_revision(zones, view, first.start)
+                if revision is not None and revision[1][0].cost + MARGIN <= first.cost:
+                    undone, fitting = revision
+                    for _ in range(undone):
+                        revised.append({**self.undo(), "revised": True})
         self._fitted(view.time)
         self.displays.follow(view.displays, matched)
         best = min(e.total for e in fitting)
@@ -359,28 +376,53 @@ class Tracker:
 
     def _revision(self, zones: dict[str, ZoneRead], most: int, view: View) -> tuple[int, list[Explanation]] | None:
         """Where no explanation fits from the committed state: how many of the last committed
-        events to take back (up to :data:`MOST_REVISED`) and the one explanation from before them
-        that fits the view clearly better than any other, or None. Judged on every zone: the
-        reference view was explained by what is now in doubt."""
+        events to take back and the one explanation from before them that fits the view clearly
+        better than any other, or None. Up to :data:`MOST_REVISED` moves (a move committed on a
+        misreading); else the round's deal and the moves since, up to :data:`MOST_DEAL_REVISED`
+        events (a deal misread: where its tiles went says what lay on the displays). Judged on
+        every zone: the reference view was explained by what is now in doubt."""
         events = self.game.record.events
         for back in range(1, min(MOST_REVISED, len(events)) + 1):
             if any("move" not in e for e in events[-back:]):
-                return None  # a deal or refill seen is not revised: its displays are gone
-            game = Game.new(self.game.record.game, self.game.record.players, self.game.record.options,
-                            self.game.record.start_player)
-            for event in events[:-back]:
-                game.apply(event)
-            ranked = unique_states([e for e in explain(game.state, zones, self.display_count, None, None, most + back,
-                                                       REVISION_BEAM, self._changes(view, len(events) - back))
-                                    if e.cost <= FITS][:4 * BEAM])
-            if not ranked or ranked[0].events[:back] == events[-back:]:
-                continue
-            rival = next((e for e in ranked[1:] if e.events != ranked[0].events), None)
-            if rival is None or rival.cost - ranked[0].cost >= MARGIN:
-                start = self._first_mover()
-                return back, [Explanation(ranked[0].events, ranked[0].state, ranked[0].cost, ranked[0].mismatches,
-                                          0.0, start)]
+                break  # a deal or refill: revised below, from where its tiles went
+            found = self._revised_from(back, zones, most + back, view)
+            if found is not None:
+                return found
+        return self._deal_revision(zones, view)
+
+    def _deal_revision(self, zones: dict[str, ZoneRead], view: View, start: int | None = None
+                       ) -> tuple[int, list[Explanation]] | None:
+        """The round's deal and the moves since taken back (up to :data:`MOST_DEAL_REVISED`
+        events), and the view explained from before the deal with the deal worked out from where
+        its tiles went, where one explanation fits clearly best; else None. ``start``: who moved
+        first (by default, as committed)."""
+        events = self.game.record.events
+        deal = max((k for k, e in enumerate(events) if "move" not in e), default=-1)
+        back = len(events) - deal
+        if deal >= 0 and "deal" in events[deal] and back <= MOST_DEAL_REVISED:
+            return self._revised_from(back, zones, back + MOST_EVENTS, view, start)
         return None
+
+    def _revised_from(self, back: int, zones: dict[str, ZoneRead], most: int, view: View, start: int | None = None
+                      ) -> tuple[int, list[Explanation]] | None:
+        """The last ``back`` events taken back and the view explained from before them (the game
+        begun by ``start``, by default as committed), where one explanation, other than what was
+        committed, fits clearly best."""
+        events = self.game.record.events
+        start = self._first_mover() if start is None else start
+        game = self._replayed(start)
+        for _ in range(back):
+            game.pop()
+        ranked = unique_states([e for e in explain(game.state, zones, self.display_count, None, None, most,
+                                                   REVISION_BEAM, self._changes(view, len(events) - back))
+                                if e.cost <= FITS][:4 * BEAM])
+        if not ranked or ranked[0].events[:back] == events[-back:]:
+            return None
+        rival = next((e for e in ranked[1:] if e.events != ranked[0].events), None)
+        if rival is not None and rival.cost - ranked[0].cost < MARGIN:
+            return None
+        best = ranked[0]
+        return back, [Explanation(best.events, best.state, best.cost, best.mismatches, 0.0, start)]
 
     def _commit(self, events: list[dict[str, Any]], start: int) -> list[dict[str, Any]]:
         """Play ``events`` into the game begun by ``start`` and record them; their stream events."""

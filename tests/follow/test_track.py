@@ -282,3 +282,24 @@ def test_a_game_left_unexplained_says_where_it_was_lost():
         tracker.see(exact_view(states[2], 3.0 + 2 * t, wrong))
     lost = tracker.lost()
     assert lost is not None and lost["after"] == len(tracker.game.record.events) and lost["code"] == "follow.unexplained"
+
+
+def test_a_deal_misread_is_revised_from_where_its_tiles_went():
+    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)],
+                      {"wall": "colored", "jokers": False}, 4).record
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    taken = truth.events[1]["move"]  # the first move's display and colour
+    display, colour = taken["source"], taken["color"]
+    dealt = list(exact_view(states[1], 1.0).zones[f"factories.{display}"].content)
+    other = next(c for c in ("blue", "yellow", "red", "black", "white") if c not in dealt)
+    misread = sorted(dealt[:dealt.index(colour)] + [other] + dealt[dealt.index(colour) + 1:])  # one of its tiles read wrong
+    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
+    tracker.see(exact_view(states[0], 0.0))
+    tracker.see(exact_view(states[1], 1.0, {f"factories.{display}": ZoneRead(tuple(misread), 0.95, (0.97,) * 4)}))
+    assert sorted(tracker.game.record.events[0]["deal"]["factories"][display]) == misread  # committed as read
+    said = []
+    for t, k in enumerate(range(2, 6)):  # the take from that display, then the next moves, each seen twice
+        said += tracker.see(exact_view(states[k], 2.0 + 2 * t))
+        said += tracker.see(exact_view(states[k], 2.5 + 2 * t))
+    assert any(s["kind"] == "undo" and s.get("revised") and "deal" in s["event"] for s in said)
+    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:5])
