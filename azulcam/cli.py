@@ -370,6 +370,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from .follow.capture import CaptureError, open_source
     from .follow.journal import Journal, JournalError, game_to_follow, write_atomically
     from .follow.watch import Watcher, event_line, read_controls, resumed_tracker, watch
+    from .vision.references import TileReferences
     from .i18n import messages
     from .i18n.notices import notice_text, with_message
 
@@ -402,6 +403,12 @@ def cmd_watch(args: argparse.Namespace) -> int:
     if args.join and joining is None:
         print("azulcam watch: note: --join left aside: the journal's game is resumed (--new joins afresh)", file=sys.stderr)
     model = _reading_model()
+    # What earlier games at this table taught the camera of its tiles, kept beside the profile.
+    table_path = Path(args.profile).with_suffix(".tiles.json") if args.profile != "-" else None
+    try:
+        table = TileReferences.load(table_path) if table_path is not None else TileReferences()
+    except ValueError as exc:
+        raise BadInput(f"{exc} (remove it: the next game teaches them again)") from None
     controls = None
     if args.control:
         try:
@@ -481,7 +488,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     if note:
         print(f"azulcam watch: warning: {note}", file=sys.stderr)
     watcher = Watcher(profile, model, resumed_tracker(game, displays, profile), emit, locator, bare,
-                      journal, record_path)
+                      journal, record_path, table)
     if joining is not None:
         watcher.tracker.join(*joining)
     watchers.append(watcher)
@@ -494,6 +501,12 @@ def cmd_watch(args: argparse.Namespace) -> int:
     finally:
         if events_out is not None and events_out is not sys.stdout:
             events_out.close()
+        if table_path is not None and watcher.table.seen:
+            try:
+                watcher.table.save(table_path)
+            except OSError as exc:
+                print(f"azulcam watch: warning: cannot keep this table's tile references in {table_path}: {exc.strerror}",
+                      file=sys.stderr)
     record = watcher.tracker.game.record
     state = watcher.tracker.game.state
     status = "over" if state.is_over() else "not over"

@@ -21,14 +21,16 @@ import cv2
 import numpy as np
 
 from ..calibration.profile import Profile
-from ..vision.analyze import Reading, read
+from ..engine.observe import TILE_ORDER
+from ..vision.analyze import Reading, loose_patches, read
+from ..vision.references import TileReferences, weighed
 from .capture import Frame, Source
 from .follower import EVENTS_FORMAT, Follower
 from .journal import Journal
 from .still import StillGate
 from ..vision.boards import AZUL_BOARD_MM, PAVILION_BOARD_MM, tile_mm
 from .change import SPILL, ChangeModel, moved_share, neighbours
-from .explain import View, ZoneRead, loose_zone
+from .explain import View, ZoneRead, expected, loose_zone
 from .track import Displays, Tracker
 
 __all__ = ["EVENTS_FORMAT", "Watcher", "event_line", "read_controls", "resumed_tracker", "view_of", "watch"]
@@ -66,8 +68,12 @@ class Watcher:
 
     def __init__(self, profile: Profile, classifier: Any, tracker: Tracker, emit: Callable[[dict[str, Any]], None],
                  locator: Any | None = None, bare: dict[int, Any] | None = None, journal: Journal | None = None,
-                 record_path: Path | None = None) -> None:
+                 record_path: Path | None = None, table: TileReferences | None = None) -> None:
         self.profile, self.classifier, self.locator, self.bare = profile, classifier, locator, bare
+        #: This table's tiles as the game named them (:mod:`azulcam.vision.references`).
+        self.table = table if table is not None else TileReferences()
+        self._image: np.ndarray | None = None  # the frame of the last view read
+        self._deals_learnt = 0  # the deals whose displays have taught the table references
         self.follower = Follower(tracker, emit, journal, record_path)
         self.gate = StillGate()
         self.controls: queue.Queue = queue.Queue()
@@ -138,7 +144,9 @@ class Watcher:
         t1 = time.perf_counter()
         # Every board is read again: a tile laid on its own print may hardly change the small
         # copy the still gate compares, but it changes its slot (the change reader's question).
-        reading = self.last_reading = read(frame.image, self.profile, self.classifier, self.locator, self.bare)
+        reading = self.last_reading = self._in_table_colours(
+            read(frame.image, self.profile, self.classifier, self.locator, self.bare), frame.image)
+        self._image = frame.image
         view = self._measured(reading, view_of(reading, frame.index, frame.time))
         self.gate.mark_read()
         t2 = time.perf_counter()
@@ -187,6 +195,51 @@ class Watcher:
                 self.references[zone] = self._patches[zone]
         for zone in forgotten:
             self.references.pop(zone, None)
+        self._teach_table(settled)
+
+    def _colours(self) -> list[str]:
+        """The tiles of this game a table's references name (the first-player marker aside)."""
+        options = self.tracker.game.record.options
+        return [t for t in TILE_ORDER[self.profile.game]
+                if t != "first_player" and (t != "joker" or options.get("jokers"))]
+
+    def _in_table_colours(self, reading: Reading, image: np.ndarray) -> Reading:
+        """The loose tiles' kinds weighed with this table's references, once they know two colours
+        of the game (:func:`azulcam.vision.references.weighed`)."""
+        colours = self._colours()
+        if not reading.loose or len(self.table.knows(colours)) < 2:  # one colour known tells nothing apart
+            return reading
+        n_slots = len(reading.slot_ids)
+        patches = loose_patches(image, np.array([t.outline for t in reading.loose], np.float64), reading.boards)
+        posterior = self.table.posterior(patches, colours)
+        reading.kinds = reading.kinds[:n_slots] + [weighed(kind, conf, row, colours)
+                                                   for (kind, conf), row in zip(reading.kinds[n_slots:], posterior)]
+        return reading
+
+    def _teach_table(self, settled: dict[str, bool]) -> None:
+        """The game names tiles of the last view: each tile newly settled on a board space, and
+        each display's tiles once per deal where the deal committed and the reading agree."""
+        colours = set(self._colours())
+        baseline = self.tracker.baseline
+        named = [z for z, changed in settled.items() if changed and baseline.get(z) in colours and z in self._patches]
+        if named:
+            self.table.learn(np.stack([self._patches[z] for z in named]), [baseline[z] for z in named])
+        deals = sum("deal" in e for e in self.tracker.game.record.events)
+        reading, view = self.last_reading, self.follower.last_view
+        if deals <= self._deals_learnt or reading is None or view is None or self._image is None or self.tracker.pending:
+            return
+        self._deals_learnt = deals
+        exp = expected(self.tracker.game.state)
+        n_slots = len(reading.slot_ids)
+        patches, kinds = [], []
+        for engine, seen in self.tracker.displays.match(view.displays).items():
+            tiles = [(k, kind) for k, (item, (kind, _)) in enumerate(zip(reading.loose, reading.kinds[n_slots:]))
+                     if item.zone == f"factories.{seen}" and kind in colours]
+            if sorted(kind for _, kind in tiles) == sorted(exp.get(f"factories.{engine}", ())):
+                patches += [reading.loose[k].outline for k, _ in tiles]
+                kinds += [kind for _, kind in tiles]
+        if patches:
+            self.table.learn(loose_patches(self._image, np.array(patches, np.float64), reading.boards), kinds)
 
     def _outlines(self, shape: tuple[int, ...]) -> list[tuple[int | None, np.ndarray]]:
         """Each board's outline grown by a tenth, at the still gate's small size: (player, polygon)."""

@@ -246,20 +246,26 @@ def decoded_slots(profile: Profile, slot_ids: list[tuple[str, str]], probabiliti
     return out
 
 
-def reader_loose(image: np.ndarray, outlines: np.ndarray, boards: list[BoardView], model: Classifier, game: str
-                 ) -> list[tuple[str | None, float]]:
-    """Loose tiles (``outlines``, N x 4 x 2 pixels) read by the reading model, each in the card
-    light of the nearest board whose card is in view (as the light changes across a table),
-    beside zeros (no bare view of a loose tile)."""
+def loose_patches(image: np.ndarray, outlines: np.ndarray, boards: list[BoardView]) -> np.ndarray:
+    """Loose tiles (``outlines``, N x 4 x 2 pixels) cut as the reading model sees them, each in
+    the card light of the nearest board whose card is in view (as the light changes across a
+    table): N x 32 x 32 x 3."""
     patches = crops.cut(image, outlines, reader.READ_MARGIN)
     cards = [light.card_colour(image, view.homography, view.placement.layout) for view in boards]
     known = [(view.registration.corners.mean(axis=0), card) for view, card in zip(boards, cards) if card is not None]
-    if known:
+    if known and len(outlines):
         centres = np.array([c for c, _ in known])
         nearest = np.linalg.norm(outlines.mean(axis=1)[:, None, :] - centres[None], axis=2).argmin(axis=1)
         for k in np.unique(nearest):
             patches[nearest == k] = light.in_card_light(patches[nearest == k], known[k][1])
-    return model.classify(reader.model_input(patches, None), game)
+    return patches
+
+
+def reader_loose(image: np.ndarray, outlines: np.ndarray, boards: list[BoardView], model: Classifier, game: str
+                 ) -> list[tuple[str | None, float]]:
+    """Loose tiles (``outlines``, N x 4 x 2 pixels) read by the reading model
+    (:func:`loose_patches`), beside zeros (no bare view of a loose tile)."""
+    return model.classify(reader.model_input(loose_patches(image, outlines, boards), None), game)
 
 
 def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None,

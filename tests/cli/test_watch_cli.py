@@ -300,3 +300,21 @@ def test_a_watch_that_ends_on_a_lost_game_exits_1_naming_where(table, tmp_path, 
     assert code == 1 and "lost the game after event 3 (frame 41)" in line
     assert "boards.0.line.0.0: read empty, expected red" in line
     assert (tmp_path / "g.json").exists()  # the record as far as it was followed
+
+
+def test_a_watch_keeps_what_the_game_taught_of_this_table_s_tiles_beside_the_profile(table, tmp_path, capsys):
+    import shutil
+
+    folder, _, _ = table
+    for f in folder.iterdir():
+        if f.suffix in (".json", ".png") and f.name != "start.png":
+            shutil.copy(f, tmp_path / f.name)
+    code, _, err = run(["watch", str(folder / "game.mp4"), "--profile", str(tmp_path / "profile.json"),
+                        "--out", str(tmp_path / "g.json")], capsys)
+    assert code == 0, err
+    kept = json.loads((tmp_path / "profile.tiles.json").read_text())
+    assert kept["format"] == "azulcam-tile-references/1" and sum(map(len, kept["seen"].values())) >= 4
+    (tmp_path / "profile.tiles.json").write_text("{")
+    code, _, err = run(["watch", str(folder / "game.mp4"), "--profile", str(tmp_path / "profile.json"),
+                        "--out", str(tmp_path / "h.json")], capsys)
+    assert code == 1 and "profile.tiles.json" in err and "not this table's tile references" in err

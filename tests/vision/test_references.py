@@ -1,0 +1,41 @@
+"""This table's tile references: what the game named teaches the colours of this table's tiles."""
+
+import numpy as np
+import pytest
+
+from azulcam.vision.references import TileReferences, weighed
+
+
+def _tiles(bgr, n, seed=0):
+    rng = np.random.default_rng(seed)
+    patches = np.full((n, 32, 32, 3), 150, np.float64)
+    patches[:, 8:24, 8:24] = bgr
+    return np.clip(patches + rng.normal(0, 4, patches.shape), 0, 255).astype(np.uint8)
+
+
+def test_a_tile_is_told_by_the_colours_this_table_showed():
+    table = TileReferences()
+    kinds = ["blue", "red", "yellow"]
+    assert table.knows(kinds) == []
+    table.learn(_tiles((160, 60, 40), 4), ["blue"] * 4)  # this table's blue is odd: it reads as teal
+    table.learn(_tiles((50, 50, 200), 4, 1), ["red"] * 4)
+    assert table.knows(kinds) == ["blue", "red"]
+    posterior = table.posterior(_tiles((160, 60, 40), 1, 2), kinds)[0]
+    assert posterior.argmax() == 0 and posterior[0] > 0.95
+    # A reader sure of the wrong colour is overruled by what this table showed, one unsure kept.
+    assert weighed("red", 0.9, posterior, kinds)[0] == "blue"
+    far = table.posterior(_tiles((30, 200, 230), 1, 3), kinds)[0]  # like no colour seen: yellow, never seen, stays possible
+    assert far[2] > far[0] and far[2] > far[1]
+    assert weighed("yellow", 0.8, far, kinds)[0] == "yellow"
+    assert weighed("first_player", 0.7, posterior, kinds) == ("first_player", 0.7)
+
+
+def test_references_are_kept_beside_the_profile_and_refused_when_damaged(tmp_path):
+    table = TileReferences()
+    table.learn(_tiles((160, 60, 40), 3), ["blue"] * 3)
+    table.save(tmp_path / "t.json")
+    assert TileReferences.load(tmp_path / "t.json").seen == table.seen
+    assert TileReferences.load(tmp_path / "none.json").seen == {}
+    (tmp_path / "bad.json").write_text('{"format": "azulcam-tile-references/1", "seen": {"blue": [[1, 2]]}}')
+    with pytest.raises(ValueError, match="bad.json"):
+        TileReferences.load(tmp_path / "bad.json")

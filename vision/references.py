@@ -1,0 +1,131 @@
+"""This table's tiles as the game named them: what each colour of tile looks like here.
+
+A reader trained on our renderer's art misreads tiles of another printing, or under another
+light; the game being followed says what lay where. Every tile the engine vouches for (a board
+space it settled, a display whose tiles it knows) teaches :class:`TileReferences` the colour of
+that tile's top face on this table, in its board's card light. Once each colour of the game has
+been seen, a loose tile's colour is read against them too (:meth:`TileReferences.posterior`), and
+the reading model's answer is weighed with it. Kept beside the profile: the next game at the same
+table starts with them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+#: The middle of a patch whose colour is a tile's (a share of its side): the top face, clear of
+#: the margin round the slot and of the body's sides.
+MIDDLE = 0.4
+
+#: Tiles of a colour seen before it counts, and the most kept (the newest).
+LEAST_SEEN, MOST_KEPT = 3, 200
+
+#: The least spread (CIELAB units) of a colour's tiles: a few alike samples are no promise that
+#: the next tile will lie as close.
+LEAST_SPREAD = 4.0
+
+#: A tile this many spreads (in all three channels together) from every colour known here may be a
+#: colour not yet seen.
+UNSEEN_AT = 3.0
+
+#: How sure the references may make one colour over another (log-odds): like the reader's surest.
+MOST_LOG_ODDS = float(np.log(1000.0))
+
+REFERENCES_FORMAT = "azulcam-tile-references/1"
+
+
+def top_colour(patches: np.ndarray) -> np.ndarray:
+    """Each patch's (N x P x P x 3 BGR) middle as CIELAB, the median of its pixels: N x 3."""
+    if len(patches) == 0:
+        return np.zeros((0, 3))
+    side = patches.shape[1]
+    cut = round(side * (1.0 - MIDDLE) / 2.0)
+    middle = np.ascontiguousarray(patches[:, cut:side - cut, cut:side - cut])
+    lab = cv2.cvtColor(middle.reshape(-1, middle.shape[2], 3), cv2.COLOR_BGR2LAB).reshape(middle.shape).astype(np.float64)
+    lab[..., 0] *= 100.0 / 255.0
+    lab[..., 1:] -= 128.0
+    return np.median(lab.reshape(len(patches), -1, 3), axis=1)
+
+
+@dataclass
+class TileReferences:
+    """Each colour's tiles as this table shows them (CIELAB of the top face, newest last)."""
+
+    seen: dict[str, list[list[float]]] = field(default_factory=dict)
+
+    def learn(self, patches: np.ndarray, kinds: list[str]) -> None:
+        """Tiles the game named: their patches (card light, as :func:`top_colour` takes them)."""
+        for colour, kind in zip(top_colour(patches), kinds):
+            kept = self.seen.setdefault(kind, [])
+            kept.append([round(float(v), 2) for v in colour])
+            del kept[:-MOST_KEPT]
+
+    def knows(self, kinds: list[str]) -> list[str]:
+        """Those of ``kinds`` seen enough to be told by their colour."""
+        return [k for k in kinds if len(self.seen.get(k, ())) >= LEAST_SEEN]
+
+    def posterior(self, patches: np.ndarray, kinds: list[str]) -> np.ndarray:
+        """For each patch, how likely each of ``kinds`` is by its top face's colour alone: N x K,
+        rows summing to 1. Each known colour (:meth:`knows`) a Gaussian round the median of its
+        tiles, spread as this table's tiles spread about their colours' medians; the colours not
+        yet seen share the likelihood of a tile :data:`UNSEEN_AT` spreads from every known one."""
+        known = self.knows(kinds)
+        if not known:
+            return np.full((len(patches), len(kinds)), 1.0 / max(len(kinds), 1))
+        centres = np.array([np.median(self.seen[k], axis=0) for k in known])
+        spread = np.sqrt(np.mean(np.concatenate([(np.asarray(self.seen[k]) - c) ** 2 for k, c in zip(known, centres)]),
+                                 axis=0))
+        spread = np.maximum(spread, LEAST_SPREAD)
+        distance = (((top_colour(patches)[:, None, :] - centres[None]) / spread) ** 2).sum(axis=2)
+        unseen = [k for k in kinds if k not in known]
+        log_likely = np.full((len(patches), len(kinds)), -0.5 * UNSEEN_AT ** 2)
+        for j, k in enumerate(known):
+            log_likely[:, kinds.index(k)] = -0.5 * distance[:, j]
+        log_likely = np.maximum(log_likely - log_likely.max(axis=1, keepdims=True), -MOST_LOG_ODDS)
+        likely = np.exp(log_likely)
+        if unseen:  # the unseen colours share one likelihood: none is favoured over another
+            likely[:, [kinds.index(k) for k in unseen]] /= len(unseen)
+        return likely / likely.sum(axis=1, keepdims=True)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": REFERENCES_FORMAT, "seen": self.seen}
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps(self.to_json()), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> "TileReferences":
+        """The references kept at ``path``; none where there is no such file. Raises ValueError
+        naming the file for one that is not such references."""
+        if not path.is_file():
+            return cls()
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("format") != REFERENCES_FORMAT:
+                raise ValueError(f"not {REFERENCES_FORMAT}")
+            seen = {str(k): [[float(x) for x in v][:3] for v in values] for k, values in data["seen"].items()}
+            if any(len(v) != 3 for values in seen.values() for v in values):
+                raise ValueError("each tile seen is three numbers")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"{path}: not this table's tile references ({exc})") from None
+        return cls(seen)
+
+
+def weighed(kind: str | None, confidence: float, posterior: np.ndarray, kinds: list[str]) -> tuple[str | None, float]:
+    """A tile's reading (``kind`` at ``confidence``) weighed with what this table's references
+    say of it (``posterior`` over ``kinds``): the likeliest kind and its probability. A kind the
+    references do not know (the first-player marker, no tile) is left as read."""
+    if kind not in kinds:
+        return kind, confidence
+    others = (1.0 - confidence) / max(len(kinds) - 1, 1)
+    prior = np.array([confidence if k == kind else others for k in kinds])
+    joint = prior * posterior
+    joint /= joint.sum()
+    best = int(joint.argmax())
+    return kinds[best], float(joint[best])
