@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import queue
+from collections import Counter
 import threading
 import time
 from collections.abc import Callable
@@ -22,7 +23,7 @@ import numpy as np
 
 from ..calibration.profile import Profile
 from ..engine.observe import TILE_ORDER
-from ..vision.analyze import Reading, loose_patches, read
+from ..vision.analyze import UNSURE, Reading, loose_patches, read
 from ..vision.references import TileReferences, weighed
 from .capture import Frame, Source
 from .follower import EVENTS_FORMAT, Follower
@@ -195,7 +196,7 @@ class Watcher:
                 self.references[zone] = self._patches[zone]
         for zone in forgotten:
             self.references.pop(zone, None)
-        self._teach_table(settled)
+        self._teach_table()
 
     def _colours(self) -> list[str]:
         """The tiles of this game a table's references name (the first-player marker aside)."""
@@ -204,26 +205,30 @@ class Watcher:
                 if t != "first_player" and (t != "joker" or options.get("jokers"))]
 
     def _in_table_colours(self, reading: Reading, image: np.ndarray) -> Reading:
-        """The loose tiles' kinds weighed with this table's references, once they know two colours
-        of the game (:func:`azulcam.vision.references.weighed`)."""
+        """The displays' tiles the reader is unsure of (a deal's colours: what only the camera can
+        tell) weighed with this table's references once they know every colour of the game
+        (:func:`azulcam.vision.references.weighed`); the rest the engine explains."""
         colours = self._colours()
-        if not reading.loose or len(self.table.knows(colours)) < 2:  # one colour known tells nothing apart
-            return reading
         n_slots = len(reading.slot_ids)
-        patches = loose_patches(image, np.array([t.outline for t in reading.loose], np.float64), reading.boards)
-        posterior = self.table.posterior(patches, colours)
-        reading.kinds = reading.kinds[:n_slots] + [weighed(kind, conf, row, colours)
-                                                   for (kind, conf), row in zip(reading.kinds[n_slots:], posterior)]
+        # The tiles the reader is unsure of: a sure reading stands (a tile's shine or pattern may
+        # lie far from its colour's references).
+        dealt = [k for k, item in enumerate(reading.loose)
+                 if item.zone.startswith("factories.") and reading.kinds[n_slots + k][1] < UNSURE]
+        if not dealt or self.table.knows(colours) != colours:
+            return reading
+        patches = loose_patches(image, np.array([reading.loose[k].outline for k in dealt], np.float64), reading.boards)
+        kinds = list(reading.kinds)
+        for k, row in zip(dealt, self.table.posterior(patches, colours)):
+            kinds[n_slots + k] = weighed(*kinds[n_slots + k], row, colours)
+        reading.kinds = kinds
         return reading
 
-    def _teach_table(self, settled: dict[str, bool]) -> None:
-        """The game names tiles of the last view: each tile newly settled on a board space, and
-        each display's tiles once per deal where the deal committed and the reading agree."""
+    def _teach_table(self) -> None:
+        """The game names the tiles of a deal, once it is committed: each display's tiles as the
+        engine has them, matched to those read there (the tiles read as the engine has them; the
+        rest where it is clear which they are: one tile left, or all of one colour). Loose tiles
+        only: a tile on a display lies in other light than one on a board."""
         colours = set(self._colours())
-        baseline = self.tracker.baseline
-        named = [z for z, changed in settled.items() if changed and baseline.get(z) in colours and z in self._patches]
-        if named:
-            self.table.learn(np.stack([self._patches[z] for z in named]), [baseline[z] for z in named])
         deals = sum("deal" in e for e in self.tracker.game.record.events)
         reading, view = self.last_reading, self.follower.last_view
         if deals <= self._deals_learnt or reading is None or view is None or self._image is None or self.tracker.pending:
@@ -231,15 +236,29 @@ class Watcher:
         self._deals_learnt = deals
         exp = expected(self.tracker.game.state)
         n_slots = len(reading.slot_ids)
-        patches, kinds = [], []
+        outlines, kinds = [], []
         for engine, seen in self.tracker.displays.match(view.displays).items():
             tiles = [(k, kind) for k, (item, (kind, _)) in enumerate(zip(reading.loose, reading.kinds[n_slots:]))
                      if item.zone == f"factories.{seen}" and kind in colours]
-            if sorted(kind for _, kind in tiles) == sorted(exp.get(f"factories.{engine}", ())):
-                patches += [reading.loose[k].outline for k, _ in tiles]
-                kinds += [kind for _, kind in tiles]
-        if patches:
-            self.table.learn(loose_patches(self._image, np.array(patches, np.float64), reading.boards), kinds)
+            left = Counter(exp.get(f"factories.{engine}", ()))
+            if len(tiles) != sum(left.values()):
+                continue
+            named, unnamed = [], []
+            for k, kind in tiles:
+                if left[kind] > 0:
+                    left[kind] -= 1
+                    named.append((k, kind))
+                else:
+                    unnamed.append((k, kind))
+            left = +left
+            if unnamed:
+                if len(left) > 1 and len(unnamed) > 1 or any(kind in exp.get(f"factories.{engine}", ()) for _, kind in unnamed):
+                    continue  # which tile was misread is not clear
+                named += [(k, next(iter(left))) for k, _ in unnamed]
+            outlines += [reading.loose[k].outline for k, _ in named]
+            kinds += [kind for _, kind in named]
+        if outlines:
+            self.table.learn(loose_patches(self._image, np.array(outlines, np.float64), reading.boards), kinds)
 
     def _outlines(self, shape: tuple[int, ...]) -> list[tuple[int | None, np.ndarray]]:
         """Each board's outline grown by a tenth, at the still gate's small size: (player, polygon)."""

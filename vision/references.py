@@ -21,7 +21,10 @@ import numpy as np
 
 #: The middle of a patch whose colour is a tile's (a share of its side): the top face, clear of
 #: the margin round the slot and of the body's sides.
-MIDDLE = 0.4
+MIDDLE = 0.55
+
+#: Numbers kept of each tile: the quartiles of L, a and b over its top face.
+FEATURES = 9
 
 #: Tiles of a colour seen before it counts, and the most kept (the newest).
 LEAST_SEEN, MOST_KEPT = 3, 200
@@ -30,9 +33,12 @@ LEAST_SEEN, MOST_KEPT = 3, 200
 #: the next tile will lie as close.
 LEAST_SPREAD = 4.0
 
-#: A tile this many spreads (in all three channels together) from every colour known here may be a
+#: A tile this many spreads (all its numbers together) from every colour known here may be a
 #: colour not yet seen.
-UNSEEN_AT = 3.0
+UNSEEN_AT = 4.0
+
+#: The share of doubt the references keep, spread over every colour.
+DOUBT = 0.05
 
 #: How sure the references may make one colour over another (log-odds): like the reader's surest.
 MOST_LOG_ODDS = float(np.log(1000.0))
@@ -41,21 +47,23 @@ REFERENCES_FORMAT = "azulcam-tile-references/1"
 
 
 def top_colour(patches: np.ndarray) -> np.ndarray:
-    """Each patch's (N x P x P x 3 BGR) middle as CIELAB, the median of its pixels: N x 3."""
+    """Each patch's (N x P x P x 3 BGR) middle as CIELAB: the quartiles and median of each
+    channel (a tile's body and its pattern both), N x :data:`FEATURES`."""
     if len(patches) == 0:
-        return np.zeros((0, 3))
+        return np.zeros((0, FEATURES))
     side = patches.shape[1]
     cut = round(side * (1.0 - MIDDLE) / 2.0)
     middle = np.ascontiguousarray(patches[:, cut:side - cut, cut:side - cut])
     lab = cv2.cvtColor(middle.reshape(-1, middle.shape[2], 3), cv2.COLOR_BGR2LAB).reshape(middle.shape).astype(np.float64)
     lab[..., 0] *= 100.0 / 255.0
     lab[..., 1:] -= 128.0
-    return np.median(lab.reshape(len(patches), -1, 3), axis=1)
+    quartiles = np.quantile(lab.reshape(len(patches), -1, 3), [0.25, 0.5, 0.75], axis=1)  # 3 x N x 3
+    return quartiles.transpose(1, 0, 2).reshape(len(patches), FEATURES)
 
 
 @dataclass
 class TileReferences:
-    """Each colour's tiles as this table shows them (CIELAB of the top face, newest last)."""
+    """Each colour's tiles as this table shows them (:func:`top_colour`, newest last)."""
 
     seen: dict[str, list[list[float]]] = field(default_factory=dict)
 
@@ -91,7 +99,9 @@ class TileReferences:
         likely = np.exp(log_likely)
         if unseen:  # the unseen colours share one likelihood: none is favoured over another
             likely[:, [kinds.index(k) for k in unseen]] /= len(unseen)
-        return likely / likely.sum(axis=1, keepdims=True)
+        likely /= likely.sum(axis=1, keepdims=True)
+        # A few hundred tiles are no promise about the next: never surer than 1 - DOUBT.
+        return (1.0 - DOUBT) * likely + DOUBT / len(kinds)
 
     def to_json(self) -> dict[str, Any]:
         return {"format": REFERENCES_FORMAT, "seen": self.seen}
@@ -109,9 +119,9 @@ class TileReferences:
             data = json.loads(path.read_text(encoding="utf-8"))
             if data.get("format") != REFERENCES_FORMAT:
                 raise ValueError(f"not {REFERENCES_FORMAT}")
-            seen = {str(k): [[float(x) for x in v][:3] for v in values] for k, values in data["seen"].items()}
-            if any(len(v) != 3 for values in seen.values() for v in values):
-                raise ValueError("each tile seen is three numbers")
+            seen = {str(k): [[float(x) for x in v] for v in values] for k, values in data["seen"].items()}
+            if any(len(v) != FEATURES for values in seen.values() for v in values):
+                raise ValueError(f"each tile seen is {FEATURES} numbers")
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"{path}: not this table's tile references ({exc})") from None
         return cls(seen)

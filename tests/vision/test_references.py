@@ -36,6 +36,6 @@ def test_references_are_kept_beside_the_profile_and_refused_when_damaged(tmp_pat
     table.save(tmp_path / "t.json")
     assert TileReferences.load(tmp_path / "t.json").seen == table.seen
     assert TileReferences.load(tmp_path / "none.json").seen == {}
-    (tmp_path / "bad.json").write_text('{"format": "azulcam-tile-references/1", "seen": {"blue": [[1, 2]]}}')
+    (tmp_path / "bad.json").write_text('{"format": "azulcam-tile-references/1", "seen": {"blue": [[1, 2, 3]]}}')
     with pytest.raises(ValueError, match="bad.json"):
         TileReferences.load(tmp_path / "bad.json")
