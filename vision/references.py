@@ -1,12 +1,12 @@
 """This table's tiles as the game named them: what each colour of tile looks like here.
 
 A reader trained on our renderer's art misreads tiles of another printing, or under another
-light; the game being followed says what lay where. Every tile the engine vouches for (a board
-space it settled, a display whose tiles it knows) teaches :class:`TileReferences` the colour of
-that tile's top face on this table, in its board's card light. Once each colour of the game has
-been seen, a loose tile's colour is read against them too (:meth:`TileReferences.posterior`), and
-the reading model's answer is weighed with it. Kept beside the profile: the next game at the same
-table starts with them.
+light; the game being followed says what lay where. The tiles of every deal the engine committed
+teach :class:`TileReferences` the colours of this table's tiles as they lie on its displays (the
+quartiles of CIELAB over the top face, in the nearest board's card light). Once each colour of the
+game has been seen, a display's tile the reader is unsure of is read against them too
+(:meth:`TileReferences.posterior`, :func:`weighed`). Kept beside the profile: the next game at the
+same table starts with them.
 """
 
 from __future__ import annotations
