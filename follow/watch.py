@@ -40,6 +40,10 @@ __all__ = ["EVENTS_FORMAT", "Watcher", "event_line", "read_controls", "resumed_t
 #: read all the same (see ``Watcher.feed``): under the one second a move may take to be committed.
 HAND_WAIT = 0.5
 
+#: Seconds between two readings of a table nothing explains, which changes since the last view
+#: explained: it is looked at again, but not at every frame (the camera must keep up).
+REREAD_UNEXPLAINED = 0.5
+
 
 def view_of(reading: Reading, frame: int = 0, time: float = 0.0) -> View:
     """What the tracker needs of a reading: every slot's kind and confidence, every display's,
@@ -89,6 +93,7 @@ class Watcher:
         self._shares: dict[str, float] = {}
         self._hand_since: float | None = None
         self._time, self._frame = 0.0, -1
+        self._read_at = float("-inf")  # when the last view was read
 
     @property
     def tracker(self) -> Tracker:
@@ -139,20 +144,26 @@ class Watcher:
             if frame.time - self._hand_since < HAND_WAIT:
                 return
         self._hand_since = None
-        if not self.gate.changed():
+        unexplained = self.tracker.unexplained_since is not None
+        if not self.gate.changed() or unexplained and frame.time - self._read_at < REREAD_UNEXPLAINED:
             self.follower.tick((frame.index, frame.time))
             return
         t1 = time.perf_counter()
+        self._read_at = frame.time
         # Every board is read again: a tile laid on its own print may hardly change the small
         # copy the still gate compares, but it changes its slot (the change reader's question).
         reading = self.last_reading = self._in_table_colours(
             read(frame.image, self.profile, self.classifier, self.locator, self.bare), frame.image)
         self._image = frame.image
         view = self._measured(reading, view_of(reading, frame.index, frame.time))
-        self.gate.mark_read()
         t2 = time.perf_counter()
         self.follower.see(view)
         self._take_references()
+        if self.tracker.unexplained_since is None:
+            self.gate.mark_read()
+        # Else the gate goes on measuring from the last view explained: a view nothing explains
+        # may have a hand in it that the gate took for the table, and measured from it the hand's
+        # leaving would look like a hand coming in for ever.
         self.spent["reads"] += 1
         self.spent["read_s"] += t2 - t1
         self.spent["track_s"] += time.perf_counter() - t2
