@@ -3,7 +3,7 @@
 A view is what the reader saw in every zone and how sure it was (:class:`View`). From a state, the
 candidates are each legal move, or the chance event the view shows (a deal read off the displays,
 one worked out from where the tiles of displays already taken went, a Summer Pavilion refill read
-off the supply), and up to :data:`MOST_EVENTS` of them in a row. Each is scored by how far the table
+off the supply), and up to :data:`MOST_EVENTS` of them in a row (per game). Each is scored by how far the table
 it predicts lies from the view: a zone's disagreement weighs the reader's log-odds there. The
 tracker (:mod:`track`) decides what to commit.
 
@@ -24,9 +24,10 @@ from ..engine.common import CHANCE, TERMINAL
 from ..engine.errors import EngineError
 from ..engine.observe import observation_of
 
-#: Events in a row one still view may be explained by: a move, the chance event it brings (the
-#: round's end, a Summer Pavilion refill) and the next player's move, seen only after both.
-MOST_EVENTS = 3
+#: Events in a row one still view may be explained by: in Azul a move, the chance event it brings
+#: (the round's end and the next deal) and the next player's move, seen only after both; in Summer
+#: Pavilion a placement may bring a bonus and a refill, so a move and the next one may be five.
+MOST_EVENTS = {"azul": 3, "pavilion": 5}
 
 #: Explanations kept from one length to the next when a short one does not fit; after a gap, where
 #: many events in a row are sought, more (the right first move may not look best on its own).
@@ -444,7 +445,7 @@ def cost_of(state: Any, zones: dict[str, ZoneRead], reference: dict[str, ZoneRea
 
 
 def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: dict[str, ZoneRead] | None = None,
-            committed: dict[str, Any] | None = None, most_events: int = MOST_EVENTS, beam: int | None = None,
+            committed: dict[str, Any] | None = None, most_events: int | None = None, beam: int | None = None,
             changes: Changes | None = None) -> list[Explanation]:
     """Every explanation of the view tried from ``state``, best first: no event at all, then
     sequences of up to ``most_events`` events, the longer ones grown from the ``beam`` best
@@ -457,7 +458,9 @@ def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: di
     cost, where = cost_of(state, zones, reference, committed, changes)
     tried = [Explanation([], state, cost, where)]
     frontier = tried
-    long = most_events > MOST_EVENTS
+    chain = MOST_EVENTS[state.game]
+    most_events = chain if most_events is None else most_events
+    long = most_events > chain
     lasting = lasting_zones(state, zones) if long else set()
     for depth in range(1, most_events + 1):
         grown = []
@@ -475,7 +478,7 @@ def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: di
         best = min(tried, key=lambda e: e.cost)
         if not grown or best.cost - EVENT_COST * len(best.events) <= CLOSE_FIT:
             break
-        kept = beam or (BEAM if most_events <= MOST_EVENTS else BEAM_AFTER_A_GAP)
+        kept = beam or (BEAM if not long else BEAM_AFTER_A_GAP)
         frontier = unique_states(grown[:4 * kept])[:kept]  # moves in another order reach the same state
     tried.sort(key=lambda e: (e.cost, len(e.events)))
     return tried

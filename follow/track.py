@@ -198,7 +198,8 @@ class Tracker:
         # After a gap, the long search gets the first views that follow it; a table that stays
         # unexplained after those is not searched ever deeper (the camera must keep up).
         gap = view.time - self.last_fitted if self.last_fitted is not None and self.misses < LONG_SEARCHES else 0.0
-        most = min(max(MOST_EVENTS, math.ceil(gap * EVENTS_PER_SECOND)), MOST_EVENTS_AFTER_A_GAP)
+        chain = MOST_EVENTS[self.game.record.game]
+        most = min(max(chain, math.ceil(gap * EVENTS_PER_SECOND)), max(MOST_EVENTS_AFTER_A_GAP, chain))
         ranked = self._explanations(zones, most, self._changes(view))
         fitting = [e for e in ranked if e.cost <= FITS]
         revised: list[dict[str, Any]] = []
@@ -207,7 +208,7 @@ class Tracker:
             # contradicting: a view that lasts (the second unexplained in a row), not one read as
             # a hand left. After a gap, the long search from the committed state is what finds
             # the events the camera missed.
-            revision = self._revision(zones, most, view) if self.misses == 1 and most <= MOST_EVENTS else None
+            revision = self._revision(zones, most, view) if self.misses == 1 and most <= chain else None
             if revision is None:
                 best = ranked[0] if ranked else None
                 return self._unexplained(view, best.mismatches if best else [],
@@ -246,7 +247,7 @@ class Tracker:
             self.pending, self.last_unsure = [], []
             self.reference = zones
             self._settle(zones, expected(self.game.state), self._in_doubt(alike[0], zones))
-            return out + unsure_points
+            return out + self._forced() + unsure_points
         self.pending = [Explanation(e.events[len(shared):], e.state, 0.0, e.mismatches, e.total - best, e.start)
                         for e in alike]
         exp = [expected(e.state) for e in alike]
@@ -303,6 +304,24 @@ class Tracker:
             self.settled.pop(zone, None)
             self.forgotten.add(zone)
 
+    def _forced(self) -> list[dict[str, Any]]:
+        """The moves the rules leave a player no choice of and that change nothing in view (a
+        Summer Pavilion pass with an empty hand): no camera sees them, the rules play them."""
+        out: list[dict[str, Any]] = []
+        while self._moves_recorded():
+            state = self.game.state
+            if state.current_player < 0:
+                break
+            moves = state.legal_moves()
+            if len(moves) != 1:
+                break
+            after = state.copy()
+            after.play_unchecked(moves[0])
+            if expected(after) != expected(state):
+                break
+            out += self._commit([{"player": state.current_player, "move": moves[0].to_json()}], self._first_mover())
+        return out
+
     def _fitted(self, time: float) -> None:
         self.unexplained_since, self.alerted, self.last_fitted, self.misses = None, False, time, 0
 
@@ -354,7 +373,7 @@ class Tracker:
             out.append({"kind": "uncertain", "zones": unsure})
         return out
 
-    def _explanations(self, zones: dict[str, ZoneRead], most: int = MOST_EVENTS, changes: Changes | None = None
+    def _explanations(self, zones: dict[str, ZoneRead], most: int | None = None, changes: Changes | None = None
                       ) -> list[Explanation]:
         """Every explanation of the view from the committed state or from each pending
         hypothesis, best first. Before the first move, from the game begun by each player."""
@@ -400,7 +419,7 @@ class Tracker:
         deal = max((k for k, e in enumerate(events) if "move" not in e), default=-1)
         back = len(events) - deal
         if deal >= 0 and "deal" in events[deal] and back <= MOST_DEAL_REVISED:
-            return self._revised_from(back, zones, back + MOST_EVENTS, view, start)
+            return self._revised_from(back, zones, back + MOST_EVENTS[self.game.record.game], view, start)
         return None
 
     def _revised_from(self, back: int, zones: dict[str, ZoneRead], most: int, view: View, start: int | None = None

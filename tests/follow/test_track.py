@@ -303,3 +303,15 @@ def test_a_deal_misread_is_revised_from_where_its_tiles_went():
         said += tracker.see(exact_view(states[k], 2.5 + 2 * t))
     assert any(s["kind"] == "undo" and s.get("revised") and "deal" in s["event"] for s in said)
     assert _sorted(tracker.game.record.events) == _sorted(truth.events[:5])
+
+
+def test_a_move_the_rules_force_and_no_camera_sees_is_played_by_the_rules():
+    truth = play_game("pavilion", [make_player("greedy", 1), make_player("greedy", 2)], {"side": "colored"}, 1,
+                      start_player=1).record
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    forced = 22  # a pass with an empty hand: the only move, and the table shows nothing of it
+    assert truth.events[forced]["move"] == {"action": "pass", "keep": []} and len(states[forced].legal_moves()) == 1
+    tracker = Tracker(Game.new("pavilion", 2, {"side": "colored"}), first_near=(700, 400))
+    for k in range(forced + 1):
+        tracker.see(exact_view(states[k], float(k)))
+    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:forced + 1])
