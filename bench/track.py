@@ -167,6 +167,22 @@ def same_table(a: object, b: object) -> bool:
             and sorted(sorted(f["tiles"]) for f in x["factories"]) == sorted(sorted(f["tiles"]) for f in y["factories"]))
 
 
+def forced_after(got: Record, truth: Record) -> int:
+    """How many of ``got``'s events past the end of ``truth`` (a record cut short) are moves the
+    rules forced and the tracker played (the only legal move, changing nothing in view): the
+    game's own next events, left out of the comparison."""
+    extra = got.events[len(truth.events):]
+    if not extra:
+        return 0
+    state = Game(truth).state
+    for event in extra:
+        moves = state.legal_moves() if state.current_player >= 0 else []
+        if len(moves) != 1 or event != {"player": state.current_player, "move": moves[0].to_json()}:
+            return 0
+        state.play(moves[0])
+    return len(extra)
+
+
 def follow(video: Path, record: Record, classifier: object, locator: object, drop_s: float = 0.0,
            kill: bool = False, work: Path | None = None, join: bool = False) -> dict:
     """The game followed from the video's first frame. ``drop_s``: the camera gives nothing for
@@ -220,6 +236,7 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
         feed(frame)
     source.close()
     got = watcher.tracker.game.record
+    got = Record(got.game, got.players, got.options, got.start_player, got.events[:len(got.events) - forced_after(got, record)])
     centres = next((t["observation"]["factories"] for t in truth if any(f["tiles"] for f in t["observation"]["factories"])),
                    truth[0]["observation"]["factories"])
     want = renumbered(record, [f["center"] for f in centres], watcher.tracker.displays.places)
