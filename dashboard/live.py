@@ -21,14 +21,11 @@ from typing import Any
 import cv2
 import numpy as np
 
-from ..calibration.layouts import load_layout
 from ..calibration.profile import Profile
 from ..engine.ai import suggest
 from ..engine.observe import observation_of
 from ..engine.record import Game, Record
-from ..vision.bare import learn_empty
 from ..follow.capture import Frame, Source
-from ..vision.crops import slot_outlines
 from ..follow.journal import Journal, game_to_follow
 from ..i18n.notices import notice_words, with_message
 from ..follow.watch import Watcher, resumed_tracker, watch
@@ -37,8 +34,6 @@ from .words import described, worded
 
 #: Log lines and alerts a page is sent (the whole game is in the history).
 LOG_LINES = 12
-#: A zone read at under this is drawn unsure on the camera view (as the tracker's joining does).
-UNSURE = 0.9
 JPEG_QUALITY = 80
 
 
@@ -199,19 +194,9 @@ class LiveGame:
         newest frame shows it becomes that board's bare view of it (``bare.learn_empty``), so
         that later readings compare it with how it looks empty in today's light. False where
         there is nothing to learn from (not a board space, no frame or reading of that board)."""
-        parts = zone.split(".", 2)
-        if len(parts) != 3 or parts[0] != "boards" or parts[2] == "hand" or not parts[1].isdigit():
-            return False
-        player = int(parts[1])
-        bare = (self.watcher.bare or {}).get(player)
-        reading = self.watcher.last_reading
         with self._lock:
             frame = self.seen.frame
-        view = next((v for v in (reading.boards if reading else []) if v.placement.player == player), None)
-        if bare is None or frame is None or view is None or parts[2] not in bare.reads:
-            return False
-        learn_empty(bare, frame.image, view.homography, parts[2])
-        return True
+        return frame is not None and self.watcher.learn_empty(zone, frame.image)
 
     # -- in the watch thread ----------------------------------------------------------------
 
@@ -228,7 +213,7 @@ class LiveGame:
         reading = self.watcher.last_reading
         if reading is not None and reading is not getattr(self, "_drawn_reading", None):
             self._drawn_reading = reading
-            outlines = _zones_of(reading)
+            outlines = self.watcher.slot_outlines()
             with self._lock:
                 self.seen.outlines, self.seen.displays = outlines, list(reading.factories)
 
@@ -361,19 +346,6 @@ class _Tapped:
 
     def close(self) -> None:
         self._source.close()
-
-
-def _zones_of(reading: Any) -> list[tuple[np.ndarray, bool]]:
-    """Each read slot's outline in the image, and whether it was read at under :data:`UNSURE`."""
-    confidence = {ids: conf for ids, (_, conf) in zip(reading.slot_ids, reading.kinds)}
-    out = []
-    for view in reading.boards:
-        prefix = "supply" if view.placement.player is None else f"boards.{view.placement.player}"
-        layout = load_layout(view.placement.layout)
-        ids, quads = slot_outlines(view.homography, layout)
-        out += [(quad, confidence.get((prefix, slot), 1.0) < UNSURE) for slot, quad in zip(ids, quads)
-                if (prefix, slot) in confidence]
-    return out
 
 
 def state_of(game: Game, game_id: int, log: list[dict[str, Any]], alerts: list[dict[str, Any]],

@@ -23,7 +23,10 @@ import numpy as np
 
 from ..calibration.profile import Profile
 from ..engine.observe import TILE_ORDER
+from ..calibration.layouts import load_layout
+from ..vision import crops
 from ..vision.analyze import UNSURE, Reading, loose_patches, read
+from ..vision.bare import learn_empty
 from ..vision.references import TileReferences, weighed
 from .capture import Frame, Source
 from .follower import EVENTS_FORMAT, Follower
@@ -167,6 +170,37 @@ class Watcher:
         self.spent["reads"] += 1
         self.spent["read_s"] += t2 - t1
         self.spent["track_s"] += time.perf_counter() - t2
+
+    def learn_empty(self, zone: str, image: np.ndarray) -> bool:
+        """A person says a board space is empty in ``image`` (the newest frame): the space as it
+        shows there becomes that board's bare view of it (:func:`azulcam.vision.bare.learn_empty`),
+        so that later readings compare it with how it looks empty in today's light. False where
+        there is nothing to learn from (not a board space, no bare view or reading of that board)."""
+        parts = zone.split(".", 2)
+        if len(parts) != 3 or parts[0] != "boards" or parts[2] == "hand" or not parts[1].isdigit():
+            return False
+        player = int(parts[1])
+        bare = (self.bare or {}).get(player)
+        reading = self.last_reading
+        view = next((v for v in (reading.boards if reading else []) if v.placement.player == player), None)
+        if bare is None or view is None or parts[2] not in bare.reads:
+            return False
+        learn_empty(bare, image, view.homography, parts[2])
+        return True
+
+    def slot_outlines(self) -> list[tuple[np.ndarray, bool]]:
+        """Each slot of the newest reading, its outline in the image (4 x 2 pixels) and whether
+        it was read at under :data:`azulcam.vision.analyze.UNSURE`: what a page draws over the camera."""
+        reading = self.last_reading
+        if reading is None:
+            return []
+        confidence = {ids: conf for ids, (_, conf) in zip(reading.slot_ids, reading.kinds)}
+        out = []
+        for view in reading.boards:
+            prefix = "supply" if view.placement.player is None else f"boards.{view.placement.player}"
+            ids, quads = crops.slot_outlines(view.homography, load_layout(view.placement.layout))
+            out += [(quad, confidence[prefix, slot] < UNSURE) for slot, quad in zip(ids, quads) if (prefix, slot) in confidence]
+        return out
 
     def _measured(self, reading: Reading, view: View) -> View:
         """``view`` with what changed: each space of an aligned board that has a reference,
