@@ -500,7 +500,7 @@ class Tracker:
 
     def _apply_checked(self, event: dict[str, Any]) -> None:
         if not isinstance(event, dict) or not ("move" in event or "deal" in event or "refill" in event):
-            raise Refused("follow.not_an_event", event=json.dumps(event)[:120] if _jsonable(event) else repr(event)[:120])
+            raise Refused("follow.not_an_event", event=json.dumps(event, default=repr)[:120])
         try:
             self.game.apply(event)
         except EngineError as exc:
@@ -571,14 +571,6 @@ class Tracker:
         self.alerted = True
         code, params = self.unexplained_notice
         return [{"kind": "alert", "zones": self.unexplained_zones, "code": code, "params": params}]
-
-
-def _jsonable(value: Any) -> bool:
-    try:
-        json.dumps(value)
-    except (TypeError, ValueError):
-        return False
-    return True
 
 
 def _told(best: Explanation, zones: dict[str, ZoneRead]) -> list[dict[str, Any]]:
