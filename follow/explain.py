@@ -189,6 +189,16 @@ def disagreement(want: Any, read: ZoneRead) -> float:
     return total
 
 
+def count_disagreement(count: int, read: ZoneRead) -> float:
+    """How much ``count`` tiles, whatever their colours, disagree with a zone of loose tiles read:
+    each tile not seen, and each tile more (the least sure first)."""
+    seen = len(read.content)
+    if seen <= count:
+        return (count - seen) * weight(read.confidence)
+    sure = sorted(read.sureness or (1.0,) * seen)
+    return sum(weight(c) for c in sure[:seen - count])
+
+
 def empty_content(zone: str) -> Any:
     """What an empty zone holds: no tiles (a display, the centre, a hand), or None (a slot)."""
     empty = _EMPTY.get(zone, _UNKNOWN)
@@ -419,7 +429,8 @@ def cost_of(state: Any, zones: dict[str, ZoneRead], reference: dict[str, ZoneRea
     measured (``changes``), by what changed (:meth:`Changes.cost`). Elsewhere by what was read: a
     zone that reads as it read in the last explained view (``reference``) and that the state
     leaves as the committed state had it (``committed``) says nothing: a misreading that lasts is
-    not evidence of a change."""
+    not evidence of a change. A display the state leaves as dealt is weighed by its count of
+    tiles alone."""
     exp = expected(state)
     total, where = 0.0, []
     measured = changes.log_odds if changes is not None else {}
@@ -433,6 +444,14 @@ def cost_of(state: Any, zones: dict[str, ZoneRead], reference: dict[str, ZoneRea
             continue
         if want == read.content:
             continue  # agrees: nothing to weigh (most zones, most of the time)
+        if committed is not None and want and zone.startswith("factories.") and committed.get(zone) == want:
+            # A display holds what its deal put there until it is taken: the engine knows its
+            # colours, so the camera is asked only whether its tiles are still there.
+            d = count_disagreement(len(want), read)
+            if d:
+                total += d
+                where.append(zone)
+            continue
         if reference is not None and committed is not None:
             before = reference.get(zone)
             if before is not None and before.content == read.content and committed.get(zone, empty_content(zone)) == want:
@@ -453,7 +472,7 @@ def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: di
     :data:`MOST_EVENTS` events) while
     the best so far disagrees with the view by more than :data:`CLOSE_FIT`. ``reference`` and
     ``committed``, ``changes``: see :func:`cost_of` (by default, the state's own table)."""
-    if reference is not None and committed is None:
+    if committed is None:
         committed = expected(state)
     cost, where = cost_of(state, zones, reference, committed, changes)
     tried = [Explanation([], state, cost, where)]

@@ -305,6 +305,43 @@ def test_a_deal_misread_is_revised_from_where_its_tiles_went():
     assert _sorted(tracker.game.record.events) == _sorted(truth.events[:5])
 
 
+def test_a_deal_misread_at_its_view_and_read_right_later_is_revised_by_the_take_from_it():
+    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)],
+                      {"wall": "colored", "jokers": False}, 4).record
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    # A display taken from late in the round: the views before its take read it right, only the
+    # deal's view read one of its tiles wrong.
+    late = next(k for k in range(4, 20) if "move" in truth.events[k] and truth.events[k]["move"]["source"] != "center")
+    display, colour = truth.events[late]["move"]["source"], truth.events[late]["move"]["color"]
+    dealt = list(exact_view(states[1], 1.0).zones[f"factories.{display}"].content)
+    other = next(c for c in ("blue", "yellow", "red", "black", "white") if c not in dealt)
+    misread = sorted(dealt[:dealt.index(colour)] + [other] + dealt[dealt.index(colour) + 1:])
+    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
+    tracker.see(exact_view(states[0], 0.0))
+    tracker.see(exact_view(states[1], 1.0, {f"factories.{display}": ZoneRead(tuple(misread), 0.95, (0.97,) * 4)}))
+    assert sorted(tracker.game.record.events[0]["deal"]["factories"][display]) == misread
+    said = []
+    for k in range(2, late + 2):
+        said += tracker.see(exact_view(states[k], float(k)))
+    assert not [s for s in said if s["kind"] == "alert"]
+    assert any(s["kind"] == "undo" and s.get("revised") and "deal" in s["event"] for s in said)
+    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:late + 1])
+
+
+def test_a_display_as_dealt_is_asked_only_whether_its_tiles_are_there():
+    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)],
+                      {"wall": "colored", "jokers": False}, 4).record
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
+    tracker.see(exact_view(states[0], 0.0))
+    tracker.see(exact_view(states[1], 1.0))
+    untaken = next(i for i, f in enumerate(states[2].to_json()["factories"]) if f)
+    said = tracker.see(exact_view(states[1], 2.0, {f"factories.{untaken}": ZoneRead(("red",) * 4, 0.95, (0.97,) * 4)}))
+    assert said == [] and len(tracker.game.record.events) == 1 and tracker.misses == 0  # as dealt: nothing to explain
+    said = tracker.see(exact_view(states[1], 3.0, {f"factories.{untaken}": ZoneRead((), 0.95)}))
+    assert tracker.misses == 1 or said  # a display seen empty is a change the game must explain
+
+
 def test_a_move_the_rules_force_and_no_camera_sees_is_played_by_the_rules():
     truth = play_game("pavilion", [make_player("greedy", 1), make_player("greedy", 2)], {"side": "colored"}, 1,
                       start_player=1).record
