@@ -9,6 +9,7 @@ twice: as the reader read them, and weighed with the table's references the game
 each way, and the records identical.
 
     python bench/table.py [--games 4] [--events 0] [--twist 15,1.3] [--families ...] [--size 960x540]
+        [--reader PATH]
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from azulcam.engine.record import Game
 from azulcam.follow.capture import VideoSource
 from azulcam.follow.watch import Watcher, resumed_tracker
 from azulcam.vision.analyze import default_locator
-from azulcam.vision.classify import default_classifier
+from azulcam.vision.classify import default_classifier, load_reader
 
 from track import calibrated, game_video, sorted_deals  # noqa: E402  (bench/ is a folder of scripts)
 
@@ -99,12 +100,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=900000)
     parser.add_argument("--twist", default="15,1.3", help="hue turn (OpenCV units), saturation factor")
     parser.add_argument("--work", type=Path, default=Path("/tmp/azulcam-bench-track"))
+    parser.add_argument("--reader", type=Path, default=None, help="another reading model (say, one that never saw a family)")
     args = parser.parse_args()
     args.size = tuple(int(v) for v in args.size.lower().split("x"))
     hue, saturation = args.twist.split(",")
     args.twist = (int(hue), float(saturation))
     args.work.mkdir(parents=True, exist_ok=True)
-    classifier = default_classifier()
+    classifier = load_reader(args.reader) if args.reader else default_classifier()
     locator, _ = default_locator()
     totals = {r: [0, 0, 0] for r in (1, 2)}
     same = 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -174,6 +175,10 @@ class Tracker:
     #: them (:meth:`take_settled`): it keeps the view's patches of those zones as their references.
     settled: dict[str, bool] = field(default_factory=dict)
     forgotten: set[str] = field(default_factory=set)
+    #: How each display still as dealt was read since the round's deal (the record's index of the
+    #: deal, and display zone -> readings of its full count of tiles): a deal read wrong at its
+    #: view may be read right in the next, and a take then says which (:meth:`_deal_substitutions`).
+    deal_reads: tuple[int, dict[str, Counter]] = (-1, {})
 
     @property
     def display_count(self) -> int:
@@ -195,6 +200,7 @@ class Tracker:
         zones = {**in_engine_numbers(view, matched), **self.overruled}
         if self.joining is not None:
             return self._take_up(view, zones)
+        self._remember_displays(zones)
         # After a gap, the long search gets the first views that follow it; a table that stays
         # unexplained after those is not searched ever deeper (the camera must keep up).
         gap = view.time - self.last_fitted if self.last_fitted is not None and self.misses < LONG_SEARCHES else 0.0
@@ -385,7 +391,7 @@ class Tracker:
         else:
             roots = [Explanation([], self._replayed(s).state, 0.0, [], 0.0, s)
                      for s in range(self.game.record.player_count)]
-        committed = expected(self.game.state) if self.reference is not None else None
+        committed = expected(self.game.state)
         out = []
         for root in roots:
             for e in explain(root.state, zones, self.display_count, self.reference, committed, most, changes=changes):
@@ -411,16 +417,72 @@ class Tracker:
 
     def _deal_revision(self, zones: dict[str, ZoneRead], view: View, start: int | None = None
                        ) -> tuple[int, list[Explanation]] | None:
-        """The round's deal and the moves since taken back (up to :data:`MOST_DEAL_REVISED`
-        events), and the view explained from before the deal with the deal worked out from where
-        its tiles went, where one explanation fits clearly best; else None. ``start``: who moved
-        first (by default, as committed)."""
+        """The round's deal and the moves since taken back, and the view explained with the deal
+        read again, where one explanation fits clearly best; else None. Read again two ways: with
+        a display as another view read it (:meth:`_deal_substitutions`), and (up to
+        :data:`MOST_DEAL_REVISED` events) from where its tiles went. ``start``: who moved first
+        (by default, as committed)."""
+        events = self.game.record.events
+        deal = self._round_deal()
+        if deal < 0:
+            return None
+        back = len(events) - deal
+        found = [r for r in (self._deal_substitutions(zones, view, deal, start),
+                             self._revised_from(back, zones, back + MOST_EVENTS[self.game.record.game], view, start)
+                             if back <= MOST_DEAL_REVISED else None) if r is not None]
+        return min(found, key=lambda r: r[1][0].cost, default=None)
+
+    def _round_deal(self) -> int:
+        """The record's index of this round's deal (-1: none, or a position taken up since)."""
         events = self.game.record.events
         deal = max((k for k, e in enumerate(events) if "move" not in e), default=-1)
-        back = len(events) - deal
-        if deal >= 0 and "deal" in events[deal] and back <= MOST_DEAL_REVISED:
-            return self._revised_from(back, zones, back + MOST_EVENTS[self.game.record.game], view, start)
-        return None
+        return deal if deal >= 0 and "deal" in events[deal] else -1
+
+    def _remember_displays(self, zones: dict[str, ZoneRead]) -> None:
+        """Each display still as dealt, read with its full count of tiles: one more reading of it."""
+        deal = self._round_deal()
+        if deal != self.deal_reads[0]:
+            self.deal_reads = (deal, {})
+        if deal < 0:
+            return
+        exp = expected(self.game.state)
+        for zone, read in zones.items():
+            if zone.startswith("factories.") and exp.get(zone) and len(read.content) == len(exp[zone]):
+                self.deal_reads[1].setdefault(zone, Counter())[read.content] += 1
+
+    def _deal_substitutions(self, zones: dict[str, ZoneRead], view: View, deal: int, start: int | None
+                            ) -> tuple[int, list[Explanation]] | None:
+        """The deal with one display as a view since read it otherwise, the moves since replayed on
+        it (none took from it), and the view explained from there, where that fits clearly best of
+        them; else None."""
+        reads = self.deal_reads[1] if self.deal_reads[0] == deal else {}
+        events = self.game.record.events
+        dealt = events[deal]["deal"]
+        start = self._first_mover() if start is None else start
+        tried = []
+        for zone, seen in reads.items():
+            i = int(zone.split(".")[1])
+            for content in seen:
+                if sorted(content) == sorted(dealt["factories"][i]):
+                    continue
+                factories = [list(f) for f in dealt["factories"]]
+                factories[i] = list(content)
+                game = self._replayed(start)
+                for _ in range(len(events) - deal):
+                    game.pop()
+                try:
+                    for event in [{"deal": {**dealt, "factories": factories}}, *events[deal + 1:]]:
+                        game.apply(event)
+                except (EngineError, ValueError):
+                    continue  # the bag could not have dealt it, or a move since took from it
+                replayed = game.record.events[deal:]
+                for e in explain(game.state, zones, self.display_count, None, None, MOST_EVENTS[self.game.record.game],
+                                 changes=self._changes(view))[:1]:
+                    tried.append(Explanation(replayed + e.events, e.state, e.cost, e.mismatches, 0.0, start))
+        tried.sort(key=lambda e: e.cost)
+        if not tried or tried[0].cost > FITS or (len(tried) > 1 and tried[1].cost - tried[0].cost < MARGIN):
+            return None
+        return len(events) - deal, tried[:1]
 
     def _revised_from(self, back: int, zones: dict[str, ZoneRead], most: int, view: View, start: int | None = None
                       ) -> tuple[int, list[Explanation]] | None:
