@@ -43,7 +43,18 @@ LEAST_WEIGHT, MOST_WEIGHT = 0.1, math.log(1000.0)
 NOTHING_SEEN = 0.95
 
 #: An explanation's cost per event: of two that fit alike, the shorter (a move unseen is a guess).
+#: Not an Azul wall choice: the round's end brings every one of them, each seen on its board.
 EVENT_COST = 0.5
+
+
+#: Azul wall choices one round's end may bring (four players, five rows): they count neither
+#: towards an explanation's events in a row nor their cost.
+MOST_WALL_CHOICES = 20
+
+
+def charged(events: list[dict[str, Any]]) -> int:
+    """The events of an explanation that count (:data:`MOST_EVENTS`) and cost (:data:`EVENT_COST`)."""
+    return sum(1 for e in events if e.get("move", {}).get("action") != "wall")
 
 #: An explanation this close to the view (its disagreements' weight) is not looked past for a
 #: longer one: a disagreement of a zone read at 0.75 or less. Any surer disagreement may be a move
@@ -187,6 +198,15 @@ def disagreement(want: Any, read: ZoneRead) -> float:
         sure = sorted(c for n, c in zip(read.content, read.sureness or (1.0,) * len(read.content)) if n == name)
         total += sum(weight(c) for c in sure[:extra])
     return total
+
+
+def tiling_ahead(state: Any) -> tuple[str, ...]:
+    """In Azul's wall tiling, the zone prefixes of the boards after the one tiling now: on the
+    table players tile their walls at once, the record one player after another, so a board
+    whose turn has not come may already show its wall as tiled (or not yet)."""
+    if state.game != "azul" or state.phase != "tiling":
+        return ()
+    return tuple(f"boards.{p}." for p in range(state.current_player + 1, state.players))
 
 
 def count_disagreement(count: int, read: ZoneRead) -> float:
@@ -424,17 +444,21 @@ def successors(state: Any, zones: dict[str, ZoneRead], displays: int) -> list[tu
 
 
 def cost_of(state: Any, zones: dict[str, ZoneRead], reference: dict[str, ZoneRead] | None,
-            committed: dict[str, Any] | None, changes: Changes | None = None) -> tuple[float, list[str]]:
+            committed: dict[str, Any] | None, changes: Changes | None = None, behind_only: bool = False
+            ) -> tuple[float, list[str]]:
     """How far ``state``'s table lies from what is seen, and where. Where a zone's change is
     measured (``changes``), by what changed (:meth:`Changes.cost`). Elsewhere by what was read: a
     zone that reads as it read in the last explained view (``reference``) and that the state
     leaves as the committed state had it (``committed``) says nothing: a misreading that lasts is
     not evidence of a change. A display the state leaves as dealt is weighed by its count of
-    tiles alone."""
+    tiles alone. ``behind_only``: the boards :func:`tiling_ahead` names are left out."""
     exp = expected(state)
     total, where = 0.0, []
     measured = changes.log_odds if changes is not None else {}
+    ahead = tiling_ahead(state) if behind_only else ()
     for zone, read in zones.items():
+        if ahead and zone.startswith(ahead):
+            continue
         want = exp.get(zone, empty_content(zone))
         if zone in measured:
             d = changes.cost(zone, want, read, exp)  # type: ignore[union-attr]
@@ -481,21 +505,24 @@ def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: di
     most_events = chain if most_events is None else most_events
     long = most_events > chain
     lasting = lasting_zones(state, zones) if long else set()
-    for depth in range(1, most_events + 1):
+    for _ in range(most_events + MOST_WALL_CHOICES):
         grown = []
         for parent in frontier:
             wrong = set(parent.mismatches)
             for event, after in successors(parent.state, zones, displays):
+                events = parent.events + [event]
+                if charged(events) > most_events:
+                    continue
                 cost, where = cost_of(after, zones, reference, committed, changes)
                 if "move" in event and any(z in lasting and z not in wrong for z in where):
                     # Many events in a row: only moves that leave no zone that only a deal
                     # refills further from the view, or the search drowns.
                     continue
-                grown.append(Explanation(parent.events + [event], after, cost + EVENT_COST * depth, where))
+                grown.append(Explanation(events, after, cost + EVENT_COST * charged(events), where))
         grown.sort(key=lambda e: e.cost)
         tried += grown
         best = min(tried, key=lambda e: e.cost)
-        if not grown or best.cost - EVENT_COST * len(best.events) <= CLOSE_FIT:
+        if not grown or best.cost - EVENT_COST * charged(best.events) <= CLOSE_FIT:
             break
         kept = beam or (BEAM if not long else BEAM_AFTER_A_GAP)
         frontier = unique_states(grown[:4 * kept])[:kept]  # moves in another order reach the same state

@@ -22,8 +22,8 @@ from ..engine.errors import EngineError, ObservationError
 from ..engine.join import position_from
 from ..engine.record import Game
 from .explain import (BEAM, MOST_CENTRE_TAKES, MOST_EVENTS, MOST_UNSEEN_DISPLAYS, MOST_WEIGHT, NOTHING_SEEN, Changes,
-                      Explanation, View, ZoneRead, common_prefix, empty_content, expected, explain, observation_seen,
-                      points_apart, unique_states, unsure_zones)
+                      Explanation, View, ZoneRead, common_prefix, cost_of, empty_content, expected, explain, observation_seen,
+                      points_apart, tiling_ahead, unique_states, unsure_zones)
 
 #: After a gap between still views (a camera that dropped out), more events in a row are sought:
 #: no table plays more than this many a second (a hand reaches, carries and leaves), up to
@@ -209,6 +209,8 @@ class Tracker:
         ranked = self._explanations(zones, most, self._changes(view))
         fitting = [e for e in ranked if e.cost <= FITS]
         revised: list[dict[str, Any]] = []
+        if not fitting and self._tiling_ahead(ranked, zones, view):
+            return []  # players tile at once: a board ahead of the record's order waits for its turn
         if not fitting:
             # Revising is for a commit that a misreading misled, which the table goes on
             # contradicting: a view that lasts (the second unexplained in a row), not one read as
@@ -264,6 +266,13 @@ class Tracker:
             self.last_unsure = differ
             out.append({"kind": "uncertain", "zones": differ})
         return out
+
+    def _tiling_ahead(self, ranked: list[Explanation], zones: dict[str, ZoneRead], view: View) -> bool:
+        """Whether an explanation of the view reaches Azul's wall tiling and fits but for the boards
+        whose turn to tile comes later (:func:`explain.tiling_ahead`)."""
+        committed, changes = expected(self.game.state), self._changes(view)
+        return any(cost_of(e.state, zones, self.reference, committed, changes, behind_only=True)[0] <= FITS
+                   for e in ranked if tiling_ahead(e.state))
 
     def take_settled(self) -> tuple[dict[str, bool], set[str]]:
         """What was settled and forgotten since the last call (see :attr:`settled`)."""

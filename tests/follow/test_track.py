@@ -342,6 +342,41 @@ def test_a_display_as_dealt_is_asked_only_whether_its_tiles_are_there():
     assert tracker.misses == 1 or said  # a display seen empty is a change the game must explain
 
 
+def test_walls_tiled_in_another_order_than_the_record_s_are_followed():
+    # Players tile their walls at once; the record plays player 0's rows first. Here the camera
+    # sees player 1's wall tiled before player 0 has touched theirs.
+    options = {"wall": "grey", "jokers": False}
+    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)], options, 5).record
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    walls = [k for k, e in enumerate(truth.events) if e.get("move", {}).get("action") == "wall"]
+    first, last = walls[0], next(k for k in walls if k + 1 not in walls)
+    mine = [k for k in walls[:walls.index(last) + 1] if truth.events[k]["player"] == 0]
+    assert mine and len(mine) < last - first + 1  # both players have rows to tile
+    done = exact_view(states[last + 1], 0.0).zones  # every wall tiled
+
+    marker_on_1 = "first_player" in [v.content for z, v in exact_view(states[first], 0.0).zones.items()
+                                     if z.startswith("boards.1.floor")]
+
+    def view(k, time):  # player 0's board as at state k, player 1's already tiled (its floor too)
+        zones = exact_view(states[k], time).zones
+        zones.update({z: r for z, r in done.items() if z.startswith("boards.1.") or (z == "center" and marker_on_1)})
+        return View(zones, exact_view(states[k], time).displays, 0, time)
+
+    tracker = Tracker(Game.new("azul", 2, options), first_near=(700, 400))
+    said = []
+    for k in range(first + 1):
+        said += tracker.see(exact_view(states[k], float(k)))
+    time = float(first) + 1.0
+    for k in [first] + [m + 1 for m in mine]:
+        said += tracker.see(view(k, time))
+        time += 1.0
+    for k in range(last + 2, last + 5):
+        said += tracker.see(exact_view(states[k], time))
+        time += 1.0
+    assert not [e for e in said if e["kind"] in ("alert", "position")]
+    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:last + 4])
+
+
 def test_a_move_the_rules_force_and_no_camera_sees_is_played_by_the_rules():
     truth = play_game("pavilion", [make_player("greedy", 1), make_player("greedy", 2)], {"side": "colored"}, 1,
                       start_player=1).record
