@@ -21,7 +21,7 @@ from typing import Any
 from ..engine.errors import EngineError, ObservationError
 from ..engine.join import position_from
 from ..engine.record import Game
-from .explain import (BEAM, MOST_CENTRE_TAKES, MOST_EVENTS, MOST_UNSEEN_DISPLAYS, MOST_WEIGHT, NOTHING_SEEN, Changes,
+from .explain import (BEAM, CLOSE_FIT, MOST_CENTRE_TAKES, MOST_EVENTS, MOST_UNSEEN_DISPLAYS, MOST_WEIGHT, NOTHING_SEEN, Changes,
                       Explanation, View, ZoneRead, common_prefix, cost_of, empty_content, expected, explain, observation_seen,
                       points_apart, tiling_ahead, unique_states, unsure_zones)
 
@@ -216,7 +216,8 @@ class Tracker:
             # contradicting: a view that lasts (the second unexplained in a row), not one read as
             # a hand left. After a gap, the long search from the committed state is what finds
             # the events the camera missed.
-            revision = self._revision(zones, most, view) if self.misses == 1 and most <= chain else None
+            revision = self._revision(zones, most, view, ranked[0] if ranked else None) \
+                if self.misses == 1 and most <= chain else None
             if revision is None:
                 best = ranked[0] if ranked else None
                 return self._unexplained(view, best.mismatches if best else [],
@@ -230,8 +231,8 @@ class Tracker:
             # explains the view clearly better, the deal is revised.
             first = min(fitting, key=lambda e: (e.total, len(e.events)))
             if first.events and first.mismatches:
-                revision = self._deal_revision(zones, view, first.start)
-                if revision is not None and revision[1][0].cost + MARGIN <= first.cost:
+                revision = self._deal_revision(zones, view, first.start, first)
+                if revision is not None and revision[1][0].cost + revision_margin(revision[1][0], first) <= first.cost:
                     undone, fitting = revision
                     for _ in range(undone):
                         revised.append({**self.undo(), "revised": True})
@@ -408,7 +409,8 @@ class Tracker:
         out.sort(key=lambda e: (e.total, len(e.events)))
         return out
 
-    def _revision(self, zones: dict[str, ZoneRead], most: int, view: View) -> tuple[int, list[Explanation]] | None:
+    def _revision(self, zones: dict[str, ZoneRead], most: int, view: View, best: Explanation | None
+                  ) -> tuple[int, list[Explanation]] | None:
         """Where no explanation fits from the committed state: how many of the last committed
         events to take back and the one explanation from before them that fits the view clearly
         better than any other, or None. Up to :data:`MOST_REVISED` moves (a move committed on a
@@ -422,13 +424,14 @@ class Tracker:
             found = self._revised_from(back, zones, most + back, view)
             if found is not None:
                 return found
-        return self._deal_revision(zones, view)
+        return self._deal_revision(zones, view, None, best)
 
-    def _deal_revision(self, zones: dict[str, ZoneRead], view: View, start: int | None = None
-                       ) -> tuple[int, list[Explanation]] | None:
+    def _deal_revision(self, zones: dict[str, ZoneRead], view: View, start: int | None = None,
+                       best: Explanation | None = None) -> tuple[int, list[Explanation]] | None:
         """The round's deal and the moves since taken back, and the view explained with the deal
         read again, where one explanation fits clearly best; else None. Read again two ways: with
-        a display as another view read it (:meth:`_deal_substitutions`), and (up to
+        a display as another view read it, or with one tile swapped for what the view's best
+        explanation (``best``) lacks (:meth:`_deal_substitutions`), and (up to
         :data:`MOST_DEAL_REVISED` events) from where its tiles went. ``start``: who moved first
         (by default, as committed)."""
         events = self.game.record.events
@@ -436,7 +439,7 @@ class Tracker:
         if deal < 0:
             return None
         back = len(events) - deal
-        found = [r for r in (self._deal_substitutions(zones, view, deal, start),
+        found = [r for r in (self._deal_substitutions(zones, view, deal, start, best),
                              self._revised_from(back, zones, back + MOST_EVENTS[self.game.record.game], view, start)
                              if back <= MOST_DEAL_REVISED else None) if r is not None]
         return min(found, key=lambda r: r[1][0].cost, default=None)
@@ -459,37 +462,44 @@ class Tracker:
             if zone.startswith("factories.") and exp.get(zone) and len(read.content) == len(exp[zone]):
                 self.deal_reads[1].setdefault(zone, Counter())[read.content] += 1
 
-    def _deal_substitutions(self, zones: dict[str, ZoneRead], view: View, deal: int, start: int | None
-                            ) -> tuple[int, list[Explanation]] | None:
-        """The deal with one display as a view since read it otherwise, the moves since replayed on
-        it (none took from it), and the view explained from there, where that fits clearly best of
-        them; else None."""
+    def _deal_substitutions(self, zones: dict[str, ZoneRead], view: View, deal: int, start: int | None,
+                            best: Explanation | None) -> tuple[int, list[Explanation]] | None:
+        """The deal read again, the moves since replayed on it, and the view explained from there,
+        where that fits clearly best; else None. Read again with one display as a view since read
+        it otherwise, or with one of its tiles of a colour that ``best`` puts in the centre or a
+        hand and the view does not show there swapped for one the view shows there instead (a tile
+        misread at the deal, seen right once its display's leftovers lie elsewhere)."""
         reads = self.deal_reads[1] if self.deal_reads[0] == deal else {}
         events = self.game.record.events
         dealt = events[deal]["deal"]
         start = self._first_mover() if start is None else start
-        tried = []
+        candidates: dict[tuple, list[list[str]]] = {}
         for zone, seen in reads.items():
             i = int(zone.split(".")[1])
             for content in seen:
-                if sorted(content) == sorted(dealt["factories"][i]):
-                    continue
                 factories = [list(f) for f in dealt["factories"]]
                 factories[i] = list(content)
-                game = self._replayed(start)
-                for _ in range(len(events) - deal):
-                    game.pop()
-                try:
-                    for event in [{"deal": {**dealt, "factories": factories}}, *events[deal + 1:]]:
-                        game.apply(event)
-                except (EngineError, ValueError):
-                    continue  # the bag could not have dealt it, or a move since took from it
-                replayed = game.record.events[deal:]
-                for e in explain(game.state, zones, self.display_count, None, None, MOST_EVENTS[self.game.record.game],
-                                 changes=self._changes(view))[:1]:
-                    tried.append(Explanation(replayed + e.events, e.state, e.cost, e.mismatches, 0.0, start))
-        tried.sort(key=lambda e: e.cost)
-        if not tried or tried[0].cost > FITS or (len(tried) > 1 and tried[1].cost - tried[0].cost < MARGIN):
+                candidates[tuple(map(tuple, map(sorted, factories)))] = factories
+        for factories in swapped_deals(dealt["factories"], best, zones):
+            candidates[tuple(map(tuple, map(sorted, factories)))] = factories
+        candidates.pop(tuple(map(tuple, map(sorted, dealt["factories"]))), None)
+        tried = []
+        for factories in candidates.values():
+            game = self._replayed(start)
+            for _ in range(len(events) - deal):
+                game.pop()
+            try:
+                for event in [{"deal": {**dealt, "factories": factories}}, *events[deal + 1:]]:
+                    game.apply(event)
+            except (EngineError, ValueError):
+                continue  # the bag could not have dealt it, or a move since no longer fits it
+            replayed = game.record.events[deal:]
+            for e in explain(game.state, zones, self.display_count, None, None, MOST_EVENTS[self.game.record.game],
+                             changes=self._changes(view))[:1]:
+                tried.append(Explanation(replayed + e.events, e.state, e.cost, e.mismatches, 0.0, start))
+        tried = unique_states(sorted(tried, key=lambda e: e.cost))
+        if not tried or tried[0].cost > FITS or (len(tried) > 1 and tried[1].cost - tried[0].cost
+                                                 < revision_margin(tried[0], best)):
             return None
         return len(events) - deal, tried[:1]
 
@@ -642,6 +652,42 @@ class Tracker:
         self.alerted = True
         code, params = self.unexplained_notice
         return [{"kind": "alert", "zones": self.unexplained_zones, "code": code, "params": params}]
+
+
+def revision_margin(revised: Explanation, committed: Explanation | None) -> float:
+    """How much better a revised deal must fit than what was committed (and than any other
+    revision): :data:`MARGIN`, or only :data:`explain.CLOSE_FIT` where the revision leaves no zone
+    off and the committed explanation had two or more: one tile read again at the deal that
+    accounts for all of them (a take's tiles in a hand and its leftovers in the centre) is
+    evidence enough, where a tile read at 0.95 weighs less than the margin."""
+    if committed is not None and not revised.mismatches and len(committed.mismatches) >= 2:
+        return CLOSE_FIT
+    return MARGIN
+
+
+def swapped_deals(factories: list[list[str]], best: Explanation | None, zones: dict[str, ZoneRead]) -> list[list[list[str]]]:
+    """The deals ``factories`` with one tile swapped: of a colour that ``best`` (an explanation)
+    puts in the centre or a hand and the view does not show there, for a colour the view shows
+    there instead."""
+    if best is None:
+        return []
+    exp = expected(best.state)
+    lacking, shown = Counter(), Counter()
+    for zone in best.mismatches:
+        if zone == "center" or zone.endswith(".hand"):
+            want, read = Counter(exp.get(zone, ())), Counter(zones[zone].content)
+            lacking += want - read
+            shown += read - want
+    for marker in (lacking, shown):
+        marker.pop("first_player", None)
+    out = []
+    for i, tiles in enumerate(factories):
+        for was in set(tiles) & set(lacking):
+            for now in shown:
+                swapped = [list(f) for f in factories]
+                swapped[i][tiles.index(was)] = now
+                out.append(swapped)
+    return out
 
 
 def _told(best: Explanation, zones: dict[str, ZoneRead]) -> list[dict[str, Any]]:

@@ -328,6 +328,26 @@ def test_a_deal_misread_at_its_view_and_read_right_later_is_revised_by_the_take_
     assert _sorted(tracker.game.record.events) == _sorted(truth.events[:late + 1])
 
 
+def test_a_leftover_misread_at_the_deal_is_revised_once_the_centre_shows_it():
+    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)],
+                      {"wall": "colored", "jokers": False}, 4).record
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    taken = truth.events[1]["move"]
+    display, colour = taken["source"], taken["color"]
+    dealt = list(exact_view(states[1], 1.0).zones[f"factories.{display}"].content)
+    left = next(c for c in dealt if c != colour)  # a tile the take leaves in the centre
+    other = next(c for c in ("blue", "yellow", "red", "black", "white") if c not in dealt)
+    misread = sorted(dealt[:dealt.index(left)] + [other] + dealt[dealt.index(left) + 1:])
+    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
+    tracker.see(exact_view(states[0], 0.0))
+    tracker.see(exact_view(states[1], 1.0, {f"factories.{display}": ZoneRead(tuple(misread), 0.95, (0.97,) * 4)}))
+    said = []
+    for k in range(2, 6):  # the centre now shows the tile as it is
+        said += tracker.see(exact_view(states[k], float(k)))
+    assert any(s["kind"] == "undo" and s.get("revised") and "deal" in s["event"] for s in said)
+    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:5])
+
+
 def test_a_display_as_dealt_is_asked_only_whether_its_tiles_are_there():
     truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)],
                       {"wall": "colored", "jokers": False}, 4).record
