@@ -284,19 +284,31 @@ def test_a_game_left_unexplained_says_where_it_was_lost():
     assert lost is not None and lost["after"] == len(tracker.game.record.events) and lost["code"] == "follow.unexplained"
 
 
-def test_a_deal_misread_is_revised_from_where_its_tiles_went():
+def _deal_misread(display, tile):
+    """Azul, 2 players, seed 4: the truth, its states and a tracker that saw the start and the
+    deal, one ``tile`` of display ``display`` read as a colour the display lacks."""
     truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)],
                       {"wall": "colored", "jokers": False}, 4).record
     states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
-    taken = truth.events[1]["move"]  # the first move's display and colour
-    display, colour = taken["source"], taken["color"]
     dealt = list(exact_view(states[1], 1.0).zones[f"factories.{display}"].content)
     other = next(c for c in ("blue", "yellow", "red", "black", "white") if c not in dealt)
-    misread = sorted(dealt[:dealt.index(colour)] + [other] + dealt[dealt.index(colour) + 1:])  # one of its tiles read wrong
+    misread = sorted(dealt[:dealt.index(tile)] + [other] + dealt[dealt.index(tile) + 1:])
     tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
     tracker.see(exact_view(states[0], 0.0))
     tracker.see(exact_view(states[1], 1.0, {f"factories.{display}": ZoneRead(tuple(misread), 0.95, (0.97,) * 4)}))
     assert sorted(tracker.game.record.events[0]["deal"]["factories"][display]) == misread  # committed as read
+    return truth, states, tracker
+
+
+def _first_take():
+    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)],
+                      {"wall": "colored", "jokers": False}, 4).record
+    return truth.events, truth.events[1]["move"]
+
+
+def test_a_deal_misread_is_revised_from_where_its_tiles_went():
+    _, taken = _first_take()  # the first move's display and colour: one of its tiles read wrong
+    truth, states, tracker = _deal_misread(taken["source"], taken["color"])
     said = []
     for t, k in enumerate(range(2, 6)):  # the take from that display, then the next moves, each seen twice
         said += tracker.see(exact_view(states[k], 2.0 + 2 * t))
@@ -306,20 +318,11 @@ def test_a_deal_misread_is_revised_from_where_its_tiles_went():
 
 
 def test_a_deal_misread_at_its_view_and_read_right_later_is_revised_by_the_take_from_it():
-    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)],
-                      {"wall": "colored", "jokers": False}, 4).record
-    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    events, _ = _first_take()
     # A display taken from late in the round: the views before its take read it right, only the
     # deal's view read one of its tiles wrong.
-    late = next(k for k in range(4, 20) if "move" in truth.events[k] and truth.events[k]["move"]["source"] != "center")
-    display, colour = truth.events[late]["move"]["source"], truth.events[late]["move"]["color"]
-    dealt = list(exact_view(states[1], 1.0).zones[f"factories.{display}"].content)
-    other = next(c for c in ("blue", "yellow", "red", "black", "white") if c not in dealt)
-    misread = sorted(dealt[:dealt.index(colour)] + [other] + dealt[dealt.index(colour) + 1:])
-    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
-    tracker.see(exact_view(states[0], 0.0))
-    tracker.see(exact_view(states[1], 1.0, {f"factories.{display}": ZoneRead(tuple(misread), 0.95, (0.97,) * 4)}))
-    assert sorted(tracker.game.record.events[0]["deal"]["factories"][display]) == misread
+    late = next(k for k in range(4, 20) if "move" in events[k] and events[k]["move"]["source"] != "center")
+    truth, states, tracker = _deal_misread(events[late]["move"]["source"], events[late]["move"]["color"])
     said = []
     for k in range(2, late + 2):
         said += tracker.see(exact_view(states[k], float(k)))
@@ -329,18 +332,11 @@ def test_a_deal_misread_at_its_view_and_read_right_later_is_revised_by_the_take_
 
 
 def test_a_leftover_misread_at_the_deal_is_revised_once_the_centre_shows_it():
-    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)],
-                      {"wall": "colored", "jokers": False}, 4).record
-    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
-    taken = truth.events[1]["move"]
-    display, colour = taken["source"], taken["color"]
-    dealt = list(exact_view(states[1], 1.0).zones[f"factories.{display}"].content)
-    left = next(c for c in dealt if c != colour)  # a tile the take leaves in the centre
-    other = next(c for c in ("blue", "yellow", "red", "black", "white") if c not in dealt)
-    misread = sorted(dealt[:dealt.index(left)] + [other] + dealt[dealt.index(left) + 1:])
-    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
-    tracker.see(exact_view(states[0], 0.0))
-    tracker.see(exact_view(states[1], 1.0, {f"factories.{display}": ZoneRead(tuple(misread), 0.95, (0.97,) * 4)}))
+    events, taken = _first_take()
+    display = taken["source"]
+    dealt = next(e for e in events if "deal" in e)["deal"]["factories"][display]
+    left = next(c for c in dealt if c != taken["color"])  # a tile the take leaves in the centre
+    truth, states, tracker = _deal_misread(display, left)
     said = []
     for k in range(2, 6):  # the centre now shows the tile as it is
         said += tracker.see(exact_view(states[k], float(k)))
