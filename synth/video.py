@@ -23,7 +23,7 @@ from ..engine.record import Record, replay
 from .camera import Camera, ViewRanges, sample_camera
 from .render import Look, SceneOptions, Solid, compose, layout_name, make_clutter, make_hand, sample_look, scene_truth
 from ..vision.boards import tile_mm
-from .table import Item, Table, arrange, build_table, zone_contents
+from .table import Arrangement, Item, Table, arrange, build_table, zone_contents
 
 #: Frames per phase of one event: still, reach in, carry, put down and leave.
 STILL, REACH, CARRY, LEAVE = 2, 3, 3, 2
@@ -88,6 +88,20 @@ def bumped(table: Table, bump: Bump) -> Table:
     return Table(replace(arr, boards=boards), items)
 
 
+#: A video's camera is drawn again until player 0's board lies lowest in the image, clearly (by
+#: this share of its height): the seat `calibrate` numbers 0, so that a game filmed from
+#: wherever its first player sits is recorded with the players as they were numbered.
+SEAT_MARGIN = 0.05
+MOST_CAMERA_DRAWS = 100
+
+
+def player_0_nearest(camera: Camera, arrangement: Arrangement) -> bool:
+    """Whether player 0's board lies lowest in ``camera``'s image, by :data:`SEAT_MARGIN`."""
+    lows = {b.player: camera.project(np.array(b.corners())).mean(0)[1] for b in arrangement.boards}
+    others = [y for p, y in lows.items() if p != 0]
+    return not others or lows[0] - max(others) >= SEAT_MARGIN * camera.size[1]
+
+
 def frames(record: Record, seed: int = 0, size: tuple[int, int] = (960, 540), first: int = 0,
            last: int | None = None, family: str = "classic", bump: Bump | None = None) -> Iterator[Frame]:
     """Render the events ``first`` .. ``last`` (indices, inclusive) of a record, checking each, in
@@ -96,8 +110,11 @@ def frames(record: Record, seed: int = 0, size: tuple[int, int] = (960, 540), fi
     state = record.new_state()
     arrangement = arrange(state.game, state.players, layout_name(state), rng)
     options = SceneOptions(size=size, view=ViewRanges(framing="fit"), hands=0.0, family=family)
-    camera, params = sample_camera(rng, size, arrangement.extent(), tile_mm(state.game), options.view,
-                                   arrangement.outline_points())
+    for _ in range(MOST_CAMERA_DRAWS):
+        camera, params = sample_camera(rng, size, arrangement.extent(), tile_mm(state.game), options.view,
+                                       arrangement.outline_points())
+        if player_0_nearest(camera, arrangement):
+            break
     look = sample_look(rng, options)
     look = replace(look, defocus=min(look.defocus, 0.8), motion=(0.0, 0.0))
     clutter = [make_clutter(rng, arrangement.extent()) for _ in range(int(rng.integers(0, 3)))]
