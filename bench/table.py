@@ -9,7 +9,7 @@ twice: as the reader read them, and weighed with the table's references the game
 each way, and the records identical.
 
     python bench/table.py [--games 4] [--events 0] [--twist 15,1.3] [--families ...] [--size 960x540]
-        [--reader PATH]
+        [--reader PATH] [--pick K,K...]
 """
 
 from __future__ import annotations
@@ -93,6 +93,7 @@ def run(k: int, args, classifier, locator) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pick", default=None, help="only these of the games, by number from 0 (say, 1,5)")
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--events", type=int, default=0, help="record events drawn of each game (0: the whole game)")
     parser.add_argument("--families", default="classic,strong-print,matte-worn,bright")
@@ -110,7 +111,8 @@ def main() -> None:
     locator, _ = default_locator()
     totals = {r: [0, 0, 0] for r in (1, 2)}
     same = 0
-    for k in range(args.games):
+    picked = [int(k) for k in args.pick.split(",")] if args.pick else list(range(args.games))
+    for k in picked:
         r = run(k, args, classifier, locator)
         same += r["same"]
         for rnd in (1, 2):
@@ -126,7 +128,7 @@ def main() -> None:
         if tiles:
             print(f"{name}: deal tiles wrong {wrong_read / tiles:.2%} as read, {wrong_weighed / tiles:.2%} with the table's "
                   f"references ({tiles} tiles)")
-    print(f"records identical: {same} of {args.games} (twist {args.twist})")
+    print(f"records identical: {same} of {len(picked)} (twist {args.twist})")
 
 
 if __name__ == "__main__":

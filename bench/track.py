@@ -15,6 +15,7 @@ the processing time over the video's time (at most 1 keeps up with the camera).
 
     python bench/track.py [--games 8] [--events 30] [--families classic,strong-print,matte-worn,bright]
         [--size 960x540] [--seed 900000] [--work DIR] [--reader PATH] [--drop 5] [--bump 10] [--kill] [--join]
+        [--pick K,K...]
 
 ``--drop S``: the camera gives nothing for S seconds halfway through each game; ``--bump MM``:
 player 0's board is knocked MM millimetres halfway through (drawn so); ``--kill``: the watcher is
@@ -276,6 +277,7 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pick", default=None, help="only these of the games, by number from 0 (say, 1,5)")
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--events", type=int, default=30, help="record events drawn of each game (0: the whole game)")
     parser.add_argument("--families", default="classic,strong-print,matte-worn,bright")
@@ -293,7 +295,8 @@ def main() -> None:
     classifier = load_reader(args.reader) if args.reader else default_classifier()
     locator, _ = default_locator()
     results = []
-    for k in range(args.games):
+    picked = [int(k) for k in args.pick.split(",")] if args.pick else list(range(args.games))
+    for k in picked:
         video, record, family = game_video(args.work, k, args.seed + k, args.families.split(","), args.events,
                                            size, args.bump)  # type: ignore[arg-type]
         r = follow(video, record, classifier, locator, args.drop, args.kill, args.work, args.join)
