@@ -69,3 +69,13 @@ def test_an_unwritable_video_path_is_a_clear_error(tmp_path):
     record = Record.load(RECORDS / "azul-2p-colored.json")
     with pytest.raises(OSError, match="cannot write a video"):
         write_video(record, tmp_path / "no" / "such" / "folder" / "game.mp4", size=(320, 180), last=0)
+
+
+@pytest.mark.parametrize("name", ["azul-2p-grey-jokers.json", "azul-3p-grey.json", "pavilion-4p-grey.json"])
+def test_a_video_is_filmed_with_player_0_s_board_lowest_in_the_image(name):
+    # The seat calibrate numbers 0: the README's path gives back the record it drew, players and all.
+    record = Record.load(RECORDS / name)
+    for seed in range(4):
+        truth = next(frames(record, seed=seed, size=(320, 180), last=0)).truth
+        lows = {b["player"]: sum(y for _, y in b["corners"]) / 4 for b in truth["profile"]["boards"]}
+        assert max(lows, key=lows.get) == 0, (seed, lows)
