@@ -28,7 +28,7 @@ from azulcam.follow.watch import Watcher, resumed_tracker
 from azulcam.vision.analyze import default_locator
 from azulcam.vision.classify import default_classifier, load_reader
 
-from track import calibrated, game_video, sorted_deals  # noqa: E402  (bench/ is a folder of scripts)
+from track import calibrated, game_video, renumbered, sorted_deals  # noqa: E402  (bench/ is a folder of scripts)
 
 
 def twisted(image: np.ndarray, hue: int, saturation: float) -> np.ndarray:
@@ -83,9 +83,7 @@ def run(k: int, args, classifier, locator) -> dict:
         out["wrong"][round_][0] += sum((want - raw).values())
         out["wrong"][round_][1] += sum((want - weighed).values())
     got = watcher.tracker.game.record
-    out["same"] = len(got.events) == len(record.events) and all(
-        (a == b) if "deal" not in a else sorted(map(sorted, a["deal"]["factories"])) == sorted(map(sorted, b["deal"]["factories"]))
-        for a, b in zip(sorted_deals(got.events), sorted_deals(record.events)))
+    out["same"] = sorted_deals(got.events) == renumbered(record, truth, watcher.tracker.displays.places)
     out["events"] = (len(got.events), len(record.events))
     out["known"] = {k: len(v) for k, v in watcher.table.seen.items()}
     return out

@@ -97,9 +97,13 @@ def calibrated(frame: np.ndarray, truth: dict, record: Record, classifier: objec
     return profile, bare_boards(frame, profile, classifier), found
 
 
-def renumbered(record: Record, truth_centres: list[list[float]], places: list[tuple[float, float]]) -> list[dict]:
-    """The truth's events with its displays numbered as the tracker numbered them (nearest places)
-    and each display's tiles sorted."""
+def renumbered(record: Record, truth: list[dict], places: list[tuple[float, float]]) -> list[dict]:
+    """The truth's events with its displays numbered as the tracker numbered them (nearest places
+    to where the video's truth lines, ``truth``, first show tiles on them) and each display's
+    tiles sorted."""
+    shown = next((t["observation"]["factories"] for t in truth if any(f["tiles"] for f in t["observation"]["factories"])),
+                 truth[0]["observation"]["factories"])
+    truth_centres = [f["center"] for f in shown]
     order = {i: min(range(len(places)), key=lambda j: math.dist(c, places[j])) for i, c in enumerate(truth_centres)}
     if not places or len(set(order.values())) != len(order):
         order = {i: i for i in range(len(truth_centres))}
@@ -246,9 +250,7 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
     source.close()
     got = watcher.tracker.game.record
     got = Record(got.game, got.players, got.options, got.start_player, got.events[:len(got.events) - forced_after(got, record)])
-    centres = next((t["observation"]["factories"] for t in truth if any(f["tiles"] for f in t["observation"]["factories"])),
-                   truth[0]["observation"]["factories"])
-    want = renumbered(record, [f["center"] for f in centres], watcher.tracker.displays.places)
+    want = renumbered(record, truth, watcher.tracker.displays.places)
     if joined is not None:  # the position taken up (where the camera first saw the table still), then every event after it
         position = Game(Record(got.game, got.players, got.options, got.start_player, got.events[:1])).state \
             if got.events and "position" in got.events[0] else None
