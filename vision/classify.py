@@ -126,7 +126,8 @@ class OnnxClassifier:
         game's tile kinds together are likelier than empty (empty below a half), named by the
         likeliest of them, with its probability; else empty, with the probability of empty. Of
         a patch that is off its tile's centre (a candidate peak pushed by a touching neighbour)
-        the tile's kind may not outweigh empty alone (main bench #44: empty 0.49, blue 0.48)."""
+        the tile's kind may not outweigh empty alone: a patch cut off centre splits its odds
+        between the kind and empty about evenly."""
         sub, kinds = self.game_probabilities(patches, game)
         empty = kinds.index(None)
         tiles = sub.copy()

@@ -51,16 +51,15 @@ DEFAULT_FOCAL_WIDTHS = 0.85
 #: than this many radii are one, the best (room for centres found a twentieth of a radius off).
 _DISC_GAP = 1.9
 #: A fifth tile found on a display nearer its centre (on the table) than this many radii is one of
-#: its four seen twice. A tile of the centre pushed against the display lies at a radius or more
-#: (seed 930000, image 3: 0.99); tiles seen twice lay at 0.57 and 0.83 (seed 970000, images 0, 24).
+#: its four seen twice: a tile of the centre pushed against the display rests on the table
+#: outside its disc, a radius or more from its centre, where a display's own tile lies inside it.
 SEEN_TWICE_WITHIN = 0.9
 #: A weak disc (scoring below :data:`OFF_RING_WEAK` of the median display) farther than this share
 #: of the displays' spacing from every place of the even ring through the others is not one: the
 #: displays stand evenly round a circle (the rules' set-up). On the bench's ten sets, displays in
 #: view lay 0.27 of a spacing from it at most; the rims found half a display away from a display
 #: under a hand, or in a heap of centre tiles, 0.40-0.51; one display under a hand found where it
-#: stands, 0.41 (seed 970000, 4 players, image 7: two of its neighbours not found either), and
-#: is dropped. A display pushed a third of a spacing out of line on a real table and holding
+#: stands, 0.41 (two of its neighbours not found either), and is dropped. A display pushed a third of a spacing out of line on a real table and holding
 #: tiles (which hide its rim) is dropped too: its gap in the ring then holds it if the detector
 #: finds its four tiles there (``analyze.TableLocator``).
 OFF_RING = 0.35
@@ -1013,8 +1012,8 @@ def zones_of(points: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> 
     of its radius): no tile on the table lies there, and they have no zone (None). The four
     nearest the display's centre were its until 2026-11-25: on the 16 bench sets looked at, of
     103 displays with more than four peaks, those four held 385 of the 412 tiles that could be
-    told apart, the four most like a display's 410 (edges 900000 #10: a peak between two tiles,
-    the side of one seen at a slant, put out a red tile on the display's far side)."""
+    told apart, the four most like a display's 410 (where they differed, a peak between two
+    tiles, the side of one seen at a slant, had put out a tile on the display's far side)."""
     points = np.asarray(points, np.float64).reshape(-1, 2)
     zones: list[str | None] = [None] * len(points)
     if not len(points):

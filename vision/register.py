@@ -45,9 +45,9 @@ _FINE_EPS = 0.03
 #: change. At 1e-3 the worst board took 16 ms instead of 42 (190 tuning images), but one more slot
 #: was misread: the p90 time is not worth a slot.
 _FALLBACK_EPS = 1e-4
-#: ... and after at most this many iterations. A borderline board at the edges of the bench's
-#: ranges (edges seed 900000, image 24, board 3) took 41-42 ms to reach the same fit as in
-#: 25 ms at 20; the seven bench sets and bench/register.py read the same at 20 as at 40.
+#: ... and after at most this many iterations: a speed bound, not a fit. A board at the edges of
+#: the bench's ranges took 41-42 ms to reach the same fit as in 25 ms at 20; the seven bench sets
+#: and bench/register.py read the same at 20 as at 40.
 _FALLBACK_ITERATIONS = 20
 #: How far past the board's edge the warped view reaches (fraction of its size): room to move.
 _PAD = 0.12
@@ -73,9 +73,8 @@ def without_ipp() -> Iterator[None]:
 
     Some IPP routines take a path by where an array starts in memory, so their results differ
     in the last bits from process to process: ECC's among them, and a board's fit then moved by
-    up to 0.01 px and a slot's probability by 1e-4 between two processes reading the same photo
-    (seed 900000, four players, image 6), enough to turn a reading that sits on a threshold
-    (edges 920000 #28, on ``analyze.UNSURE``). Without IPP a photo is read (``analyze.read``) and
+    up to 0.01 px and a slot's probability by 1e-4 between two processes reading the same photo,
+    enough to turn a reading that sits on a threshold (``analyze.UNSURE``). Without IPP a photo is read (``analyze.read``) and
     calibrated (``calibrate.find_boards``) the same in every process, and read no slower: 24
     four-player tables read alternately with and without it in one process gave median ratios
     of 0.998 (Azul) and 0.982 (Summer Pavilion)."""
