@@ -18,7 +18,6 @@ import argparse
 import itertools
 import json
 from collections import Counter
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -26,9 +25,8 @@ from azulcam.engine.record import Game
 from azulcam.follow.capture import VideoSource
 from azulcam.follow.watch import Watcher, resumed_tracker
 from azulcam.vision.analyze import default_locator
-from azulcam.vision.classify import default_classifier, load_reader
 
-from track import calibrated, game_video, renumbered, sorted_deals  # noqa: E402  (bench/ is a folder of scripts)
+from track import calibrated, game_arguments, game_video, picked_games, reader_of, renumbered, sorted_deals  # noqa: E402  (bench/ is a folder of scripts)
 
 
 def twisted(image: np.ndarray, hue: int, saturation: float) -> np.ndarray:
@@ -91,25 +89,18 @@ def run(k: int, args, classifier, locator) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pick", default=None, help="only these of the games, by number from 0 (say, 1,5)")
-    parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--events", type=int, default=0, help="record events drawn of each game (0: the whole game)")
-    parser.add_argument("--families", default="classic,strong-print,matte-worn,bright")
-    parser.add_argument("--size", default="960x540")
-    parser.add_argument("--seed", type=int, default=900000)
+    game_arguments(parser, games=4, events=0)
     parser.add_argument("--twist", default="15,1.3", help="hue turn (OpenCV units), saturation factor")
-    parser.add_argument("--work", type=Path, default=Path("/tmp/azulcam-bench-track"))
-    parser.add_argument("--reader", type=Path, default=None, help="another reading model (say, one that never saw a family)")
     args = parser.parse_args()
     args.size = tuple(int(v) for v in args.size.lower().split("x"))
     hue, saturation = args.twist.split(",")
     args.twist = (int(hue), float(saturation))
     args.work.mkdir(parents=True, exist_ok=True)
-    classifier = load_reader(args.reader) if args.reader else default_classifier()
+    classifier = reader_of(args)
     locator, _ = default_locator()
     totals = {r: [0, 0, 0] for r in (1, 2)}
     same = 0
-    picked = [int(k) for k in args.pick.split(",")] if args.pick else list(range(args.games))
+    picked = picked_games(args)
     for k in picked:
         r = run(k, args, classifier, locator)
         same += r["same"]

@@ -291,16 +291,29 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
             "reads": watcher.spent["reads"], "frames": spent[1]}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def game_arguments(parser: argparse.ArgumentParser, games: int, events: int) -> None:
+    """The options of the benches that follow the renderer's game videos (this one, table.py)."""
     parser.add_argument("--pick", default=None, help="only these of the games, by number from 0 (say, 1,5)")
-    parser.add_argument("--games", type=int, default=8)
-    parser.add_argument("--events", type=int, default=30, help="record events drawn of each game (0: the whole game)")
+    parser.add_argument("--games", type=int, default=games)
+    parser.add_argument("--events", type=int, default=events, help="record events drawn of each game (0: the whole game)")
     parser.add_argument("--families", default="classic,strong-print,matte-worn,bright")
     parser.add_argument("--size", default="960x540")
     parser.add_argument("--seed", type=int, default=900000)
     parser.add_argument("--work", type=Path, default=Path("/tmp/azulcam-bench-track"), help="where videos are kept")
     parser.add_argument("--reader", type=Path, default=None, help="another reading model (say, one that never saw a family)")
+
+
+def picked_games(args: argparse.Namespace) -> list[int]:
+    return [int(k) for k in args.pick.split(",")] if args.pick else list(range(args.games))
+
+
+def reader_of(args: argparse.Namespace) -> object:
+    return load_reader(args.reader) if args.reader else default_classifier()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    game_arguments(parser, games=8, events=30)
     parser.add_argument("--drop", type=float, default=0.0, help="seconds the camera gives nothing, halfway through")
     parser.add_argument("--bump", type=float, default=0.0, help="mm player 0's board is knocked, halfway through")
     parser.add_argument("--kill", action="store_true", help="kill the watcher halfway and resume from its journal")
@@ -308,10 +321,10 @@ def main() -> None:
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.lower().split("x"))
     args.work.mkdir(parents=True, exist_ok=True)
-    classifier = load_reader(args.reader) if args.reader else default_classifier()
+    classifier = reader_of(args)
     locator, _ = default_locator()
     results = []
-    picked = [int(k) for k in args.pick.split(",")] if args.pick else list(range(args.games))
+    picked = picked_games(args)
     for k in picked:
         video, record, family = game_video(args.work, k, args.seed + k, args.families.split(","), args.events,
                                            size, args.bump)  # type: ignore[arg-type]
