@@ -67,11 +67,14 @@ class ZoneRead:
     """What the reader saw in one zone. A slot: its kind (None: empty) and the reading's
     confidence. A zone of loose tiles (a display, the centre, a hand): the tiles' names, sorted,
     ``confidence`` how sure the reader is that no other tile lies there (:data:`NOTHING_SEEN`),
-    and ``sureness``, each tile's confidence in the order of ``content``."""
+    and ``sureness``, each tile's confidence in the order of ``content``. ``mixups``: what this
+    table's tiles read as one kind here turned out to be (read as, turned out, how much a
+    disagreement of the two counts; :mod:`mixups`)."""
 
     content: Any
     confidence: float
     sureness: tuple[float, ...] = ()
+    mixups: tuple[tuple[str, str, float], ...] = ()
 
 
 def loose_zone(tiles: list[tuple[str, float]]) -> ZoneRead:
@@ -189,14 +192,28 @@ def weight(confidence: float) -> float:
 def disagreement(want: Any, read: ZoneRead) -> float:
     """How much what a state puts in a zone (``want``) disagrees with what was read there: a
     slot read otherwise, its reading's weight; in a zone of loose tiles, each tile read that the
-    state lacks (the least sure of its kind first) and each tile of the state not seen."""
+    state lacks (the least sure of its kind first) and each tile of the state not seen. A tile
+    read as a kind that this table's tiles of the wanted kind were read as before (``mixups``)
+    counts as that mix-up weighs."""
     if not isinstance(read.content, tuple) and not isinstance(want, tuple):
-        return weight(read.confidence) if want != read.content else 0.0
+        if want == read.content:
+            return 0.0
+        return min((w for seen_as, was, w in read.mixups if was == want), default=weight(read.confidence))
     wanted, seen = Counter(want or ()), Counter(read.content or ())
-    total = sum((wanted - seen).values()) * weight(read.confidence)
-    for name, extra in (seen - wanted).items():
+    missing, extra = wanted - seen, seen - wanted
+    total = 0.0
+    for seen_as, was, w in read.mixups:
+        # A tile read as ``seen_as`` where the state has a ``was``: one mix-up, not a tile
+        # missing and another too many.
+        paired = min(extra[seen_as], missing[was])
+        if paired:
+            total += paired * w
+            extra[seen_as] -= paired
+            missing[was] -= paired
+    total += sum(missing.values()) * weight(read.confidence)
+    for name, count in (+extra).items():
         sure = sorted(c for n, c in zip(read.content, read.sureness or (1.0,) * len(read.content)) if n == name)
-        total += sum(weight(c) for c in sure[:extra])
+        total += sum(weight(c) for c in sure[:count])
     return total
 
 

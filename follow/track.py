@@ -24,6 +24,7 @@ from ..engine.record import Game
 from .explain import (BEAM, CLOSE_FIT, MOST_CENTRE_TAKES, MOST_EVENTS, MOST_UNSEEN_DISPLAYS, MOST_WEIGHT, NOTHING_SEEN, Changes,
                       Explanation, View, ZoneRead, common_prefix, cost_of, empty_content, expected, explain, observation_seen,
                       points_apart, tiling_ahead, unique_states, unsure_zones)
+from .mixups import Mixups
 
 #: After a gap between still views (a camera that dropped out), more events in a row are sought:
 #: no table plays more than this many a second (a hand reaches, carries and leaves), up to
@@ -179,6 +180,10 @@ class Tracker:
     #: deal, and display zone -> readings of its full count of tiles): a deal read wrong at its
     #: view may be read right in the next, and a take then says which (:meth:`_deal_substitutions`).
     deal_reads: tuple[int, dict[str, Counter]] = (-1, {})
+    #: What the reader mistakes for what at this table, as the committed game named its readings.
+    mixups: Mixups = field(default_factory=Mixups)
+    #: Each board space's tile whose reading the mix-ups learnt (once a tile: the view that committed it).
+    named: dict[str, str] = field(default_factory=dict)
 
     @property
     def display_count(self) -> int:
@@ -197,7 +202,7 @@ class Tracker:
                 return self._unexplained(view, [], ("follow.displays_seen", {"seen": len(seen), "count": self.display_count}))
             self.displays = Displays.numbered(seen, self.first_near)
         matched = self.displays.match(view.displays)
-        zones = {**in_engine_numbers(view, matched), **self.overruled}
+        zones = self.mixups.annotated({**in_engine_numbers(view, matched), **self.overruled})
         if self.joining is not None:
             return self._take_up(view, zones)
         self._remember_displays(zones)
@@ -255,7 +260,11 @@ class Tracker:
         if len(alike) == 1:
             self.pending, self.last_unsure = [], []
             self.reference = zones
-            self._settle(zones, expected(self.game.state), self._in_doubt(alike[0], zones))
+            committed = expected(self.game.state)
+            self._settle(zones, committed, self._in_doubt(alike[0], zones))
+            self._learn_laid(zones, committed)
+            if any("deal" in e for e in shared):
+                self._learn_deal(zones, committed)
             return out + self._forced() + unsure_points
         self.pending = [Explanation(e.events[len(shared):], e.state, 0.0, e.mismatches, e.total - best, e.start)
                         for e in alike]
@@ -303,6 +312,32 @@ class Tracker:
                 self.settled.setdefault(zone, False)
             self.baseline[zone], self.settled_at[zone] = content, at
             self.forgotten.discard(zone)
+
+    def _learn_laid(self, zones: dict[str, ZoneRead], committed: dict[str, Any]) -> None:
+        """Each tile the game laid on a board space since the last commit names its reading
+        (those read otherwise too: they are the mix-ups), once."""
+        for zone, read in zones.items():
+            if not zone.startswith(("boards.", "supply.")) or zone.endswith(".hand") or zone in self.overruled:
+                continue
+            content = committed.get(zone)
+            if content is None:
+                self.named.pop(zone, None)
+            elif self.named.get(zone) != content:
+                self.named[zone] = content
+                self.mixups.learn(read.content, content)
+
+    def _learn_deal(self, zones: dict[str, ZoneRead], committed: dict[str, Any]) -> None:
+        """The displays of a deal just committed name their tiles as read: each tile read as the
+        game has it, and one read otherwise where it alone differs."""
+        for zone, read in zones.items():
+            if not zone.startswith("factories.") or zone not in committed:
+                continue
+            dealt, seen = Counter(committed[zone]), Counter(read.content)
+            for kind in (dealt & seen).elements():
+                self.mixups.learn(kind, kind)
+            missing, extra = list((dealt - seen).elements()), list((seen - dealt).elements())
+            if len(missing) == 1 and len(extra) == 1:
+                self.mixups.learn(extra[0], missing[0])
 
     @staticmethod
     def _in_doubt(explanation: Explanation, zones: dict[str, ZoneRead]) -> list[str]:
@@ -468,7 +503,8 @@ class Tracker:
         where that fits clearly best; else None. Read again with one display as a view since read
         it otherwise, or with one of its tiles of a colour that ``best`` puts in the centre or a
         hand and the view does not show there swapped for one the view shows there instead (a tile
-        misread at the deal, seen right once its display's leftovers lie elsewhere)."""
+        misread at the deal, seen right once its display's leftovers lie elsewhere), or swapped for
+        a kind this table's tiles read as its kind turned out to be (:func:`mixed_deals`)."""
         reads = self.deal_reads[1] if self.deal_reads[0] == deal else {}
         events = self.game.record.events
         dealt = events[deal]["deal"]
@@ -480,7 +516,7 @@ class Tracker:
                 factories = [list(f) for f in dealt["factories"]]
                 factories[i] = list(content)
                 candidates[tuple(map(tuple, map(sorted, factories)))] = factories
-        for factories in swapped_deals(dealt["factories"], best, zones):
+        for factories in [*swapped_deals(dealt["factories"], best, zones), *mixed_deals(dealt["factories"], self.mixups)]:
             candidates[tuple(map(tuple, map(sorted, factories)))] = factories
         candidates.pop(tuple(map(tuple, map(sorted, dealt["factories"]))), None)
         tried = []
@@ -687,6 +723,20 @@ def swapped_deals(factories: list[list[str]], best: Explanation | None, zones: d
                 swapped = [list(f) for f in factories]
                 swapped[i][tiles.index(was)] = now
                 out.append(swapped)
+    return out
+
+
+def mixed_deals(factories: list[list[str]], mixups: Mixups) -> list[list[list[str]]]:
+    """The deals ``factories`` with one tile swapped for a kind that this table's tiles read as
+    its kind have turned out to be (:class:`~.mixups.Mixups`)."""
+    out = []
+    for i, tiles in enumerate(factories):
+        for read in set(tiles):
+            for was in mixups.named.get(read, ()):
+                if was != read:
+                    swapped = [list(f) for f in factories]
+                    swapped[i][tiles.index(read)] = was
+                    out.append(swapped)
     return out
 
 

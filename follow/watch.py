@@ -250,21 +250,36 @@ class Watcher:
                 if t != "first_player" and (t != "joker" or options.get("jokers"))]
 
     def _in_table_colours(self, reading: Reading, image: np.ndarray) -> Reading:
-        """The displays' tiles the reader is unsure of (a deal's colours: what only the camera can
-        tell) weighed with this table's references once they know every colour of the game
-        (:func:`azulcam.vision.references.weighed`); the rest the engine explains."""
+        """The displays' tiles (a deal's colours: what only the camera can tell) weighed with this
+        table's references (:func:`azulcam.vision.references.weighed`): those the reader is
+        unsure of, of a colour the references know, and those read as a kind
+        that this table's tiles of another kind were read as (:class:`~.mixups.Mixups`), once the
+        references know both, with what those readings turned out to be as their prior."""
         colours = self._colours()
+        known = self.table.knows(colours)
+        mixups = self.tracker.mixups
         n_slots = len(reading.slot_ids)
-        # The tiles the reader is unsure of: a sure reading stands (a tile's shine or pattern may
-        # lie far from its colour's references).
-        dealt = [k for k, item in enumerate(reading.loose)
-                 if item.zone.startswith("factories.") and reading.kinds[n_slots + k][1] < UNSURE]
-        if not dealt or self.table.knows(colours) != colours:
+        dealt, priors = [], []
+        for k, item in enumerate(reading.loose):
+            kind, conf = reading.kinds[n_slots + k]
+            if not item.zone.startswith("factories.") or kind not in colours:
+                continue
+            mixed = [was for was in mixups.named.get(kind, ()) if was != kind]
+            if mixed and kind in known and all(was in known for was in mixed):
+                dealt.append(k)
+                priors.append(mixups.probabilities(kind, conf, colours))
+            elif conf < UNSURE and kind in known and len(known) > 1:
+                # A sure reading stands: a tile's shine or pattern may lie far from its colour's
+                # references. Colours not yet seen here keep the reader's word (a tile far from
+                # every known colour may be one of them: :meth:`TileReferences.posterior`).
+                dealt.append(k)
+                priors.append(None)
+        if not dealt:
             return reading
         patches = loose_patches(image, np.array([reading.loose[k].outline for k in dealt], np.float64), reading.boards)
         kinds = list(reading.kinds)
-        for k, row in zip(dealt, self.table.posterior(patches, colours)):
-            kinds[n_slots + k] = weighed(*kinds[n_slots + k], row, colours)
+        for k, row, prior in zip(dealt, self.table.posterior(patches, colours), priors):
+            kinds[n_slots + k] = weighed(*kinds[n_slots + k], row, colours, prior)
         reading.kinds = kinds
         return reading
 
@@ -276,7 +291,9 @@ class Watcher:
         colours = set(self._colours())
         deals = sum("deal" in e for e in self.tracker.game.record.events)
         reading, view = self.last_reading, self.follower.last_view
-        if deals <= self._deals_learnt or reading is None or view is None or self._image is None or self.tracker.pending:
+        # Taught at the view the deal was committed in, hypotheses of the moves after it or not: a
+        # display taken in that view reads as the game has it, empty.
+        if deals <= self._deals_learnt or reading is None or view is None or self._image is None:
             return
         self._deals_learnt = deals
         exp = expected(self.tracker.game.state)

@@ -127,15 +127,19 @@ class TileReferences:
         return cls(seen)
 
 
-def weighed(kind: str | None, confidence: float, posterior: np.ndarray, kinds: list[str]) -> tuple[str | None, float]:
+def weighed(kind: str | None, confidence: float, posterior: np.ndarray, kinds: list[str],
+            prior: list[float] | None = None) -> tuple[str | None, float]:
     """A tile's reading (``kind`` at ``confidence``) weighed with what this table's references
-    say of it (``posterior`` over ``kinds``): the likeliest kind and its probability. A kind the
-    references do not know (the first-player marker, no tile) is left as read."""
+    say of it (``posterior`` over ``kinds``): the likeliest kind and its probability. ``prior``:
+    what the reading says of each of ``kinds`` (by default ``confidence`` for ``kind``, the rest
+    shared evenly). A kind the references do not know (the first-player marker, no tile) is left
+    as read."""
     if kind not in kinds:
         return kind, confidence
-    others = (1.0 - confidence) / max(len(kinds) - 1, 1)
-    prior = np.array([confidence if k == kind else others for k in kinds])
-    joint = prior * posterior
+    if prior is None:
+        others = (1.0 - confidence) / max(len(kinds) - 1, 1)
+        prior = [confidence if k == kind else others for k in kinds]
+    joint = np.asarray(prior, np.float64) * posterior
     joint /= joint.sum()
     best = int(joint.argmax())
     return kinds[best], float(joint[best])
