@@ -202,7 +202,8 @@ class Tracker:
                 return self._unexplained(view, [], ("follow.displays_seen", {"seen": len(seen), "count": self.display_count}))
             self.displays = Displays.numbered(seen, self.first_near)
         matched = self.displays.match(view.displays)
-        zones = self.mixups.annotated({**in_engine_numbers(view, matched), **self.overruled})
+        read = {**in_engine_numbers(view, matched), **self.overruled}
+        zones = self.mixups.annotated(read)
         if self.joining is not None:
             return self._take_up(view, zones)
         self._remember_displays(zones)
@@ -216,6 +217,11 @@ class Tracker:
         revised: list[dict[str, Any]] = []
         if not fitting and self._tiling_ahead(ranked, zones, view):
             return []  # players tile at once: a board ahead of the record's order waits for its turn
+        if not fitting and self.misses >= 1 and ranked:
+            taught = self._taught_mixups(read, most, view, ranked[0])
+            if taught is not None:
+                zones, ranked = taught
+                fitting = [e for e in ranked if e.cost <= FITS]
         if not fitting:
             # Revising is for a commit that a misreading misled, which the table goes on
             # contradicting: a view that lasts (the second unexplained in a row), not one read as
@@ -312,6 +318,34 @@ class Tracker:
                 self.settled.setdefault(zone, False)
             self.baseline[zone], self.settled_at[zone] = content, at
             self.forgotten.discard(zone)
+
+    def _taught_mixups(self, read: dict[str, ZoneRead], most: int, view: View, best: Explanation
+                       ) -> tuple[dict[str, ZoneRead], list[Explanation]] | None:
+        """A view that lasts unexplained where the best explanation is off only in board spaces
+        where it lays a tile of one kind and the reader saw another: the reader mistakes this
+        table's tiles (several tiles of one take, read alike, are one mistake, not several). The
+        view weighed again as if the game had already named those readings (:class:`Mixups`):
+        its zones and explanations where that explanation then fits clearly best; else None."""
+        exp = expected(best.state)
+        pairs = []
+        for zone in best.mismatches:
+            seen, want = read[zone].content, exp.get(zone, empty_content(zone))
+            if not zone.startswith("boards.") or zone.endswith(".hand") or not isinstance(seen, str) \
+                    or not isinstance(want, str) or seen == want:
+                return None
+            pairs.append((seen, want))
+        if not pairs:
+            return None
+        taught = Mixups({kind: Counter(named) for kind, named in self.mixups.named.items()})
+        for seen, want in pairs:
+            taught.learn(seen, want)
+        zones = taught.annotated(read)
+        ranked = self._explanations(zones, most, self._changes(view))
+        fitting = [e for e in ranked if e.cost <= FITS]
+        if not fitting or fitting[0].events != best.events or \
+                (len(ranked) > 1 and ranked[1].total - fitting[0].total < MARGIN):
+            return None
+        return zones, ranked
 
     def _learn_laid(self, zones: dict[str, ZoneRead], committed: dict[str, Any]) -> None:
         """Each tile the game laid on a board space since the last commit names its reading
