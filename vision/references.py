@@ -3,8 +3,8 @@
 A reader trained on our renderer's art misreads tiles of another printing, or under another
 light; the game being followed says what lay where. The tiles of every deal the engine committed
 teach :class:`TileReferences` the colours of this table's tiles as they lie on its displays (the
-quartiles of CIELAB over the top face, in the nearest board's card light). Once each colour of the
-game has been seen, a display's tile the reader is unsure of is read against them too
+quartiles of CIELAB over the top face, in the nearest board's card light). A display's tile the
+reader is unsure of, or one of a kind the reader mixes up here, is read against them too
 (:meth:`TileReferences.posterior`, :func:`weighed`). Kept beside the profile: the next game at the
 same table starts with them.
 """
