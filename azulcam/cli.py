@@ -369,7 +369,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from .vision.bare import BareError, load_bare_boards
     from .follow.capture import CaptureError, open_source
     from .follow.journal import Journal, JournalError, game_to_follow, write_atomically
-    from .follow.watch import Watcher, event_line, read_controls, resumed_tracker, watch
+    from .follow.mixups import Mixups
+    from .follow.watch import Watcher, event_line, load_table, read_controls, resumed_tracker, watch
     from .vision.references import TileReferences
     from .i18n import messages
     from .i18n.notices import notice_text, with_message
@@ -406,7 +407,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     # What earlier games at this table taught the camera of its tiles, kept beside the profile.
     table_path = Path(args.profile).with_suffix(".tiles.json") if args.profile != "-" else None
     try:
-        table = TileReferences.load(table_path) if table_path is not None else TileReferences()
+        table, mixups = load_table(table_path) if table_path is not None else (TileReferences(), Mixups())
     except ValueError as exc:
         raise BadInput(f"{exc} (remove it: the next game teaches them again)") from None
     controls = None
@@ -487,8 +488,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
     locator, note = default_locator()
     if note:
         print(f"azulcam watch: warning: {note}", file=sys.stderr)
-    watcher = Watcher(profile, model, resumed_tracker(game, displays, profile), emit, locator, bare,
-                      journal, record_path, table)
+    watcher = Watcher(profile, model, resumed_tracker(game, displays, profile, mixups), emit, locator, bare,
+                      journal, record_path, table, table_path)
     if joining is not None:
         watcher.tracker.join(*joining)
     watchers.append(watcher)
@@ -501,12 +502,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
     finally:
         if events_out is not None and events_out is not sys.stdout:
             events_out.close()
-        if table_path is not None and watcher.table.seen:
-            try:
-                watcher.table.save(table_path)
-            except OSError as exc:
-                print(f"azulcam watch: warning: cannot keep this table's tile references in {table_path}: {exc.strerror}",
-                      file=sys.stderr)
+        watcher.keep_table()
+        if watcher.table_error is not None:
+            print(f"azulcam watch: warning: cannot keep this table's tile references in {table_path}: "
+                  f"{watcher.table_error.strerror}", file=sys.stderr)
     record = watcher.tracker.game.record
     state = watcher.tracker.game.state
     status = "over" if state.is_over() else "not over"

@@ -45,7 +45,7 @@ from azulcam.vision.calibrate import CalibrationError, find_boards, profile_json
 from azulcam.follow.capture import Frame, VideoSource
 from azulcam.vision.classify import default_classifier, load_reader
 from azulcam.follow.journal import Journal, read_journal
-from azulcam.follow.watch import Watcher, resumed_tracker
+from azulcam.follow.watch import Watcher, load_table, resumed_tracker
 
 CASES = (("azul", {"wall": "colored", "jokers": False}), ("pavilion", {"side": "colored"}),
          ("azul", {"wall": "grey", "jokers": True}), ("pavilion", {"side": "grey"}))
@@ -209,12 +209,17 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
     first = next(frames)
     profile, bare, found = calibrated(first.image, truth[0], record, classifier)
     journal_path = (work or video.parent) / f"{video.stem}.journal"
+    # What the game taught of this table, kept beside the profile as `watch` keeps it: a watcher
+    # killed and resumed reads it again.
+    table_path = journal_path.with_suffix(".tiles.json")
+    table_path.unlink(missing_ok=True)
     game = Game.new(record.game, record.players, record.options)
 
     def watcher_for(game: Game, displays: list, frame: int) -> Watcher:
         journal = Journal.create(journal_path, game, displays, frame) if kill else None
-        return Watcher(profile, classifier, resumed_tracker(game, displays, profile), lambda e: None, locator, bare,
-                       journal)
+        table, mixups = load_table(table_path)
+        return Watcher(profile, classifier, resumed_tracker(game, displays, profile, mixups), lambda e: None, locator,
+                       bare, journal, table=table, table_path=table_path)
 
     watcher = watcher_for(game, [], -1)
     middle = len(truth) // 2

@@ -229,7 +229,7 @@ class LiveGame:
             self.watcher.journal.close()
         game = Game.new(self.profile.game, self.profile.player_count, self.options)
         self.game_id = self.history.start(game.record, self.source.name)
-        self.watcher.tracker = resumed_tracker(game, [], self.profile)
+        self.watcher.tracker = resumed_tracker(game, [], self.profile, tracker.mixups)  # the same reader, the same table
         self.watcher.journal = self._journal(game, [])
         with self._lock:
             self._log, self._alerts, self._unsure = [], [], []

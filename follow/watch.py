@@ -31,6 +31,7 @@ from ..vision.references import TileReferences, weighed
 from .capture import Frame, Source
 from .follower import EVENTS_FORMAT, Follower
 from .journal import Journal
+from .mixups import Mixups
 from .still import StillGate
 from ..vision.boards import AZUL_BOARD_MM, PAVILION_BOARD_MM, tile_mm
 from .change import SPILL, ChangeModel, moved_share, neighbours
@@ -76,10 +77,15 @@ class Watcher:
 
     def __init__(self, profile: Profile, classifier: Any, tracker: Tracker, emit: Callable[[dict[str, Any]], None],
                  locator: Any | None = None, bare: dict[int, Any] | None = None, journal: Journal | None = None,
-                 record_path: Path | None = None, table: TileReferences | None = None) -> None:
+                 record_path: Path | None = None, table: TileReferences | None = None, table_path: Path | None = None
+                 ) -> None:
         self.profile, self.classifier, self.locator, self.bare = profile, classifier, locator, bare
-        #: This table's tiles as the game named them (:mod:`azulcam.vision.references`).
+        #: This table's tiles as the game named them (:mod:`azulcam.vision.references`), kept at
+        #: ``table_path`` with the tracker's mix-ups as they grow: a watch killed keeps them.
         self.table = table if table is not None else TileReferences()
+        self.table_path = table_path
+        self._table_kept: tuple[int, int] | None = None
+        self.table_error: OSError | None = None  # why the table could not be kept, once it could not
         self._image: np.ndarray | None = None  # the frame of the last view read
         self._deals_learnt = 0  # the deals whose displays have taught the table references
         self.follower = Follower(tracker, emit, journal, record_path)
@@ -242,6 +248,21 @@ class Watcher:
         for zone in forgotten:
             self.references.pop(zone, None)
         self._teach_table()
+        self.keep_table()
+
+    def keep_table(self) -> None:
+        """Write what this table taught (its tile references and the reader's mix-ups) to
+        :attr:`table_path`, where it grew since last written; a failure is kept in
+        :attr:`table_error` and writing stops (the watch goes on)."""
+        mixups = self.tracker.mixups
+        size = (sum(map(len, self.table.seen.values())), sum(sum(n.values()) for n in mixups.named.values()))
+        if self.table_path is None or self.table_error is not None or size == self._table_kept or not any(size):
+            return
+        try:
+            save_table(self.table_path, self.table, mixups)
+            self._table_kept = size
+        except OSError as exc:
+            self.table_error = exc
 
     def _colours(self) -> list[str]:
         """The tiles of this game a table's references name (the first-player marker aside)."""
@@ -372,9 +393,32 @@ def watch(source: Source, watcher: Watcher, resumed: bool = False, after: int = 
             watcher.journal.close()
 
 
-def resumed_tracker(game: Any, displays: list[tuple[float, float]], profile: Profile) -> Tracker:
-    """A tracker for ``game`` (new or from a journal), its displays numbered as the journal kept them."""
-    return Tracker(game, first_display_near(profile), Displays(list(displays)))
+def resumed_tracker(game: Any, displays: list[tuple[float, float]], profile: Profile, mixups: Mixups | None = None
+                    ) -> Tracker:
+    """A tracker for ``game`` (new or from a journal), its displays numbered as the journal kept
+    them, knowing the reader's ``mixups`` of this table (as :func:`load_table` gives them)."""
+    return Tracker(game, first_display_near(profile), Displays(list(displays)), mixups=mixups or Mixups())
+
+
+def load_table(path: Path) -> tuple[TileReferences, Mixups]:
+    """What earlier watches at this table kept at ``path`` (:func:`save_table`): none where there
+    is no such file. Raises ValueError naming the file for one that is not such."""
+    table = TileReferences.load(path)
+    if not path.is_file():
+        return table, Mixups()
+    try:
+        return table, Mixups.from_json(json.loads(path.read_text(encoding="utf-8")).get("mixups", {}))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: not this table's tile references ({exc})") from None
+
+
+def save_table(path: Path, table: TileReferences, mixups: Mixups) -> None:
+    """This table's tile references and the reader's mix-ups, in one file written whole (a
+    watch killed while writing leaves the last one)."""
+    data = {**table.to_json(), "mixups": mixups.to_json()}
+    part = path.with_name(path.name + ".part")
+    part.write_text(json.dumps(data), encoding="utf-8")
+    part.replace(path)
 
 
 def read_controls(lines: Any, into: queue.Queue) -> threading.Thread:

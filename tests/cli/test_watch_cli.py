@@ -314,6 +314,7 @@ def test_a_watch_keeps_what_the_game_taught_of_this_table_s_tiles_beside_the_pro
     assert code == 0, err
     kept = json.loads((tmp_path / "profile.tiles.json").read_text())
     assert kept["format"] == "azulcam-tile-references/1" and sum(map(len, kept["seen"].values())) >= 4
+    assert sum(n for named in kept["mixups"].values() for n in named.values()) >= 4  # the readings the game named
     (tmp_path / "profile.tiles.json").write_text("{")
     code, _, err = run(["watch", str(folder / "game.mp4"), "--profile", str(tmp_path / "profile.json"),
                         "--out", str(tmp_path / "h.json")], capsys)

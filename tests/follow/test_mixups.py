@@ -89,3 +89,21 @@ def test_a_colour_read_as_another_on_every_board_is_followed():
     assert len(got) == len(truth.events) and expected(learnt.game.state) == expected(states[-1])
     assert learnt.mixups.weight("black", "blue", 0.97) < 1.0
     assert len(followed(False).game.record.events) < len(truth.events) // 2
+
+
+def test_what_a_table_taught_is_kept_whole_and_read_back(tmp_path):
+    from azulcam.follow.watch import load_table, save_table
+    from azulcam.vision.references import TileReferences
+
+    path = tmp_path / "profile.tiles.json"
+    assert load_table(path)[1].named == {}  # none kept yet: nothing known
+    table = TileReferences({"blue": [[50.0] * 9] * 3})
+    mixups = Mixups()
+    mixups.learn("black", "blue")
+    save_table(path, table, mixups)
+    kept_table, kept_mixups = load_table(path)
+    assert kept_table.seen == table.seen and kept_mixups.named == mixups.named
+    assert [p.name for p in tmp_path.iterdir()] == ["profile.tiles.json"]  # written whole, nothing left aside
+    path.write_text(path.read_text().replace('"blue": 1', '"blue": "one"'))
+    with pytest.raises(ValueError, match="profile.tiles.json"):
+        load_table(path)
