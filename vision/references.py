@@ -106,9 +106,6 @@ class TileReferences:
     def to_json(self) -> dict[str, Any]:
         return {"format": REFERENCES_FORMAT, "seen": self.seen}
 
-    def save(self, path: Path) -> None:
-        path.write_text(json.dumps(self.to_json()), encoding="utf-8")
-
     @classmethod
     def load(cls, path: Path) -> "TileReferences":
         """The references kept at ``path``; none where there is no such file. Raises ValueError

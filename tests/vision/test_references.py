@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 
+from azulcam.follow.mixups import Mixups
+from azulcam.follow.watch import save_table
 from azulcam.vision.references import TileReferences, weighed
 
 
@@ -33,7 +35,7 @@ def test_a_tile_is_told_by_the_colours_this_table_showed():
 def test_references_are_kept_beside_the_profile_and_refused_when_damaged(tmp_path):
     table = TileReferences()
     table.learn(_tiles((160, 60, 40), 3), ["blue"] * 3)
-    table.save(tmp_path / "t.json")
+    save_table(tmp_path / "t.json", table, Mixups())  # written as a watch writes it
     assert TileReferences.load(tmp_path / "t.json").seen == table.seen
     assert TileReferences.load(tmp_path / "none.json").seen == {}
     (tmp_path / "bad.json").write_text('{"format": "azulcam-tile-references/1", "seen": {"blue": [[1, 2, 3]]}}')
