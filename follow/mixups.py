@@ -40,9 +40,7 @@ class Mixups:
         the log-odds of the two among this table's readings of ``read``, each side with the
         reader's own word (:data:`PRIOR_READINGS` readings at ``confidence``); never more than
         the confidence alone says."""
-        seen = self.named.get(read, Counter())
-        right = seen[read] + PRIOR_READINGS * confidence
-        wrong = seen[was] + PRIOR_READINGS * (1.0 - confidence)
+        right, wrong = self.probabilities(read, confidence, [read, was])
         return min(max(math.log(right / wrong), LEAST_WEIGHT), weight(confidence))
 
     def of(self, read: ZoneRead) -> ZoneRead:
