@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from itertools import combinations
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,7 @@ from ..engine.errors import EngineError, ObservationError
 from ..engine.join import position_from
 from ..engine.record import Game
 from .explain import (BEAM, CLOSE_FIT, MOST_CENTRE_TAKES, MOST_EVENTS, MOST_UNSEEN_DISPLAYS, MOST_WEIGHT, NOTHING_SEEN, Changes,
-                      Explanation, View, ZoneRead, common_prefix, cost_of, empty_content, expected, explain, observation_seen,
+                      Explanation, View, ZoneRead, common_prefix, cost_of, disagreement, empty_content, expected, explain, observation_seen,
                       points_apart, tiling_ahead, unique_states, unsure_zones)
 from .mixups import Mixups
 
@@ -45,6 +46,10 @@ REVISION_BEAM = 32
 #: many events since it (and with it): the displays taken (:data:`explain.MOST_UNSEEN_DISPLAYS`),
 #: a few takes from the centre, and the deal.
 MOST_DEAL_REVISED = 1 + MOST_UNSEEN_DISPLAYS + MOST_CENTRE_TAKES
+
+#: A deal read wrong is also read again with this many tiles of one display swapped for what a
+#: take shows (two purples read as a blue and a red, seen right in the hand).
+MOST_SWAPPED = 2
 
 #: The most an explanation that is committed may disagree with the view: one zone read wrong
 #: at the surest (a reading the reader is certain of and is wrong happens: 2 in 3,345 slots).
@@ -180,6 +185,10 @@ class Tracker:
     #: deal, and display zone -> readings of its full count of tiles): a deal read wrong at its
     #: view may be read right in the next, and a take then says which (:meth:`_deal_substitutions`).
     deal_reads: tuple[int, dict[str, Counter]] = (-1, {})
+    #: The centre and hands as read at each view that committed the game alone since the round's
+    #: deal (how many events the record held then, and the readings): a deal read again must
+    #: also explain where the moves since left their tiles (:meth:`_contradicted`).
+    seen_since_deal: list[tuple[int, dict[str, ZoneRead]]] = field(default_factory=list)
     #: What the reader mistakes for what at this table, as the committed game named its readings.
     mixups: Mixups = field(default_factory=Mixups)
     #: Each board space's tile whose reading the mix-ups learnt (once a tile: the view that committed it).
@@ -226,11 +235,16 @@ class Tracker:
             # Revising is for a commit that a misreading misled, which the table goes on
             # contradicting: a view that lasts (the second unexplained in a row), not one read as
             # a hand left. After a gap, the long search from the committed state is what finds
-            # the events the camera missed.
-            revision = self._revision(zones, most, view, ranked[0] if ranked else None) \
-                if self.misses == 1 and most <= chain else None
+            # the events the camera missed. A deal read again with a display's tiles swapped for
+            # what a take shows, leaving no zone off, is evidence enough at once: the next move
+            # may well take from the centre what tells the two readings apart.
+            best = ranked[0] if ranked else None
+            if self.misses == 0 and best is not None and len(best.mismatches) >= 2:
+                revision = self._deal_revision(zones, view, None, best, swaps_only=True)
+                revision = revision if revision is not None and not revision[1][0].mismatches else None
+            else:
+                revision = self._revision(zones, most, view, best) if self.misses == 1 and most <= chain else None
             if revision is None:
-                best = ranked[0] if ranked else None
                 return self._unexplained(view, best.mismatches if best else [],
                                          ("follow.unexplained", {"zones": _told(best, zones) if best else []}), zones)
             undone, fitting = revision
@@ -271,6 +285,7 @@ class Tracker:
             self._learn_laid(zones, committed)
             if any("deal" in e for e in shared):
                 self._learn_deal(zones, committed)
+            self._keep_loose(zones)
             return out + self._forced() + unsure_points
         self.pending = [Explanation(e.events[len(shared):], e.state, 0.0, e.mismatches, e.total - best, e.start)
                         for e in alike]
@@ -381,6 +396,32 @@ class Tracker:
         exp = expected(explanation.state)
         return [z for z in explanation.mismatches if zones[z].content != exp.get(z, empty_content(z))]
 
+    def _keep_loose(self, zones: dict[str, ZoneRead]) -> None:
+        """Keep the centre and hands as this view read them, for a deal read again later."""
+        deal = self._round_deal()
+        count = len(self.game.record.events)
+        self.seen_since_deal = [(at, seen) for at, seen in self.seen_since_deal if at > deal >= 0]
+        if deal >= 0 and count > deal + 1:
+            self.seen_since_deal.append((count, {z: r for z, r in zones.items() if z == "center" or z.endswith(".hand")}))
+
+    def _contradicted(self, revised: dict[int, dict[str, Any]], committed: dict[int, dict[str, Any]]) -> float:
+        """How much worse than the committed game (``committed``: what it put in each zone after
+        each count of events of :attr:`seen_since_deal`) a game read again from the round's deal
+        with the same moves since (``revised``, alike) fits the centre and hands as read at the
+        views that committed those moves: where the two put different tiles, the reading's
+        disagreement with the one less that with the other (a misreading that lasted weighs on
+        both alike)."""
+        total = 0.0
+        for at, seen in self.seen_since_deal:
+            if at not in committed or at not in revised:
+                continue
+            was, now = committed[at], revised[at]
+            for zone, read in seen.items():
+                a, b = was.get(zone, empty_content(zone)), now.get(zone, empty_content(zone))
+                if a != b:
+                    total += disagreement(b, read) - disagreement(a, read)
+        return total
+
     def _forget_after(self, count: int) -> None:
         """The spaces settled after the record's first ``count`` events: what the game had there
         then is in doubt, and they are read again until settled anew."""
@@ -388,6 +429,7 @@ class Tracker:
             del self.baseline[zone], self.settled_at[zone]
             self.settled.pop(zone, None)
             self.forgotten.add(zone)
+        self.seen_since_deal = [(at, seen) for at, seen in self.seen_since_deal if at <= count]
 
     def _forced(self) -> list[dict[str, Any]]:
         """The moves the rules leave a player no choice of and that change nothing in view (a
@@ -496,13 +538,13 @@ class Tracker:
         return self._deal_revision(zones, view, None, best)
 
     def _deal_revision(self, zones: dict[str, ZoneRead], view: View, start: int | None = None,
-                       best: Explanation | None = None) -> tuple[int, list[Explanation]] | None:
+                       best: Explanation | None = None, swaps_only: bool = False) -> tuple[int, list[Explanation]] | None:
         """The round's deal and the moves since taken back, and the view explained with the deal
         read again, where one explanation fits clearly best; else None. Read again two ways: with
         a display as another view read it, or with one tile swapped for what the view's best
         explanation (``best``) lacks (:meth:`_deal_substitutions`), and (up to
-        :data:`MOST_DEAL_REVISED` events) from where its tiles went. ``start``: who moved first
-        (by default, as committed)."""
+        :data:`MOST_DEAL_REVISED` events, unless ``swaps_only``) from where its tiles went.
+        ``start``: who moved first (by default, as committed)."""
         events = self.game.record.events
         deal = self._round_deal()
         if deal < 0:
@@ -510,7 +552,7 @@ class Tracker:
         back = len(events) - deal
         found = [r for r in (self._deal_substitutions(zones, view, deal, start, best),
                              self._revised_from(back, zones, back + MOST_EVENTS[self.game.record.game], view, start)
-                             if back <= MOST_DEAL_REVISED else None) if r is not None]
+                             if back <= MOST_DEAL_REVISED and not swaps_only else None) if r is not None]
         return min(found, key=lambda r: r[1][0].cost, default=None)
 
     def _round_deal(self) -> int:
@@ -553,20 +595,33 @@ class Tracker:
         for factories in [*swapped_deals(dealt["factories"], best, zones), *mixed_deals(dealt["factories"], self.mixups)]:
             candidates[tuple(map(tuple, map(sorted, factories)))] = factories
         candidates.pop(tuple(map(tuple, map(sorted, dealt["factories"]))), None)
-        tried = []
-        for factories in candidates.values():
+        counts = {at for at, _ in self.seen_since_deal}
+
+        def played(factories: list[list[str]]) -> tuple[Game, dict[int, dict[str, Any]]]:
+            """The game with the deal read as ``factories`` and the moves since, and what it put
+            in each zone at the counts of events kept views were committed at."""
             game = self._replayed(start)
             for _ in range(len(events) - deal):
                 game.pop()
+            along = {}
+            for event in [{"deal": {**dealt, "factories": factories}}, *events[deal + 1:]]:
+                game.apply(event)
+                if len(game.record.events) in counts:
+                    along[len(game.record.events)] = expected(game.state)
+            return game, along
+
+        committed = played(dealt["factories"])[1]
+        tried = []
+        for factories in candidates.values():
             try:
-                for event in [{"deal": {**dealt, "factories": factories}}, *events[deal + 1:]]:
-                    game.apply(event)
+                game, along = played(factories)
             except (EngineError, ValueError):
                 continue  # the bag could not have dealt it, or a move since no longer fits it
             replayed = game.record.events[deal:]
+            history = self._contradicted(along, committed)
             for e in explain(game.state, zones, self.display_count, None, None, MOST_EVENTS[self.game.record.game],
                              changes=self._changes(view))[:1]:
-                tried.append(Explanation(replayed + e.events, e.state, e.cost, e.mismatches, 0.0, start))
+                tried.append(Explanation(replayed + e.events, e.state, e.cost + max(history, 0.0), e.mismatches, 0.0, start))
         tried = unique_states(sorted(tried, key=lambda e: e.cost))
         if not tried or tried[0].cost > FITS or (len(tried) > 1 and tried[1].cost - tried[0].cost
                                                  < revision_margin(tried[0], best)):
@@ -736,27 +791,33 @@ def revision_margin(revised: Explanation, committed: Explanation | None) -> floa
 
 
 def swapped_deals(factories: list[list[str]], best: Explanation | None, zones: dict[str, ZoneRead]) -> list[list[list[str]]]:
-    """The deals ``factories`` with one tile swapped: of a colour that ``best`` (an explanation)
-    puts in the centre or a hand and the view does not show there, for a colour the view shows
-    there instead."""
+    """The deals ``factories`` with up to :data:`MOST_SWAPPED` tiles of one display swapped: of
+    colours that ``best`` (an explanation) puts in the centre, a hand or a board space and the view
+    does not show there, for colours the view shows there instead (a take's tiles all misread at
+    the deal are seen right in the hand or on the pattern line, its leftovers in the centre)."""
     if best is None:
         return []
     exp = expected(best.state)
     lacking, shown = Counter(), Counter()
     for zone in best.mismatches:
-        if zone == "center" or zone.endswith(".hand"):
-            want, read = Counter(exp.get(zone, ())), Counter(zones[zone].content)
-            lacking += want - read
-            shown += read - want
+        want, read = exp.get(zone, empty_content(zone)), zones[zone].content
+        if isinstance(read, tuple):  # the centre or a hand
+            lacking += Counter(want) - Counter(read)
+            shown += Counter(read) - Counter(want)
+        else:  # a board space: an Azul pattern line's, say
+            lacking += Counter([want] if want else [])
+            shown += Counter([read] if read else [])
     for marker in (lacking, shown):
         marker.pop("first_player", None)
     out = []
     for i, tiles in enumerate(factories):
-        for was in set(tiles) & set(lacking):
-            for now in shown:
-                swapped = [list(f) for f in factories]
-                swapped[i][tiles.index(was)] = now
-                out.append(swapped)
+        misread = sorted((Counter(tiles) & lacking).elements())
+        for k in range(1, min(MOST_SWAPPED, len(misread)) + 1):
+            for was in set(combinations(misread, k)):
+                for now in set(combinations(sorted(shown.elements()), k)):
+                    swapped = [list(f) for f in factories]
+                    swapped[i] = sorted((Counter(tiles) - Counter(was) + Counter(now)).elements())
+                    out.append(swapped)
     return out
 
 

@@ -403,3 +403,51 @@ def test_a_move_the_rules_force_and_no_camera_sees_is_played_by_the_rules():
     for k in range(forced + 1):
         tracker.see(exact_view(states[k], float(k)))
     assert _sorted(tracker.game.record.events) == _sorted(truth.events[:forced + 1])
+
+
+@pytest.mark.parametrize("game, options, seed", [("azul", {"wall": "colored", "jokers": False}, 4),
+                                                 ("pavilion", {"side": "grey"}, 10)])
+def test_a_take_whose_tiles_were_all_misread_at_the_deal_is_revised_at_its_view(game, options, seed):
+    # Every view of a display before its take reads the take's two tiles as two other colours,
+    # surely. The take's view shows them right (in the hand, on the pattern line): the deal is
+    # read again at once from where they went, not lost.
+    truth = play_game(game, [make_player("greedy", seed + i) for i in range(2)], options, seed, start_player=seed % 2).record
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    round_one = next(k for k in range(1, len(truth.events)) if "move" not in truth.events[k])
+    late = next(k for k in range(2, round_one) if truth.events[k]["move"].get("source", "center") != "center"
+                and exact_view(states[k], 0.0).zones[f"factories.{truth.events[k]['move']['source']}"].content
+                .count(truth.events[k]["move"]["color"]) >= 2)
+    display, colour = truth.events[late]["move"]["source"], truth.events[late]["move"]["color"]
+    dealt = list(exact_view(states[1], 0.0).zones[f"factories.{display}"].content)
+    others = [c for c in sorted({t for f in states[1].to_json()["factories"] for t in f}) if c not in dealt]
+    misread = list(dealt)
+    for k, other in zip([i for i, t in enumerate(dealt) if t == colour][:2], others):
+        misread[k] = other
+    misread = tuple(sorted(misread))
+    tracker = Tracker(Game.new(game, 2, options), first_near=(700, 400))
+    said = []
+    for k in range(late + 2):
+        wrong = {f"factories.{display}": ZoneRead(misread, 0.95, (0.97,) * 4)} if 1 <= k <= late else None
+        said += tracker.see(exact_view(states[k], float(k), wrong))
+    assert any(s["kind"] == "undo" and s.get("revised") and "deal" in s["event"] for s in said)
+    assert not [s for s in said if s["kind"] == "alert"]
+    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:late + 1])
+
+
+def test_a_deal_read_again_weighs_the_centre_as_the_views_since_read_it():
+    # Two readings of a deal can explain today's view alike; the one that put tiles in the centre
+    # where the views since saw none weighs the more (:meth:`Tracker._contradicted`).
+    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)], {"wall": "colored", "jokers": False}, 4).record
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
+    for k in range(4):
+        tracker.see(exact_view(states[k], float(k)))
+    assert [at for at, _ in tracker.seen_since_deal] == [2, 3]
+    committed = {k: expected(states[k]) for k in (2, 3)}
+    assert tracker._contradicted(committed, committed) == 0.0
+    centre = committed[3]["center"]
+    revised = {**committed, 3: {**committed[3], "center": tuple(sorted(centre + ("white", "white")))}}
+    assert tracker._contradicted(revised, committed) > 4.0  # two tiles never seen: more than the margin
+    tracker.undo()
+    assert [at for at, _ in tracker.seen_since_deal] == [2]  # a view of a move taken back says nothing
+
