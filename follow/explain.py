@@ -89,7 +89,8 @@ class View:
     order of their ``factories.I`` zones as read), and when. ``change``: for the zones compared
     with themselves at the view the tracker last settled them in (:mod:`change`), the log-odds
     that they changed since, and the same allowing for a neighbour's change reaching over;
-    ``near``: each such zone's neighbours."""
+    ``near``: each such zone's neighbours. ``glimpse``: a frame between two hands, not a still
+    view: what it explains is committed, what it does not says nothing."""
 
     zones: dict[str, ZoneRead]
     displays: list[tuple[float, float]]
@@ -97,6 +98,7 @@ class View:
     time: float = 0.0
     change: dict[str, tuple[float, float]] = field(default_factory=dict)
     near: dict[str, frozenset[str]] = field(default_factory=dict)
+    glimpse: bool = False
 
 
 #: How much a reading counts, beside a zone's measured change, in saying whether it changed: half

@@ -127,6 +127,15 @@ class StillGate:
         crossing[0] = 0
         return bool(crossing.max() >= (ARM_TILES * tile_px if tile_px else ARM_PIXELS))
 
+    def largest_change(self) -> int:
+        """The pixels of the largest connected region changed since the last view read (0 before
+        any read): tiles moved make small ones, a hand or an arm one many tiles large."""
+        changed = self.changed_since_read()
+        if changed is None or not changed.any():
+            return 0
+        count, labels = cv2.connectedComponents(cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8)))
+        return int(np.bincount(labels[changed], minlength=count)[1:].max())
+
     def camera_moved(self) -> bool:
         """Whether the view since the last read is shifted as a whole (the camera or the table
         bumped): a shift of a pixel or more of the small copy, after which most of the change is gone."""
@@ -142,9 +151,10 @@ class StillGate:
         before = moved(self.current, self._read).mean()
         return bool(moved(self.current, moved_read)[2:-2, 2:-2].mean() < 0.5 * before)
 
-    def mark_read(self) -> None:
-        """The current frame was read: later changes are measured from it."""
-        self._read = self.current
+    def mark_read(self, small_copy: np.ndarray | None = None) -> None:
+        """The current frame (or the earlier one whose small copy is ``small_copy``) was read:
+        later changes are measured from it."""
+        self._read = self.current if small_copy is None else small_copy
 
     @staticmethod
     def scale(image_shape: tuple[int, ...]) -> float:

@@ -199,6 +199,9 @@ class Tracker:
         return len(self.game.state.to_json()["factories"])
 
     def see(self, view: View) -> list[dict[str, Any]]:
+        if view.glimpse and (self.joining is not None or self.unexplained_since is not None or not self.displays.places
+                             or not self.game.record.events):
+            return []  # a glimpse only carries a game followed on to the view between two moves
         if not self.baseline and not self.game.record.events and self.joining is None:
             # A game at its start: every space is known empty, whatever it reads like. The view
             # is its reference, and the spaces count as unchanged in it.
@@ -224,6 +227,8 @@ class Tracker:
         ranked = self._explanations(zones, most, self._changes(view))
         fitting = [e for e in ranked if e.cost <= FITS]
         revised: list[dict[str, Any]] = []
+        if not fitting and view.glimpse:
+            return []
         if not fitting and self._tiling_ahead(ranked, zones, view):
             return []  # players tile at once: a board ahead of the record's order waits for its turn
         if not fitting and self.misses >= 1 and ranked:
@@ -255,7 +260,7 @@ class Tracker:
             # of the tile read wrong). Where the deal read again from where its tiles went
             # explains the view clearly better, the deal is revised.
             first = min(fitting, key=lambda e: (e.total, len(e.events)))
-            if first.events and first.mismatches:
+            if first.events and first.mismatches and not view.glimpse:
                 revision = self._deal_revision(zones, view, first.start, first)
                 if revision is not None and revision[1][0].cost + revision_margin(revision[1][0], first) <= first.cost:
                     undone, fitting = revision

@@ -32,7 +32,7 @@ from .capture import Frame, Source
 from .follower import EVENTS_FORMAT, Follower
 from .journal import Journal
 from .mixups import Mixups
-from .still import StillGate
+from .still import CHANGED_PIXELS, MOVED_ALL, StillGate
 from ..vision.boards import AZUL_BOARD_MM, PAVILION_BOARD_MM, tile_mm
 from .change import SPILL, ChangeModel, moved_share, neighbours
 from .explain import View, ZoneRead, expected, loose_zone
@@ -47,6 +47,11 @@ HAND_WAIT = 0.5
 #: Seconds between two readings of a table nothing explains, which changes since the last view
 #: explained: it is looked at again, but not at every frame (the camera must keep up).
 REREAD_UNEXPLAINED = 0.5
+
+#: The most tiles' area that one region changed since the last view read may cover in a frame
+#: read between two hands (:meth:`Watcher._between_hands`): a display's four tiles with its
+#: leftovers beside, or a few laid in a row; a hand's palm alone covers more.
+GLIMPSE_TILES = 8
 
 
 def view_of(reading: Reading, frame: int = 0, time: float = 0.0) -> View:
@@ -101,6 +106,9 @@ class Watcher:
         self._patches: dict[str, np.ndarray] = {}
         self._shares: dict[str, float] = {}
         self._hand_since: float | None = None
+        #: The last frame with no hand in it since the last still view, and its small copy: read
+        #: if a hand comes in again before the table is still (see :meth:`_between_hands`).
+        self._glimpse: tuple[Frame, np.ndarray] | None = None
         self._time, self._frame = 0.0, -1
         self._read_at = float("-inf")  # when the last view was read
 
@@ -145,7 +153,9 @@ class Watcher:
         self.spent["gate_s"] += time.perf_counter() - t0
         if not still:
             self._hand_since = None
+            self._between_hands(frame)
             return
+        self._glimpse = None
         if self.gate.hand_in_view(self._boards_mask(frame.image.shape), self._tile_px(frame.image.shape)):
             # Something reaches in from the edge. Past HAND_WAIT of a still table it is read all
             # the same: a cup put down at the edge, or a view read with a hand in it before.
@@ -157,6 +167,43 @@ class Watcher:
         if not self.gate.changed() or unexplained and frame.time - self._read_at < REREAD_UNEXPLAINED:
             self.follower.tick((frame.index, frame.time))
             return
+        self._read(frame)
+        if self.tracker.unexplained_since is None:
+            self.gate.mark_read()
+        # Else the gate goes on measuring from the last view explained: a view nothing explains
+        # may have a hand in it that the gate took for the table, and measured from it the hand's
+        # leaving would look like a hand coming in for ever.
+
+    def _between_hands(self, frame: Frame) -> None:
+        """A frame of a table not still: one with no hand in it that changed since the last view
+        read is kept; when a hand comes in again before the table is still (the next player
+        reaching in as the last one leaves), the kept frame is read as a glimpse: the view between
+        two moves that no still view shows. The tracker commits what a glimpse explains and passes
+        over one it does not (a tile still settling, a blurred frame)."""
+        if self.tracker.unexplained_since is not None or not self.tracker.game.record.events:
+            self._glimpse = None
+            return
+        changed = self.gate.changed_since_read()
+        if changed is None or int(changed.sum()) < CHANGED_PIXELS or changed.mean() > MOVED_ALL:
+            return
+        # A frame not still is read only when no one can be reaching in: no arm across the
+        # picture's edge, over a board cut by it too, and nothing changed in one piece larger
+        # than a take's tiles (a hand whose arm the picture does not show).
+        tile_px = self._tile_px(frame.image.shape)
+        if not self.gate.hand_in_view(None, tile_px):
+            if self.gate.largest_change() <= GLIMPSE_TILES * tile_px ** 2 and not self.gate.camera_moved():
+                self._glimpse = (Frame(frame.index, frame.time, frame.image.copy()), self.gate.current)
+            return
+        if self._glimpse is None:
+            return
+        seen, small_copy = self._glimpse
+        self._glimpse = None
+        self._read(seen, glimpse=True)
+        if self.tracker.last_fitted == seen.time:
+            self.gate.mark_read(small_copy)
+
+    def _read(self, frame: Frame, glimpse: bool = False) -> None:
+        """Read ``frame`` and give its view to the follower (``glimpse``: see :meth:`_between_hands`)."""
         t1 = time.perf_counter()
         self._read_at = frame.time
         # Every board is read again: a tile laid on its own print may hardly change the small
@@ -165,14 +212,10 @@ class Watcher:
             read(frame.image, self.profile, self.classifier, self.locator, self.bare), frame.image)
         self._image = frame.image
         view = self._measured(reading, view_of(reading, frame.index, frame.time))
+        view.glimpse = glimpse
         t2 = time.perf_counter()
         self.follower.see(view)
         self._take_references()
-        if self.tracker.unexplained_since is None:
-            self.gate.mark_read()
-        # Else the gate goes on measuring from the last view explained: a view nothing explains
-        # may have a hand in it that the gate took for the table, and measured from it the hand's
-        # leaving would look like a hand coming in for ever.
         self.spent["reads"] += 1
         self.spent["read_s"] += t2 - t1
         self.spent["track_s"] += time.perf_counter() - t2

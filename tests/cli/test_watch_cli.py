@@ -319,3 +319,18 @@ def test_a_watch_keeps_what_the_game_taught_of_this_table_s_tiles_beside_the_pro
     code, _, err = run(["watch", str(folder / "game.mp4"), "--profile", str(tmp_path / "profile.json"),
                         "--out", str(tmp_path / "h.json")], capsys)
     assert code == 1 and "profile.tiles.json" in err and "not this table's tile references" in err
+
+
+def test_two_moves_with_one_frame_between_their_hands_are_seen_apart(table, tmp_path, capsys):
+    # The sixth move's hand leaves as the seventh's comes in, one frame apart (synth.video's fast
+    # table): no still view shows the table between them, the frame between the hands does.
+    folder, record, _ = table
+    video, _, _ = write_video(record, tmp_path / "fast.mp4", seed=2, size=(960, 540), last=6)
+    code, _, err = run(["watch", str(video), "--profile", str(folder / "profile.json"), "--out", str(tmp_path / "g.json"),
+                        "--events", str(tmp_path / "events.jsonl")], capsys)
+    assert code == 0, err
+    got = Record.load(tmp_path / "g.json").events
+    assert got[1:] == record.events[1:7]
+    moves = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
+    moves = [m for m in moves if m["kind"] == "move"]
+    assert moves[-2]["frame"] < moves[-1]["frame"]

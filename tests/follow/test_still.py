@@ -90,3 +90,16 @@ def test_tiles_laid_on_a_board_cut_by_the_edge_are_no_hand():
     board[78:, 58:118] = 1  # the board's outline, small
     assert gate.hand_in_view()  # without the boards: it crosses the edge
     assert not gate.hand_in_view(board)
+
+
+def test_a_hand_the_picture_cuts_off_is_one_large_change_a_tile_a_small_one():
+    table, gate = _table(), StillGate()
+    gate.update(table)
+    gate.update(table)
+    gate.mark_read()
+    gate.update(_with_tile(table))
+    tile = gate.largest_change()
+    hand = _with_tile(table)
+    cv2.ellipse(hand, (300, 400), (60, 45), 30, 0, 360, (120, 150, 200), -1)  # a palm, no arm to the edge
+    gate.update(hand)
+    assert not gate.hand_in_view() and 0 < tile < 8 * (16 * 192 / 960) ** 2 < gate.largest_change()

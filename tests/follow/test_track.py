@@ -451,3 +451,23 @@ def test_a_deal_read_again_weighs_the_centre_as_the_views_since_read_it():
     tracker.undo()
     assert [at for at, _ in tracker.seen_since_deal] == [2]  # a view of a move taken back says nothing
 
+
+def test_a_glimpse_commits_what_it_explains_and_says_nothing_otherwise():
+    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)], {"wall": "colored", "jokers": False}, 4).record
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
+    for k in range(3):
+        tracker.see(exact_view(states[k], float(k)))
+    # A frame between two hands, the first move's tiles still settling: read as nothing anyone
+    # played, it is passed over (no miss, no alert).
+    blurred = exact_view(states[3], 3.0, {z: ZoneRead("red" if r.content != "red" else "blue", 0.99)
+                                          for z, r in exact_view(states[3], 3.0).zones.items()
+                                          if z.startswith("boards.0.") and not isinstance(r.content, tuple)})
+    blurred.glimpse = True
+    assert tracker.see(blurred) == [] and tracker.misses == 0 and tracker.unexplained_since is None
+    # Read right, it commits the move that no still view will show alone.
+    glimpse = exact_view(states[3], 3.5)
+    glimpse.glimpse = True
+    assert [s["kind"] for s in tracker.see(glimpse)] == ["move"]
+    tracker.see(exact_view(states[4], 4.0))
+    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:4])
