@@ -5,8 +5,9 @@ the same camera needs no printing at all. Every slot is cut in its board's own r
 coordinates and shown in its board's card light (the reader's own patches,
 :attr:`azulcam.vision.analyze.Reading.patches`), so a bumped board, a drifting exposure or a
 passing cloud leave it alike, while a tile laid or taken changes most of it: its body, side and
-shadow. The share of the slot's middle whose colour left the 3 x 3 range of the other patch
-(:func:`moved_share`) is the evidence; :class:`ChangeModel` turns it into the log-odds that the
+shadow. The share of the slot's middle whose colour left the 3 x 3 range of the other patch, the
+two first aligned by up to three pixels (a board is registered a little otherwise from view to
+view), (:func:`moved_share`) is the evidence; :class:`ChangeModel` turns it into the log-odds that the
 slot changed, starting from what every table shares and learning this table's own noise from the
 slots the game settled (:meth:`ChangeModel.learn`).
 
@@ -39,6 +40,11 @@ MIDDLE = 0.625
 #: or taken moves most of its slot; noise and a slightly other registration move a few pixels
 #: along the print's edges.
 PRIOR_MIDDLE, PRIOR_SLOPE = 0.4, 20.0
+
+#: The most pixels (of a slot's patch, about 32 across) that a slot's content may lie off where
+#: the other view put it and still be compared as the same: a board registered a few hundredths
+#: larger in one view than in the other moves its far slots' content by three.
+MOST_SHIFT = 3
 
 #: How much further a neighbour's change may reach into a slot (a share of its middle): a tile's
 #: top face seen off its space covers part of the next one.
@@ -84,13 +90,43 @@ def _moved(now: np.ndarray, before: np.ndarray) -> np.ndarray:
 def moved_share(now: np.ndarray, before: np.ndarray) -> np.ndarray:
     """For each pair of patches (N x H x W x 3 uint8, the same slots): the share of the slot's
     middle where either patch leaves the other's 3 x 3 range by more than :data:`MOVED_LEVEL`
-    (a shift of up to a pixel is not a change); NaN where either lies partly outside the image."""
+    (a shift of up to a pixel is not a change), with ``before``'s middle first moved by up to
+    :data:`MOST_SHIFT` pixels to where it best matches (:func:`_aligned`); NaN where either lies
+    partly outside the image."""
     if len(now) == 0:
         return np.zeros(0)
-    share = _middle(_moved(now, before) | _moved(before, now)).mean(axis=(1, 2))
+    side = now.shape[1]
+    cut = round(side * (1.0 - MIDDLE) / 2.0)
+    dy, dx = _aligned(now, before, cut)
+    # Each middle with a pixel's margin round it, ``before``'s moved: a pixel's 3 x 3 range
+    # reaches one beyond the middle.
+    h = side - 2 * cut + 2
+    span = np.arange(h)
+    rows = np.arange(len(now))[:, None, None]
+    moved_before = before[rows, (cut - 1 + dy)[:, None, None] + span[None, :, None], (cut - 1 + dx)[:, None, None] + span[None, None, :]]
+    middle = now[:, cut - 1:side - cut + 1, cut - 1:side - cut + 1]
+    share = (_moved(middle, moved_before) | _moved(moved_before, middle))[:, 1:-1, 1:-1].mean(axis=(1, 2))
     black = np.maximum((_middle(now) == 0).all(axis=3).mean(axis=(1, 2)), (_middle(before) == 0).all(axis=3).mean(axis=(1, 2)))
     share[black > OUTSIDE] = np.nan
     return share
+
+
+def _aligned(now: np.ndarray, before: np.ndarray, cut: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each pair of patches, the shift (rows, columns; at most :data:`MOST_SHIFT`, and within
+    the patch with a pixel to spare) of ``before``'s middle that matches ``now``'s middle best (the least mean absolute
+    difference of grey): a board registered a little otherwise in one view than in the other
+    moves its slots' content by a few pixels, differently across the board."""
+    most = min(MOST_SHIFT, cut - 1)
+    side = now.shape[1]
+    grey_now = now[:, cut:side - cut, cut:side - cut].sum(axis=3, dtype=np.int16)
+    grey_before = before.sum(axis=3, dtype=np.int16)
+    shifts = [(dy, dx) for dy in range(-most, most + 1) for dx in range(-most, most + 1)]
+    # The shift of none first: where several match alike, the patches are compared as cut.
+    shifts.sort(key=lambda d: abs(d[0]) + abs(d[1]))
+    cost = np.stack([np.abs(grey_now - grey_before[:, cut + dy:side - cut + dy, cut + dx:side - cut + dx]).sum(axis=(1, 2), dtype=np.int32)
+                     for dy, dx in shifts])
+    best = np.array(shifts)[np.argmin(cost, axis=0)]
+    return best[:, 0], best[:, 1]
 
 
 @dataclass

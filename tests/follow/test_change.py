@@ -124,3 +124,12 @@ def test_neighbours_are_the_spaces_beside_a_space():
     near = neighbours("azul-colored")
     assert "wall.0.1" in near["wall.0.0"] and "wall.1.0" in near["wall.0.0"]
     assert "wall.4.4" not in near["wall.0.0"] and "wall.0.0" not in near["wall.0.0"]
+
+
+def test_a_board_registered_a_little_otherwise_is_no_change_a_tile_of_another_colour_is():
+    tiled = _patch((150, 160, 170), tile=(60, 60, 200), noise=3, seed=1)
+    off = _patch((150, 160, 170), tile=(60, 60, 200), shift=(3, -2), noise=3, seed=2)  # three pixels off
+    other = _patch((150, 160, 170), tile=(200, 60, 60), shift=(2, 0), noise=3, seed=3)
+    bare = _patch((150, 160, 170), shift=(-3, 3), noise=3, seed=4)
+    shares = moved_share(np.stack([off, other, bare]), np.stack([tiled, tiled, tiled]))
+    assert shares[0] < 0.05 and shares[1] > 0.3 and shares[2] > 0.5
