@@ -48,10 +48,11 @@ HAND_WAIT = 0.5
 #: explained: it is looked at again, but not at every frame (the camera must keep up).
 REREAD_UNEXPLAINED = 0.5
 
-#: The most tiles' area that one region changed since the last view read may cover in a frame
-#: read between two hands (:meth:`Watcher._between_hands`): a display's four tiles with its
-#: leftovers beside, or a few laid in a row; a hand's palm alone covers more.
-GLIMPSE_TILES = 8
+#: The most tiles' area (of the farthest board's tiles) that one region changed since the last
+#: view read may cover in a frame read between two hands (:meth:`Watcher._between_hands`): a
+#: take's tiles laid in a pile or a row, with the display they left; a hand's palm alone covers
+#: some twenty tiles, its arm hundreds.
+GLIMPSE_TILES = 16
 
 
 def view_of(reading: Reading, frame: int = 0, time: float = 0.0) -> View:
