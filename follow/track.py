@@ -636,22 +636,28 @@ class Tracker:
     def _revised_from(self, back: int, zones: dict[str, ZoneRead], most: int, view: View, start: int | None = None
                       ) -> tuple[int, list[Explanation]] | None:
         """The last ``back`` events taken back and the view explained from before them (the game
-        begun by ``start``, by default as committed), where one explanation, other than what was
-        committed, fits clearly best."""
+        begun by ``start``, by default as committed), where one explanation fits clearly best: how
+        many to take back and it, or none and the events after them where it reaches the same
+        table with what was committed."""
         events = self.game.record.events
         start = self._first_mover() if start is None else start
         game = self._replayed(start)
         for _ in range(back):
             game.pop()
-        ranked = unique_states([e for e in explain(game.state, zones, self.display_count, None, None, most,
-                                                   REVISION_BEAM, self._changes(view, len(events) - back))
-                                if e.cost <= FITS][:4 * BEAM])
-        if not ranked or ranked[0].events[:back] == events[-back:]:
+        fits = [e for e in explain(game.state, zones, self.display_count, None, None, most,
+                                   REVISION_BEAM, self._changes(view, len(events) - back)) if e.cost <= FITS]
+        ranked = unique_states(fits[:4 * BEAM])
+        if not ranked:
             return None
         rival = next((e for e in ranked[1:] if e.events != ranked[0].events), None)
         if rival is not None and rival.cost - ranked[0].cost < MARGIN:
             return None
         best = ranked[0]
+        kept = next((e for e in fits if e.events[:back] == events[-back:] and e.state.key() == best.state.key()), None)
+        if kept is not None:
+            # The table reached with what was committed first (judged against the references of
+            # before it, a space's look since then misled the view): nothing is taken back.
+            return 0, [Explanation(kept.events[back:], kept.state, kept.cost, kept.mismatches, 0.0, start)]
         return back, [Explanation(best.events, best.state, best.cost, best.mismatches, 0.0, start)]
 
     def _commit(self, events: list[dict[str, Any]], start: int) -> list[dict[str, Any]]:
