@@ -23,7 +23,7 @@ from ..engine.errors import EngineError, ObservationError
 from ..engine.join import position_from
 from ..engine.record import Game
 from .explain import (BEAM, CLOSE_FIT, MOST_CENTRE_TAKES, MOST_EVENTS, MOST_UNSEEN_DISPLAYS, MOST_WEIGHT, NOTHING_SEEN, Changes,
-                      Explanation, View, ZoneRead, common_prefix, cost_of, disagreement, empty_content, expected, explain, observation_seen,
+                      Explanation, View, ZoneRead, charged, common_prefix, cost_of, disagreement, empty_content, expected, explain, observation_seen,
                       points_apart, tiling_ahead, unique_states, unsure_zones)
 from .mixups import Mixups
 
@@ -616,6 +616,10 @@ class Tracker:
             return game, along
 
         committed = played(dealt["factories"])[1]
+        # As many events as the view's best explanation needed: a deal read again changes what
+        # the moves since took, not how many there were (a search as deep as any, for each of
+        # the readings tried, takes seconds where none fits).
+        depth = MOST_EVENTS[self.game.record.game] if best is None else max(1, charged(best.events))
         tried = []
         for factories in candidates.values():
             try:
@@ -624,8 +628,7 @@ class Tracker:
                 continue  # the bag could not have dealt it, or a move since no longer fits it
             replayed = game.record.events[deal:]
             history = self._contradicted(along, committed)
-            for e in explain(game.state, zones, self.display_count, None, None, MOST_EVENTS[self.game.record.game],
-                             changes=self._changes(view))[:1]:
+            for e in explain(game.state, zones, self.display_count, None, None, depth, changes=self._changes(view))[:1]:
                 tried.append(Explanation(replayed + e.events, e.state, e.cost + max(history, 0.0), e.mismatches, 0.0, start))
         tried = unique_states(sorted(tried, key=lambda e: e.cost))
         if not tried or tried[0].cost > FITS or (len(tried) > 1 and tried[1].cost - tried[0].cost
