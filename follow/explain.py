@@ -32,7 +32,7 @@ MOST_EVENTS = {"azul": 3, "pavilion": 5}
 #: Explanations kept from one length to the next when a short one does not fit; after a gap, where
 #: many events in a row are sought, more (the right first move may not look best on its own).
 BEAM = 8
-BEAM_AFTER_A_GAP = 256
+BEAM_AFTER_A_GAP = 64
 
 #: A zone's weight is the log-odds of the reader's confidence there, between these: a zone read at
 #: 0.5 hardly counts, one read at 0.999 counts like one read at 0.9995 (no reading is surer than that).
