@@ -805,10 +805,11 @@ def revision_margin(revised: Explanation, committed: Explanation | None) -> floa
 
 
 def swapped_deals(factories: list[list[str]], best: Explanation | None, zones: dict[str, ZoneRead]) -> list[list[list[str]]]:
-    """The deals ``factories`` with up to :data:`MOST_SWAPPED` tiles of one display swapped: of
-    colours that ``best`` (an explanation) puts in the centre, a hand or a board space and the view
-    does not show there, for colours the view shows there instead (a take's tiles all misread at
-    the deal are seen right in the hand or on the pattern line, its leftovers in the centre)."""
+    """The deals ``factories`` with a tile of one display swapped (up to :data:`MOST_SWAPPED` of a
+    display ``best`` takes from): of colours that ``best`` (an explanation) puts in the centre, a
+    hand or a board space and the view does not show there, for colours the view shows there
+    instead (a take's tiles all misread at the deal are seen right in the hand or on the pattern
+    line, its leftovers in the centre)."""
     if best is None:
         return []
     exp = expected(best.state)
@@ -823,10 +824,13 @@ def swapped_deals(factories: list[list[str]], best: Explanation | None, zones: d
             shown += Counter([read] if read else [])
     for marker in (lacking, shown):
         marker.pop("first_player", None)
+    # Two tiles at once only of a display that ``best`` takes from (the take's tiles misread
+    # alike): of every display, the readings tried would take seconds to weigh.
+    taken = {e["move"].get("source") for e in best.events if "move" in e}
     out = []
     for i, tiles in enumerate(factories):
         misread = sorted((Counter(tiles) & lacking).elements())
-        for k in range(1, min(MOST_SWAPPED, len(misread)) + 1):
+        for k in range(1, min(MOST_SWAPPED if i in taken else 1, len(misread)) + 1):
             for was in set(combinations(misread, k)):
                 for now in set(combinations(sorted(shown.elements()), k)):
                     swapped = [list(f) for f in factories]
