@@ -437,11 +437,7 @@ def test_a_take_whose_tiles_were_all_misread_at_the_deal_is_revised_at_its_view(
 def test_a_deal_read_again_weighs_the_centre_as_the_views_since_read_it():
     # Two readings of a deal can explain today's view alike; the one that put tiles in the centre
     # where the views since saw none weighs the more (:meth:`Tracker._contradicted`).
-    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)], {"wall": "colored", "jokers": False}, 4).record
-    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
-    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
-    for k in range(4):
-        tracker.see(exact_view(states[k], float(k)))
+    _, tracker, states = _started(views=4)
     assert [at for at, _ in tracker.seen_since_deal] == [2, 3]
     committed = {k: expected(states[k]) for k in (2, 3)}
     assert tracker._contradicted(committed, committed) == 0.0
@@ -453,11 +449,7 @@ def test_a_deal_read_again_weighs_the_centre_as_the_views_since_read_it():
 
 
 def test_a_glimpse_commits_what_it_explains_and_says_nothing_otherwise():
-    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)], {"wall": "colored", "jokers": False}, 4).record
-    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
-    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
-    for k in range(3):
-        tracker.see(exact_view(states[k], float(k)))
+    truth, tracker, states = _started(views=3)
     # A frame between two hands, the first move's tiles still settling: read as nothing anyone
     # played, it is passed over (no miss, no alert).
     blurred = exact_view(states[3], 3.0, {z: ZoneRead("red" if r.content != "red" else "blue", 0.99)
