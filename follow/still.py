@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -81,6 +82,9 @@ class StillGate:
     _agreeing: int = 0
     _read: np.ndarray | None = field(default=None, repr=False)
     current: np.ndarray | None = field(default=None, repr=False)
+    #: What was measured of the current frame against the last one read, asked again of the same
+    #: frame (by the still view's test and the test between two hands): kept until either changes.
+    _measured: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def update(self, image: np.ndarray) -> bool:
         now = small(image)
@@ -91,14 +95,27 @@ class StillGate:
         else:
             self._agreeing = 1
         self._previous = self.current = now
+        self._measured = {}
         return self._agreeing >= STILL_FRAMES
 
     def changed_since_read(self) -> np.ndarray | None:
         """Where the current frame differs from the last one read (both ways: what appeared and
         what went), at the small copy's size; None before any read."""
-        if self._read is None or self.current is None or self._read.shape != self.current.shape:
-            return None
-        return moved(self.current, self._read) | moved(self._read, self.current)
+        if "changed" not in self._measured:
+            self._measured["changed"] = None if self._read is None or self.current is None \
+                or self._read.shape != self.current.shape \
+                else moved(self.current, self._read) | moved(self._read, self.current)
+        return self._measured["changed"]
+
+    def _pieces(self) -> tuple[int, np.ndarray]:
+        """The connected regions of the change since the last read, each grown by a pixel (a
+        hand's or a tile's edge broken by noise stays one): their count with the background, and
+        the label of each pixel. Only asked where something changed."""
+        if "pieces" not in self._measured:
+            changed = self.changed_since_read()
+            assert changed is not None
+            self._measured["pieces"] = cv2.connectedComponents(cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8)))
+        return self._measured["pieces"]
 
     def changed(self) -> bool:
         """Whether the current frame differs from the last one read (always, before any read)."""
@@ -116,7 +133,7 @@ class StillGate:
         changed = self.changed_since_read()
         if changed is None or changed.mean() > MOVED_ALL or self.camera_moved():
             return False
-        count, labels = cv2.connectedComponents(cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8)))
+        count, labels = self._pieces()
         if count <= 1:
             return False
         edge = np.zeros(labels.shape, bool)
@@ -133,12 +150,17 @@ class StillGate:
         changed = self.changed_since_read()
         if changed is None or not changed.any():
             return 0
-        count, labels = cv2.connectedComponents(cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8)))
+        count, labels = self._pieces()
         return int(np.bincount(labels[changed], minlength=count)[1:].max())
 
     def camera_moved(self) -> bool:
         """Whether the view since the last read is shifted as a whole (the camera or the table
         bumped): a shift of a pixel or more of the small copy, after which most of the change is gone."""
+        if "camera" not in self._measured:
+            self._measured["camera"] = self._shifted_as_a_whole()
+        return self._measured["camera"]
+
+    def _shifted_as_a_whole(self) -> bool:
         if self._read is None or self.current is None or self._read.shape != self.current.shape:
             return False
         grey = lambda c: (cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) if c.ndim == 3 else c).astype(np.float64)  # noqa: E731
@@ -155,6 +177,7 @@ class StillGate:
         """The current frame (or the earlier one whose small copy is ``small_copy``) was read:
         later changes are measured from it."""
         self._read = self.current if small_copy is None else small_copy
+        self._measured = {}
 
     @staticmethod
     def scale(image_shape: tuple[int, ...]) -> float:
