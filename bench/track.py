@@ -180,11 +180,12 @@ def same_table(a: object, b: object) -> bool:
             and sorted(sorted(f["tiles"]) for f in x["factories"]) == sorted(sorted(f["tiles"]) for f in y["factories"]))
 
 
-def forced_after(got: Record, truth: Record) -> int:
+def forced_after(got: Record, truth: Record, joined_at: int = 0) -> int:
     """How many of ``got``'s events past the end of ``truth`` (a record cut short) are moves the
     rules forced and the tracker played (the only legal move, changing nothing in view): the
-    game's own next events, left out of the comparison."""
-    extra = got.events[len(truth.events):]
+    game's own next events, left out of the comparison. ``joined_at``: ``got`` begins with the
+    position after that event of ``truth``."""
+    extra = got.events[len(truth.events) - joined_at:]
     if not extra:
         return 0
     state = Game(truth).state
@@ -254,7 +255,7 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
         feed(frame)
     source.close()
     got = watcher.tracker.game.record
-    got = Record(got.game, got.players, got.options, got.start_player, got.events[:len(got.events) - forced_after(got, record)])
+    got = Record(got.game, got.players, got.options, got.start_player, got.events[:len(got.events) - forced_after(got, record, offset)])
     want = renumbered(record, truth, watcher.tracker.displays.places)
     if joined is not None:  # the position taken up (where the camera first saw the table still), then every event after it
         position = Game(Record(got.game, got.players, got.options, got.start_player, got.events[:1])).state \

@@ -51,6 +51,11 @@ MOST_DEAL_REVISED = 1 + MOST_UNSEEN_DISPLAYS + MOST_CENTRE_TAKES
 #: take shows (two purples read as a blue and a red, seen right in the hand).
 MOST_SWAPPED = 2
 
+#: A deal (or a position's displays and centre) read again differs in one display's tiles at
+#: most: each of its four tiles leaves one zone short and another over. A view its best
+#: explanation leaves further off than that is not read again (each reading tried is a search).
+MOST_OFF_READ_AGAIN = 2 * 4
+
 #: The most an explanation that is committed may disagree with the view: one zone read wrong
 #: at the surest (a reading the reader is certain of and is wrong happens: 2 in 3,345 slots).
 FITS = MOST_WEIGHT + 0.1
@@ -254,7 +259,7 @@ class Tracker:
                                          ("follow.unexplained", {"zones": _told(best, zones) if best else []}), zones)
             undone, fitting = revision
             for _ in range(undone):
-                revised.append({**self.undo(), "revised": True})
+                revised.append({**self._take_back(), "revised": True})
         else:
             # The likeliest change fits, but not every zone: a deal misread fits that way (a take
             # of the tile read wrong). Where the deal read again from where its tiles went
@@ -265,7 +270,7 @@ class Tracker:
                 if revision is not None and revision[1][0].cost + revision_margin(revision[1][0], first) <= first.cost:
                     undone, fitting = revision
                     for _ in range(undone):
-                        revised.append({**self.undo(), "revised": True})
+                        revised.append({**self._take_back(), "revised": True})
         self._fitted(view.time)
         self.displays.follow(view.displays, matched)
         best = min(e.total for e in fitting)
@@ -414,16 +419,19 @@ class Tracker:
         each count of events of :attr:`seen_since_deal`) a game read again from the round's deal
         with the same moves since (``revised``, alike) fits the centre and hands as read at the
         views that committed those moves: where the two put different tiles, the reading's
-        disagreement with the one less that with the other (a misreading that lasted weighs on
-        both alike)."""
+        disagreement with the one less that with the other. A zone read alike while neither game
+        changed it counts once: the same pile seen again is one look (a tile hidden under another
+        stays hidden), not more evidence."""
         total = 0.0
+        looks = set()
         for at, seen in self.seen_since_deal:
             if at not in committed or at not in revised:
                 continue
             was, now = committed[at], revised[at]
             for zone, read in seen.items():
                 a, b = was.get(zone, empty_content(zone)), now.get(zone, empty_content(zone))
-                if a != b:
+                if a != b and (zone, read.content, a, b) not in looks:
+                    looks.add((zone, read.content, a, b))
                     total += disagreement(b, read) - disagreement(a, read)
         return total
 
@@ -555,16 +563,19 @@ class Tracker:
         if deal < 0:
             return None
         back = len(events) - deal
+        # From where its tiles went, only a deal: what lay before a position taken up is unknown.
         found = [r for r in (self._deal_substitutions(zones, view, deal, start, best),
                              self._revised_from(back, zones, back + MOST_EVENTS[self.game.record.game], view, start)
-                             if back <= MOST_DEAL_REVISED and not swaps_only else None) if r is not None]
+                             if back <= MOST_DEAL_REVISED and not swaps_only and "deal" in events[deal] else None)
+                 if r is not None]
         return min(found, key=lambda r: r[1][0].cost, default=None)
 
     def _round_deal(self) -> int:
-        """The record's index of this round's deal (-1: none, or a position taken up since)."""
+        """The record's index of what last put this round's tiles on the displays as read: its
+        deal, or the position the game was taken up from since (-1: none, or a refill since)."""
         events = self.game.record.events
         deal = max((k for k, e in enumerate(events) if "move" not in e), default=-1)
-        return deal if deal >= 0 and "deal" in events[deal] else -1
+        return deal if deal >= 0 and ("deal" in events[deal] or "position" in events[deal]) else -1
 
     def _remember_displays(self, zones: dict[str, ZoneRead]) -> None:
         """Each display still as dealt, read with its full count of tiles: one more reading of it."""
@@ -586,44 +597,62 @@ class Tracker:
         hand and the view does not show there swapped for one the view shows there instead (a tile
         misread at the deal, seen right once its display's leftovers lie elsewhere), or swapped for
         a kind this table's tiles read as its kind turned out to be (:func:`mixed_deals`)."""
+        if best is not None and len(best.mismatches) > MOST_OFF_READ_AGAIN:
+            return None
         reads = self.deal_reads[1] if self.deal_reads[0] == deal else {}
         events = self.game.record.events
-        dealt = events[deal]["deal"]
+        dealt = events[deal]
+        factories_read, centre_read = tiles_dealt(dealt)
         start = self._first_mover() if start is None else start
-        candidates: dict[tuple, list[list[str]]] = {}
+        candidates: dict[tuple, tuple[list[list[str]], dict[str, int]]] = {}
+
+        def key(factories: list[list[str]], centre: dict[str, int]) -> tuple:
+            return tuple(map(tuple, map(sorted, factories))), tuple(sorted((c, n) for c, n in centre.items() if n))
+
+        def consider(factories: list[list[str]], centre: dict[str, int] = centre_read) -> None:
+            candidates[key(factories, centre)] = (factories, centre)
+
         for zone, seen in reads.items():
             i = int(zone.split(".")[1])
             for content in seen:
-                factories = [list(f) for f in dealt["factories"]]
+                factories = [list(f) for f in factories_read]
                 factories[i] = list(content)
-                candidates[tuple(map(tuple, map(sorted, factories)))] = factories
-        for factories in [*swapped_deals(dealt["factories"], best, zones), *mixed_deals(dealt["factories"], self.mixups)]:
-            candidates[tuple(map(tuple, map(sorted, factories)))] = factories
-        candidates.pop(tuple(map(tuple, map(sorted, dealt["factories"]))), None)
+                consider(factories)
+        for factories in [*swapped_deals(factories_read, best, zones), *mixed_deals(factories_read, self.mixups)]:
+            consider(factories)
+        if "position" in dealt:
+            for centre in centres_read_again(centre_read, best, zones):
+                consider(factories_read, centre)
+        candidates.pop(key(factories_read, centre_read), None)  # as committed
         counts = {at for at, _ in self.seen_since_deal}
 
-        def played(factories: list[list[str]]) -> tuple[Game, dict[int, dict[str, Any]]]:
-            """The game with the deal read as ``factories`` and the moves since, and what it put
+        def played(event: dict[str, Any]) -> tuple[Game, dict[int, dict[str, Any]]]:
+            """The game with the deal (or position) ``event`` and the moves since, and what it put
             in each zone at the counts of events kept views were committed at."""
             game = self._replayed(start)
             for _ in range(len(events) - deal):
                 game.pop()
+            if "position" in event:  # who moves first, as the game replayed has it
+                event = {**event, "position": {**event["position"], "to_move": start, "start_player": start}}
             along = {}
-            for event in [{"deal": {**dealt, "factories": factories}}, *events[deal + 1:]]:
-                game.apply(event)
+            for e in [event, *events[deal + 1:]]:
+                game.apply(e)
                 if len(game.record.events) in counts:
                     along[len(game.record.events)] = expected(game.state)
             return game, along
 
-        committed = played(dealt["factories"])[1]
+        committed = played(dealt)[1]
         # As many events as the view's best explanation needed: a deal read again changes what
         # the moves since took, not how many there were (a search as deep as any, for each of
         # the readings tried, takes seconds where none fits).
         depth = MOST_EVENTS[self.game.record.game] if best is None else max(1, charged(best.events))
         tried = []
-        for factories in candidates.values():
+        for factories, centre in candidates.values():
+            event = read_again(dealt, factories, centre)
+            if event is None:
+                continue  # more tiles of a colour than the game has
             try:
-                game, along = played(factories)
+                game, along = played(event)
             except (EngineError, ValueError):
                 continue  # the bag could not have dealt it, or a move since no longer fits it
             replayed = game.record.events[deal:]
@@ -673,7 +702,8 @@ class Tracker:
         out = []
         for event in events:
             self.game.apply(event)
-            out.append({"kind": "move", **event} if "move" in event else {"kind": "chance", **event})
+            kind = "move" if "move" in event else "position" if "position" in event else "chance"
+            out.append({"kind": kind, **event})
         after = expected(self.game.state)
         for zone in [z for z in self.overruled if before.get(z, empty_content(z)) != after.get(z, empty_content(z))]:
             del self.overruled[zone]  # the game moved on there: the camera is trusted again
@@ -687,9 +717,15 @@ class Tracker:
         events = self.game.record.events
         if not events:
             raise Refused("follow.nothing_to_undo")
-        last = events[-1]
-        if "position" in last:
+        if "position" in events[-1]:
             raise Refused("follow.taken_up_here")
+        return self._take_back()
+
+    def _take_back(self) -> dict[str, Any]:
+        """The last recorded event taken back (a position taken up too: a revision reads it
+        again), and its stream event."""
+        events = self.game.record.events
+        last = events[-1]
         self.game.pop()
         self._forget_after(len(events))
         self._afresh()
@@ -804,14 +840,33 @@ def revision_margin(revised: Explanation, committed: Explanation | None) -> floa
     return MARGIN
 
 
-def swapped_deals(factories: list[list[str]], best: Explanation | None, zones: dict[str, ZoneRead]) -> list[list[list[str]]]:
-    """The deals ``factories`` with a tile of one display swapped (up to :data:`MOST_SWAPPED` of a
-    display ``best`` takes from): of colours that ``best`` (an explanation) puts in the centre, a
-    hand or a board space and the view does not show there, for colours the view shows there
-    instead (a take's tiles all misread at the deal are seen right in the hand or on the pattern
-    line, its leftovers in the centre)."""
-    if best is None:
-        return []
+def tiles_dealt(event: dict[str, Any]) -> tuple[list[list[str]], dict[str, int]]:
+    """What a deal, or a position taken up, put on the displays and in the centre as read."""
+    if "deal" in event:
+        return event["deal"]["factories"], {}
+    return event["position"]["factories"], event["position"]["center"]
+
+
+def read_again(event: dict[str, Any], factories: list[list[str]], centre: dict[str, int]) -> dict[str, Any] | None:
+    """The deal or position ``event`` with its displays read as ``factories`` (and, a position,
+    its centre as ``centre``); a position's bag gives or takes the tiles read otherwise (None where
+    it has too few of a colour)."""
+    if "deal" in event:
+        return {**event, "deal": {**event["deal"], "factories": factories}}
+    position = event["position"]
+    bag = Counter(position["bag"])
+    bag.update(Counter(t for f in position["factories"] for t in f) + Counter(position["center"]))
+    bag.subtract(Counter(t for f in factories for t in f) + Counter(centre))
+    if min(bag.values(), default=0) < 0:
+        return None
+    return {**event, "position": {**position, "factories": [sorted(f) for f in factories],
+                                  "center": {c: n for c, n in sorted(centre.items()) if n},
+                                  "bag": {c: n for c, n in bag.items() if n}}}
+
+
+def lacking_and_shown(best: Explanation, zones: dict[str, ZoneRead]) -> tuple[Counter, Counter]:
+    """The tiles that ``best`` (an explanation) puts in the centre, a hand or a board space and
+    the view does not show there, and those the view shows there instead."""
     exp = expected(best.state)
     lacking, shown = Counter(), Counter()
     for zone in best.mismatches:
@@ -824,6 +879,35 @@ def swapped_deals(factories: list[list[str]], best: Explanation | None, zones: d
             shown += Counter([read] if read else [])
     for marker in (lacking, shown):
         marker.pop("first_player", None)
+    return lacking, shown
+
+
+def centres_read_again(centre: dict[str, int], best: Explanation | None, zones: dict[str, ZoneRead]
+                       ) -> list[dict[str, int]]:
+    """A centre taken up (a pile: a tile hides under another) with one tile more of a colour the
+    view shows where ``best`` has none, one less of a colour it lacks, or one swapped for the other."""
+    if best is None:
+        return []
+    lacking, shown = lacking_and_shown(best, zones)
+    out = []
+    for now in shown:
+        out.append({**centre, now: centre.get(now, 0) + 1})
+    for was in lacking:
+        if centre.get(was):
+            out.append({**centre, was: centre[was] - 1})
+            out.extend({**centre, was: centre[was] - 1, now: centre.get(now, 0) + 1} for now in shown if now != was)
+    return out
+
+
+def swapped_deals(factories: list[list[str]], best: Explanation | None, zones: dict[str, ZoneRead]) -> list[list[list[str]]]:
+    """The deals ``factories`` with a tile of one display swapped (up to :data:`MOST_SWAPPED` of a
+    display ``best`` takes from): of colours that ``best`` (an explanation) puts in the centre, a
+    hand or a board space and the view does not show there, for colours the view shows there
+    instead (a take's tiles all misread at the deal are seen right in the hand or on the pattern
+    line, its leftovers in the centre)."""
+    if best is None:
+        return []
+    lacking, shown = lacking_and_shown(best, zones)
     # Two tiles at once only of a display that ``best`` takes from (the take's tiles misread
     # alike): of every display, the readings tried would take seconds to weigh.
     taken = {e["move"].get("source") for e in best.events if "move" in e}

@@ -4,7 +4,7 @@ import pytest
 
 from azulcam.engine.players import make_player
 from azulcam.engine.record import Game, play_game, replay
-from azulcam.follow.explain import View, ZoneRead, exact_view, expected
+from azulcam.follow.explain import View, ZoneRead, exact_view, expected, loose_zone
 from azulcam.follow.track import ALERT_AFTER, Tracker
 
 
@@ -202,6 +202,41 @@ def test_a_game_joined_mid_way_is_taken_up_from_the_view_and_followed(game, opti
     with pytest.raises(ValueError, match="follow.taken_up_here"):
         for _ in range(len(events)):
             tracker.undo()
+
+
+def test_a_centre_misread_where_the_game_was_taken_up_is_read_again_from_a_take_of_it():
+    # A tile hidden under another in the centre when the game is joined, and at every view until
+    # a player takes that colour from the centre: the take shows it on the board, and the
+    # position taken up is read again with it (the moves since kept).
+    truth = play_game("azul", [make_player("greedy", 11 + i) for i in range(2)], {"wall": "colored", "jokers": False},
+                      11, start_player=1).record
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+
+    def centre_take(j):
+        e = truth.events[j]
+        return "move" in e and e["move"]["source"] == "center" and states[j].to_json()["center"].get(e["move"]["color"], 0) >= 2
+
+    k, took = next((k, j) for k in range(1, len(states)) if states[k].current_player >= 0
+                   and states[k].to_json()["phase"] == "offer"
+                   for j in range(k, min(k + 4, len(truth.events))) if centre_take(j)
+                   and states[k].to_json()["center"].get(truth.events[j]["move"]["color"], 0) >= 2)
+    hidden = truth.events[took]["move"]["color"]
+    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
+    tracker.join(states[k].round, states[k].scores())
+    said = []
+    for j in range(k, took + 4):
+        misread = None
+        if j <= took:  # one tile of the colour under another
+            centre = list(expected(states[j])["center"])
+            centre.remove(hidden)
+            misread = {"center": loose_zone([(t, 0.8) for t in centre])}
+        said += tracker.see(exact_view(states[j], float(j), misread))
+        said += tracker.see(exact_view(states[j], j + 0.5, misread))
+    assert any(s["kind"] == "undo" and s.get("revised") and "position" in s["event"] for s in said)
+    events = tracker.game.record.events
+    assert events[0]["position"]["center"] == {c: n for c, n in states[k].to_json()["center"].items() if n}
+    assert _sorted(events[1:]) == _sorted(truth.events[k:took + 3])
+    assert not [s for s in said if s["kind"] == "alert"]
 
 
 def test_a_view_no_game_can_be_taken_up_from_is_an_alert_and_nothing_is_committed():
