@@ -267,7 +267,7 @@ class Tracker:
             first = min(fitting, key=lambda e: (e.total, len(e.events)))
             if first.events and first.mismatches and not view.glimpse:
                 revision = self._deal_revision(zones, view, first.start, first)
-                if revision is not None and revision[1][0].cost + revision_margin(revision[1][0], first) <= first.cost:
+                if revision is not None and revision[1][0].cost + revision_margin(revision[1][0], first, zones) <= first.cost:
                     undone, fitting = revision
                     for _ in range(undone):
                         revised.append({**self._take_back(), "revised": True})
@@ -661,7 +661,7 @@ class Tracker:
                 tried.append(Explanation(replayed + e.events, e.state, e.cost + max(history, 0.0), e.mismatches, 0.0, start))
         tried = unique_states(sorted(tried, key=lambda e: e.cost))
         if not tried or tried[0].cost > FITS or (len(tried) > 1 and tried[1].cost - tried[0].cost
-                                                 < revision_margin(tried[0], best)):
+                                                 < revision_margin(tried[0], best, zones)):
             return None
         return len(events) - deal, tried[:1]
 
@@ -829,14 +829,16 @@ class Tracker:
         return [{"kind": "alert", "zones": self.unexplained_zones, "code": code, "params": params}]
 
 
-def revision_margin(revised: Explanation, committed: Explanation | None) -> float:
+def revision_margin(revised: Explanation, committed: Explanation | None, zones: dict[str, ZoneRead]) -> float:
     """How much better a revised deal must fit than what was committed (and than any other
     revision): :data:`MARGIN`, or only :data:`explain.CLOSE_FIT` where the revision leaves no zone
-    off and the committed explanation had two or more: one tile read again at the deal that
-    accounts for all of them (a take's tiles in a hand and its leftovers in the centre) is
-    evidence enough, where a tile read at 0.95 weighs less than the margin."""
-    if committed is not None and not revised.mismatches and len(committed.mismatches) >= 2:
-        return CLOSE_FIT
+    off and the committed explanation had two or more tiles off (``zones``: the view): one
+    reading of the deal that accounts for all of them (a take's tiles in a hand and its leftovers
+    in the centre) is evidence enough, where a tile read at 0.95 weighs less than the margin."""
+    if committed is not None and not revised.mismatches and committed.mismatches:
+        lacking, shown = lacking_and_shown(committed, zones)
+        if len(committed.mismatches) >= 2 or max(sum(lacking.values()), sum(shown.values())) >= 2:
+            return CLOSE_FIT
     return MARGIN
 
 
@@ -901,7 +903,7 @@ def centres_read_again(centre: dict[str, int], best: Explanation | None, zones: 
 
 def swapped_deals(factories: list[list[str]], best: Explanation | None, zones: dict[str, ZoneRead]) -> list[list[list[str]]]:
     """The deals ``factories`` with a tile of one display swapped (up to :data:`MOST_SWAPPED` of a
-    display ``best`` takes from): of colours that ``best`` (an explanation) puts in the centre, a
+    display ``best`` takes from, or all of a display's tiles of one colour): of colours that ``best`` (an explanation) puts in the centre, a
     hand or a board space and the view does not show there, for colours the view shows there
     instead (a take's tiles all misread at the deal are seen right in the hand or on the pattern
     line, its leftovers in the centre)."""
@@ -920,6 +922,13 @@ def swapped_deals(factories: list[list[str]], best: Explanation | None, zones: d
                     swapped = [list(f) for f in factories]
                     swapped[i] = sorted((Counter(tiles) - Counter(was) + Counter(now)).elements())
                     out.append(swapped)
+        # Every tile of one colour read as another (three whites read yellow: one light, one
+        # printing, one mistake): one reading a pair of colours, not a search.
+        for was in set(misread):
+            for now in shown:
+                if now != was and tiles.count(was) > MOST_SWAPPED:
+                    out.append([list(f) for f in factories])
+                    out[-1][i] = sorted(now if t == was else t for t in tiles)
     return out
 
 

@@ -469,6 +469,34 @@ def test_a_take_whose_tiles_were_all_misread_at_the_deal_is_revised_at_its_view(
     assert _sorted(tracker.game.record.events) == _sorted(truth.events[:late + 1])
 
 
+def test_three_tiles_of_a_display_read_alike_as_another_colour_are_read_again_at_the_take():
+    # A display's three whites read yellow at every view before its take (one light, one
+    # printing, one mistake): the take shows them white on the board, and the deal is read again
+    # with all of that display's yellows white, not searched tile by tile.
+    options = {"wall": "colored", "jokers": False}
+    for seed in range(1, 60):
+        truth = play_game("azul", [make_player("greedy", seed + i) for i in range(2)], options, seed).record
+        round_one = next(k for k in range(1, len(truth.events)) if "move" not in truth.events[k])
+        dealt = truth.events[0]["deal"]["factories"]
+        found = [(k, e["move"]) for k, e in enumerate(truth.events[1:round_one], start=1)
+                 if e["move"]["source"] != "center" and dealt[e["move"]["source"]].count(e["move"]["color"]) == 3]
+        if found:
+            break
+    late, move = found[0]
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    shown = list(exact_view(states[1], 0.0).zones[f"factories.{move['source']}"].content)
+    other = next(c for c in ("blue", "yellow", "red", "black", "white") if c not in shown)
+    misread = tuple(sorted(other if t == move["color"] else t for t in shown))
+    tracker = Tracker(Game.new("azul", 2, options), first_near=(700, 400))
+    said = []
+    for k in range(late + 2):
+        wrong = {f"factories.{move['source']}": ZoneRead(misread, 0.95, (0.97,) * 4)} if 1 <= k <= late else None
+        said += tracker.see(exact_view(states[k], float(k), wrong))
+    assert any(s["kind"] == "undo" and s.get("revised") and "deal" in s["event"] for s in said)
+    assert not [s for s in said if s["kind"] == "alert"]
+    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:late + 1])
+
+
 def test_a_deal_read_again_weighs_the_centre_as_the_views_since_read_it():
     # Two readings of a deal can explain today's view alike; the one that put tiles in the centre
     # where the views since saw none weighs the more (:meth:`Tracker._contradicted`).
