@@ -458,8 +458,13 @@ def test_a_take_whose_tiles_were_all_misread_at_the_deal_is_revised_at_its_view(
     misread = list(dealt)
     for k, other in zip([i for i, t in enumerate(dealt) if t == colour][:2], others):
         misread[k] = other
-    misread = tuple(sorted(misread))
-    tracker = Tracker(Game.new(game, 2, options), first_near=(700, 400))
+    _revised_at_the_take(truth, states, display, tuple(sorted(misread)), late)
+
+
+def _revised_at_the_take(truth, states, display, misread, late):
+    """Follow ``truth`` from its start with ``display`` read as ``misread`` at every view from
+    the deal to the take at event ``late``: the deal is read again at the take's view, no alert."""
+    tracker = Tracker(Game.new(truth.game, truth.player_count, truth.options), first_near=(700, 400))
     said = []
     for k in range(late + 2):
         wrong = {f"factories.{display}": ZoneRead(misread, 0.95, (0.97,) * 4)} if 1 <= k <= late else None
@@ -487,14 +492,7 @@ def test_three_tiles_of_a_display_read_alike_as_another_colour_are_read_again_at
     shown = list(exact_view(states[1], 0.0).zones[f"factories.{move['source']}"].content)
     other = next(c for c in ("blue", "yellow", "red", "black", "white") if c not in shown)
     misread = tuple(sorted(other if t == move["color"] else t for t in shown))
-    tracker = Tracker(Game.new("azul", 2, options), first_near=(700, 400))
-    said = []
-    for k in range(late + 2):
-        wrong = {f"factories.{move['source']}": ZoneRead(misread, 0.95, (0.97,) * 4)} if 1 <= k <= late else None
-        said += tracker.see(exact_view(states[k], float(k), wrong))
-    assert any(s["kind"] == "undo" and s.get("revised") and "deal" in s["event"] for s in said)
-    assert not [s for s in said if s["kind"] == "alert"]
-    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:late + 1])
+    _revised_at_the_take(truth, states, move["source"], misread, late)
 
 
 def test_a_deal_read_again_weighs_the_centre_as_the_views_since_read_it():
