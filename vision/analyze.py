@@ -417,12 +417,14 @@ def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
     colour, and surely), or no places were proposed (the display looked empty): then the
     detector's four stand, however sure it is of each. Where the places hold no tile (or none
     were proposed) and the detector found one to three, those are centre tiles pushed against or
-    over an empty display. Where the places hold one to three tiles and the detector found none,
-    the display is empty (its places stay, read empty, with the classifier's confidence); where
-    it found tiles, and they name exactly the tiles the places lack, those fill the places read
-    empty; failing that, its peaks below ``detect.THRESHOLD`` that the candidate model read as
-    tiles are counted with them (``detect.confirmed``; they count for nothing else). The other
-    reading's items are dropped."""
+    over an empty display. Where the places hold one to three tiles, or four and the detector
+    found tiles elsewhere, and no peak lies on one of them naming its tile (:func:`confirms`),
+    the places read the empty display's print: the
+    display is empty (its places stay, read empty, with the classifier's confidence) and the
+    peaks, if any, are centre tiles over it. Where peaks confirm the places and name exactly the
+    tiles they lack, those fill the places read empty; failing that, its peaks below
+    ``detect.THRESHOLD`` that the candidate model read as tiles are counted with them
+    (``detect.confirmed``; they count for nothing else). The other reading's items are dropped."""
     places: dict[str, list[int]] = {}
     peaks: dict[str, list[int]] = {}
     for n, x in enumerate(loose):
@@ -444,8 +446,13 @@ def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
         elif seen == 0 and 0 < len(theirs) < 4:
             dropped.update(mine)
             centre.update(theirs)
-        elif not theirs and 0 < seen < 4:
+        elif seen and (seen < 4 or theirs) and not any(confirms(loose[p], answers[p][0], loose[n], answers[n][0])
+                                                       for p in mine for n in theirs):
+            # Tiles on the places, none where a peak lies naming it (one to three, or four with
+            # peaks elsewhere): the places read the empty display's print, and the peaks are
+            # centre tiles over it.
             emptied.update(mine)
+            centre.update(theirs)
         else:
             dropped.update(theirs)
             # Places reading one to three tiles where the detector's peaks name exactly the
@@ -461,6 +468,15 @@ def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
     keep = [n for n in range(len(loose)) if n not in dropped]
     return ([replace(loose[n], zone="center") if n in centre else loose[n] for n in keep],
             [(None, answers[n][1]) if n in emptied else filled.get(n, answers[n]) for n in keep])
+
+
+def confirms(place: Loose, kind: str | None, peak: Loose, peak_kind: str | None) -> bool:
+    """Whether a detector's ``peak`` (read ``peak_kind``) names the tile read ``kind`` on a display
+    ``place``: the same kind, its centre within half a tile's side of the place's."""
+    if kind is None or kind != peak_kind:
+        return False
+    side = float(np.linalg.norm(place.outline[1] - place.outline[0]))
+    return float(np.linalg.norm(place.outline.mean(axis=0) - peak.outline.mean(axis=0))) <= side / 2
 
 
 def cross_checked(tile: Loose, answer: tuple[str | None, float] | None) -> tuple[str | None, float]:

@@ -166,6 +166,33 @@ def test_a_display_is_read_once_by_the_classifier_or_by_the_detector():
     assert kept == places
 
 
+def test_places_no_peak_bears_out_read_an_empty_display_s_print_and_its_peaks_are_the_centre_s():
+    from azulcam.vision.analyze import Loose, settled_displays
+
+    def square(x, y, side=12.0):
+        return np.array([[x, y], [x + side, y], [x + side, y + side], [x, y + side]], np.float64)
+
+    places = [Loose(square(x, y), "factories.0") for x, y in ((600, 290), (614, 290), (600, 304), (614, 304))]
+    # The empty display's print read as whites on its places; the detector finds one red tile,
+    # off every place: a centre tile pushed over the display. Whether the places read two tiles
+    # or four, the display is empty and the red is the centre's.
+    red = Loose(square(610, 318), "factories.0", "red", 0.75, 0.6)
+    for whites in (2, 4):
+        answers = [("white", 0.8)] * whites + [(None, 0.7)] * (4 - whites) + [("red", 0.75)]
+        kept, read = settled_displays(places + [red], answers)
+        assert [x.zone for x in kept] == ["factories.0"] * 4 + ["center"]
+        assert read == [(None, a[1]) for a in answers[:4]] + [("red", 0.75)]
+    # A peak on a place naming the tile read there bears the places out: they stand, and a peak
+    # naming the one tile they lack fills the place read empty.
+    on_place = Loose(square(601, 291), "factories.0", "white", 0.7, 0.6)
+    answers = [("white", 0.8), ("white", 0.8), ("blue", 0.9), (None, 0.7), ("white", 0.7), ("red", 0.75)]
+    kept, read = settled_displays(places + [on_place, red], answers)
+    assert kept == places and read == answers[:3] + [("red", 0.7)]
+    # Four tiles read and no peak at all: the places stand.
+    kept, read = settled_displays(places, [("white", 0.8)] * 4)
+    assert kept == places and read == [("white", 0.8)] * 4
+
+
 def test_in_azul_only_the_first_player_marker_lies_beside_a_board():
     from azulcam.vision.analyze import Loose, beside_the_boards
 
