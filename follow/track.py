@@ -696,7 +696,8 @@ class Tracker:
         """Play ``events`` into the game begun by ``start`` and record them; their stream events."""
         if not events:
             return []
-        if start != self._first_mover():
+        if start != self._first_mover() and not any("position" in e for e in events):
+            # A position among them says who moves first there itself (a revision read it again).
             self.game = self._replayed(start)
         before = expected(self.game.state)
         out = []

@@ -524,3 +524,40 @@ def test_a_glimpse_commits_what_it_explains_and_says_nothing_otherwise():
     assert [s["kind"] for s in tracker.see(glimpse)] == ["move"]
     tracker.see(exact_view(states[4], 4.0))
     assert _sorted(tracker.game.record.events) == _sorted(truth.events[:4])
+
+
+def test_a_position_taken_up_again_with_another_player_to_move_is_read_again_from_a_take():
+    # The game lost, taken up again where the other player than the game's first is to move,
+    # with a centre tile hidden under another until a player takes that colour from the centre:
+    # the position is read again (who moves first there stays the position's).
+    truth, tracker, states = _started(seed=4, views=6)
+    before = len(tracker.game.record.events)
+
+    def centre_take(k, j):
+        e = truth.events[j]
+        return "move" in e and e["move"]["source"] == "center" and states[k].to_json()["center"].get(e["move"]["color"], 0) >= 2
+
+    ahead, took = next((k, j) for k in range(before + 12, len(states))
+                       if states[k].current_player >= 0 and states[k].current_player != truth.start_player
+                       and states[k].to_json()["phase"] == "offer"
+                       for j in range(k, min(k + 4, len(truth.events))) if centre_take(k, j))
+    hidden = truth.events[took]["move"]["color"]
+
+    def seen(j, t):
+        centre = list(expected(states[j])["center"])
+        if j <= took:
+            centre.remove(hidden)
+        return exact_view(states[j], t, {"center": loose_zone([(c, 0.8) for c in centre])})
+
+    said = []
+    for t in range(6):
+        said += tracker.see(seen(ahead, 10.0 + 3 * t))
+    assert [s["code"] for s in said if s["kind"] == "position"] == ["follow.resynchronised"]
+    for j in range(ahead + 1, took + 4):
+        said += tracker.see(seen(j, 40.0 + j))
+        said += tracker.see(seen(j, 40.5 + j))
+    assert any(s["kind"] == "undo" and s.get("revised") and "position" in s["event"] for s in said)
+    events = tracker.game.record.events
+    assert events[before]["position"]["to_move"] == states[ahead].current_player
+    assert _sorted(events[before + 1:]) == _sorted(truth.events[ahead:took + 3])
+    Game(tracker.game.record)
