@@ -68,6 +68,7 @@ def run(k: int, args, classifier, locator) -> dict:
     for frame in itertools.chain([first], frames):
         current[0] = frame.index
         watcher.feed(type(frame)(frame.index, frame.time, twisted(frame.image, hue, saturation)))
+    watcher.finish()
     source.close()
     deals = [i for i, e in enumerate(record.events) if "deal" in e]
     out = {"family": family, "name": video.stem, "wrong": {1: [0, 0], 2: [0, 0]}, "tiles": {1: 0, 2: 0}}

@@ -230,6 +230,7 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
         watcher.tracker.join(joined.round, joined.scores())
     spent = [0.0, 0]  # seconds, frames fed
     commits: list[tuple[int, int]] = []  # (frame, record event index)
+    last = [-1]  # the last frame fed
 
     def feed(frame: Frame) -> None:
         before = len(watcher.tracker.game.record.events)
@@ -237,6 +238,7 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
         watcher.feed(frame)
         spent[0] += time.perf_counter() - t0
         spent[1] += 1
+        last[0] = frame.index
         commits.extend((frame.index, i) for i in range(before, len(watcher.tracker.game.record.events)))
 
     for frame in itertools.chain([first], frames):
@@ -253,6 +255,9 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
                     feed(again)
             break
         feed(frame)
+    before = len(watcher.tracker.game.record.events)
+    watcher.finish()
+    commits.extend((last[0], i) for i in range(before, len(watcher.tracker.game.record.events)))  # read at the end
     source.close()
     got = watcher.tracker.game.record
     got = Record(got.game, got.players, got.options, got.start_player, got.events[:len(got.events) - forced_after(got, record, offset)])

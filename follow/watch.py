@@ -107,6 +107,8 @@ class Watcher:
         self._patches: dict[str, np.ndarray] = {}
         self._shares: dict[str, float] = {}
         self._hand_since: float | None = None
+        #: The still frame that waits out :data:`HAND_WAIT` (something at the picture's edge).
+        self._held: Frame | None = None
         #: The last frame with no hand in it since the last still view, and its small copy: read
         #: if a hand comes in again before the table is still (see :meth:`_between_hands`).
         self._glimpse: tuple[Frame, np.ndarray] | None = None
@@ -152,6 +154,7 @@ class Watcher:
         still = self.gate.update(frame.image)
         self.spent["frames"] += 1
         self.spent["gate_s"] += time.perf_counter() - t0
+        self._held = None
         if not still:
             self._hand_since = None
             self._between_hands(frame)
@@ -162,6 +165,7 @@ class Watcher:
             # the same: a cup put down at the edge, or a view read with a hand in it before.
             self._hand_since = frame.time if self._hand_since is None else self._hand_since
             if frame.time - self._hand_since < HAND_WAIT:
+                self._held = frame
                 return
         self._hand_since = None
         unexplained = self.tracker.unexplained_since is not None
@@ -174,6 +178,13 @@ class Watcher:
         # Else the gate goes on measuring from the last view explained: a view nothing explains
         # may have a hand in it that the gate took for the table, and measured from it the hand's
         # leaving would look like a hand coming in for ever.
+
+    def finish(self) -> None:
+        """The source ended: a still table held back by :data:`HAND_WAIT` is read all the same (no
+        later frame will show it longer), where it changed since the last view read."""
+        if self._held is not None and self.gate.changed():
+            self._read(self._held)
+            self._held = None
 
     def _between_hands(self, frame: Frame) -> None:
         """A frame of a table not still: one with no hand in it that changed since the last view
@@ -431,6 +442,7 @@ def watch(source: Source, watcher: Watcher, resumed: bool = False, after: int = 
         for frame in source.frames():
             if source.live or frame.index > after:
                 watcher.feed(frame)
+        watcher.finish()
     finally:
         source.close()
         if watcher.journal is not None:

@@ -334,3 +334,34 @@ def test_two_moves_with_one_frame_between_their_hands_are_seen_apart(table, tmp_
     moves = [json.loads(line) for line in (tmp_path / "events.jsonl").read_text().splitlines()]
     moves = [m for m in moves if m["kind"] == "move"]
     assert moves[-2]["frame"] < moves[-1]["frame"]
+
+
+def test_a_still_table_held_back_by_something_at_the_edge_is_read_when_the_video_ends(table):
+    """The last move's still frames all show something at the picture's edge (the still gate's
+    hand wait holds them back): the source ends before the wait does, and the table is read then."""
+    from azulcam.calibration.profile import Profile
+    from azulcam.follow.capture import VideoSource
+    from azulcam.follow.watch import HAND_WAIT, Watcher, resumed_tracker, watch
+    from azulcam.vision.analyze import default_locator
+    from azulcam.vision.bare import load_bare_boards
+    from azulcam.vision.classify import default_classifier
+
+    folder, record, truth = table
+    profile = Profile.from_json(json.loads((folder / "profile.json").read_text()))
+    last_still = [t["frame"] for t in truth if t["phase"] == "still" and t["event"] == EVENTS - 1]
+    assert (len(last_still) - 1) / 10.0 < HAND_WAIT  # 10 frames a second: the wait outlasts the video
+    watcher = Watcher(profile, default_classifier(), resumed_tracker(Game.new("azul", 2, record.options), [], profile),
+                      lambda e: None, default_locator()[0], load_bare_boards(profile.boards, folder))
+    fed = watcher.feed
+    current = [0]
+
+    def feed(frame):
+        current[0] = frame.index
+        fed(frame)
+
+    watcher.feed = feed  # type: ignore[method-assign]
+    watcher.gate.hand_in_view = lambda *_: current[0] >= last_still[0]  # type: ignore[method-assign]
+    watch(VideoSource(folder / "game.mp4"), watcher)
+    got = watcher.tracker.game.record
+    assert len(got.events) == EVENTS
+    _same_table(got, truth[-1]["observation"])
