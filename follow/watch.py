@@ -114,6 +114,10 @@ class Watcher:
         self._glimpse: tuple[Frame, np.ndarray] | None = None
         self._time, self._frame = 0.0, -1
         self._read_at = float("-inf")  # when the last view was read
+        #: Whether the table moved (a frame not still) since the last view read: a hand came and
+        #: went. One tile taken from a crowded centre to a crowded hand may change nothing the
+        #: still gate's small copy tells (a tile there is 2 pixels, among others of its range).
+        self._stirred = False
 
     @property
     def tracker(self) -> Tracker:
@@ -145,7 +149,8 @@ class Watcher:
         self._take_references()
 
     def feed(self, frame: Frame) -> None:
-        """One frame: read it if the table is still and changed since the last read."""
+        """One frame: read it if the table is still and changed, or a hand came and went, since the
+        last read."""
         while not self.controls.empty():
             self.correct(self.controls.get_nowait(), frame)
         t0 = time.perf_counter()
@@ -156,6 +161,7 @@ class Watcher:
         self.spent["gate_s"] += time.perf_counter() - t0
         self._held = None
         if not still:
+            self._stirred = True
             self._hand_since = None
             self._between_hands(frame)
             return
@@ -169,7 +175,7 @@ class Watcher:
                 return
         self._hand_since = None
         unexplained = self.tracker.unexplained_since is not None
-        if not self.gate.changed() or unexplained and frame.time - self._read_at < REREAD_UNEXPLAINED:
+        if not (self._stirred or self.gate.changed()) or unexplained and frame.time - self._read_at < REREAD_UNEXPLAINED:
             self.follower.tick((frame.index, frame.time))
             return
         self._read(frame)
@@ -181,8 +187,9 @@ class Watcher:
 
     def finish(self) -> None:
         """The source ended: a still table held back by :data:`HAND_WAIT` is read all the same (no
-        later frame will show it longer), where it changed since the last view read."""
-        if self._held is not None and self.gate.changed():
+        later frame will show it longer), where it changed or a hand came and went since the last
+        view read."""
+        if self._held is not None and (self._stirred or self.gate.changed()):
             self._read(self._held)
             self._held = None
 
@@ -218,6 +225,7 @@ class Watcher:
         """Read ``frame`` and give its view to the follower (``glimpse``: see :meth:`_between_hands`)."""
         t1 = time.perf_counter()
         self._read_at = frame.time
+        self._stirred = False
         # Every board is read again: a tile laid on its own print may hardly change the small
         # copy the still gate compares, but it changes its slot (the change reader's question).
         reading = self.last_reading = self._in_table_colours(

@@ -365,3 +365,25 @@ def test_a_still_table_held_back_by_something_at_the_edge_is_read_when_the_video
     got = watcher.tracker.game.record
     assert len(got.events) == EVENTS
     _same_table(got, truth[-1]["observation"])
+
+
+def test_a_table_a_hand_came_and_went_over_is_read_though_the_still_gate_saw_no_change(table):
+    """One tile taken from a crowded centre to a crowded hand may change nothing the still gate's
+    small copy tells: the gate made blind after the first view, every move is still read."""
+    from azulcam.calibration.profile import Profile
+    from azulcam.follow.capture import VideoSource
+    from azulcam.follow.watch import Watcher, resumed_tracker, watch
+    from azulcam.vision.analyze import default_locator
+    from azulcam.vision.bare import load_bare_boards
+    from azulcam.vision.classify import default_classifier
+
+    folder, record, truth = table
+    profile = Profile.from_json(json.loads((folder / "profile.json").read_text()))
+    watcher = Watcher(profile, default_classifier(), resumed_tracker(Game.new("azul", 2, record.options), [], profile),
+                      lambda e: None, default_locator()[0], load_bare_boards(profile.boards, folder))
+    changed = watcher.gate.changed
+    watcher.gate.changed = lambda: changed() and not watcher.spent["reads"]  # type: ignore[method-assign]
+    watch(VideoSource(folder / "game.mp4"), watcher)
+    got = watcher.tracker.game.record
+    assert len(got.events) == EVENTS
+    _same_table(got, truth[-1]["observation"])
