@@ -15,8 +15,8 @@ from .engine.errors import EngineError
 from .engine.players import PLAYERS, make_player
 from .engine.record import Record, final_state, play_game, replay, score_report
 
-#: The renderer's art families (``synth.art.FAMILIES``), named here so that ``--help`` needs no OpenCV.
-ART_FAMILIES = ("classic", "strong-print", "matte-worn", "bright")
+#: The renderer's art families (``synth.hands.FAMILY_NAMES``), named here so that ``--help`` needs no OpenCV.
+ART_FAMILIES = ("classic", "strong-print", "matte-worn", "bright", "inked")
 
 
 def dump_json(data: object) -> str:

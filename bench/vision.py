@@ -92,7 +92,7 @@ def main() -> None:
     parser.add_argument("--props", type=float, default=0.0,
                         help="chance of trivets, coins, dice, score pads or the box lid beside the play area")
     parser.add_argument("--family", default="classic",
-                        help="art family the tables are drawn in (synth.art.FAMILIES; the models learned classic)")
+                        help="art family the tables are drawn in (synth.hands.FAMILY_NAMES; the models never saw inked)")
     parser.add_argument("--classic", action="store_true", help="the classic locator instead of the detector network")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
                         help="threads for OpenCV (default: every core of this machine, as OpenCV itself)")

@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from ..calibration.profile import PROFILE_FORMAT
-from . import art, props
+from . import hands, props
 from ..vision import boards as geo
 from ..vision.boards import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_height, tile_mm
 from ..vision.timing import Stopwatch
@@ -48,7 +48,7 @@ _MAX_CANVAS_PX = 3e6  # keeps a zoomed-out oblique view from drawing a huge canv
 @dataclass(frozen=True)
 class Look:
     """Everything about one scene's art, light and camera faults, drawn once per scene (a video
-    keeps one and lets the light drift). ``family`` is the art family (``art.FAMILIES``)."""
+    keeps one and lets the light drift). ``family`` is the art family (``hands.FAMILY_NAMES``)."""
 
     texture: int
     light_dir: tuple[float, float]  # where shadows fall (table mm per mm of height)
@@ -81,7 +81,7 @@ class SceneOptions:
     #: Light at the edges of the ranges only: the warmest or coldest colour temperature, the
     #: darkest or brightest exposure, a camera that barely corrects white balance.
     edge_light: bool = False
-    #: The art family the components and the table are drawn in (``art.FAMILIES``).
+    #: The art family the components and the table are drawn in (``hands.FAMILY_NAMES``).
     family: str = "classic"
     #: Probability of one to three props that look like the game beside the play area (``props``:
     #: holed trivets, coins, dice, score pads, the box lid). Drawn from a generator of their own,
@@ -90,7 +90,7 @@ class SceneOptions:
 
 
 def sample_look(rng: np.random.Generator, options: SceneOptions) -> Look:
-    family = art.family(options.family)
+    family = hands.drawing(options.family)
     if options.clean:
         return Look(family.tables[0], (0.25, 0.2), 0.3, 5500.0, 1.0, 1.0, (0.0, 0.0, 0.0), 0.0, 0.0, 0.0, (0.0, 0.0), 0.0,
                     95, (), family.name)
@@ -292,17 +292,17 @@ def lift(points: np.ndarray, height: float, camera_xy: np.ndarray, camera_height
 
 
 @lru_cache(maxsize=16)
-def _seamless(index: int) -> np.ndarray:
+def _seamless(hand: str, index: int) -> np.ndarray:
     """The table texture beside its mirror images: tiles with no visible seam."""
-    tex = art.table_texture(index)
+    tex = hands.table_texture(hand, index)
     row = np.hstack([tex, tex[:, ::-1]])
     out = np.vstack([row, row[::-1]])
     out.flags.writeable = False
     return out
 
 
-def _textured(index: int, ppm: float, size: tuple[int, int], offset: tuple[int, int]) -> np.ndarray:
-    tex = _seamless(index)
+def _textured(look: Look, ppm: float, size: tuple[int, int], offset: tuple[int, int]) -> np.ndarray:
+    tex = _seamless(hands.drawing(look.family).hand, look.texture)
     scale = ppm * 900.0 / tex.shape[1]  # one mirrored texture tile spans 90 cm of table
     tw = max(8, int(round(tex.shape[1] * scale)))
     tex = cv2.resize(tex, (tw, tw), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
@@ -387,7 +387,7 @@ def table_background(camera: Camera, look: Look) -> np.ndarray:
     span = hi - lo
     ppm = float(min(1.0 / np.nanmin(camera.mm_per_px()), math.sqrt(1.5e6 / (span[0] * span[1]))))
     size = (int(math.ceil(span[0] * ppm)) + 1, int(math.ceil(span[1] * ppm)) + 1)
-    texture = _textured(look.texture, ppm, size, _texture_offset(look, (float(lo[0]), float(lo[1])), ppm))
+    texture = _textured(look, ppm, size, _texture_offset(look, (float(lo[0]), float(lo[1])), ppm))
     mx, my = camera.table_maps((float(lo[0]), float(lo[1])), ppm)
     return cv2.remap(texture, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101)
 
@@ -400,8 +400,9 @@ def _texture_offset(look: Look, origin: tuple[float, float], ppm: float) -> tupl
 def draw_table(table: Table, camera: Camera, look: Look, lying: Sequence[Prop] = ()) -> Canvas:
     """Paint the visible part of the table top-down: surface, props, boards, discs, shadows, tiles."""
     arr = table.arrangement
+    drawn = hands.drawing(look.family)
     origin, ppm, size = canvas_for(camera, arr, lying)
-    canvas = Canvas(_textured(look.texture, ppm, size, _texture_offset(look, origin, ppm)), origin, ppm)
+    canvas = Canvas(_textured(look, ppm, size, _texture_offset(look, origin, ppm)), origin, ppm)
     img = canvas.image
     for prop in lying:  # flat on the table, under everything else
         picture = props.sprite(prop)
@@ -421,13 +422,13 @@ def draw_table(table: Table, camera: Camera, look: Look, lying: Sequence[Prop] =
         edge = cv2.convexHull(np.round(canvas.xy(np.vstack([base, top])) * 16).astype(np.int32))
         cv2.fillConvexPoly(img, edge, (70, 85, 95), cv2.LINE_AA, 4)
         s = _art_scale(ppm)
-        sheet = art.board_art(piece.layout.name, s, look.family)
+        sheet = drawn.board_art(piece.layout.name, s)
         h, w = sheet.shape[:2]
         _paste_affine(img, sheet, np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5]]), canvas.xy(top[:3]))
     # Factory displays.
     diameter = factory_diameter(arr.game)
     disc_px = next((s for s in _SPRITE_LADDER if s >= diameter * ppm), _SPRITE_LADDER[-1])
-    disc = art.factory_sprite(disc_px, look.family)
+    disc = drawn.factory_sprite(disc_px)
     for (fx, fy), turn in zip(arr.factories, arr.factory_angles):
         c = lift(np.array([[fx, fy]]), FACTORY_HEIGHT_MM, cam_xy, cam_h)[0]
         cv2.circle(shade, tuple(np.round(canvas.xy(np.array([[fx, fy]]) + light * 4)[0] * 16).astype(int)),
@@ -462,8 +463,8 @@ def draw_table(table: Table, camera: Camera, look: Look, lying: Sequence[Prop] =
         top = lift(poly, it.base + height, cam_xy, cam_h)
         edge = np.vstack([lift(outline, it.base, cam_xy, cam_h), lift(outline, it.base + height, cam_xy, cam_h)])
         sides = cv2.convexHull(np.round(canvas.xy(edge) * 16).astype(np.int32))
-        cv2.fillConvexPoly(img, sides, art.tile_side_color(arr.game, it.kind, look.family), cv2.LINE_AA, 4)
-        sprite, sprite_poly = art.tile_sprite(arr.game, it.kind, _sprite_size(arr.game, it.kind, ppm), look.family)
+        cv2.fillConvexPoly(img, sides, drawn.tile_side_color(arr.game, it.kind), cv2.LINE_AA, 4)
+        sprite, sprite_poly = drawn.tile_sprite(arr.game, it.kind, _sprite_size(arr.game, it.kind, ppm))
         _paste_affine(img, sprite, sprite_poly[:3] - 0.5, canvas.xy(top[:3]))
     return canvas
 
@@ -696,7 +697,7 @@ def compose(table: Table, camera: Camera, look: Look, solids: list[Solid], rng: 
         sizes = tile_mm(table.game) / camera.mm_per_px().mean() * rng.uniform(0.4, 0.9, len(pts))
     else:
         glare_pts, sizes = np.zeros((0, 2)), np.zeros(0)
-    image = light(image, look, camera, solids, glare_pts, sizes, phase)
+    image = (hands.drawing(look.family).light or light)(image, look, camera, solids, glare_pts, sizes, phase)
     clock.lap("light")
     image = degrade(image, look, rng)
     clock.lap("degrade")

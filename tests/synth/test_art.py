@@ -273,7 +273,9 @@ def test_families_differ_where_real_tables_do():
 def test_the_command_line_knows_every_family():
     from azulcam.cli import ART_FAMILIES
 
-    assert ART_FAMILIES == tuple(art.FAMILIES)
+    from azulcam.synth.hands import FAMILY_NAMES
+
+    assert ART_FAMILIES == FAMILY_NAMES == tuple(art.FAMILIES) + ("inked",)
 
 
 def test_a_blend_mixes_its_sources_and_is_the_same_every_time():
