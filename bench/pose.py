@@ -1,0 +1,69 @@
+"""Where a tile's top face lies: the camera's pose from the boards' homographies (vision.pose).
+
+Renders tables (no hands or clutter), takes each board's homography from its true corners, works
+out the focal length from them all and each board's pose, and measures, for every tile lying on a
+board, how far its true top face's centre lies from its space's centre mapped through the board's
+own plane and through the plane a tile's height above it (in tiles' widths). Prints the focal
+length's relative error and both distances (median, 90th percentile).
+
+    python bench/pose.py [--scenes 24] [--seed 500] [--size 1280x720] [--family classic]
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import cv2
+import numpy as np
+
+from azulcam.calibration.layouts import load_layout
+from azulcam.calibration.profile import board_homography
+from azulcam.engine.players import make_player
+from azulcam.engine.record import play_game, replay
+from azulcam.synth.render import SceneOptions, render_state
+from azulcam.vision import pose
+from azulcam.vision.boards import tile_height
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scenes", type=int, default=24)
+    parser.add_argument("--seed", type=int, default=500)
+    parser.add_argument("--size", default="1280x720")
+    parser.add_argument("--family", default="classic")
+    args = parser.parse_args()
+    size = tuple(int(v) for v in args.size.split("x"))
+    focal_errors: list[float] = []
+    distances: dict[str, list[float]] = {"board plane": [], "tile-top plane": []}
+    for k in range(args.scenes):
+        game = "azul" if k % 2 == 0 else "pavilion"
+        options = {"wall": "colored", "jokers": False} if game == "azul" else {"side": "colored"}
+        record = play_game(game, [make_player("greedy", i) for i in range(2 + k % 3)], options, args.seed + k).record
+        states = [step.state for step in replay(record)]
+        truth = render_state(states[int(len(states) * 0.7)], args.seed + k,
+                             SceneOptions(size=size, family=args.family, hands=0.0, clutter=0.0)).truth
+        boards = {}
+        for b in truth["profile"]["boards"]:
+            layout = load_layout(b["layout"])
+            boards[b["player"]] = (pose.metric(board_homography(b["corners"]), layout.size_mm), layout)
+        focal = pose.focal_length([h for h, _ in boards.values()], size)
+        focal_errors.append(abs(focal / truth["camera"]["K"][0][0] - 1))
+        K = pose.intrinsics(focal, size)
+        for item in truth["items"]:
+            zone = item["zone"].split(".")
+            if zone[0] != "boards" or zone[2] == "hand":
+                continue
+            h, layout = boards[int(zone[1])]
+            centre = (np.array(layout[".".join(zone[2:])].center) * np.array(layout.size_mm)).reshape(1, 1, 2)
+            for name, mapping in (("board plane", h), ("tile-top plane", pose.lifted(pose.pose(h, K), tile_height(game)))):
+                seen = cv2.perspectiveTransform(centre, mapping).reshape(2)
+                distances[name].append(float(np.linalg.norm(seen - np.array(item["center"]))) / truth["camera"]["tile_px"])
+    print(f"{args.scenes} scenes {args.size}, family {args.family}: focal length off by {np.median(focal_errors):.1%} "
+          f"(median), {np.max(focal_errors):.1%} (max)")
+    for name, d in distances.items():
+        print(f"  a tile's top from its space's centre through the {name}: median {np.median(d):.3f}, "
+              f"90th percentile {np.percentile(d, 90):.3f} tiles ({len(d)} tiles)")
+
+
+if __name__ == "__main__":
+    main()
