@@ -17,12 +17,16 @@ user's clicks would be), and prints the figures issue 5 names:
   frame's critical path). On N cores no frame reads in less than the longer of the two parts,
   nor in less than the sum over N.
 
+With --find, each photo's boards are also found unaided (`calibrate`'s search) and the photos where
+every board is found are counted.
+
 With --show-wrong, each image not read exactly right is listed as it is read: its number (the
 scene's index in the set), the table, and every zone read wrong, wanted -> read.
 
     python bench/vision.py [--images 60] [--size 1920x1080] [--players 4] [--edge] [--seed 900000]
         [--threads N] [--net-threads M] [--classic | --detector PATH] [--candidates PATH | --no-candidates]
         [--reader PATH] [--board-fit PATH] [--show-wrong] [--work] [--family NAME] [--props P] [--calibrated [--ignore-bare]]
+        [--find]
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from azulcam.vision.board_fit import load_board_fitter
 from azulcam.synth.camera import EDGE_VIEW, ViewRanges
 from azulcam.vision.classify import Classifier, default_classifier, load_model, load_reader
 from azulcam.synth.dataset import random_position
+from azulcam.vision.calibrate import CalibrationError, find_boards
 from azulcam.vision.detect import load_detector
 from azulcam.vision.evaluate import Score, compare
 from azulcam.vision.register import without_ipp
@@ -59,6 +64,35 @@ def nudged(profile: dict, rng: np.random.Generator, px: float) -> Profile:
     if data["scoring_board"]:
         data["scoring_board"] = dict(data["scoring_board"])
     return Profile.from_json(data)
+
+
+#: A board is found where each of its corners lies within this share of its diagonal of the truth's.
+FOUND_WITHIN = 0.05
+
+
+def boards_found(image: np.ndarray, truth: dict, fitter: object | None) -> tuple[int, int]:
+    """How many of the truth's boards wholly in the picture (the players' and the scoring board)
+    ``calibrate`` finds unaided, each corner within :data:`FOUND_WITHIN` of the board's diagonal
+    (in any turn: which seat is whose is another question), and how many there are."""
+    profile = truth["profile"]
+    wanted = [np.asarray(b["corners"], float) for b in profile["boards"]]
+    if profile.get("scoring_board"):
+        wanted.append(np.asarray(profile["scoring_board"]["corners"], float))
+    w, h = truth["camera"]["size"]
+    wanted = [c for c in wanted if (c >= 0).all() and (c[:, 0] < w).all() and (c[:, 1] < h).all()]
+    side = profile["boards"][0]["layout"].split("-", 1)[1]
+    try:
+        boards, scoring = find_boards(image, profile["game"], len(profile["boards"]), side, fitter=fitter)
+    except CalibrationError:
+        return 0, len(wanted)
+    found = [m.corners for m in boards] + ([scoring.corners] if scoring is not None else [])
+    hits = 0
+    for corners in wanted:
+        diagonal = float(np.linalg.norm(corners[2] - corners[0]))
+        if any(min(np.linalg.norm(np.roll(f, k, axis=0) - corners, axis=1).max() for k in range(4)) <= FOUND_WITHIN * diagonal
+               for f in found):
+            hits += 1
+    return hits, len(wanted)
 
 
 def serial_work(image: np.ndarray, profile: Profile, classifier: Classifier, locator: TableLocator, tries: int = 3
@@ -108,6 +142,9 @@ def main() -> None:
                         help="another reading model (models/train_reader.py; default: the shipped one)")
     parser.add_argument("--board-fit", type=Path, default=None,
                         help="another board-fitting model (models/train_board_fit.py; default: the shipped one)")
+    parser.add_argument("--find", action="store_true",
+                        help="also find the boards in each photo unaided (as `calibrate` does) and count the photos "
+                             "where every board is found")
     parser.add_argument("--nudge", type=float, default=2.0, help="corner error of the profile (pixels)")
     parser.add_argument("--show-wrong", action="store_true",
                         help="list each image not read exactly right, and its zones read wrong (wanted -> read)")
@@ -139,6 +176,7 @@ def main() -> None:
     times, first = [], []
     by_table: dict[tuple[str, int], list[float]] = {}
     work: dict[tuple[str, int], list[tuple[float, float, float, float]]] = {}
+    found_photos, found_boards, all_boards = 0, 0, 0
     bar = Progress(args.images, "images")  # on stderr
     for n in range(args.images):
         state = random_position(rng)
@@ -170,6 +208,10 @@ def main() -> None:
             work.setdefault((state.game, state.players), []).append((*serial_work(image, profile, classifier, locator),
                                                                     times[-1], reading.spent.get("locate", 0.0)))
         spent.update(reading.spent)
+        if args.find:
+            hits, boards = boards_found(image, scene.truth, fitter)
+            found_photos += hits == boards
+            found_boards, all_boards = found_boards + hits, all_boards + boards
         score = compare(observation, scene.truth)
         if args.show_wrong and score.mistakes:
             layout = scene.truth["profile"]["boards"][0]["layout"]
@@ -194,6 +236,9 @@ def main() -> None:
             print(f"  {game:9} slots {f['slot_error_rate'] * 100:.3f}%  factories {f['factories_exact'] * 100:.2f}%  "
                   f"observations {f['observations_exact'] * 100:.1f}%")
     print(f"  mistakes by zone      {dict(total.errors.most_common())}")
+    if args.find:
+        print(f"  boards found unaided  {found_photos} of {args.images} photos every board "
+              f"({found_boards} of {all_boards} boards wholly in the picture, corners within {FOUND_WITHIN:.0%} of the diagonal)")
     times_ms = np.array(times) * 1000
     print(f"  ms per image          median {np.median(times_ms):.1f}, p90 {np.percentile(times_ms, 90):.1f}; by stage: "
           + ", ".join(f"{k} {v / len(times) * 1000:.1f}" for k, v in spent.items()))
