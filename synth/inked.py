@@ -8,7 +8,7 @@ rounded corners and a specular streak, navy discs with a gold rim, its own table
 planks, gingham, cork), and its own light: a lamp above the table with a warm key and a cool
 fill, a tone curve, window reflections on glossy tops. Only what every copy of the game shares
 comes from elsewhere: the layouts (where each slot lies), the tiles' colours and designs as
-``../rules/BOARDS.md`` describes real ones, and the renderer's camera and geometry.
+photos of retail copies show them, and the renderer's camera and geometry.
 
 The interface is :mod:`art`'s (:func:`board_art`, :func:`factory_sprite`, :func:`tile_sprite`,
 :func:`tile_side_color`, :func:`table_texture`), plus :func:`light` in place of the renderer's.
@@ -34,7 +34,7 @@ PAVILION_KINDS = ("purple", "green", "orange", "yellow", "blue", "red", "first_p
 #: Its tables (indices of :func:`table_texture`).
 TABLES = (0, 1, 2, 3)
 
-# BGR. The tiles' colours lie where real tiles' do (BOARDS.md), each a little off the other hand's.
+# BGR. The tiles' colours lie where real tiles' do in photos, each a little off the other hand's.
 TILE = {
     "blue": (160, 84, 30), "yellow": (48, 180, 236), "red": (70, 70, 212), "black": (34, 30, 30),
     "white": (222, 200, 150), "joker": (120, 120, 128), "first_player": (226, 236, 240),
