@@ -18,7 +18,6 @@ Every function is deterministic and cached; arrays come back read-only.
 from __future__ import annotations
 
 import math
-import zlib
 from functools import lru_cache
 from typing import Any
 
@@ -27,6 +26,7 @@ import numpy as np
 
 from ..calibration.layouts import LAYOUT_NAMES, load_layout
 from ..engine import pavilion_board as topo
+from .art import _frozen, _seed  # seeding and read-only caching: bookkeeping, not drawing
 
 NAME = "inked"
 AZUL_KINDS = ("blue", "yellow", "red", "black", "white", "joker", "first_player")
@@ -47,15 +47,6 @@ INK = (48, 44, 52)
 RULE = (96, 88, 84)
 DISC = ((74, 44, 30), (80, 170, 210))  # navy field, gold rim
 SUPERSAMPLE = 4
-
-
-def _seed(*key: Any) -> int:
-    return zlib.crc32(repr(key).encode())
-
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a.flags.writeable = False
-    return a
 
 
 def _pts(p: np.ndarray) -> np.ndarray:
