@@ -1103,6 +1103,17 @@ def _scoring_board(name: str, w: int, h: int, fam: Family) -> np.ndarray:
     return _grain(img, _seed(name, w, h, "grain"))
 
 
+def sheet_size(layout_name: str, px_per_mm: float) -> tuple[int, int]:
+    """Width and height in pixels of board side ``layout_name`` drawn at ``px_per_mm`` (every hand
+    draws it so). Raises ValueError for an unknown side or a non-positive scale."""
+    if layout_name not in LAYOUT_NAMES:
+        raise ValueError(f"unknown board side {layout_name!r} (one of {', '.join(LAYOUT_NAMES)})")
+    if not px_per_mm > 0:
+        raise ValueError(f"px_per_mm must be positive, not {px_per_mm!r}")
+    w, h = (max(16, int(round(v * px_per_mm))) for v in load_layout(layout_name).size_mm)
+    return w, h
+
+
 @lru_cache(maxsize=16)
 def board_art(layout_name: str, px_per_mm: float, family_name: str = "classic") -> np.ndarray:
     """BGR uint8 image of the printed board side ``layout_name`` (one of ``LAYOUT_NAMES``) at
@@ -1110,12 +1121,7 @@ def board_art(layout_name: str, px_per_mm: float, family_name: str = "classic") 
     exactly where its polygon says (fraction * image size), in the art family ``family_name``.
     Raises ValueError for an unknown side or family or a non-positive scale."""
     fam = family(family_name)
-    if layout_name not in LAYOUT_NAMES:
-        raise ValueError(f"unknown board side {layout_name!r} (one of {', '.join(LAYOUT_NAMES)})")
-    if not px_per_mm > 0:
-        raise ValueError(f"px_per_mm must be positive, not {px_per_mm!r}")
-    layout = load_layout(layout_name)
-    w, h = (max(16, int(round(v * px_per_mm))) for v in layout.size_mm)
+    w, h = sheet_size(layout_name, px_per_mm)
     if layout_name.startswith("azul"):
         img = _azul_board(layout_name, w, h, fam)
     elif layout_name == "pavilion-scoring":

@@ -24,9 +24,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from ..calibration.layouts import LAYOUT_NAMES, load_layout
+from ..calibration.layouts import load_layout
 from ..engine import pavilion_board as topo
-from .art import _frozen, _seed  # seeding and read-only caching: bookkeeping, not drawing
+from .art import _frozen, _seed, sheet_size  # bookkeeping and the sheet's size, not drawing
 
 NAME = "inked"
 AZUL_KINDS = ("blue", "yellow", "red", "black", "white", "joker", "first_player")
@@ -388,12 +388,7 @@ def _scoring(name: str, w: int, h: int) -> np.ndarray:
 @lru_cache(maxsize=16)
 def board_art(layout_name: str, px_per_mm: float) -> np.ndarray:
     """The printed board side ``layout_name`` at ``px_per_mm``, every slot where its layout says."""
-    if layout_name not in LAYOUT_NAMES:
-        raise ValueError(f"unknown board side {layout_name!r} (one of {', '.join(LAYOUT_NAMES)})")
-    if not px_per_mm > 0:
-        raise ValueError(f"px_per_mm must be positive, not {px_per_mm!r}")
-    layout = load_layout(layout_name)
-    w, h = (max(16, int(round(v * px_per_mm))) for v in layout.size_mm)
+    w, h = sheet_size(layout_name, px_per_mm)
     if layout_name.startswith("azul"):
         return _frozen(_azul(layout_name, w, h))
     if layout_name == "pavilion-scoring":
