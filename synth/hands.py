@@ -24,11 +24,10 @@ FAMILY_NAMES: tuple[str, ...] = tuple(art.FAMILIES) + tuple(OTHER_HANDS)
 class Drawing:
     """One family's drawing: its components (``board_art(layout, px_per_mm)``,
     ``factory_sprite(px)``, ``tile_sprite(game, kind, px)``, ``tile_side_color(game, kind)``,
-    ``table_texture(index)``), its tables, and its light (``None``: the renderer's own). ``hand``:
-    who drew it (``art``, or a second hand's name): families of one hand share its tables."""
+    ``table_texture(index)``: one function for all of one hand's families, which share its
+    tables), its tables, and its light (``None``: the renderer's own)."""
 
     name: str
-    hand: str
     board_art: Callable[[str, float], np.ndarray]
     factory_sprite: Callable[[int], np.ndarray]
     tile_sprite: Callable[[str, str, int], tuple[np.ndarray, np.ndarray]]
@@ -43,19 +42,14 @@ def drawing(name: str) -> Drawing:
     """The drawing of family ``name``; ValueError naming the families for an unknown one."""
     hand: Any = OTHER_HANDS.get(name)
     if hand is not None:
-        return Drawing(name, name, hand.board_art, hand.factory_sprite, hand.tile_sprite, hand.tile_side_color,
+        return Drawing(name, hand.board_art, hand.factory_sprite, hand.tile_sprite, hand.tile_side_color,
                        hand.table_texture, hand.TABLES, hand.light)
     try:
         family = art.family(name)
     except ValueError:
         raise ValueError(f"unknown art family {name!r} (families: {', '.join(FAMILY_NAMES)}, "
                          f"or {art.BLEND_PREFIX}SEED:FAMILY+FAMILY...)") from None
-    return Drawing(family.name, "art", partial(art.board_art, family_name=family.name),
+    return Drawing(family.name, partial(art.board_art, family_name=family.name),
                    partial(art.factory_sprite, family_name=family.name),
                    partial(art.tile_sprite, family_name=family.name),
                    partial(art.tile_side_color, family_name=family.name), art.table_texture, family.tables)
-
-
-def table_texture(hand: str, index: int) -> np.ndarray:
-    """Table ``index`` of ``hand`` (``art`` or a second hand's name): one hand's families share them."""
-    return (OTHER_HANDS[hand] if hand in OTHER_HANDS else art).table_texture(index)

@@ -23,7 +23,7 @@ import math
 import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import cv2
@@ -292,9 +292,10 @@ def lift(points: np.ndarray, height: float, camera_xy: np.ndarray, camera_height
 
 
 @lru_cache(maxsize=16)
-def _seamless(hand: str, index: int) -> np.ndarray:
-    """The table texture beside its mirror images: tiles with no visible seam."""
-    tex = hands.table_texture(hand, index)
+def _seamless(texture: Callable[[int], np.ndarray], index: int) -> np.ndarray:
+    """Table ``index`` of a hand's ``texture`` beside its mirror images: tiles with no visible
+    seam (one hand's families share the function, and so the cache)."""
+    tex = texture(index)
     row = np.hstack([tex, tex[:, ::-1]])
     out = np.vstack([row, row[::-1]])
     out.flags.writeable = False
@@ -302,7 +303,7 @@ def _seamless(hand: str, index: int) -> np.ndarray:
 
 
 def _textured(look: Look, ppm: float, size: tuple[int, int], offset: tuple[int, int]) -> np.ndarray:
-    tex = _seamless(hands.drawing(look.family).hand, look.texture)
+    tex = _seamless(hands.drawing(look.family).table_texture, look.texture)
     scale = ppm * 900.0 / tex.shape[1]  # one mirrored texture tile spans 90 cm of table
     tw = max(8, int(round(tex.shape[1] * scale)))
     tex = cv2.resize(tex, (tw, tw), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)

@@ -65,8 +65,8 @@ def test_the_renderer_draws_it_and_no_training_script_knows_it():
 
     assert "inked" not in art.FAMILIES  # the training scripts draw art.FAMILIES and their blends only
     drawn = hands.drawing("inked")
-    assert drawn.hand == "inked" and drawn.light is inked.light
-    assert hands.drawing("classic").hand == "art" and hands.drawing("classic").light is None
+    assert drawn.table_texture is inked.table_texture and drawn.light is inked.light
+    assert hands.drawing("classic").table_texture is art.table_texture and hands.drawing("classic").light is None
     with pytest.raises(ValueError, match="inked"):
         hands.drawing("nobody")
     state = Game.new("azul", 2, {"wall": "colored", "jokers": False}).state
