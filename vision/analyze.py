@@ -419,12 +419,12 @@ def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
     were proposed) and the detector found one to three, those are centre tiles pushed against or
     over an empty display. Where the places hold one to three tiles, or four and the detector
     found tiles elsewhere, and no peak lies on one of them naming its tile (:func:`confirms`),
-    the places read the empty display's print: the
-    display is empty (its places stay, read empty, with the classifier's confidence) and the
-    peaks, if any, are centre tiles over it. Where peaks confirm the places and name exactly the
-    tiles they lack, those fill the places read empty; failing that, its peaks below
-    ``detect.THRESHOLD`` that the candidate model read as tiles are counted with them
-    (``detect.confirmed``; they count for nothing else). The other reading's items are dropped."""
+    the places read the empty display's print: the display is empty (its places stay, read
+    empty, with the classifier's confidence) and the peaks, if any, are centre tiles over it.
+    Where peaks confirm the places and name exactly the tiles they lack, those fill the places
+    read empty; failing that, its peaks below ``detect.THRESHOLD`` that the candidate model read
+    as tiles are counted with them (``detect.confirmed``; they count for nothing else). The other
+    reading's items are dropped."""
     places: dict[str, list[int]] = {}
     peaks: dict[str, list[int]] = {}
     for n, x in enumerate(loose):
