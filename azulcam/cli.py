@@ -644,11 +644,12 @@ def _first_frame(path: str) -> Any:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
+    import cv2
     import numpy as np
 
     from .vision.analyze import ImageError, load_image
     from .vision.calibrate import CalibrationError, Match, confirm_boards, find_boards, profile_json
-    from .vision.register import fit_board
+    from .vision.register import register_board
 
     side = args.side or args.wall or "colored"
     if args.game == "azul" and args.side is not None or args.game == "pavilion" and (args.wall is not None or args.jokers):
@@ -663,8 +664,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.board:
         if len(args.board) != args.players:
             raise BadInput(f"--board given {len(args.board)} times for {args.players} players")
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
         def placed(corners: list[tuple[float, float]], layout: str) -> Match:
-            reg = fit_board(image, np.array(corners, np.float64), layout)
+            reg = register_board(image, grey, np.array(corners, np.float64), layout)
             return Match(reg.corners, layout, reg.score)
 
         boards = [placed(c, f"{args.game}-{side}") for c in args.board]

@@ -1,13 +1,15 @@
 """Finding the boards without a profile: ``azulcam calibrate``.
 
 1. :func:`board_candidates`: convex quadrilaterals among the image's edges, large enough to
-   be a board;
-2. :func:`identify`: the board-fitting model (:mod:`board_fit`) looks at every candidate at
-   once: how likely it shows a board of the layout, which corner is the owner's top left, and
-   where the board's outline truly lies; it knows only what every printing shares;
-3. the likeliest non-overlapping matches become the boards, numbered from the one nearest the
-   camera (the bottom of the image), then clockwise; each is fitted again from its first fit
-   (:func:`~azulcam.vision.register.fit_board`).
+   be a board; the board-fitting model (:mod:`board_fit`, :func:`identify`) fits each as the
+   board it may be: learned models propose;
+2. geometry decides (:mod:`outline`): each outline is fitted by the layout's printed slots,
+   which every printing shares, and is a board where they line up on the photo's edges and not
+   half a slot off;
+3. where fewer boards than players are found, the others are sought on the table's plane that
+   the ones found fix (:mod:`seek`): every board is a card of known size on it;
+4. the boards are numbered from the one nearest the camera (the bottom of the image), then
+   clockwise; each is fitted again by the board-fitting model where that fit lines up as well.
 
 Where it cannot find a board it says so; corners can always be given by hand instead.
 """
@@ -22,8 +24,22 @@ import numpy as np
 
 from ..calibration.profile import PROFILE_FORMAT, BoardPlacement, board_homography
 from .board_fit import BoardFit, BoardFitter, load_board_fitter
+from .outline import Gradients, outline_boards, outline_contrast, register_outline, same_place
 from .register import FIT_LAYOUT_PROBABILITY, fit_board, without_ipp
+from .seek import seek_boards, table_view
 from .verify import check_board
+
+#: Outlines sought on the table's plane are placed less surely than candidate quadrilaterals:
+#: their search moves them up to this many half-slots each way (:func:`~azulcam.vision.outline.outline_boards`).
+SEEK_STEPS = 8
+#: A board the board-fitting model takes for one (:data:`FIT_LAYOUT_PROBABILITY`) stands where its
+#: outlines line up at least this much (:func:`~azulcam.vision.outline.outline_contrast`): half
+#: of what a board found by its outlines alone needs, above the 95th percentile of the same
+#: outlines put elsewhere on a table (two of the renderer's families).
+MODEL_CONTRAST = 0.04
+#: The board-fitting model's fit replaces the outlines' where it lines up no worse than this
+#: much below it (:func:`_refined`).
+REFIT_SLACK = 0.02
 
 
 class CalibrationError(ValueError):
@@ -33,7 +49,8 @@ class CalibrationError(ValueError):
 @dataclass(frozen=True)
 class Match:
     """A board found: its corners (TL, TR, BR, BL as the owner sees it), layout and how sure
-    (the board-fitting model's probability of the layout, 0..1)."""
+    (how much better its slots' outlines line up there than half a slot off,
+    :func:`~azulcam.vision.outline.outline_contrast`)."""
 
     corners: np.ndarray
     layout: str
@@ -87,51 +104,39 @@ def identify(image: np.ndarray, quads: list[np.ndarray], fitter: BoardFitter | N
     return (fitter or load_board_fitter()).fit_many(image, quads)
 
 
-def _matches(fits: list[BoardFit], layout: str, min_score: float) -> list[Match]:
-    """The fits that are boards like ``layout`` (probability at least ``min_score``), likeliest first."""
-    matches = [Match(f.corners, layout, f.probability(layout)) for f in fits]
-    return sorted((m for m in matches if m.score >= min_score), key=lambda m: -m.score)
-
-
-def _non_overlapping(matches: list[Match], taken: list[Match] = ()) -> list[Match]:
-    chosen: list[Match] = []
-    for m in matches:
-        if not any(_overlaps(m.corners, c.corners) for c in [*taken, *chosen]):
-            chosen.append(m)
-    return chosen
-
-
 def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
     area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     return area > 0.2 * min(abs(cv2.contourArea(a.astype(np.float32))), abs(cv2.contourArea(b.astype(np.float32))))
 
 
 def find_boards(image: np.ndarray, game: str, players: int, side: str = "colored",
-                min_score: float = FIT_LAYOUT_PROBABILITY, fitter: BoardFitter | None = None
-                ) -> tuple[list[Match], Match | None]:
+                fitter: BoardFitter | None = None) -> tuple[list[Match], Match | None]:
     """The players' boards (numbered: nearest the image's bottom first, then clockwise) and,
     for Summer Pavilion, the scoring board, the same in every process (OpenCV without IPP:
     :func:`~azulcam.vision.register.without_ipp`), by the board-fitting model (``fitter``, by
     default the shipped one). Raises :class:`CalibrationError` when fewer boards than players
     are found."""
     with without_ipp():
-        return _find_boards(image, game, players, side, min_score, fitter or load_board_fitter())
+        return _find_boards(image, game, players, side, fitter or load_board_fitter())
 
 
-def _find_boards(image: np.ndarray, game: str, players: int, side: str, min_score: float, fitter: BoardFitter
+def _find_boards(image: np.ndarray, game: str, players: int, side: str, fitter: BoardFitter
                  ) -> tuple[list[Match], Match | None]:
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape
+    grad = Gradients.of(grey)
     quads = board_candidates(grey, min_area=0.004 * h * w)
-    player_layout = f"{game}-{side}"
     fits = identify(image, quads, fitter)
-    chosen = _non_overlapping(_matches(fits, player_layout, min_score))
+    # The model proposes (its fitted outlines, beside the raw ones); the boards' geometry decides.
+    starts = [f.corners for f in fits] + quads
+    player_layout = f"{game}-{side}"
+    chosen = _outlined(grad, grey, fits, starts, player_layout, players)
     # The boards whose print is confirmed (:func:`_confirmed`) come first.
     confirmed = [m for m in chosen if _confirmed(image, m)]
     chosen = confirmed + [m for m in chosen if not any(m is c for c in confirmed)]
     scoring = None
     if game == "pavilion":
-        rest = _non_overlapping(_matches(fits, "pavilion-scoring", min_score), chosen[:players])
+        rest = _outlined(grad, grey, fits, starts, "pavilion-scoring", 1, chosen[:players])
         scoring = rest[0] if rest else None
     # More boards of the game in view than players: a wrong --players would drop one unsaid.
     more = [m for m in confirmed[players:] if scoring is None or not _overlaps(m.corners, scoring.corners)]
@@ -142,10 +147,11 @@ def _find_boards(image: np.ndarray, game: str, players: int, side: str, min_scor
     if len(chosen) < players:
         other, one, many = (("pavilion-colored", "a Summer Pavilion board", "Summer Pavilion boards") if game == "azul"
                             else ("azul-colored", "an Azul board", "Azul boards"))
-        seen = len(_non_overlapping(_matches(fits, other, min_score), chosen))
+        seen = len(_outlined(grad, grey, fits, starts, other, players, chosen, seek=False))
         hint = f"; {seen} {'looks like ' + one if seen == 1 else 'look like ' + many} (wrong --game?)" if seen else ""
         raise CalibrationError(f"found {len(chosen)} of the {players} boards{hint}; give their corners by hand "
                                "(--board) or take a photo where every board shows whole")
+    chosen = _facing_out(chosen, [scoring] if scoring else [])
     # Seats: the board nearest the camera (lowest in the image) is player 0, then clockwise.
     centres = np.array([m.corners.mean(0) for m in chosen])
     middle = centres.mean(0)
@@ -153,14 +159,86 @@ def _find_boards(image: np.ndarray, game: str, players: int, side: str, min_scor
     angle = lambda i: (math.atan2(centres[i, 1] - middle[1], centres[i, 0] - middle[0])  # noqa: E731
                        - math.atan2(centres[first, 1] - middle[1], centres[first, 0] - middle[0])) % (2 * math.pi)
     order = sorted(range(len(chosen)), key=angle)
-    refined = []
-    for i in order:
-        reg = fit_board(image, chosen[i].corners, chosen[i].layout, keeps_shape=False, fitter=fitter)
-        refined.append(Match(reg.corners, chosen[i].layout, chosen[i].score))
+    refined = [_refined(image, grad, chosen[i], fitter) for i in order]
     if scoring is not None:
-        reg = fit_board(image, scoring.corners, scoring.layout, keeps_shape=False, fitter=fitter)
-        scoring = Match(reg.corners, scoring.layout, scoring.score)
+        scoring = _refined(image, grad, scoring, fitter)
     return refined, scoring
+
+
+def _outlined(grad: Gradients, grey: np.ndarray, fits: list[BoardFit], starts: list[np.ndarray], layout: str,
+              wanted: int, taken: list[Match] = (), seek: bool = True) -> list[Match]:
+    """The boards of ``layout``, best first (none overlapping another, nor a board ``taken``, of
+    another layout, found already):
+
+    - the board-fitting model's fits that it takes for such a board and whose outlines line up
+      (:data:`MODEL_CONTRAST`; fitted by their outlines where those line up better);
+    - then, while fewer than ``wanted``, the boards the ``starts`` lead to by their outlines
+      (:func:`~azulcam.vision.outline.outline_boards`);
+    - then, while still fewer, those sought on the table's plane beside the boards found
+      (:mod:`~azulcam.vision.seek`)."""
+    found: list[Match] = []
+
+    def add(matches: list[Match]) -> None:
+        for m in sorted(matches, key=lambda m: -m.score):
+            if not any(_overlaps(m.corners, o.corners) for o in [*taken, *found]):
+                found.append(m)
+
+    modelled: list[Match] = []
+    seen: list[np.ndarray] = []
+    for f in sorted(fits, key=lambda f: -f.probability(layout)):
+        # Outlines of one board some centimetres apart end on one fit: it is looked at once.
+        if f.probability(layout) >= FIT_LAYOUT_PROBABILITY and not any(same_place(f.corners, c, 0.05) for c in seen):
+            seen.append(f.corners)
+            # The model's fit, or the outlines' fit from it where they line up better (a fit
+            # some centimetres off, on a board partly covered).
+            best = Match(f.corners, layout, outline_contrast(grad, f.corners, layout))
+            outlined = register_outline(grad, f.corners, layout)
+            if outlined is not None and outlined.contrast > best.score:
+                best = Match(outlined.corners, layout, outlined.contrast)
+            if best.score >= MODEL_CONTRAST:
+                modelled.append(best)
+    add(modelled)
+    if len(found) < wanted:
+        add([Match(f.corners, layout, f.contrast) for f in outline_boards(grad, starts, layout)])
+    anchors = sorted([*found, *taken], key=lambda m: -m.score)
+    if seek and len(found) < wanted and anchors:
+        view = table_view(grey, anchors[0].corners, anchors[0].layout)
+        if view is not None:
+            places = seek_boards(view, layout, [m.corners for m in anchors], wanted - len(found))
+            add([Match(f.corners, layout, f.contrast) for f in outline_boards(grad, places, layout, steps=SEEK_STEPS)])
+    return sorted(found, key=lambda m: -m.score)
+
+
+def _facing_out(boards: list[Match], others: list[Match]) -> list[Match]:
+    """Summer Pavilion's boards turned so that each faces away from the middle of the boards: the
+    layout is the same turned half round (its stars), so its geometry cannot tell which side
+    its owner sits at; the owner sits at the table's edge, the boards' middle is the table's."""
+    everything = boards + others
+    if len(everything) < 2:
+        return boards
+    middle = np.mean([m.corners.mean(axis=0) for m in everything], axis=0)
+    out = []
+    for m in boards:
+        if not m.layout.startswith("pavilion"):
+            out.append(m)
+            continue
+        centre = m.corners.mean(axis=0)
+        # The owner's side is the bottom edge (BR, BL): it should lie farther from the middle.
+        down = lambda c: float(np.dot((c[2] + c[3]) / 2 - centre, centre - middle))  # noqa: E731
+        turned = np.roll(m.corners, 2, axis=0)
+        out.append(Match(turned, m.layout, m.score) if down(turned) > down(m.corners) else m)
+    return out
+
+
+def _refined(image: np.ndarray, grad: Gradients, match: Match, fitter: BoardFitter) -> Match:
+    """A board found by its outlines, fitted again by the board-fitting model where that fit is
+    the same board and lines up at least as well (:func:`~azulcam.vision.outline.outline_contrast`):
+    on a printing it knows, the model's fit is the finer."""
+    reg = fit_board(image, match.corners, match.layout, keeps_shape=False, fitter=fitter)
+    if reg.aligned and same_place(reg.corners, match.corners, 0.05) \
+            and outline_contrast(grad, reg.corners, match.layout) >= match.score - REFIT_SLACK:
+        return Match(reg.corners, match.layout, match.score)
+    return match
 
 
 def _placement(match: Match, player: int | None = None) -> BoardPlacement:

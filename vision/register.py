@@ -31,6 +31,7 @@ import numpy as np
 from ..calibration.layouts import load_layout
 from ..calibration.profile import board_homography, to_image
 from .board_fit import BoardFitter, load_board_fitter
+from .outline import BOARD_CONTRAST, Gradients, register_outline
 
 #: Scales (pixels per board millimetre) of the coarse-to-fine alignment.
 _LEVELS = (0.25, 0.7)
@@ -518,13 +519,44 @@ def fit_board(image: np.ndarray, corners: np.ndarray, layout_name: str, keeps_sh
     return Registration(corners, score, False)
 
 
+#: A board's outlines are fitted in the photo within this share of its side about its corners.
+_OUTLINE_MARGIN = 0.2
+
+
+def outline_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, keeps_shape: bool = True) -> Registration:
+    """The board of ``corners`` (4 x 2 pixels, TL TR BR BL, kept in that turn) fitted by its printed
+    slots' outlines (:mod:`outline`: what every printing shares), in the part of ``grey`` about
+    it. Aligned where they line up as a board's do (:data:`~azulcam.vision.outline.BOARD_CONTRAST`)
+    and the fit is plausible (:func:`_plausible`; with ``keeps_shape``, the board's shape kept);
+    else ``corners`` are kept, not aligned."""
+    corners = np.asarray(corners, np.float64)
+    side = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).max())
+    h, w = grey.shape
+    lo = np.floor(np.clip(corners.min(axis=0) - _OUTLINE_MARGIN * side, 0, [w, h])).astype(int)
+    hi = np.ceil(np.clip(corners.max(axis=0) + _OUTLINE_MARGIN * side, 0, [w, h])).astype(int)
+    if (hi - lo).min() < 16:
+        return Registration(corners, 0.0, False)
+    grad = Gradients.of(np.ascontiguousarray(grey[lo[1]:hi[1], lo[0]:hi[0]]))
+    fit = register_outline(grad, corners - lo, layout_name, any_turn=False)
+    if fit is None:
+        return Registration(corners, 0.0, False)
+    refined = fit.corners + lo
+    aligned = fit.contrast >= BOARD_CONTRAST and _plausible(corners, refined, _MAX_RESHAPE if keeps_shape else None)
+    return Registration(refined if aligned else corners, fit.contrast, aligned)
+
+
 def register_board(image: np.ndarray, grey: np.ndarray, corners: np.ndarray, layout_name: str,
                    sheet: np.ndarray | None = None, fitter: BoardFitter | None = None) -> Registration:
     """Where the board of a profile's ``corners`` lies in this photo (BGR ``image`` and its
     ``grey``): aligned with its ``sheet`` where calibration kept one (:func:`refine_board`), else,
-    or where that fails, fitted by the board-fitting model (:func:`fit_board`)."""
+    or where that fails, fitted by the board-fitting model (:func:`fit_board`), or failing that
+    (a printing the model never saw) by its printed outlines (:func:`outline_board`)."""
     if sheet is not None:
         reg = refine_board(grey, corners, layout_name, sheet)
         if reg.aligned:
             return reg
-    return fit_board(image, corners, layout_name, fitter=fitter)
+    reg = fit_board(image, corners, layout_name, fitter=fitter)
+    if reg.aligned:
+        return reg
+    outlined = outline_board(grey, corners, layout_name)
+    return outlined if outlined.aligned else reg
