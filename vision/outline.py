@@ -309,6 +309,12 @@ def _search(grad: Gradients, start: np.ndarray, layout_name: str, steps: int = _
     d = half_slot(layout_name)
     moves = np.arange(-steps, steps + 1) * d
     shifts = np.array([[[1, 0, i], [0, 1, j], [0, 0, 1.0]] for i in moves for j in moves])
+    w_mm, h_mm = load_layout(layout_name).size_mm
+    if w_mm != h_mm:
+        # An oblong board lies with its long side along the start's long side, one way or the other.
+        across = np.linalg.norm(start[1] - start[0]) + np.linalg.norm(start[2] - start[3])
+        down = np.linalg.norm(start[3] - start[0]) + np.linalg.norm(start[2] - start[1])
+        turns = tuple(k for k in turns if (k % 2 == 0) == ((across >= down) == (w_mm >= h_mm))) or turns
     turned = np.array([board_homography(np.roll(start, -k, axis=0)).astype(np.float64) for k in turns])
     hs = (turned[:, None] @ shifts[None]).reshape(-1, 3, 3)
     outline = _outline(layout_name, True, True, _SEARCH_STEP_MM)
