@@ -300,13 +300,22 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     from .vision.locate import LocateError
 
     try:
-        profile = Profile.from_json(_load_json(args.profile, "profile"))
+        if args.profile is None:
+            image = load_image(args.image)
+            profile = _found_profile(image, args)
+            bare = {}
+        else:
+            if args.game or args.players or args.wall or args.side:
+                raise BadInput("--game, --players, --wall and --side are for a photo without --profile "
+                               "(the profile says them)")
+            profile = Profile.from_json(_load_json(args.profile, "profile"))
+            bare = load_bare_boards(profile.boards, Path(args.profile).parent if args.profile != "-" else Path.cwd())
+            image = load_image(args.image)
         options = _reading_options(profile, args.jokers)
-        bare = load_bare_boards(profile.boards, Path(args.profile).parent if args.profile != "-" else Path.cwd())
-        image = load_image(args.image)
         observation = analyze(image, profile, _reading_model(), force=args.force, bare=bare)
     except ProfileMismatch as exc:
-        raise BadInput(f"{args.image} does not match the profile {args.profile}: {exc} (--force reads what it can)") from None
+        against = f"the profile {args.profile}" if args.profile is not None else "the boards found in it"
+        raise BadInput(f"{args.image} does not match {against}: {exc} (--force reads what it can)") from None
     except (ImageError, ProfileError, LocateError, BareError) as exc:
         raise BadInput(str(exc)) from None
     if args.check:
@@ -319,6 +328,30 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         return 0
     print(json.dumps(observation) if args.compact else dump_json(observation))
     return 0
+
+
+def _found_profile(image: object, args: argparse.Namespace) -> object:
+    """The profile of a photo given without one: its boards found (``--game``, ``--players``) and
+    their side told from their print unless given; what was found is said on standard error."""
+    from .calibration.profile import Profile
+    from .vision.calibrate import CalibrationError, photo_profile
+
+    if args.game is None or args.players is None:
+        raise BadInput("give --profile, or --game and --players to find the boards in the photo")
+    if args.game == "azul" and args.side is not None or args.game == "pavilion" and args.wall is not None:
+        raise BadInput("--wall is an Azul option and --side a Summer Pavilion one")
+    side = args.wall if args.game == "azul" else args.side
+    options = {("wall" if args.game == "azul" else "side"): side} if side else {}
+    try:
+        found = photo_profile(image, args.game, args.players, options)  # type: ignore[arg-type]
+    except CalibrationError as exc:
+        raise BadInput(f"{args.image}: {exc}") from None
+    side = found["options"]["wall" if args.game == "azul" else "side"]
+    what = "wall" if args.game == "azul" else "side"
+    print(f"azulcam analyze: found {args.players} boards ({found['boards'][0]['layout']}: the {side} {what}"
+          f"{', told from their print' if not options else ''})"
+          f"{' and the scoring board' if found['scoring_board'] else ''}", file=sys.stderr)
+    return Profile.from_json(found)
 
 
 def _writable_folder(path: Path) -> None:
@@ -809,12 +842,21 @@ def build_parser() -> argparse.ArgumentParser:
     c.set_defaults(func=cmd_calibrate)
 
     a = sub.add_parser("analyze", help="read a photo of a table and print what is on it (azulcam-observation/1)",
-                       description="Read a photo of a table with its calibration profile and print the "
+                       description="Read a photo of a table with its calibration profile (or, without one, "
+                                   "with the boards found in it) and print the "
                                    "azulcam-observation/1: every factory display, the centre, every board slot, the "
                                    "tiles beside the boards and the supply, with what is uncertain and what could "
                                    "not be seen.")
     a.add_argument("image", help="photo of the table (JPEG, PNG, ...)")
-    a.add_argument("--profile", required=True, help="azulcam-profile/1 file of this camera ('-' for standard input)")
+    a.add_argument("--profile", default=None,
+                   help="azulcam-profile/1 file of this camera ('-' for standard input); without one, give --game "
+                        "and --players: the boards are found in the photo")
+    a.add_argument("--game", choices=["azul", "pavilion"], default=None, help="without --profile: the game")
+    a.add_argument("--players", type=int, choices=[2, 3, 4], default=None, help="without --profile: the player count")
+    a.add_argument("--wall", choices=["colored", "grey"], default=None,
+                   help="without --profile, Azul: the wall side (default: told from the boards' print)")
+    a.add_argument("--side", choices=["colored", "grey"], default=None,
+                   help="without --profile, Summer Pavilion: the boards' side (default: told from their print)")
     a.add_argument("--check", action="store_true",
                    help="add the rules engine's verdict: what no legal game can show in this position")
     a.add_argument("--jokers", action="store_true",

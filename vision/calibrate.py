@@ -27,8 +27,11 @@ from .board_fit import BoardFit, BoardFitter, load_board_fitter
 from .outline import Gradients, outline_boards, outline_contrast, register_outline, same_place
 from .register import FIT_LAYOUT_PROBABILITY, fit_board, without_ipp
 from .seek import seek_boards, table_view
-from .verify import check_board
+from .verify import COLOURED_AGREEMENT, COLOURED_F, check_board
 
+#: Boards are found in the photo shrunk to this many pixels on its long side at most: a phone's
+#: photo shows them far larger than they need to be found, and costs as many times more to search.
+FIND_LONG_SIDE = 1920
 #: Outlines sought on the table's plane are placed less surely than candidate quadrilaterals:
 #: their search moves them up to this many half-slots each way (:func:`~azulcam.vision.outline.outline_boards`).
 SEEK_STEPS = 8
@@ -116,8 +119,52 @@ def find_boards(image: np.ndarray, game: str, players: int, side: str = "colored
     :func:`~azulcam.vision.register.without_ipp`), by the board-fitting model (``fitter``, by
     default the shipped one). Raises :class:`CalibrationError` when fewer boards than players
     are found."""
+    h, w = image.shape[:2]
+    scale = min(1.0, FIND_LONG_SIDE / max(h, w))
+    small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     with without_ipp():
-        return _find_boards(image, game, players, side, fitter or load_board_fitter())
+        boards, scoring = _find_boards(small, game, players, side, fitter or load_board_fitter())
+    if scale == 1.0:
+        return boards, scoring
+    # Corners are pixel centres: a pixel of the smaller photo covers 1 / scale of the photo's.
+    grown = lambda m: Match((m.corners + 0.5) / scale - 0.5, m.layout, m.score)  # noqa: E731
+    return [grown(m) for m in boards], grown(scoring) if scoring is not None else None
+
+
+def photo_profile(image: np.ndarray, game: str, players: int, options: dict | None = None,
+                  fitter: BoardFitter | None = None) -> dict:
+    """The ``azulcam-profile/1`` of a photo nobody calibrated: its boards found
+    (:func:`find_boards`), and their side, where ``options`` do not give it (``wall`` for Azul,
+    ``side`` for Summer Pavilion), from their print (:func:`~azulcam.vision.verify.check_board`:
+    the coloured side groups its slots' colours by the colour printed under them). Raises
+    :class:`CalibrationError` where the boards (or Summer Pavilion's scoring board) are not
+    found."""
+    options = dict(options or {})
+    key = "wall" if game == "azul" else "side"
+    given = options.get(key)
+    boards, scoring = find_boards(image, game, players, given or "colored", fitter)
+    if game == "pavilion" and scoring is None:
+        raise CalibrationError("the scoring board was not found; give its corners with --scoring "
+                               "(and the boards' with --board) to azulcam calibrate")
+    if given is None:
+        # Each side as the boards' print sees it (:func:`~azulcam.vision.verify.check_board`): the
+        # side fewer boards deny; where as many deny either, the coloured side only where most
+        # boards show its pattern beyond doubt (its tiles follow it too).
+        denied, coloured = {}, 0
+        for side in ("colored", "grey"):
+            checks = [check_board(image, _placement(Match(m.corners, f"{game}-{side}", m.score), p), board_homography(m.corners))
+                      for p, m in enumerate(boards)]
+            denied[side] = sum(c.verdict == "other_side" for c in checks)
+            if side == "colored":
+                coloured = sum(c.figures.get("printed_f", 0.0) >= COLOURED_F[game]
+                               and c.figures.get("agreement", 0.0) >= COLOURED_AGREEMENT for c in checks)
+        side = (min(denied, key=denied.get) if denied["colored"] != denied["grey"]
+                else "colored" if coloured > len(boards) / 2 else "grey")
+        options[key] = side
+        boards = [Match(m.corners, f"{game}-{side}", m.score) for m in boards]
+    if game == "azul":
+        options.setdefault("jokers", False)
+    return profile_json(image, game, boards, scoring, options)
 
 
 def _find_boards(image: np.ndarray, game: str, players: int, side: str, fitter: BoardFitter

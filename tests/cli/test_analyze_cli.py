@@ -78,3 +78,66 @@ def test_calibrate_by_hand_writes_a_profile_that_analyze_reads(tmp_path, capsys)
     assert code == 1 and "--board given 1 times for 2 players" in err
     code, _, err = run(["calibrate", str(image), "--game", "azul", "--players", "2", "--board", "1,2,3"], capsys)
     assert code == 2
+
+
+def _rendered(family: str, seed: int, tmp_path: Path) -> tuple[Path, dict]:
+    """A 1920 x 1080 table of the renderer's, saved as a photo, and its truth."""
+    import random
+
+    import cv2
+
+    from azulcam.synth.dataset import random_position
+    from azulcam.synth.render import SceneOptions, render_state
+
+    scene = render_state(random_position(random.Random(seed)), seed, SceneOptions(size=(1920, 1080), family=family))
+    photo = tmp_path / f"{family}-{seed}.png"
+    cv2.imwrite(str(photo), scene.image)
+    return photo, scene.truth
+
+
+@pytest.mark.parametrize("family, seed", [("classic", 2), ("classic", 5), ("inked", 3)])
+def test_analyze_finds_the_boards_and_their_side_without_a_profile(family, seed, tmp_path, capsys):
+    """A photo nobody calibrated: the boards are found (the inked family's art no model saw
+    too), their side told from their print and said, and the photo read through them."""
+    photo, truth = _rendered(family, seed, tmp_path)
+    profile = truth["profile"]
+    side = profile["boards"][0]["layout"].split("-", 1)[1]
+    code, out, err = run(["analyze", str(photo), "--game", profile["game"], "--players", str(len(profile["boards"]))], capsys)
+    assert code == 0, err
+    assert f"found {len(profile['boards'])} boards ({profile['game']}-{side}: the {side}" in err
+    seen = json.loads(out)
+    assert seen["game"] == profile["game"] and len(seen["boards"]) == len(profile["boards"])
+    if family == "classic":
+        # Players are numbered from the board nearest the camera, the truth by its seats.
+        import cv2
+        import numpy as np
+
+        from azulcam.vision.calibrate import photo_profile
+
+        found = photo_profile(cv2.imread(str(photo)), profile["game"], len(profile["boards"]))
+        centre = lambda b: np.mean(b["corners"], axis=0)  # noqa: E731
+        seat = {b["player"]: min(profile["boards"], key=lambda t: np.linalg.norm(centre(t) - centre(b)))["player"]
+                for b in found["boards"]}
+        for board in seen["boards"]:
+            board["player"] = seat[board["player"]]
+        seen["boards"].sort(key=lambda b: b["player"])
+        score = compare(seen, truth)
+        assert score.slot_errors <= 0.03 * score.slots, score
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--game", "azul"], "--game and --players"),
+    (["--players", "2"], "--game and --players"),
+    (["--game", "azul", "--players", "2", "--side", "grey"], "--side a Summer Pavilion one"),
+    (["--game", "azul", "--players", "4"], "found 2 of the 4 boards"),
+])
+def test_analyze_without_a_profile_refuses_what_it_cannot_do(argv, message, tmp_path, capsys):
+    image, _, _ = _scene("azul-grey-jokers", tmp_path)
+    code, _, err = run(["analyze", str(image), *argv], capsys)
+    assert code == 1 and message in err, err
+
+
+def test_analyze_takes_the_game_from_its_profile_not_twice(tmp_path, capsys):
+    image, profile, _ = _scene("azul-grey", tmp_path)
+    code, _, err = run(["analyze", str(image), "--profile", str(profile), "--game", "azul"], capsys)
+    assert code == 1 and "for a photo without --profile" in err
