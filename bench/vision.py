@@ -17,8 +17,8 @@ user's clicks would be), and prints the figures issue 5 names:
   frame's critical path). On N cores no frame reads in less than the longer of the two parts,
   nor in less than the sum over N.
 
-With --find, each photo's boards are also found unaided (`calibrate`'s search) and the photos where
-every board is found are counted.
+With --find, each photo's boards are also found unaided (`calibrate`'s search), the photos where
+every board is found are counted, and the search is timed.
 
 With --show-wrong, each image not read exactly right is listed as it is read: its number (the
 scene's index in the set), the table, and every zone read wrong, wanted -> read.
@@ -177,6 +177,7 @@ def main() -> None:
     by_table: dict[tuple[str, int], list[float]] = {}
     work: dict[tuple[str, int], list[tuple[float, float, float, float]]] = {}
     found_photos, found_boards, all_boards = 0, 0, 0
+    find_times: list[float] = []
     bar = Progress(args.images, "images")  # on stderr
     for n in range(args.images):
         state = random_position(rng)
@@ -209,7 +210,9 @@ def main() -> None:
                                                                     times[-1], reading.spent.get("locate", 0.0)))
         spent.update(reading.spent)
         if args.find:
+            t = time.perf_counter()
             hits, boards = boards_found(image, scene.truth, fitter)
+            find_times.append(time.perf_counter() - t)
             found_photos += hits == boards
             found_boards, all_boards = found_boards + hits, all_boards + boards
         score = compare(observation, scene.truth)
@@ -238,7 +241,8 @@ def main() -> None:
     print(f"  mistakes by zone      {dict(total.errors.most_common())}")
     if args.find:
         print(f"  boards found unaided  {found_photos} of {args.images} photos every board "
-              f"({found_boards} of {all_boards} boards wholly in the picture, corners within {FOUND_WITHIN:.0%} of the diagonal)")
+              f"({found_boards} of {all_boards} boards wholly in the picture, corners within {FOUND_WITHIN:.0%} of the diagonal); "
+              f"ms to find them median {np.median(find_times) * 1000:.0f}, p90 {np.percentile(find_times, 90) * 1000:.0f}")
     times_ms = np.array(times) * 1000
     print(f"  ms per image          median {np.median(times_ms):.1f}, p90 {np.percentile(times_ms, 90):.1f}; by stage: "
           + ", ".join(f"{k} {v / len(times) * 1000:.1f}" for k, v in spent.items()))
