@@ -230,6 +230,8 @@ def main() -> None:
           f"loose tiles by {'the classic locator' if locator.detector is None else 'the detector network'}"
           f"{' and the candidate model' if locator.candidates is not None else ''}")
     print(f"  per-slot error        {figures['slot_error_rate'] * 100:.3f}%  ({total.slot_errors} of {total.slots} slots)")
+    print(f"  slots unsure          {figures['unsure_slots'] * 100:.2f}%  ({total.unsure_slots}); of the sure ones "
+          f"{figures['sure_slots_right'] * 100:.3f}% right ({total.sure_slot_errors} wrong)")
     print(f"  factories exact       {figures['factories_exact'] * 100:.2f}%  ({total.factories_right} of {total.factories},"
           f" {total.factories_missed} not found)")
     print(f"  observations exact    {figures['observations_exact'] * 100:.1f}%  ({total.images_right} of {total.images})")

@@ -34,6 +34,9 @@ class Score:
 
     slots: int = 0
     slot_errors: int = 0
+    #: Slots the observation lists in ``uncertain``, and slots read wrong that it does not.
+    unsure_slots: int = 0
+    sure_slot_errors: int = 0
     factories: int = 0
     factories_right: int = 0
     factories_missed: int = 0
@@ -47,13 +50,15 @@ class Score:
         return Counter(_zone_kind(m.zone) for m in self.mistakes)
 
     def add(self, other: "Score") -> None:
-        for name in ("slots", "slot_errors", "factories", "factories_right", "factories_missed", "images", "images_right"):
+        for name in ("slots", "slot_errors", "unsure_slots", "sure_slot_errors", "factories", "factories_right", "factories_missed", "images", "images_right"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.mistakes += other.mistakes
 
     def figures(self) -> dict[str, float]:
         return {
             "slot_error_rate": self.slot_errors / max(self.slots, 1),
+            "unsure_slots": self.unsure_slots / max(self.slots, 1),
+            "sure_slots_right": 1 - self.sure_slot_errors / max(self.slots - self.unsure_slots, 1),
             "factories_exact": self.factories_right / max(self.factories, 1),
             "observations_exact": self.images_right / max(self.images, 1),
         }
@@ -70,6 +75,7 @@ def compare(seen: dict[str, Any], truth: dict[str, Any]) -> Score:
     """Score one observation against one scene truth (``azulcam-scene/1``)."""
     want = truth["observation"]
     hidden = {h["zone"] for h in truth["hidden"]}
+    unsure = set(seen.get("uncertain", ()))
     score = Score(images=1)
     wrong: list[Mistake] = []
     # Board slots (every slot of every layout, empty ones included) and the supply.
@@ -82,9 +88,11 @@ def compare(seen: dict[str, Any], truth: dict[str, Any]) -> Score:
             if zone in hidden:
                 continue
             score.slots += 1
+            score.unsure_slots += zone in unsure
             wanted, read = want_slots.get(slot_id), got_board["slots"].get(slot_id)
             if wanted != read:
                 score.slot_errors += 1
+                score.sure_slot_errors += zone not in unsure
                 wrong.append(Mistake(zone, wanted, read))
         if f"boards.{p}.hand" not in hidden and want["boards"][p]["hand"] != got_board.get("hand", {}):
             wrong.append(Mistake(f"boards.{p}.hand", want["boards"][p]["hand"], got_board.get("hand", {})))
@@ -94,8 +102,10 @@ def compare(seen: dict[str, Any], truth: dict[str, Any]) -> Score:
             if f"supply.{i}" in hidden:
                 continue
             score.slots += 1
+            score.unsure_slots += f"supply.{i}" in unsure
             if seen_supply[i] != kind:
                 score.slot_errors += 1
+                score.sure_slot_errors += f"supply.{i}" not in unsure
                 wrong.append(Mistake(f"supply.{i}", kind, seen_supply[i]))
     # Factories: each true display matched with the nearest one seen (within its size).
     seen_factories = list(seen["factories"])

@@ -64,3 +64,16 @@ def test_a_display_under_a_hand_is_not_scored_found_or_not():
     assert found.images_right == 1 and found.factories == len(seen["factories"]) - 1
     seen["factories"].pop(0)
     assert compare(seen, truth).images_right == 1
+
+
+def test_a_slot_read_wrong_counts_against_the_sure_only_where_not_listed_unsure():
+    truth = _truth()
+    seen = copy.deepcopy(truth["observation"])
+    board = seen["boards"][0]["slots"]
+    first, second = list(board)[:2]
+    del board[first], board[second]  # two tiles missed ...
+    seen["uncertain"] = [f"boards.0.{first}", "boards.0.floor.6"]  # ... one of them said unsure, and a slot read right
+    score = compare(seen, truth)
+    assert score.slot_errors == 2 and score.sure_slot_errors == 1 and score.unsure_slots == 2
+    figures = score.figures()
+    assert figures["sure_slots_right"] == 1 - 1 / (score.slots - 2)
