@@ -308,6 +308,9 @@ def _with_loose_tiles(image: np.ndarray, profile: Profile, classifier: Classifie
         if not view.registration.aligned:
             warnings.append(f"{who} could not be aligned (covered, moved far, or out of view): "
                             "read at the profile's corners")
+        if view.registration.by_outline:
+            warnings.append(f"{who} is printed unlike the boards the models know: aligned by its outlines "
+                            "alone, its spaces are read but unsure")
         if (corners < 0).any() or (corners[:, 0] >= w).any() or (corners[:, 1] >= h).any():
             warnings.append(f"{who} lies partly outside the image")
     # The reading model reads the loose tiles the locator did not name, those off the displays it
@@ -500,9 +503,13 @@ def assemble(reading: Reading) -> dict[str, Any]:
     slots: dict[int, dict[str, str]] = {p: {} for p in players}
     supply: list[str | None] | None = [None] * 10 if game == "pavilion" else None
     n_slots = len(reading.slot_ids)
+    # A print the models never saw is read, but no reading of it is sure (a bare space printed
+    # as its tile reads as that tile).
+    unfamiliar = {"supply" if v.placement.player is None else f"boards.{v.placement.player}"
+                  for v in reading.boards if v.registration.by_outline}
     for (prefix, slot_id), (kind, conf) in zip(reading.slot_ids, reading.kinds[:n_slots]):
         path = f"{prefix}.{slot_id}" if prefix != "supply" else slot_id
-        if conf < UNSURE:
+        if conf < UNSURE or prefix in unfamiliar:
             uncertain.append(path)
         if kind is None:
             continue

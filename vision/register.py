@@ -96,6 +96,9 @@ class Registration:
     corners: np.ndarray
     score: float
     aligned: bool
+    #: Aligned by its printed outlines alone (:func:`outline_board`): the board-fitting model did
+    #: not take it for a board it knows, and the reading model has likely not seen its print either.
+    by_outline: bool = False
 
 
 #: Sheets whose looks are kept (a four-player table of each game, and some to spare).
@@ -542,7 +545,7 @@ def outline_board(grey: np.ndarray, corners: np.ndarray, layout_name: str, keeps
         return Registration(corners, 0.0, False)
     refined = fit.corners + lo
     aligned = fit.contrast >= BOARD_CONTRAST and _plausible(corners, refined, _MAX_RESHAPE if keeps_shape else None)
-    return Registration(refined if aligned else corners, fit.contrast, aligned)
+    return Registration(refined if aligned else corners, fit.contrast, aligned, by_outline=aligned)
 
 
 def register_board(image: np.ndarray, grey: np.ndarray, corners: np.ndarray, layout_name: str,

@@ -108,3 +108,23 @@ def test_every_board_of_an_unseen_printing_is_found_unaided():
     boards, scoring = find_boards(s.image, profile["game"], len(profile["boards"]), side)
     for corners, _ in boards_of(s):
         assert any(same_place(b.corners, corners, 0.05) for b in boards)
+
+
+def test_a_board_only_its_outlines_align_is_read_unsure_and_said_so(monkeypatch):
+    """Where the board-fitting model does not take a board for one it knows (here: made to
+    refuse every board, as it does boards of a printing it never saw), the outlines align it;
+    its spaces are read, listed in ``uncertain``, and a warning names the board."""
+    from azulcam.calibration.profile import Profile
+    from azulcam.vision import register
+    from azulcam.vision.analyze import analyze
+    from azulcam.vision.classify import default_classifier
+
+    s = scene("inked", 3)
+    profile = Profile.from_json(s.truth["profile"])
+    assert not any("outlines alone" in w for w in analyze(s.image, profile, default_classifier())["warnings"])
+    monkeypatch.setattr(register, "fit_board", lambda image, corners, *a, **k: register.Registration(corners, 0.0, False))
+    observation = analyze(s.image, profile, default_classifier())
+    outlined = [w for w in observation["warnings"] if "aligned by its outlines alone" in w]
+    assert len(outlined) == len(profile.boards)
+    for board in profile.boards:
+        assert sum(z.startswith(f"boards.{board.player}.") for z in observation["uncertain"]) == 47  # every space
