@@ -24,7 +24,7 @@ import numpy as np
 
 from ..calibration.profile import PROFILE_FORMAT, BoardPlacement, board_homography
 from .board_fit import BoardFit, BoardFitter, load_board_fitter
-from .outline import Gradients, outline_boards, outline_contrast, register_outline, same_place
+from .outline import Gradients, outline_boards, outline_contrast, overlaps, register_outline, same_place
 from .register import FIT_LAYOUT_PROBABILITY, fit_board, without_ipp
 from .seek import seek_boards, table_view
 from .verify import COLOURED_AGREEMENT, COLOURED_F, check_board
@@ -107,11 +107,6 @@ def identify(image: np.ndarray, quads: list[np.ndarray], fitter: BoardFitter | N
     return (fitter or load_board_fitter()).fit_many(image, quads)
 
 
-def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
-    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    return area > 0.2 * min(abs(cv2.contourArea(a.astype(np.float32))), abs(cv2.contourArea(b.astype(np.float32))))
-
-
 def find_boards(image: np.ndarray, game: str, players: int, side: str = "colored",
                 fitter: BoardFitter | None = None) -> tuple[list[Match], Match | None]:
     """The players' boards (numbered: nearest the image's bottom first, then clockwise) and,
@@ -186,7 +181,7 @@ def _find_boards(image: np.ndarray, game: str, players: int, side: str, fitter: 
         rest = _outlined(grad, grey, fits, starts, "pavilion-scoring", 1, chosen[:players])
         scoring = rest[0] if rest else None
     # More boards of the game in view than players: a wrong --players would drop one unsaid.
-    more = [m for m in confirmed[players:] if scoring is None or not _overlaps(m.corners, scoring.corners)]
+    more = [m for m in confirmed[players:] if scoring is None or not overlaps(m.corners, scoring.corners)]
     if more:
         raise CalibrationError(f"found {players + len(more)} boards of {game}, but --players {players}: "
                                "give the right player count")
@@ -227,7 +222,7 @@ def _outlined(grad: Gradients, grey: np.ndarray, fits: list[BoardFit], starts: l
 
     def add(matches: list[Match]) -> None:
         for m in sorted(matches, key=lambda m: -m.score):
-            if not any(_overlaps(m.corners, o.corners) for o in [*taken, *found]):
+            if not any(overlaps(m.corners, o.corners) for o in [*taken, *found]):
                 found.append(m)
 
     modelled: list[Match] = []

@@ -399,12 +399,12 @@ def outline_boards(grad: Gradients, starts: list[np.ndarray], layout_name: str,
     fits.sort(key=lambda f: -f.contrast)
     chosen: list[OutlineFit] = []
     for f in fits:
-        if not any(_overlap(f.corners, c.corners) for c in chosen):
+        if not any(overlaps(f.corners, c.corners) for c in chosen):
             chosen.append(f)
     return chosen
 
 
-def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
+def overlaps(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether two outlines overlap by more than a fifth of the smaller."""
     area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     return area > 0.2 * min(abs(cv2.contourArea(a.astype(np.float32))), abs(cv2.contourArea(b.astype(np.float32))))
