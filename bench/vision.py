@@ -4,7 +4,8 @@ Renders scenes the networks never saw (other seeds; and, with --edge, viewpoints
 light at the edges of the training ranges), reads each with `analyze` from its profile (corners nudged as a
 user's clicks would be), and prints the figures issue 5 names:
 
-- per-slot error (every board slot and supply space, hidden ones excluded);
+- per-slot error (every board slot and supply space, hidden ones excluded); the share of slots
+  listed in `uncertain`, and how many of the others (the sure ones) are right;
 - factory displays whose contents are exactly right;
 - whole observations exactly right;
 - milliseconds per image by stage, and for a 4-player table at 1920x1080: each image is read twice,
