@@ -32,9 +32,6 @@ from .verify import COLOURED_AGREEMENT, COLOURED_F, check_board
 #: Boards are found in the photo shrunk to this many pixels on its long side at most: a phone's
 #: photo shows them far larger than they need to be found, and costs as many times more to search.
 FIND_LONG_SIDE = 1920
-#: Outlines sought on the table's plane are placed less surely than candidate quadrilaterals:
-#: their search moves them up to this many half-slots each way (:func:`~azulcam.vision.outline.outline_boards`).
-SEEK_STEPS = 8
 #: A board the board-fitting model takes for one (:data:`FIT_LAYOUT_PROBABILITY`) stands where its
 #: outlines line up at least this much (:func:`~azulcam.vision.outline.outline_contrast`): half
 #: of what a board found by its outlines alone needs, above the 95th percentile of the same
@@ -247,7 +244,9 @@ def _outlined(grad: Gradients, grey: np.ndarray, fits: list[BoardFit], starts: l
         view = table_view(grey, anchors[0].corners, anchors[0].layout)
         if view is not None:
             places = seek_boards(view, layout, [m.corners for m in anchors], wanted - len(found))
-            add([Match(f.corners, layout, f.contrast) for f in outline_boards(grad, places, layout, steps=SEEK_STEPS)])
+            # Few places, each where a board's print gathers: every one is fitted, however faint.
+            add([Match(f.corners, layout, f.contrast)
+                 for f in outline_boards(grad, places, layout, min_promise=-1.0)])
     return sorted(found, key=lambda m: -m.score)
 
 

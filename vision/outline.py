@@ -54,7 +54,7 @@ BOARD_CONTRAST = 0.08
 #: A start is fitted only where a placement of its search already lines up this much
 #: (:func:`outline_contrast` before any fit): on the classic and strong-print families, 95 % of
 #: the starts that lead to a board and 25 % of the others.
-_FIT_PROMISE = 0.03
+FIT_PROMISE = 0.03
 #: Starts whose corners all lie within this share of a side of another's are searched once.
 _SAME_START = 0.03
 _UNIT = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
@@ -333,6 +333,13 @@ def _search(grad: Gradients, start: np.ndarray, layout_name: str, steps: int = _
     return _Search(placements, promise)
 
 
+def likeliest_placement(grad: Gradients, corners: np.ndarray, layout_name: str, steps: int) -> np.ndarray:
+    """Where a board of ``layout_name`` most likely lies about a rough outline (``corners``, any
+    turn): of its four turns moved by up to ``steps`` half-slots each way, the placement whose
+    outline points find the most edges near them, unfitted (corners in its own turn)."""
+    return _search(grad, np.asarray(corners, np.float64), layout_name, steps).placements[0][1]
+
+
 def _fitted(grad: Gradients, start: np.ndarray, search: _Search, layout_name: str) -> OutlineFit | None:
     """The best fit from a search's placements, each fitted (:func:`fit_outline`)."""
     side = _side(start)
@@ -370,22 +377,24 @@ def same_place(a: np.ndarray, b: np.ndarray, share: float = 0.1) -> bool:
 
 
 def outline_boards(grad: Gradients, starts: list[np.ndarray], layout_name: str,
-                   min_contrast: float = BOARD_CONTRAST, steps: int = _SEARCH_STEPS) -> list[OutlineFit]:
+                   min_contrast: float = BOARD_CONTRAST, min_promise: float = FIT_PROMISE) -> list[OutlineFit]:
     """The boards of ``layout_name`` that rough outlines (``starts``: candidate quadrilaterals,
     any turn) lead to, whose outlines line up at least ``min_contrast`` (:func:`outline_contrast`),
-    best first, none overlapping another. Starts are fitted likeliest first, and a start whose
-    likeliest placement was tried already (or is a fit found) is not fitted again."""
+    best first, none overlapping another. Starts are fitted likeliest first, down to those whose
+    search promises ``min_promise`` (:data:`FIT_PROMISE`: a speed bound for the many candidate
+    quadrilaterals of a photo), and a start whose likeliest placement was tried already (or is a
+    fit found) is not fitted again."""
     distinct: list[np.ndarray] = []
     for s in starts:
         s = np.asarray(s, np.float64)
         if not any(same_place(s, d, _SAME_START) for d in distinct):
             distinct.append(s)
-    searched = sorted(((_search(grad, s, layout_name, steps), s) for s in distinct), key=lambda t: -t[0].promise)
+    searched = sorted(((_search(grad, s, layout_name), s) for s in distinct), key=lambda t: -t[0].promise)
     fits: list[OutlineFit] = []
     tried: list[np.ndarray] = []
     for search, start in searched:
         likeliest = search.placements[0][1]
-        if search.promise < _FIT_PROMISE:
+        if search.promise < min_promise:
             break
         if any(same_place(likeliest, t) for t in tried):
             continue

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..calibration.layouts import load_layout
 from ..calibration.profile import board_homography
+from .outline import Gradients, likeliest_placement
 
 #: The top-down view's scale (pixels per millimetre): a slot some ten pixels across.
 SEEK_PPM = 0.5
@@ -38,6 +39,8 @@ _ACROSS_WEIGHT = 2.0
 _PATCH = 0.3
 #: Places (and a board found) closer than this share of a board's side are one board.
 _APART = 0.9
+#: A place is searched this many half-slots each way on the view (about half a board).
+_VIEW_STEPS = 12
 #: Direction histogram bins (over 180 degrees) that turn a place.
 _TURN_BINS = 90
 
@@ -215,6 +218,9 @@ def seek_boards(view: TableView, layout_name: str, found: list[np.ndarray], want
         cv2.circle(taken, tuple(int(v) for v in np.round(c.mean(axis=0))), apart, 1, -1)
     likeness[taken > 0] = -np.inf
     corners_mm = (np.array([[0, 0], [1, 0], [1, 1], [0, 1.0]]) - 0.5) * [w_mm, h_mm]
+    # The view is the table's plane: a board on it is a card of known size, placed there by its
+    # printed outlines within half a board of where its print gathers.
+    view_grad = Gradients.of(np.clip(view.grey, 0, 255).astype(np.uint8))
     out = []
     for _ in range(_PLACES_PER_BOARD * wanted):
         y, x = np.unravel_index(int(np.argmax(likeness)), likeness.shape)
@@ -225,6 +231,6 @@ def seek_boards(view: TableView, layout_name: str, found: list[np.ndarray], want
         centre = np.array([x, y], np.float64)
         a = np.radians(degrees)
         rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-        px = corners_mm @ rot.T * SEEK_PPM + centre
+        px = likeliest_placement(view_grad, corners_mm @ rot.T * SEEK_PPM + centre, layout_name, _VIEW_STEPS)
         out.append(cv2.perspectiveTransform(px.reshape(-1, 1, 2), view.to_image).reshape(4, 2))
     return out
