@@ -37,6 +37,9 @@ FIND_LONG_SIDE = 1920
 #: of what a board found by its outlines alone needs, above the 95th percentile of the same
 #: outlines put elsewhere on a table (two of the renderer's families).
 MODEL_CONTRAST = 0.04
+#: Boards lining up at least this much (:func:`~azulcam.vision.outline.outline_contrast`) fix the
+#: table's plane together: nine true boards in ten on the renderer's own families do.
+SURE_CONTRAST = 0.2
 #: The board-fitting model's fit replaces the outlines' where it lines up no worse than this
 #: much below it (:func:`_refined`).
 REFIT_SLACK = 0.02
@@ -241,7 +244,10 @@ def _outlined(grad: Gradients, grey: np.ndarray, fits: list[BoardFit], starts: l
         add([Match(f.corners, layout, f.contrast) for f in outline_boards(grad, starts, layout)])
     anchors = sorted([*found, *taken], key=lambda m: -m.score)
     if seek and len(found) < wanted and anchors:
-        view = table_view(grey, anchors[0].corners, anchors[0].layout)
+        # The plane from every board that lines up surely (one board's, carried across the table,
+        # is a tenth off), else from the likeliest.
+        sure = [m for m in anchors if m.score >= SURE_CONTRAST] or anchors[:1]
+        view = table_view(grey, [(m.corners, m.layout) for m in sure])
         if view is not None:
             places = seek_boards(view, layout, [m.corners for m in anchors], wanted - len(found))
             # Few places, each where a board's print gathers: every one is fitted, however faint.

@@ -287,24 +287,32 @@ def _camera_from_homography(h: np.ndarray, size: tuple[int, int]) -> tuple[np.nd
     return c[:2].copy(), float(abs(c[2]))
 
 
-def table_plane(profile: Profile) -> Plane:
-    """One homography between the image and the table plane (mm) fitted to every board's corners:
-    each board is a rigid rectangle of its layout's size, placed where the first board's
-    homography puts it (twice, so that no single board's view decides)."""
-    placements = list(profile.boards) + ([profile.scoring_board] if profile.scoring_board else [])
-    image_pts = np.array([b.corners for b in placements], np.float64)  # B x 4 x 2
+def plane_of_boards(boards: list[tuple[np.ndarray, str]]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The homography from the image to the table plane (mm, in the first board's frame) fitted to
+    every board's corners (``boards``: 4 x 2 pixels and layout name each), and each board's
+    outline on that plane: each board is a rigid rectangle of its layout's size, placed where the
+    first board's homography puts it (twice, so that no single board's view decides)."""
+    image_pts = np.array([corners for corners, _ in boards], np.float64)  # B x 4 x 2
     ideal = []
-    for b in placements:
-        w, h = load_layout(b.layout).size_mm
+    for _, layout in boards:
+        w, h = load_layout(layout).size_mm
         ideal.append(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
     first = cv2.getPerspectiveTransform(image_pts[0].astype(np.float32), ideal[0].astype(np.float32))
     to_plane = first.astype(np.float64)
     for _ in range(2):
         placed = [_rigid_fit(sq, _apply(to_plane, pts)) for sq, pts in zip(ideal, image_pts)]
         to_plane, _ = cv2.findHomography(image_pts.reshape(-1, 2), np.vstack(placed), 0)
+    return to_plane, [_rigid_fit(sq, _apply(to_plane, pts)) for sq, pts in zip(ideal, image_pts)]
+
+
+def table_plane(profile: Profile) -> Plane:
+    """One homography between the image and the table plane (mm) fitted to every board's corners:
+    each board is a rigid rectangle of its layout's size, placed where the first board's
+    homography puts it (twice, so that no single board's view decides)."""
+    placements = list(profile.boards) + ([profile.scoring_board] if profile.scoring_board else [])
+    to_plane, boards = plane_of_boards([(np.asarray(b.corners, np.float64), b.layout) for b in placements])
     to_image = np.linalg.inv(to_plane)
     nadir, height = _camera_from_homography(to_image / to_image[2, 2], profile.image_size)
-    boards = [_rigid_fit(sq, _apply(to_plane, pts)) for sq, pts in zip(ideal, image_pts)]
     span = np.ptp(np.vstack(boards), axis=0)
     if span.max() > TABLE_MAX_MM:
         raise LocateError(f"the profile's board corners fit no one table: on one plane its boards would span "

@@ -2,7 +2,7 @@
 
 Every board lies on the one table, and each is a card of its layout's size. A board found fixes
 that plane (its homography, scaled from its fractions to millimetres, maps the table to the
-photo), so every other board is a square of known size on it, at some place and turn. Seen from
+photo; several fix it better), so every other board is a square of known size on it, at some place and turn. Seen from
 straight above (:func:`table_view`), a board's print has edges in its layout's few directions
 (Azul's squares: two at right angles; Summer Pavilion's rhombuses: three at 60 degrees), in
 whatever turn; a table's grain runs one way, a cloth's weave or a heap of tiles every way. The
@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from ..calibration.layouts import load_layout
-from ..calibration.profile import board_homography
+from .locate import plane_of_boards
 from .outline import Gradients, likeliest_placement
 
 #: The top-down view's scale (pixels per millimetre): a slot some ten pixels across.
@@ -55,20 +55,21 @@ class TableView:
     to_image: np.ndarray
 
 
-def table_view(grey: np.ndarray, board: np.ndarray, layout_name: str) -> TableView | None:
-    """The photo (``grey``) on the plane of the table that ``board`` (corners TL TR BR BL, a board
-    of ``layout_name`` found) lies on, seen from straight above; None where the plane shows too
-    little of itself (seen edge on)."""
-    board = np.asarray(board, np.float64)
-    w_mm, h_mm = load_layout(layout_name).size_mm
-    plane_to_image = board_homography(board).astype(np.float64) @ np.diag([1 / w_mm, 1 / h_mm, 1.0])
-    image_to_plane = np.linalg.inv(plane_to_image)
+def table_view(grey: np.ndarray, boards: list[tuple[np.ndarray, str]]) -> TableView | None:
+    """The photo (``grey``) on the plane of the table that ``boards`` (corners TL TR BR BL and
+    layout name each: boards found) lie on, fitted to them all (:func:`~azulcam.vision.locate.plane_of_boards`:
+    one board's plane, carried across the table, is a tenth off), seen from straight above; None
+    where the plane shows too little of itself (seen edge on)."""
+    image_to_plane, placed = plane_of_boards([(np.asarray(c, np.float64), layout) for c, layout in boards])
+    image_to_plane = image_to_plane / image_to_plane[2, 2]
+    plane_to_image = np.linalg.inv(image_to_plane)
+    board = np.asarray(boards[0][0], np.float64)
     h, w = grey.shape
     grid = np.stack(np.meshgrid(np.linspace(0, w - 1, 24), np.linspace(0, h - 1, 24)), axis=-1).reshape(-1, 2)
     q = np.c_[grid, np.ones(len(grid))] @ image_to_plane.T
     side = np.sign(image_to_plane[2] @ np.r_[board.mean(axis=0), 1])
     mm = q[q[:, 2] * side > 0, :2] / q[q[:, 2] * side > 0, 2:]
-    mm = mm[np.abs(mm - [w_mm / 2, h_mm / 2]).max(axis=1) <= _REACH_MM]
+    mm = mm[np.abs(mm - placed[0].mean(axis=0)).max(axis=1) <= _REACH_MM]
     if len(mm) < 8:
         return None
     lo, hi = mm.min(axis=0), mm.max(axis=0)

@@ -78,7 +78,7 @@ def test_the_boards_not_found_are_sought_on_the_table_beside_one_found():
     boards = boards_of(s)
     found_from = {}
     for i, (anchor, layout) in enumerate(boards):
-        view = table_view(grey, anchor, layout)
+        view = table_view(grey, [(anchor, layout)])
         assert view is not None
         places = seek_boards(view, layout, [anchor], len(boards) - 1)
         found = outline_boards(grad, places, layout, min_promise=-1.0)
@@ -102,12 +102,17 @@ def test_a_printing_the_model_never_saw_is_registered_by_its_outlines():
 
 
 def test_every_board_of_an_unseen_printing_is_found_unaided():
+    """Every board of an inked table, each corner within 5 % of a side of the truth's; the one an
+    arm lies across (player 1's, five of its spaces hidden) found where it lies but less well,
+    within 15 % (the table's plane the other boards fix places it, and what is covered of its print
+    does not pull the fit home)."""
     s = scene("inked", 3)
     profile = s.truth["profile"]
     side = profile["boards"][0]["layout"].split("-", 1)[1]
     boards, scoring = find_boards(s.image, profile["game"], len(profile["boards"]), side)
-    for corners, _ in boards_of(s):
-        assert any(same_place(b.corners, corners, 0.05) for b in boards)
+    assert len(boards) == len(profile["boards"]) and scoring is None
+    for player, (corners, _) in enumerate(boards_of(s)):
+        assert any(same_place(b.corners, corners, 0.15 if player == 1 else 0.05) for b in boards), player
 
 
 def test_a_board_only_its_outlines_align_is_read_unsure_and_said_so(monkeypatch):
