@@ -111,9 +111,10 @@ def find_boards(image: np.ndarray, game: str, players: int, side: str = "colored
                 fitter: BoardFitter | None = None) -> tuple[list[Match], Match | None]:
     """The players' boards (numbered: nearest the image's bottom first, then clockwise) and,
     for Summer Pavilion, the scoring board, the same in every process (OpenCV without IPP:
-    :func:`~azulcam.vision.register.without_ipp`), by the board-fitting model (``fitter``, by
-    default the shipped one). Raises :class:`CalibrationError` when fewer boards than players
-    are found."""
+    :func:`~azulcam.vision.register.without_ipp`): proposed by the board-fitting model
+    (``fitter``, by default the shipped one) and the photo's quadrilaterals, decided by their
+    printed outlines (see the module's steps), in the photo shrunk to :data:`FIND_LONG_SIDE`.
+    Raises :class:`CalibrationError` when fewer boards than players are found."""
     h, w = image.shape[:2]
     scale = min(1.0, FIND_LONG_SIDE / max(h, w))
     small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
