@@ -27,7 +27,8 @@ import cv2
 import numpy as np
 
 from ..calibration.layouts import load_layout
-from ..calibration.profile import board_homography
+from ..calibration.profile import board_homography, to_image
+from .verify import slot_px
 
 #: Points along the outlines, about one every this many millimetres of the board.
 _STEP_MM = 4.0
@@ -57,6 +58,7 @@ BOARD_CONTRAST = 0.08
 FIT_PROMISE = 0.03
 #: Starts whose corners all lie within this share of a side of another's are searched once.
 _SAME_START = 0.03
+#: A board's corners in its own fractions (TL TR BR BL).
 _UNIT = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
 #: Gauss-Newton steps at each reach, at most, and the motion (pixels) that ends them.
 _STEPS = 3
@@ -73,14 +75,12 @@ _DIRECTION_BINS = 8
 
 @dataclass(frozen=True)
 class Gradients:
-    """The photo's grey-level gradients (float32, grey levels a pixel), lightly smoothed, its
-    edges (Canny's, 255 on an edge, thresholds from the photo's own gradients) and one distance
-    map per direction: how far each pixel lies from the nearest edge running that way (L1
-    pixels, uint8)."""
+    """The photo's grey-level gradients (float32, grey levels a pixel), lightly smoothed, and its
+    edges (Canny's, thresholds from the photo's own gradients) as one distance map per direction:
+    how far each pixel lies from the nearest edge running that way (L1 pixels, uint8)."""
 
     gx: np.ndarray
     gy: np.ndarray
-    edges: np.ndarray
     distances: np.ndarray
 
     @classmethod
@@ -105,7 +105,7 @@ class Gradients:
             table = np.full(256, 255, np.uint8)
             table[1 + np.array([b - 1, b, b + 1]) % _DIRECTION_BINS] = 0
             distances[b] = cv2.distanceTransform(cv2.LUT(labels, table), cv2.DIST_L1, 3, dstType=cv2.CV_8U)
-        return cls(gx, gy, edges, distances)
+        return cls(gx, gy, distances)
 
     def edge_near(self, x: np.ndarray, normals: np.ndarray, reach: float) -> np.ndarray:
         """Whether an edge running across each normal lies within ``reach`` pixels of each point
@@ -134,12 +134,13 @@ class _Outline:
 
 
 @lru_cache(maxsize=None)
-def _outline(layout_name: str, slots: bool, border: bool, step_mm: float = _STEP_MM) -> _Outline:
+def _outline(layout_name: str, border: bool, step_mm: float = _STEP_MM) -> _Outline:
+    """The layout's slots' outlines, and the card's ``border``, as points every ``step_mm``."""
     layout = load_layout(layout_name)
     w, h = layout.size_mm
-    polygons = [np.asarray(s.polygon, np.float64) for s in layout.slots] if slots else []
+    polygons = [np.asarray(s.polygon, np.float64) for s in layout.slots]
     if border:
-        polygons.append(np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64))
+        polygons.append(_UNIT)
     points, tangents = [], []
     for polygon in polygons:
         for a, b in zip(polygon, np.roll(polygon, -1, axis=0)):
@@ -158,8 +159,7 @@ def _outline(layout_name: str, slots: bool, border: bool, step_mm: float = _STEP
 def half_slot(layout_name: str) -> float:
     """Half a slot's width (the square root of the median slot's area), in board fractions: the
     layout moved this far across or down lies between its slots."""
-    areas = [abs(cv2.contourArea(np.asarray(s.polygon, np.float32))) for s in load_layout(layout_name).slots]
-    return 0.5 * float(np.sqrt(np.median(areas)))
+    return 0.5 * slot_px(layout_name, 1)
 
 
 def _placed(h: np.ndarray, outline: _Outline) -> tuple[np.ndarray, np.ndarray]:
@@ -224,13 +224,12 @@ def _sane(start: np.ndarray, corners: np.ndarray) -> bool:
                 and cv2.isContourConvex(corners.astype(np.float32)))
 
 
-def fit_outline(grad: Gradients, corners: np.ndarray, layout_name: str, reaches: tuple[float, ...],
-                slots: bool = True, border: bool = True) -> np.ndarray | None:
-    """The board's corners (TL TR BR BL as given) once the layout's outlines (its ``slots``' and
-    the card's ``border``) lie on the photo's edges, from ``corners``, searching at each of
-    ``reaches`` (pixels) in turn; None where the fit runs away (:data:`_MAX_MOVE`, concave)."""
+def fit_outline(grad: Gradients, corners: np.ndarray, layout_name: str, reaches: tuple[float, ...]) -> np.ndarray | None:
+    """The board's corners (TL TR BR BL as given) once the layout's outlines (its slots' and the
+    card's border) lie on the photo's edges, from ``corners``, searching at each of ``reaches``
+    (pixels) in turn; None where the fit runs away (:data:`_MAX_MOVE`, concave)."""
     start = np.asarray(corners, np.float64)
-    outline = _outline(layout_name, slots, border)
+    outline = _outline(layout_name, True)
     h = board_homography(start).astype(np.float64)
     centre = start.mean(axis=0)
     scale = _side(start) / 2
@@ -259,7 +258,7 @@ def fit_outline(grad: Gradients, corners: np.ndarray, layout_name: str, reaches:
             moved = np.abs(delta[:6]).max() * scale
             if moved < _SETTLED_PX:
                 break
-    out = cv2.perspectiveTransform(np.array([[[0, 0]], [[1, 0]], [[1, 1]], [[0, 1]]], np.float64), h).reshape(4, 2)
+    out = to_image(h, _UNIT)
     return out if _sane(start, out) else None
 
 
@@ -275,19 +274,18 @@ def outline_contrast(grad: Gradients, corners: np.ndarray, layout_name: str) -> 
 def _contrast(grad: Gradients, h: np.ndarray, layout_name: str, reach: float, step_mm: float) -> float:
     d = half_slot(layout_name)
     hs = np.array([h] + [h @ np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1.0]]) for dx, dy in ((d, 0), (-d, 0), (0, d), (0, -d))])
-    x, n = _placed(hs, _outline(layout_name, True, False, step_mm))
+    x, n = _placed(hs, _outline(layout_name, False, step_mm))
     found = grad.edge_near(x, n, reach).mean(axis=1)
     return float(found[0] - found[1:].max())
 
 
 @dataclass(frozen=True)
 class OutlineFit:
-    """A board fitted by its outlines: corners (TL TR BR BL as its owner sees it), the contrast of
-    that turn (:func:`outline_contrast`) and the best of the other turns'."""
+    """A board fitted by its outlines: corners (TL TR BR BL as its owner sees it) and how well
+    they line up (:func:`outline_contrast`)."""
 
     corners: np.ndarray
     contrast: float
-    other_turn: float
 
 
 @dataclass(frozen=True)
@@ -317,7 +315,7 @@ def _search(grad: Gradients, start: np.ndarray, layout_name: str, steps: int = _
         turns = tuple(k for k in turns if (k % 2 == 0) == ((across >= down) == (w_mm >= h_mm))) or turns
     turned = np.array([board_homography(np.roll(start, -k, axis=0)).astype(np.float64) for k in turns])
     hs = (turned[:, None] @ shifts[None]).reshape(-1, 3, 3)
-    outline = _outline(layout_name, True, True, _SEARCH_STEP_MM)
+    outline = _outline(layout_name, True, _SEARCH_STEP_MM)
     x, _ = _projected(hs, outline)
     # Half a slot's move hardly turns an edge: each turn's normals serve its moves.
     _, n = _placed(turned, outline)
@@ -327,8 +325,7 @@ def _search(grad: Gradients, start: np.ndarray, layout_name: str, steps: int = _
     # the same lines, and the turn is told by the fits, not by this coarse look.
     best = found.argmax(axis=1)
     order = [k * len(shifts) + int(best[k]) for k in np.argsort(-found.max(axis=1), kind="stable")]
-    placements = [(turns[int(i) // len(shifts)], cv2.perspectiveTransform(_UNIT.reshape(-1, 1, 2), hs[i]).reshape(4, 2))
-                  for i in order]
+    placements = [(turns[int(i) // len(shifts)], to_image(hs[i], _UNIT)) for i in order]
     promise = max(_contrast(grad, hs[i], layout_name, reach, _SEARCH_STEP_MM) for i in order)
     return _Search(placements, promise)
 
@@ -352,8 +349,7 @@ def _fitted(grad: Gradients, start: np.ndarray, search: _Search, layout_name: st
     if not fits:
         return None
     contrast, corners = max(fits, key=lambda f: f[0])
-    others = [c for c, t in fits if not same_place(t, corners, 0.02) and same_place(t, corners)]
-    return OutlineFit(corners, contrast, max(others, default=0.0))
+    return OutlineFit(corners, contrast)
 
 
 def register_outline(grad: Gradients, corners: np.ndarray, layout_name: str, any_turn: bool = True) -> OutlineFit | None:
