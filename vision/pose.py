@@ -11,7 +11,7 @@ its near sides showing between the two. A print lies on the board's own plane.
 
 Lens distortion is not modelled: the homographies are fitted to the distorted image, and the
 lifted plane inherits their error near the image's edges. A view straight down leaves the focal
-length free: the constraints then fall back on a typical camera's (:data:`TYPICAL_FOV`).
+length free: it then falls back on a typical camera's (:data:`TYPICAL_FOV`).
 """
 
 from __future__ import annotations
@@ -22,12 +22,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-#: Horizontal field of view (degrees) assumed where the views do not fix the focal length: webcams
-#: and phones lie between about 55 and 80.
+#: Horizontal field of view (degrees) of a typical camera: webcams and phones lie between about
+#: 55 and 80, and their spread about it (one standard deviation).
 TYPICAL_FOV = 65.0
-#: Weight of :data:`TYPICAL_FOV` against the views' constraints (their axes of unit length): small,
-#: so that one slanted board decides.
-PRIOR_WEIGHT = 1e-5
+FOV_SPREAD = 20.0
+#: The fields of view tried (degrees).
+_FOVS = np.linspace(25.0, 120.0, 96)
+#: How far a board's back-projected axes stray from square and equal at the true focal length (the
+#: cosine of their angle, the log of their lengths' ratio): corners a pixel or two off on a board a
+#: few hundred pixels across.
+AXES_NOISE = 0.015
 
 
 @dataclass(frozen=True)
@@ -59,23 +63,30 @@ def _centred(h: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 
 
 def focal_length(homographies: Sequence[np.ndarray], size: tuple[int, int]) -> float:
-    """The focal length (pixels) that best makes every board's plane square and orthogonal, drawn
-    towards :data:`TYPICAL_FOV`'s where the views say little (a view straight down says nothing)."""
-    prior = 1.0 / (0.5 / math.tan(math.radians(TYPICAL_FOV) / 2)) ** 2  # 1/f^2, f in image widths
-    a_rows, b_rows = [1.0], [-prior]  # the prior: u = prior
-    weights = [PRIOR_WEIGHT]
+    """The focal length (pixels) most likely given every board's plane (its axes square and of one
+    length, within :data:`AXES_NOISE`) and a typical camera (:data:`TYPICAL_FOV`, :data:`FOV_SPREAD`):
+    a slanted board decides it; a view straight down says nothing, and leaves it to the typical
+    camera's, so that corners a pixel off cannot make a top-down view look steeply slanted."""
+    focals = size[0] / 2 / np.tan(np.radians(_FOVS) / 2)
+    cost = ((_FOVS - TYPICAL_FOV) / FOV_SPREAD) ** 2
+    centre = np.array([size[0] / 2, size[1] / 2])
     for h in homographies:
-        c = _centred(np.asarray(h, np.float64), size)
-        h1, h2 = c[:, 0], c[:, 1]
-        # h1' W h2 = 0 and h1' W h1 = h2' W h2, W = diag(u, u, 1), u = 1/f^2: linear in u.
-        a_rows += [h1[0] * h2[0] + h1[1] * h2[1], h1[0] ** 2 + h1[1] ** 2 - h2[0] ** 2 - h2[1] ** 2]
-        b_rows += [h1[2] * h2[2], h1[2] ** 2 - h2[2] ** 2]
-        weights += [1.0, 1.0]
-    a, b, wt = np.array(a_rows), np.array(b_rows), np.array(weights)
-    u = -float(np.sum(wt * a * b) / np.sum(wt * a * a))
-    if not u > 0:
-        u = prior
-    return size[0] / math.sqrt(u)
+        h = np.asarray(h, np.float64)
+        # K^-1 h for each focal length: the principal point taken out, then x and y divided by f.
+        shifted = h[:2] - np.outer(centre, h[2])
+        axes = np.concatenate([shifted[None, :, :2] / focals[:, None, None],
+                               np.broadcast_to(h[2, :2], (len(focals), 1, 2))], axis=1)  # F x 3 x 2
+        r1, r2 = axes[..., 0], axes[..., 1]
+        n1, n2 = np.linalg.norm(r1, axis=1), np.linalg.norm(r2, axis=1)
+        cosine = np.einsum("fi,fi->f", r1, r2) / (n1 * n2)
+        cost = cost + (cosine ** 2 + np.log(n1 / n2) ** 2) / AXES_NOISE ** 2
+    k = int(np.argmin(cost))
+    if 0 < k < len(cost) - 1:  # the parabola through the best and its neighbours
+        bend = cost[k - 1] - 2 * cost[k] + cost[k + 1]
+        step = 0.5 * (cost[k - 1] - cost[k + 1]) / bend if bend > 0 else 0.0
+        fov = float(np.interp(k + step, np.arange(len(_FOVS)), _FOVS))
+        return size[0] / 2 / math.tan(math.radians(fov) / 2)
+    return float(focals[k])
 
 
 def intrinsics(focal: float, size: tuple[int, int]) -> np.ndarray:
@@ -104,3 +115,28 @@ def lifted(pose_: Pose, height_mm: float) -> np.ndarray:
     up = 1.0 if camera_z > 0 else -1.0
     r1, r2, r3 = pose_.R[:, 0], pose_.R[:, 1], pose_.R[:, 2]
     return pose_.K @ np.column_stack([r1, r2, r3 * up * height_mm + pose_.t])
+
+
+def tile_tops(homographies: Sequence[np.ndarray], sizes_mm: Sequence[tuple[float, float]], image_size: tuple[int, int],
+              height_mm: float) -> list[np.ndarray]:
+    """For each board (its homography from board fractions to pixels, its size in millimetres),
+    the homography from board fractions to the image of the plane ``height_mm`` above it: where
+    the top face of a tile lying on a space shows. The focal length is worked out from every
+    board at once (:func:`focal_length`), each board's pose from its own homography: corners a
+    pixel or two off move a tile's top by a tenth of a tile or more on a board 200 pixels across
+    (``python bench/pose.py --nudge 1``)."""
+    metrics = [metric(np.asarray(h, np.float64), size) for h, size in zip(homographies, sizes_mm)]
+    if not metrics:
+        return []
+    K = intrinsics(focal_length(metrics, image_size), image_size)
+    return [lifted(pose(h, K), height_mm) @ np.diag([size[0], size[1], 1.0]) for h, size in zip(metrics, sizes_mm)]
+
+
+def lowered(tops: np.ndarray, base: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """Image points on the plane a tile's height above a board (``top``: board fractions to the
+    image of that plane, :func:`tile_tops`) taken down to the board's own plane (``base``): where
+    the bottom of a tile whose top shows at ``tops`` (N x ... x 2) stands."""
+    pts = np.asarray(tops, np.float64)
+    to_base = np.asarray(base, np.float64) @ np.linalg.inv(np.asarray(top, np.float64))
+    flat = np.c_[pts.reshape(-1, 2), np.ones(pts.size // 2)] @ to_base.T
+    return (flat[:, :2] / flat[:, 2:]).reshape(pts.shape)
