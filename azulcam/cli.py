@@ -295,6 +295,7 @@ def _reading_model() -> object:
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     from .calibration.profile import Profile, ProfileError
+    from .engine.final import final_scores, is_finished
     from .vision.analyze import ImageError, ProfileMismatch, analyze, load_image
     from .vision.bare import BareError, load_bare_boards
     from .vision.locate import LocateError
@@ -320,6 +321,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         raise BadInput(str(exc)) from None
     if args.check:
         observation["check"] = _check(observation, options)
+    if is_finished(observation):
+        observation["final"] = final_scores(observation)
     if args.text:
         from .text import observation_text
 
@@ -845,8 +848,10 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Read a photo of a table with its calibration profile (or, without one, "
                                    "with the boards found in it) and print the "
                                    "azulcam-observation/1: every factory display, the centre, every board slot, the "
-                                   "tiles beside the boards and the supply, with what is uncertain and what could "
-                                   "not be seen.")
+                                   "tiles beside the boards, the Azul score markers and the supply, with what is "
+                                   "uncertain and what could not be seen. A finished Azul game (a wall with a "
+                                   "complete row) also gets its final scores: each marker plus the walls' "
+                                   "end-of-game bonuses.")
     a.add_argument("image", help="photo of the table (JPEG, PNG, ...)")
     a.add_argument("--profile", default=None,
                    help="azulcam-profile/1 file of this camera ('-' for standard input); without one, give --game "

@@ -63,6 +63,7 @@ def observation_text(observation: Mapping[str, Any], lang: str, *, options: Mapp
     out += w.uncertain()
     out += w.warnings()
     out += w.check()
+    out += w.final()
     return _finish(out)
 
 
@@ -480,6 +481,30 @@ class _Writer:
         if check.get("possible", not problems) and not problems:
             return _wrap(self.m.text("check.possible"))
         return _items(self.m.text("check.impossible"), problems)
+
+
+    def final(self) -> list[str]:
+        """The final scores of a finished game (``final``, :func:`azulcam.engine.final.final_scores`):
+        each player's marker, bonuses and total, the winners, and what makes a score doubtful."""
+        final = self.obs.get("final")
+        if not isinstance(final, Mapping):
+            return []
+        m = self.m
+        players = final["players"]
+        header = [self.short_player(e["player"]) for e in players]
+        unknown = m.text("final.unknown")
+        rows = [(m.text("final.marker"), [unknown if e["marker"] is None else str(e["marker"]) for e in players])]
+        rows += [(m.text(f"breakdown.azul.{k}"), [str(e[k]) for e in players]) for k in ("rows", "columns", "colors")]
+        rows.append((m.text("breakdown.total"), [unknown if e["score"] is None else str(e["score"]) for e in players]))
+        out = ["", m.text("section.final_scores")] + _table(rows, header)
+        winners = list(final.get("winners", []))
+        if winners:
+            who = _join(m, [self.player_header(p) for p in winners])
+            points = m.count("points", next(e["score"] for e in players if e["player"] == winners[0]))
+            out += _wrap(m.count("score.winners", len(winners), players=who, points=points))
+        problems = [m.text(p["code"], **{k: v for k, v in p.items() if k not in ("code", "player")},
+                           player=self.player_header(p["player"])) for p in final.get("problems", [])]
+        return out + (_items(m.text("final.doubts"), problems) if problems else [])
 
 
 # --------------------------------------------------------------------------- the engine's and reader's words

@@ -50,21 +50,11 @@ from azulcam.vision.classify import Classifier, default_classifier, load_model, 
 from azulcam.synth.dataset import random_position
 from azulcam.vision.calibrate import CalibrationError, find_boards
 from azulcam.vision.detect import load_detector
-from azulcam.vision.evaluate import Score, compare
+from azulcam.vision.evaluate import Score, compare, nudged_profile
 from azulcam.vision.register import without_ipp
 from azulcam.synth.render import SceneOptions, render_moments, render_state
 
 from azulcam.progress import Progress
-
-
-def nudged(profile: dict, rng: np.random.Generator, px: float) -> Profile:
-    """The true profile with every corner a few pixels off, as clicked by hand."""
-    data = {**profile, "boards": [dict(b) for b in profile["boards"]]}
-    for b in data["boards"] + ([data["scoring_board"]] if data["scoring_board"] else []):
-        b["corners"] = (np.asarray(b["corners"]) + rng.normal(0, px, (4, 2))).tolist()
-    if data["scoring_board"]:
-        data["scoring_board"] = dict(data["scoring_board"])
-    return Profile.from_json(data)
 
 
 #: A board is found where each of its corners lies within this share of its diagonal of the truth's.
@@ -187,11 +177,11 @@ def main() -> None:
         if args.calibrated:  # the same table photographed at the game's start, boards bare
             start = GAMES[state.game]["new"](state.players, state.options, 0)
             calibration, scene = render_moments([start, state], (args.seed, n), options)
-            profile = nudged(scene.truth["profile"], nudge, args.nudge)
+            profile = nudged_profile(scene.truth["profile"], nudge, args.nudge)
             bare = {} if args.ignore_bare else bare_boards(calibration.image, profile, classifier, fitter)
         else:
             scene = render_state(state, (args.seed, n), options)
-            profile = nudged(scene.truth["profile"], nudge, args.nudge)
+            profile = nudged_profile(scene.truth["profile"], nudge, args.nudge)
             bare = {}
         image = scene.image
         # A camera reads one table frame after frame: the first frame also fits the table's plane
@@ -236,6 +226,8 @@ def main() -> None:
     print(f"  factories exact       {figures['factories_exact'] * 100:.2f}%  ({total.factories_right} of {total.factories},"
           f" {total.factories_missed} not found)")
     print(f"  observations exact    {figures['observations_exact'] * 100:.1f}%  ({total.images_right} of {total.images})")
+    if total.markers:
+        print(f"  score markers right   {figures['markers_right'] * 100:.1f}%  ({total.markers_right} of {total.markers})")
     for game, s in per_game.items():
         if s.images:
             f = s.figures()

@@ -21,12 +21,14 @@ import cv2
 import numpy as np
 
 from ..engine import pavilion_board as topo
-from ..engine.azul import COLORS as AZUL_COLORS
+from ..engine.azul import COLORS as AZUL_COLORS, SCORE_TRACK_TOP
 from ..engine.errors import show
 
 LAYOUT_FORMAT = "azulcam-layout/1"
-_LAYOUT_KEYS = ("format", "name", "size_mm", "slots")
+_LAYOUT_KEYS = ("format", "name", "size_mm", "slots", "track")
 _SLOT_KEYS = ("id", "polygon", "printed", "number")
+#: An Azul score track's cells: 0 to 100.
+TRACK_CELLS = SCORE_TRACK_TOP + 1
 LAYOUT_NAMES: tuple[str, ...] = ("azul-colored", "azul-grey", "pavilion-colored", "pavilion-grey", "pavilion-scoring")
 
 Point = tuple[float, float]
@@ -75,11 +77,13 @@ class Slot:
 
 @dataclass(frozen=True)
 class Layout:
-    """A board side: its name, printed size in millimetres and slots in a fixed order."""
+    """A board side: its name, printed size in millimetres, slots in a fixed order and, where the
+    board has one (Azul), its score track's cells, the cell of score ``n`` at index ``n``."""
 
     name: str
     size_mm: tuple[float, float]
     slots: tuple[Slot, ...]
+    track: tuple[tuple[Point, ...], ...] = ()
     _by_id: dict[str, Slot] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -99,14 +103,18 @@ class Layout:
         return tuple(s.id for s in self.slots)
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": LAYOUT_FORMAT, "name": self.name, "size_mm": list(self.size_mm),
-                "slots": [s.to_json() for s in self.slots]}
+        out = {"format": LAYOUT_FORMAT, "name": self.name, "size_mm": list(self.size_mm),
+               "slots": [s.to_json() for s in self.slots]}
+        if self.track:
+            out["track"] = _track_json(self.track)
+        return out
 
     def dumps(self) -> str:
-        """JSON text, one slot per line, so that edited layouts diff well."""
+        """JSON text, one slot (and one track cell) per line, so that edited layouts diff well."""
         head = json.dumps({"format": LAYOUT_FORMAT, "name": self.name, "size_mm": list(self.size_mm)})[:-1]
         body = ",\n  ".join(json.dumps(s.to_json()) for s in self.slots)
-        return f'{head}, "slots": [\n  {body}\n]}}\n'
+        track = ",\n  ".join(json.dumps(cell) for cell in _track_json(self.track))
+        return f'{head}, "slots": [\n  {body}\n]' + (f', "track": [\n  {track}\n]' if self.track else "") + "}\n"
 
     @classmethod
     def from_json(cls, data: Any, source: str = "layout") -> "Layout":
@@ -136,8 +144,7 @@ class Layout:
             if unknown:
                 raise LayoutError(f"{where}: unknown key {unknown[0]!r} (a slot has {', '.join(_SLOT_KEYS)})")
             poly = s.get("polygon")
-            if not (isinstance(poly, list) and len(poly) >= 3
-                    and all(isinstance(p, list) and len(p) == 2 and all(is_number(v) for v in p) for p in poly)):
+            if not _is_polygon(poly):
                 raise LayoutError(f"{where}: polygon must be a list of at least 3 [x, y] points, not {show(poly)}")
             printed, number = s.get("printed"), s.get("number")
             if printed is not None and not (isinstance(printed, str) and (colors is None or printed in colors)):
@@ -146,7 +153,12 @@ class Layout:
             if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
                 raise LayoutError(f"{where}: number must be an integer, not {show(number)}")
             slots.append(Slot(s["id"], tuple((float(x), float(y)) for x, y in poly), printed, number))
-        layout = cls(name, (float(size[0]), float(size[1])), tuple(slots))
+        track = data.get("track", [])
+        if not (isinstance(track, list) and all(_is_polygon(cell) for cell in track)):
+            raise LayoutError(f"{source}: track must be a list of score cells, each a list of at least 3 [x, y] "
+                              f"points, not {show(track) if len(show(track)) <= 80 else show(track)[:80] + '...'}")
+        layout = cls(name, (float(size[0]), float(size[1])), tuple(slots),
+                     tuple(tuple((float(x), float(y)) for x, y in cell) for cell in track))
         problems = check_layout(layout)
         if problems:
             raise LayoutError(f"{source}: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
@@ -157,9 +169,22 @@ class Layout:
         """A copy with every slot moved by ``x' = (x - 0.5) * sx + 0.5 + dx`` (and likewise y):
         for an edition whose print sits a little larger, smaller or off-centre on its board."""
         (sx, sy), (dx, dy) = scale, shift
-        slots = tuple(Slot(s.id, tuple(((x - 0.5) * sx + 0.5 + dx, (y - 0.5) * sy + 0.5 + dy) for x, y in s.polygon),
-                           s.printed, s.number) for s in self.slots)
-        return Layout(name or self.name, tuple(size_mm) if size_mm else self.size_mm, slots)  # type: ignore[arg-type]
+        def moved(poly: tuple[Point, ...]) -> tuple[Point, ...]:
+            return tuple(((x - 0.5) * sx + 0.5 + dx, (y - 0.5) * sy + 0.5 + dy) for x, y in poly)
+
+        slots = tuple(Slot(s.id, moved(s.polygon), s.printed, s.number) for s in self.slots)
+        return Layout(name or self.name, tuple(size_mm) if size_mm else self.size_mm,  # type: ignore[arg-type]
+                      slots, tuple(moved(cell) for cell in self.track))
+
+
+def _track_json(track: tuple[tuple[Point, ...], ...]) -> list[list[list[float]]]:
+    return [[[round(x, 5), round(y, 5)] for x, y in cell] for cell in track]
+
+
+def _is_polygon(poly: Any) -> bool:
+    """A list of at least three [x, y] points, each a finite number."""
+    return (isinstance(poly, list) and len(poly) >= 3
+            and all(isinstance(p, list) and len(p) == 2 and all(is_number(v) for v in p) for p in poly))
 
 
 def is_number(v: Any) -> bool:
@@ -190,6 +215,15 @@ def check_layout(layout: Layout) -> list[str]:
         problems.append(f"missing slot {missing[0]}" + (f" and {len(missing) - 1} more" if len(missing) > 1 else ""))
     problems += [f"unknown slot {i}" for i in ids if i not in expected]
     problems += [f"slot {i} appears twice" for i in sorted({i for i in ids if ids.count(i) > 1})]
+    if layout.track and not layout.name.startswith("azul"):
+        problems.append("only an Azul board has a score track")
+    elif layout.track and len(layout.track) != TRACK_CELLS:
+        problems.append(f"the score track has {TRACK_CELLS} cells (0 to {TRACK_CELLS - 1}), not {len(layout.track)}")
+    for n, cell in enumerate(layout.track):
+        if any(not (-0.001 <= v <= 1.001) for p in cell for v in p):
+            problems.append(f"score cell {n} lies outside the board (coordinates are fractions 0..1)")
+        elif not cv2.isContourConvex(np.array(cell, np.float32)) or _convex_area(np.array(cell, np.float32)) < 1e-6:
+            problems.append(f"score cell {n} is not a convex polygon with an area")
     polys = []
     for s in layout.slots:
         if any(not (-0.001 <= v <= 1.001) for p in s.polygon for v in p):

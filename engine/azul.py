@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Iterator, Union
+from typing import Any, Iterator, Sequence, Union
 
 from .common import CHANCE, TERMINAL, GameState, LegalMoves, Outcome, Scored, check_draw, check_keys, is_int, moved, pile_from_json, pile_to_json, pour
 from .errors import IllegalMoveError, ImpossibleDealError, InvalidMoveError, show
@@ -32,6 +32,8 @@ FLOOR_PENALTIES = (1, 1, 2, 2, 2, 3, 3)
 FLOOR_SIZE = len(FLOOR_PENALTIES)
 _FLOOR_LOSS = tuple(sum(FLOOR_PENALTIES[:k]) for k in range(FLOOR_SIZE + 1))
 ROW_BONUS, COLUMN_BONUS, COLOR_BONUS = 2, 7, 10
+#: The last cell of a board's score track (its cells run 0..100).
+SCORE_TRACK_TOP = 100
 
 CENTER = "center"
 FLOOR = "floor"
@@ -821,10 +823,8 @@ class AzulState(GameState):
     def _finish(self, reason: str) -> None:
         log = self._log
         for p, b in enumerate(self._boards):
-            rows = b.complete_rows()
-            columns = sum(1 for col in range(5) if all(b.row_filled[r] >> col & 1 for r in range(5)))
-            colors = sum(1 for c in range(5) if b.wall.count(c) == 5)
-            b.bonus = [rows * ROW_BONUS, columns * COLUMN_BONUS, colors * COLOR_BONUS]
+            b.bonus = list(end_bonuses(b.wall))
+            rows, columns, colors = b.bonus[0] // ROW_BONUS, b.bonus[1] // COLUMN_BONUS, b.bonus[2] // COLOR_BONUS
             b.score += sum(b.bonus)
             if log is not None:
                 for key, count, value in (("rows", rows, ROW_BONUS), ("columns", columns, COLUMN_BONUS), ("colors", colors, COLOR_BONUS)):
@@ -1161,6 +1161,23 @@ def _runs(row_filled: list[int], r: int, col: int) -> tuple[int, int]:
     rf = row_filled
     vmask = (rf[0] >> col & 1) | (rf[1] >> col & 1) << 1 | (rf[2] >> col & 1) << 2 | (rf[3] >> col & 1) << 3 | (rf[4] >> col & 1) << 4
     return _RUN[rf[r]][col], _RUN[vmask][r]
+
+
+def end_bonuses(wall: Sequence[int]) -> tuple[int, int, int]:
+    """The end-of-game bonuses of a wall (25 tile indices of :data:`TILE_NAMES`, row by row, -1
+    where empty), in points: each complete row, each complete column, and each colour on five
+    spaces (a joker is no colour)."""
+    rows = sum(1 for r in range(5) if all(wall[r * 5 + c] >= 0 for c in range(5)))
+    columns = sum(1 for c in range(5) if all(wall[r * 5 + c] >= 0 for r in range(5)))
+    colors = sum(1 for k in range(len(COLORS)) if sum(1 for t in wall if t == k) == 5)
+    return rows * ROW_BONUS, columns * COLUMN_BONUS, colors * COLOR_BONUS
+
+
+def most_placement_points(wall: Sequence[int]) -> int:
+    """The most points the tiles on a wall (as :func:`end_bonuses`) can have scored when placed:
+    each no more than it would score placed last, as a wall's tiles only ever gain neighbours."""
+    rows = [sum(1 << c for c in range(5) if wall[r * 5 + c] >= 0) for r in range(5)]
+    return sum(placement_points(rows, r, c) for r in range(5) for c in range(5) if wall[r * 5 + c] >= 0)
 
 
 def placement_points(row_filled: list[int], r: int, col: int) -> int:

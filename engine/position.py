@@ -16,6 +16,7 @@ from typing import Any
 
 from . import pavilion_board as topo
 from .azul import COLORS as AZUL_COLORS
+from .azul import SCORE_TRACK_TOP as TRACK_TOP
 from .azul import TILE_NAMES as AZUL_TILE_NAMES
 from .azul import wall_column
 from .common import is_int
@@ -81,7 +82,8 @@ def read_observation(data: Any) -> dict[str, Any]:
     must be ``azulcam-observation/1``. Each factory is ``{"center": [x, y], "tiles": [names]}``
     (``center`` null when there is no picture, as in :func:`.observe.observation_of`); the
     ``center`` and a board's ``hand`` count tiles by name; a board is ``{"player": number,
-    "slots": {slot id: tile name}, "hand": {...}}``, each player once; ``supply`` is null (Azul)
+    "slots": {slot id: tile name}, "hand": {...}, "score": cell}``, each player once (``score``,
+    Azul only and optional: the cell 0..100 of the player's marker on the score track); ``supply`` is null (Azul)
     or the ten supply spaces, each a tile name or null (Summer Pavilion); ``uncertain`` and
     ``warnings`` are lists of strings. Tile names and slot ids are those of the game. Keys of its
     own at the top (such as ``check``) are kept; anywhere else an unknown key is refused.
@@ -128,7 +130,7 @@ def read_observation(data: Any) -> dict[str, Any]:
         where = f"boards[{i}]"
         if not isinstance(b, dict):
             raise _fail(where, f"must be an object {{'player': ..., 'slots': ..., 'hand': ...}}, not {show(b)}")
-        _check_keys(b, ("player", "slots", "hand"), ("player", "slots"), where)
+        _check_keys(b, ("player", "slots", "hand", "score"), ("player", "slots"), where)
         p = b["player"]
         if not (is_int(p) and 0 <= p < _MAX_BOARDS):
             raise _fail(f"{where}.player", f"must be a player number 0..{_MAX_BOARDS - 1}, not {show(p)}")
@@ -143,6 +145,10 @@ def read_observation(data: Any) -> dict[str, Any]:
                 raise _fail(f"{where}.slots", f"unknown slot {show(slot)}")
             _check_tile(game, name, f"{where}.slots.{slot}")
         _check_counts(game, b.get("hand", {}), f"{where}.hand")
+        score = b.get("score")
+        if score is not None and not (game == "azul" and is_int(score) and 0 <= score <= TRACK_TOP):
+            raise _fail(f"{where}.score", f"must be the cell of the player's score marker on an Azul score track, "
+                                          f"0..{TRACK_TOP}, or null, not {show(score)}")
 
     supply = out.setdefault("supply", None)
     if game == "azul" and supply is not None:

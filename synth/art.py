@@ -738,6 +738,26 @@ def tile_sprite(game: str, kind: str, size_px: int, family_name: str = "classic"
 _SIDE_DARKEN = 0.42
 
 
+#: Azul's score marker: a black cube, its top a little lighter where its edges catch the light.
+MARKER_TOP = (38, 36, 35)
+MARKER_SIDE = (20, 20, 20)
+
+
+@lru_cache(maxsize=64)
+def marker_sprite(size_px: int, family_name: str = "classic") -> tuple[np.ndarray, np.ndarray]:
+    """The score marker's top face (BGRA, a square ``size_px`` across) and its polygon, the same
+    in every family: the game's black cube. ``family_name`` is checked and otherwise unused."""
+    family(family_name)
+    if not isinstance(size_px, (int, np.integer)) or size_px < 4:
+        raise ValueError(f"size_px must be an integer >= 4, not {size_px!r}")
+    size_px = int(size_px)
+    img = np.full((size_px, size_px, 4), 255, np.uint8)
+    img[..., :3] = MARKER_TOP
+    cv2.rectangle(img, (0, 0), (size_px - 1, size_px - 1), (*_shade(MARKER_TOP, 0.25), 255), max(1, size_px // 8))
+    square = np.array([(0, 0), (size_px, 0), (size_px, size_px), (0, size_px)], np.float32)
+    return _frozen(img), _frozen(square)
+
+
 def tile_side_color(game: str, kind: str, family_name: str = "classic") -> tuple[int, int, int]:
     """BGR colour of the tile's edge (the bevelled sides seen in an oblique view), darker than the top."""
     _check_game_kind(game, kind)
@@ -844,7 +864,7 @@ def _azul_board(name: str, w: int, h: int, fam: Family) -> np.ndarray:
     img = _paper(h, w, fam.card, _seed(name, w, h, "paper"))
     band = 0.022 * u
     _ornament_band(img, w, h, band, fam.frame, fam.ornament)
-    _azul_score_track(img, w, h, fam)
+    _azul_score_track(img, layout, w, h, fam)
     _azul_cartouche(img, w, h, fam)
     # Pattern lines: beige squares with a darker rim, an arrow towards each wall row.
     for r in range(5):
@@ -864,8 +884,10 @@ def _azul_board(name: str, w: int, h: int, fam: Family) -> np.ndarray:
     return _grain(img, _seed(name, w, h, "grain"))
 
 
-def _azul_score_track(img: np.ndarray, w: int, h: int, fam: Family) -> None:
-    x0, x1, y0, y1 = 0.044 * w, 0.956 * w, 0.06 * h, 0.31 * h
+def _azul_score_track(img: np.ndarray, layout: Layout, w: int, h: int, fam: Family) -> None:
+    """The score track where the layout puts its cells: 1 to 100 in five rows, 0 above them."""
+    x0, y0 = layout.track[1][0][0] * w, layout.track[1][0][1] * h
+    x1, y1 = layout.track[100][2][0] * w, layout.track[100][2][1] * h
     cw, ch = (x1 - x0) / 20, (y1 - y0) / 5
     panel = _shade(fam.card, 0.35)
     cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), panel, -1)
@@ -886,7 +908,7 @@ def _azul_score_track(img: np.ndarray, w: int, h: int, fam: Family) -> None:
     for r in range(6):
         _line(img, (x0, y0 + r * ch), (x1, y0 + r * ch), line, 1)
     # The separate 0 cell at the very top left, above row 1.
-    zx, zy = x0, 0.026 * h
+    zx, zy = x0, layout.track[0][0][1] * h
     cv2.rectangle(img, (int(zx), int(zy)), (int(zx + cw), int(y0 - 0.004 * h)), panel, -1)
     cv2.rectangle(img, (int(zx), int(zy)), (int(zx + cw), int(y0 - 0.004 * h)), line, 1)
     _text(img, "0", (zx + cw / 2, (zy + y0) / 2), 0.28 * ch, fam.frame, 0.1)

@@ -24,14 +24,17 @@ FAMILY_NAMES: tuple[str, ...] = tuple(art.FAMILIES) + tuple(OTHER_HANDS)
 class Drawing:
     """One family's drawing: its components (``board_art(layout, px_per_mm)``,
     ``factory_sprite(px)``, ``tile_sprite(game, kind, px)``, ``tile_side_color(game, kind)``,
-    ``table_texture(index)``: one function for all of one hand's families, which share its
-    tables), its tables, and its light (``None``: the renderer's own)."""
+    ``marker_sprite(px)`` and ``marker_side`` (Azul's score marker), ``table_texture(index)``:
+    one function for all of one hand's families, which share its tables), its tables, and its
+    light (``None``: the renderer's own)."""
 
     name: str
     board_art: Callable[[str, float], np.ndarray]
     factory_sprite: Callable[[int], np.ndarray]
     tile_sprite: Callable[[str, str, int], tuple[np.ndarray, np.ndarray]]
     tile_side_color: Callable[[str, str], tuple[int, int, int]]
+    marker_sprite: Callable[[int], tuple[np.ndarray, np.ndarray]]
+    marker_side: tuple[int, int, int]
     table_texture: Callable[[int], np.ndarray]
     tables: tuple[int, ...]
     light: Callable[..., np.ndarray] | None = None
@@ -43,7 +46,7 @@ def drawing(name: str) -> Drawing:
     hand: Any = OTHER_HANDS.get(name)
     if hand is not None:
         return Drawing(name, hand.board_art, hand.factory_sprite, hand.tile_sprite, hand.tile_side_color,
-                       hand.table_texture, hand.TABLES, hand.light)
+                       hand.marker_sprite, hand.MARKER_SIDE, hand.table_texture, hand.TABLES, hand.light)
     try:
         family = art.family(name)
     except ValueError:
@@ -52,4 +55,6 @@ def drawing(name: str) -> Drawing:
     return Drawing(family.name, partial(art.board_art, family_name=family.name),
                    partial(art.factory_sprite, family_name=family.name),
                    partial(art.tile_sprite, family_name=family.name),
-                   partial(art.tile_side_color, family_name=family.name), art.table_texture, family.tables)
+                   partial(art.tile_side_color, family_name=family.name),
+                   partial(art.marker_sprite, family_name=family.name), art.MARKER_SIDE, art.table_texture,
+                   family.tables)

@@ -237,6 +237,28 @@ def tile_sprite(game: str, kind: str, size_px: int) -> tuple[np.ndarray, np.ndar
     return _frozen(_shrunk(img, mask, (w_out, s_out))), _frozen(poly)
 
 
+#: The score marker, as this hand draws it: a charcoal cube, matte, its top's edge rounded off.
+MARKER_TOP = (52, 50, 54)
+MARKER_SIDE = (30, 28, 30)
+
+
+@lru_cache(maxsize=32)
+def marker_sprite(size_px: int) -> tuple[np.ndarray, np.ndarray]:
+    """The score marker's top face as BGRA (a square ``size_px`` across) and its polygon."""
+    if not isinstance(size_px, (int, np.integer)) or size_px < 4:
+        raise ValueError(f"size_px must be an integer >= 4, not {size_px!r}")
+    s_out = int(size_px)
+    k = max(1, min(SUPERSAMPLE, 512 // s_out))
+    s = s_out * k
+    mask = _rounded_square(s, 0.2 * s)
+    img = np.zeros((s, s, 3), np.float32)
+    img[:] = MARKER_TOP
+    rng = np.random.default_rng(_seed("marker", s_out))
+    img += rng.normal(0.0, 4.0, (s, s, 1)).astype(np.float32)  # a matte, speckled finish
+    square = np.array([(0, 0), (s_out, 0), (s_out, s_out), (0, s_out)], np.float32)
+    return _frozen(_shrunk(np.clip(img, 0, 255), mask, (s_out, s_out))), _frozen(square)
+
+
 def tile_side_color(game: str, kind: str) -> tuple[int, int, int]:
     """The tile's sides: the body's colour, darker and greyer (a resin cast through, its sides matte)."""
     _check(game, kind)
@@ -273,7 +295,8 @@ def _azul(name: str, w: int, h: int) -> np.ndarray:
         cv2.rectangle(img, (int((cx - 0.01) * w), int((cy - 0.01) * h)), (int((cx + 0.01) * w), int((cy + 0.01) * h)),
                       INK, -1)
     # Score track: a ruled grid of 5 x 20 with the numbers small, every fifth circled.
-    x0, x1, y0, y1 = 0.044 * w, 0.956 * w, 0.06 * h, 0.31 * h
+    x0, y0 = layout.track[1][0][0] * w, layout.track[1][0][1] * h
+    x1, y1 = layout.track[100][2][0] * w, layout.track[100][2][1] * h
     cw, ch = (x1 - x0) / 20, (y1 - y0) / 5
     for r in range(6):
         cv2.line(img, (int(x0), int(y0 + r * ch)), (int(x1), int(y0 + r * ch)), RULE, max(1, int(rule * 0.6)), cv2.LINE_AA)
@@ -286,8 +309,9 @@ def _azul(name: str, w: int, h: int) -> np.ndarray:
             if n % 5 == 0:
                 _dot(img, centre, 0.42 * min(cw, ch), RULE, max(1, int(rule * 0.6)))
             _write(img, str(n), centre, 0.28 * ch, INK)
-    cv2.rectangle(img, (int(x0), int(0.026 * h)), (int(x0 + cw), int(y0)), RULE, max(1, int(rule * 0.6)), cv2.LINE_AA)
-    _write(img, "0", (x0 + cw / 2, (0.026 * h + y0) / 2), 0.25 * ch, INK)
+    zy = layout.track[0][0][1] * h
+    cv2.rectangle(img, (int(x0), int(zy)), (int(x0 + cw), int(y0)), RULE, max(1, int(rule * 0.6)), cv2.LINE_AA)
+    _write(img, "0", (x0 + cw / 2, (zy + y0) / 2), 0.25 * ch, INK)
     # Title: plain letters under a rule.
     _write(img, "AZUL", (0.21 * w, 0.385 * h), 0.05 * h, INK)
     cv2.line(img, (int(0.08 * w), int(0.42 * h)), (int(0.34 * w), int(0.42 * h)), RULE, max(1, int(rule)), cv2.LINE_AA)

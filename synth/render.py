@@ -32,11 +32,12 @@ import numpy as np
 from ..calibration.profile import PROFILE_FORMAT
 from . import hands, props
 from ..vision import boards as geo
-from ..vision.boards import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_height, tile_mm
+from ..vision.boards import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, SCORE_MARKER_MM, factory_diameter, tile_height, tile_mm
 from ..vision.timing import Stopwatch
 from .camera import Camera, ViewRanges, sample_camera
 from .props import Prop
-from .table import Arrangement, Item, Table, arrange, build_table, contents_of, observation, rotate, zone_contents
+from .table import (Arrangement, Item, Marker, Table, arrange, build_table, contents_of, marker_cells, observation, rotate,
+                    score_markers, zone_contents)
 
 SCENE_FORMAT = "azulcam-scene/1"
 _MAX_CANVAS_PX = 3e6  # keeps a zoomed-out oblique view from drawing a huge canvas
@@ -362,6 +363,42 @@ def _item_polygon(game: str, item: Item) -> np.ndarray:
     return np.array([(item.x + dx, item.y + dy) for dx, dy in (rotate(x, y, item.angle) for x, y in local)])
 
 
+@dataclass(frozen=True)
+class _Body:
+    """A tile or a score marker as drawn: its centre (mm), the polygon its sprite is placed on and
+    its outline on the table (mm), the height it rests on and its own, its sides' colour and its
+    top face's sprite."""
+
+    x: float
+    y: float
+    polygon: np.ndarray
+    outline: np.ndarray
+    base: float
+    height: float
+    side: tuple[int, int, int]
+    sprite: tuple[np.ndarray, np.ndarray]
+
+
+def _body(game: str, item: Item, drawn: Any, ppm: float) -> _Body:
+    poly = _item_polygon(game, item)
+    return _Body(item.x, item.y, poly, poly[4:] if len(poly) > 4 else poly, item.base, tile_height(game),
+                 drawn.tile_side_color(game, item.kind), drawn.tile_sprite(game, item.kind, _sprite_size(game, item.kind, ppm)))
+
+
+def marker_outline(marker: Marker) -> np.ndarray:
+    """A score marker's square on the table (mm, 4 x 2, the sprite's vertex order)."""
+    s = SCORE_MARKER_MM / 2
+    return np.array([(marker.x + dx, marker.y + dy)
+                     for dx, dy in (rotate(x, y, marker.angle) for x, y in ((-s, -s), (s, -s), (s, s), (-s, s)))])
+
+
+def _marker_body(marker: Marker, drawn: Any, ppm: float) -> _Body:
+    poly = marker_outline(marker)
+    size = next((s for s in _SPRITE_LADDER if s >= SCORE_MARKER_MM * ppm * 1.1), _SPRITE_LADDER[-1])
+    return _Body(marker.x, marker.y, poly, poly, marker.base, SCORE_MARKER_MM, drawn.marker_side,
+                 drawn.marker_sprite(size))
+
+
 #: Sprite sizes are taken from this ladder (about 12% apart): the warp scales them the rest of the
 #: way, and the art cache holds a few dozen sprites per kind instead of one per scale ever seen.
 _SPRITE_LADDER = tuple(sorted({int(round(6 * 1.12 ** k)) for k in range(40)}))
@@ -446,26 +483,23 @@ def draw_table(table: Table, camera: Camera, look: Look, lying: Sequence[Prop] =
         c = lift(np.array([[fx, fy]]), FACTORY_HEIGHT_MM, cam_xy, cam_h)
         cv2.circle(shade, tuple(np.round(canvas.xy(c)[0] * 16).astype(int)), int(diameter / 2 * ppm * 16), 0, -1,
                    cv2.LINE_AA, 4)
-    # Tiles: shadows first, then each tile far to near so that nearer sides cover farther ones.
-    height = tile_height(arr.game)
-    polys = [_item_polygon(arr.game, it) for it in table.items]
-    outlines = [poly[4:] if len(poly) > 4 else poly for poly in polys]
-    for it, outline in zip(table.items, outlines):
-        cv2.fillConvexPoly(shade, np.round(canvas.xy(outline + light * (height + it.base)) * 16).astype(np.int32), 255,
-                           cv2.LINE_AA, 4)
+    # Tiles and score markers: shadows first, then each body far to near so that nearer sides
+    # cover farther ones.
+    bodies = [_body(arr.game, it, drawn, ppm) for it in table.items] + [_marker_body(m, drawn, ppm) for m in table.markers]
+    for body in bodies:
+        cv2.fillConvexPoly(shade, np.round(canvas.xy(body.outline + light * (body.height + body.base)) * 16
+                                           ).astype(np.int32), 255, cv2.LINE_AA, 4)
     k = max(3, int(ppm * 3) | 1)
     shade = cv2.blur(shade, (k, k))
     factor = cv2.merge([255 - (shade.astype(np.float32) * look.shadow_strength).astype(np.uint8)] * 3)
     cv2.multiply(img, factor, dst=img, scale=1 / 255)
-    order = sorted(range(len(table.items)),
-                   key=lambda i: -math.hypot(table.items[i].x - cam_xy[0], table.items[i].y - cam_xy[1]))
-    for i in order:
-        it, poly, outline = table.items[i], polys[i], outlines[i]
-        top = lift(poly, it.base + height, cam_xy, cam_h)
-        edge = np.vstack([lift(outline, it.base, cam_xy, cam_h), lift(outline, it.base + height, cam_xy, cam_h)])
+    for body in sorted(bodies, key=lambda b: -math.hypot(b.x - cam_xy[0], b.y - cam_xy[1])):
+        top = lift(body.polygon, body.base + body.height, cam_xy, cam_h)
+        edge = np.vstack([lift(body.outline, body.base, cam_xy, cam_h),
+                          lift(body.outline, body.base + body.height, cam_xy, cam_h)])
         sides = cv2.convexHull(np.round(canvas.xy(edge) * 16).astype(np.int32))
-        cv2.fillConvexPoly(img, sides, drawn.tile_side_color(arr.game, it.kind), cv2.LINE_AA, 4)
-        sprite, sprite_poly = drawn.tile_sprite(arr.game, it.kind, _sprite_size(arr.game, it.kind, ppm))
+        cv2.fillConvexPoly(img, sides, body.side, cv2.LINE_AA, 4)
+        sprite, sprite_poly = body.sprite
         _paste_affine(img, sprite, sprite_poly[:3] - 0.5, canvas.xy(top[:3]))
     return canvas
 
@@ -635,6 +669,8 @@ def hidden_zones(table: Table, camera: Camera, masks: dict[str, np.ndarray]) -> 
     for it in table.items:
         if it.zone != "carried" and (not it.zone.startswith("boards.") or it.zone.endswith(".hand")):
             points.append((it.zone, it.x, it.y, it.base + h_tile))
+    for marker in table.markers:
+        points.append((marker.zone, marker.x, marker.y, marker.base + SCORE_MARKER_MM))
     pts = np.array([[x, y, -z] for _, x, y, z in points])
     px = camera.project(pts)
     w, h = camera.size
@@ -725,6 +761,17 @@ def sample_lying(seed: int | tuple[int, ...], arrangement: Arrangement, options:
 
 #: Added to a scene's seed for its props' generator.
 _PROPS_STREAM = 7919
+#: Added to a scene's seed for its score markers' generator.
+_MARKERS_STREAM = 7927
+
+
+def _markers(seed: int | tuple[int, ...], moment: int, arrangement: Arrangement, state: Any) -> list[Marker]:
+    """Azul's score markers where ``state``'s scores put them, from a generator of their own (seeded
+    by the scene's seed and the moment), so that the rest of a scene draws as before they existed."""
+    if arrangement.game != "azul":
+        return []
+    rng = np.random.default_rng((*((seed,) if isinstance(seed, int) else seed), _MARKERS_STREAM, moment))
+    return score_markers(arrangement, marker_cells(state), rng)
 
 
 def render_state(state: Any, seed: int | tuple[int, ...], options: SceneOptions = SceneOptions(),
@@ -737,6 +784,7 @@ def render_state(state: Any, seed: int | tuple[int, ...], options: SceneOptions 
     arrangement = arrange(state.game, state.players, layout_name(state), rng)
     contents = zone_contents(state)
     table = build_table(arrangement, contents, rng)
+    table.markers = _markers(seed, 0, arrangement, state)
     camera, params = sample_camera(rng, options.size, arrangement.extent(), tile_mm(state.game), options.view,
                                    arrangement.outline_points())
     look = sample_look(rng, options)
@@ -772,8 +820,9 @@ def render_moments(states: Sequence[Any], seed: int | tuple[int, ...], options: 
     solids = sample_occluders(rng, build_table(arrangement, zone_contents(first), rng), dataclasses.replace(options, hands=0.0))
     lying = sample_lying(seed, arrangement, options)
     scenes = []
-    for state in states:
+    for n, state in enumerate(states):
         table = build_table(arrangement, zone_contents(state), rng)
+        table.markers = _markers(seed, n, arrangement, state)
         image, masks = compose(table, camera, look, solids, rng, lying=lying)
         scenes.append(Scene(encode_jpeg(image, look.jpeg),
                             scene_truth(table, camera, masks, params, look, state.options, look.family), None))
@@ -796,6 +845,17 @@ def item_outlines(table: Table, camera: Camera) -> list[dict[str, Any]]:
     return out
 
 
+def marker_truth(markers: list[Marker], camera: Camera) -> list[dict[str, Any]]:
+    """Where each score marker's top face lies in the image: zone, cell, centre and outline (pixels)."""
+    out = []
+    for m in markers:
+        pts = np.vstack([[m.x, m.y], marker_outline(m)])
+        px = camera.project(np.hstack([pts, np.full((len(pts), 1), -(m.base + SCORE_MARKER_MM))]))
+        out.append({"zone": m.zone, "cell": m.cell, "center": [round(float(v), 1) for v in px[0]],
+                    "outline": [[round(float(u), 1), round(float(v), 1)] for u, v in px[1:]]})
+    return out
+
+
 def scene_truth(table: Table, camera: Camera, masks: dict[str, np.ndarray], params: dict[str, float],
                 look: Look | None, options: dict[str, Any], family: str) -> dict[str, Any]:
     """The ``azulcam-scene/1`` truth of a drawn table of a game with ``options``, in the art
@@ -810,6 +870,8 @@ def scene_truth(table: Table, camera: Camera, masks: dict[str, np.ndarray], para
         "items": item_outlines(table, camera),
         "camera": {**camera.to_json(), **params},
     }
+    if table.markers:
+        truth["markers"] = marker_truth(table.markers, camera)
     if look is not None:
         truth["look"] = {"kelvin": round(look.kelvin), "exposure": round(look.exposure, 3),
                          "defocus": round(look.defocus, 2), "motion_px": round(look.motion[0], 1),

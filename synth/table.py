@@ -22,7 +22,7 @@ import numpy as np
 
 from ..calibration.layouts import Layout, load_layout
 from ..engine import pavilion_board as topo
-from ..engine.azul import FACTORIES_FOR_PLAYERS
+from ..engine.azul import FACTORIES_FOR_PLAYERS, SCORE_TRACK_TOP
 from ..engine.observe import TILE_ORDER
 from ..vision import boards as geo
 from ..vision.boards import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_mm
@@ -173,12 +173,30 @@ class Item:
     base: float = 0.0
 
 
+@dataclass(frozen=True)
+class Marker:
+    """An Azul score marker: a cube on the cell ``cell`` of player ``player``'s score track, its
+    centre (mm), its turn (degrees) and the height it rests on (the board's top)."""
+
+    player: int
+    cell: int
+    x: float
+    y: float
+    angle: float
+    base: float = BOARD_HEIGHT_MM
+
+    @property
+    def zone(self) -> str:
+        return f"boards.{self.player}.score"
+
+
 @dataclass
 class Table:
-    """An arrangement with every tile of one game position on it."""
+    """An arrangement with every tile of one game position on it, and Azul's score markers."""
 
     arrangement: Arrangement
     items: list[Item] = field(default_factory=list)
+    markers: list[Marker] = field(default_factory=list)
 
     @property
     def game(self) -> str:
@@ -292,6 +310,27 @@ def build_table(arrangement: Arrangement, contents: dict[str, list[str]], rng: n
     return Table(arrangement, items)
 
 
+def marker_cells(state: Any) -> list[int]:
+    """Where each player's score marker stands on an Azul score track: the score before the
+    end-of-game bonuses (players add those at the end, from the walls), within 0..100."""
+    return [min(max(int(b["placement"] + b["penalties"]), 0), SCORE_TRACK_TOP) for b in state.breakdown()]
+
+
+def score_markers(arrangement: Arrangement, cells: list[int], rng: np.random.Generator) -> list[Marker]:
+    """Each Azul player's score marker on the cell ``cells[player]`` of their board's track, a
+    little off its middle and turned, as a hand puts it down; none in Summer Pavilion."""
+    if arrangement.game != "azul":
+        return []
+    out = []
+    for piece in arrangement.boards:
+        assert piece.player is not None
+        cell = np.asarray(piece.layout.track[cells[piece.player]], np.float64)
+        x, y = piece.to_world(*cell.mean(axis=0))
+        jitter = rng.normal(0.0, (0.8, 0.8, 6.0))
+        out.append(Marker(piece.player, cells[piece.player], x + jitter[0], y + jitter[1], piece.angle + jitter[2]))
+    return out
+
+
 def _factory_items(arr: Arrangement, index: int, tiles: list[str], rng: np.random.Generator) -> list[Item]:
     fx, fy = arr.factories[index]
     turn = arr.factory_angles[index] + rng.normal(0, 10)
@@ -380,6 +419,8 @@ def observation(table: Table, contents: dict[str, list[str]], project: Callable[
             hand[t] = hand.get(t, 0) + 1
         layout = arr.boards[p].layout
         boards.append({"player": p, "slots": {s: slots[s] for s in layout.ids if s in slots}, "hand": hand})
+    for marker in table.markers:
+        boards[marker.player]["score"] = marker.cell
     supply = None
     if arr.game == "pavilion":
         supply = [(contents.get(f"supply.{i}") or [None])[0] for i in range(topo.SUPPLY_SPACES)]

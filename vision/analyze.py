@@ -35,12 +35,13 @@ import numpy as np
 from ..calibration.layouts import LayoutError, load_layout
 from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_homography
 from ..engine.observe import TILE_ORDER
-from . import crops, decode, detect, light, locate, reader, verify
+from . import crops, decode, detect, light, locate, reader, score_track, verify
 from .bare import BareBoard, rectified
 from .board_fit import BoardFitter
 from .classify import Classifier
 from .detect import MARKER  # the first-player marker's kind: one per game (:func:`one_marker`)
 from .register import Registration, register_board, without_ipp
+from .score_track import MarkerReading
 from .timing import Stopwatch
 
 #: Below this confidence a reading is listed in ``uncertain``.
@@ -171,6 +172,8 @@ class Reading:
     #: Each slot as the reading model saw it (rows as ``slot_ids``: N x 32 x 32 x 3 BGR in its
     #: board's card light, :func:`reader.slot_patches`): what a later view of the slot is compared with.
     patches: np.ndarray | None = None
+    #: Each Azul player's score marker, by player (:func:`score_track.read_markers`).
+    markers: dict[int, MarkerReading] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1)
@@ -284,6 +287,8 @@ def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: 
         lap("register")
         slot_ids, probabilities, slot_kinds, patches = reader_slots(image, boards, bare, classifier, profile.game)
         lap("classify")
+        markers = score_markers(image, boards)
+        lap("markers")
         kinds = decoded_slots(profile, slot_ids, probabilities, slot_kinds)
         lap("decode")
         # "locate" is the time spent waiting for the locator once the slots are read.
@@ -293,7 +298,18 @@ def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: 
     reading = _with_loose_tiles(image, profile, classifier, boards, slot_ids, kinds, factories, loose,
                                 warnings + seen_warnings, spent, lap)
     reading.probabilities, reading.columns, reading.patches = probabilities, slot_kinds, patches
+    reading.markers = markers
     return reading
+
+
+def score_markers(image: np.ndarray, boards: list[BoardView]) -> dict[int, MarkerReading]:
+    """Each player's score marker on their board's track, by player (Azul's boards have one)."""
+    players = [view for view in boards if view.placement.player is not None]
+    layouts = [load_layout(view.placement.layout) for view in players]
+    if not any(layout.track for layout in layouts):
+        return {}
+    found = score_track.read_markers(image, [view.homography for view in players], layouts)
+    return {view.placement.player: m for view, m in zip(players, found) if m is not None}  # type: ignore[misc]
 
 
 def _with_loose_tiles(image: np.ndarray, profile: Profile, classifier: Classifier, boards: list[BoardView],
@@ -536,12 +552,19 @@ def assemble(reading: Reading) -> dict[str, Any]:
     for f in factories:
         f["tiles"].sort(key=order.__getitem__)
     sort_counts = lambda d: {k: d[k] for k in sorted(d, key=order.__getitem__)}  # noqa: E731
+    boards = [{"player": p, "slots": slots[p], "hand": sort_counts(hands[p])} for p in players]
+    for board in boards:
+        marker = reading.markers.get(board["player"])
+        if marker is not None:
+            board["score"] = marker.cell
+            if not marker.sure:
+                uncertain.append(f"boards.{board['player']}.score")
     return {
         "format": OBSERVATION_FORMAT,
         "game": game,
         "factories": factories,
         "center": sort_counts(center),
-        "boards": [{"player": p, "slots": slots[p], "hand": sort_counts(hands[p])} for p in players],
+        "boards": boards,
         "supply": supply,
         "uncertain": uncertain,
         "warnings": reading.warnings,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..calibration.layouts import LAYOUT_NAMES, Layout, Slot
 from ..engine import pavilion_board as topo
-from ..engine.azul import COLORS as AZUL_COLORS, wall_color
+from ..engine.azul import COLORS as AZUL_COLORS, SCORE_TRACK_TOP, wall_color
 
 # --------------------------------------------------------------------------- sizes in millimetres
 
@@ -27,6 +27,8 @@ PAVILION_TILE_SIDE_MM = topo.STAR_RADIUS / 3 ** 0.5 * PAVILION_BOARD_MM[0]
 PAVILION_TILE_HEIGHT_MM = 6.0
 #: Factory displays: cardboard discs about 2.5 tiles across (a little more, so four tiles sit on one).
 FACTORY_DIAMETER_MM = 2.7 * AZUL_TILE_MM
+#: Azul's score markers: black cubes about 8 mm on a side, one on each player's score track.
+SCORE_MARKER_MM = 8.0
 #: How far a board's and a factory display's top lie above the table.
 BOARD_HEIGHT_MM = 2.5
 FACTORY_HEIGHT_MM = 2.0
@@ -56,6 +58,25 @@ AZUL_FLOOR_X0, AZUL_FLOOR_PITCH, AZUL_FLOOR_Y0 = 0.03, 0.0957, 0.858
 FLOOR_PENALTIES = (-1, -1, -2, -2, -2, -3, -3)
 
 
+#: The score track: five rows of 20 cells (1-20, ..., 81-100) across the top band, and a separate
+#: 0 cell above the first row's first cell.
+AZUL_TRACK_X0, AZUL_TRACK_X1, AZUL_TRACK_Y0, AZUL_TRACK_Y1 = 0.044, 0.956, 0.06, 0.31
+AZUL_TRACK_ZERO_Y0 = 0.026
+
+
+def azul_track() -> tuple[tuple[tuple[float, float], ...], ...]:
+    """The score track's cells (board fractions), the cell of score ``n`` at index ``n`` (0..100)."""
+    cw = (AZUL_TRACK_X1 - AZUL_TRACK_X0) / 20
+    ch = (AZUL_TRACK_Y1 - AZUL_TRACK_Y0) / 5
+    cells = [((AZUL_TRACK_X0, AZUL_TRACK_ZERO_Y0), (AZUL_TRACK_X0 + cw, AZUL_TRACK_ZERO_Y0),
+              (AZUL_TRACK_X0 + cw, AZUL_TRACK_Y0), (AZUL_TRACK_X0, AZUL_TRACK_Y0))]
+    for n in range(1, SCORE_TRACK_TOP + 1):
+        r, c = divmod(n - 1, 20)
+        x, y = AZUL_TRACK_X0 + c * cw, AZUL_TRACK_Y0 + r * ch
+        cells.append(((x, y), (x + cw, y), (x + cw, y + ch), (x, y + ch)))
+    return tuple(tuple((round(px, 5), round(py, 5)) for px, py in cell) for cell in cells)
+
+
 def _square(cx: float, cy: float, size: float) -> tuple[tuple[float, float], ...]:
     h = size / 2
     return ((cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h))
@@ -79,7 +100,7 @@ def azul_layout(wall: str) -> Layout:
     for i in range(7):
         cx = AZUL_FLOOR_X0 + (i + 0.5) * AZUL_FLOOR_PITCH
         slots.append(Slot(f"floor.{i}", _square(cx, AZUL_FLOOR_Y0 + AZUL_CELL / 2, AZUL_CELL), None, FLOOR_PENALTIES[i]))
-    return Layout(f"azul-{wall}", AZUL_BOARD_MM, tuple(slots))
+    return Layout(f"azul-{wall}", AZUL_BOARD_MM, tuple(slots), azul_track())
 
 
 # --------------------------------------------------------------------------- Summer Pavilion boards

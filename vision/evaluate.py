@@ -11,7 +11,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ..calibration.layouts import load_layout
+from ..calibration.profile import Profile
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,9 @@ class Score:
     factories_missed: int = 0
     images: int = 0
     images_right: int = 0
+    #: Azul score markers in view, and those read on their cell.
+    markers: int = 0
+    markers_right: int = 0
     mistakes: list[Mistake] = field(default_factory=list)
 
     @property
@@ -50,7 +56,7 @@ class Score:
         return Counter(_zone_kind(m.zone) for m in self.mistakes)
 
     def add(self, other: "Score") -> None:
-        for name in ("slots", "slot_errors", "unsure_slots", "sure_slot_errors", "factories", "factories_right", "factories_missed", "images", "images_right"):
+        for name in ("slots", "slot_errors", "unsure_slots", "sure_slot_errors", "factories", "factories_right", "factories_missed", "images", "images_right", "markers", "markers_right"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.mistakes += other.mistakes
 
@@ -61,13 +67,14 @@ class Score:
             "sure_slots_right": 1 - self.sure_slot_errors / max(self.slots - self.unsure_slots, 1),
             "factories_exact": self.factories_right / max(self.factories, 1),
             "observations_exact": self.images_right / max(self.images, 1),
+            "markers_right": self.markers_right / max(self.markers, 1),
         }
 
 
 def _zone_kind(zone: str) -> str:
     parts = zone.split(".")
     if parts[0] == "boards":
-        return "hand" if parts[2] == "hand" else parts[2] if parts[2] in ("line", "wall", "floor", "corner") else "star"
+        return "hand" if parts[2] == "hand" else parts[2] if parts[2] in ("line", "wall", "floor", "corner", "score") else "star"
     return parts[0]
 
 
@@ -94,6 +101,12 @@ def compare(seen: dict[str, Any], truth: dict[str, Any]) -> Score:
                 score.slot_errors += 1
                 score.sure_slot_errors += zone not in unsure
                 wrong.append(Mistake(zone, wanted, read))
+        if "score" in want["boards"][p] and f"boards.{p}.score" not in hidden:
+            score.markers += 1
+            if got_board.get("score") == want["boards"][p]["score"]:
+                score.markers_right += 1
+            else:
+                wrong.append(Mistake(f"boards.{p}.score", want["boards"][p]["score"], got_board.get("score")))
         if f"boards.{p}.hand" not in hidden and want["boards"][p]["hand"] != got_board.get("hand", {}):
             wrong.append(Mistake(f"boards.{p}.hand", want["boards"][p]["hand"], got_board.get("hand", {})))
     if want["supply"] is not None:
@@ -140,3 +153,14 @@ def compare(seen: dict[str, Any], truth: dict[str, Any]) -> Score:
 
 def _distance(a: list[float], b: list[float]) -> float:
     return float(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5)
+
+
+def nudged_profile(profile: dict[str, Any], rng: np.random.Generator, px: float) -> Profile:
+    """A scene's true profile with every corner ``px`` pixels off (a normal spread), as clicked
+    by hand; the truth is left as it was."""
+    data = {**profile, "boards": [dict(b) for b in profile["boards"]]}
+    if data["scoring_board"]:
+        data["scoring_board"] = dict(data["scoring_board"])
+    for b in data["boards"] + ([data["scoring_board"]] if data["scoring_board"] else []):
+        b["corners"] = (np.asarray(b["corners"]) + rng.normal(0, px, (4, 2))).tolist()
+    return Profile.from_json(data)

@@ -60,6 +60,14 @@ def card_colour(image: np.ndarray, homography: np.ndarray, layout_name: str) -> 
     return np.median(np.ascontiguousarray(seen.T), axis=1).astype(np.float32)
 
 
+def card_gain(card: np.ndarray | None) -> np.ndarray:
+    """The gain per channel (BGR) that shows a card that looks ``card`` (:func:`card_colour`) at
+    :data:`CARD_GREY`; ones for no card in view."""
+    if card is None:
+        return np.ones(3, np.float32)
+    return (CARD_GREY / np.maximum(np.asarray(card, np.float32), 8.0)).astype(np.float32)
+
+
 def in_card_light(patches: np.ndarray, card: np.ndarray | None) -> np.ndarray:
     """``patches`` (N x P x P x 3 uint8 BGR) of one board whose card looks ``card``
     (:func:`card_colour`), scaled per channel so that the card shows :data:`CARD_GREY`: the
@@ -67,6 +75,6 @@ def in_card_light(patches: np.ndarray, card: np.ndarray | None) -> np.ndarray:
     view) leaves them as they are."""
     if card is None or len(patches) == 0:
         return patches
-    gain = CARD_GREY / np.maximum(np.asarray(card, np.float32), 8.0)
+    gain = card_gain(card)
     return cv2.multiply(patches.reshape(-1, patches.shape[2], 3), (*map(float, gain), 0.0)).reshape(patches.shape)
 

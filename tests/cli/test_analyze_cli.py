@@ -141,3 +141,33 @@ def test_analyze_takes_the_game_from_its_profile_not_twice(tmp_path, capsys):
     image, profile, _ = _scene("azul-grey", tmp_path)
     code, _, err = run(["analyze", str(image), "--profile", str(profile), "--game", "azul"], capsys)
     assert code == 1 and "for a photo without --profile" in err
+
+
+def test_analyze_scores_a_finished_game_from_its_markers_and_walls(tmp_path, capsys):
+    """A photo of a finished Azul game: each score marker read on its track and the walls'
+    end-of-game bonuses added give the final scores, in JSON and, worded, in French."""
+    import random
+
+    import cv2
+
+    from azulcam.engine.players import make_player
+    from azulcam.engine.record import play_game
+    from azulcam.synth.render import SceneOptions, render_state
+
+    rng = random.Random(4)
+    state = play_game("azul", [make_player("greedy", rng.randrange(1 << 30)) for _ in range(2)],
+                      {"wall": "colored", "jokers": False}, rng.randrange(1 << 30)).state
+    scene = render_state(state, 4, SceneOptions(size=(1920, 1080), clean=True))
+    image, profile = tmp_path / "final.jpg", tmp_path / "profile.json"
+    cv2.imwrite(str(image), scene.image)
+    profile.write_text(json.dumps(scene.truth["profile"]))
+    code, out, err = run(["analyze", str(image), "--profile", str(profile)], capsys)
+    assert code == 0, err
+    final = json.loads(out)["final"]
+    assert final["format"] == "azulcam-final/1"
+    assert [e["score"] for e in final["players"]] == state.scores() and final["winners"] == state.winners()
+    # Doubts may be named (a wall space read unsure); no marker is read beyond what its wall allows.
+    assert all(p["code"] != "final.marker_too_far" for p in final["problems"])
+    code, out, err = run(["analyze", str(image), "--profile", str(profile), "--text", "--lang", "fr"], capsys)
+    assert code == 0, err
+    assert "Scores finaux" in out and "Piste de score (marqueur)" in out
