@@ -191,11 +191,49 @@ def candidate_patches(image: np.ndarray, truth: dict[str, Any], detector: Any, r
 # --------------------------------------------------------------------------- reading-model patches
 
 
+#: Of the places on empty displays, at most this many a scene (an empty display's four at most
+#: three times over: the displays empty out as a round goes on).
+EMPTY_PLACES_A_SCENE = 12
+
+
+def empty_display_places(truth: dict[str, Any], rng: np.random.Generator) -> np.ndarray:
+    """The top faces the four tiles of each empty display in view would show (K x 4 x 2 image
+    pixels), turned at random round the display's centre, as ``locate.factory_tiles`` places them."""
+    from ..synth.camera import Camera
+    from ..vision import locate
+    from ..vision.boards import FACTORY_HEIGHT_MM, tile_height
+
+    obs, cam = truth["observation"], truth["camera"]
+    hidden = {h["zone"] for h in truth["hidden"]}
+    centres = np.array([f["center"] for n, f in enumerate(obs["factories"])
+                        if not f["tiles"] and f"factories.{n}" not in hidden], np.float64).reshape(-1, 2)
+    if not len(centres):
+        return np.zeros((0, 4, 2))
+    camera = Camera(np.array(cam["K"]), np.array(cam["dist"]), cv2.Rodrigues(np.array(cam["rvec"]))[0],
+                    np.array(cam["tvec"]), tuple(cam["size"]))
+    # The discs' centres on their tops (the truth's centres are there), then the tiles' tops.
+    rays = cv2.undistortPoints(centres.reshape(-1, 1, 2), camera.K, camera.dist).reshape(-1, 2)
+    rays = np.hstack([rays, np.ones((len(rays), 1))]) @ camera.R
+    eye = camera.position
+    on_discs = eye[:2] + rays[:, :2] * ((-FACTORY_HEIGHT_MM - eye[2]) / rays[:, 2])[:, None]
+    game = obs["game"]
+    spins = np.zeros(4) if game == "azul" else np.array([0.0, 90.0, 180.0, 270.0])
+    out = []
+    for centre in on_discs:
+        turn = rng.uniform(0.0, 360.0)
+        where = locate.display_offsets(game) @ locate.rotations(turn)
+        for place, spin in zip(where, spins):
+            face = locate.tile_polygon(game) @ locate.rotations(turn + spin) + centre + place
+            out.append(camera.project(np.hstack([face, np.full((4, 1), -(FACTORY_HEIGHT_MM + tile_height(game)))])))
+    return np.array(out, np.float64)
+
+
 def reader_patches(image: np.ndarray, truth: dict[str, Any], calibration: Any | None, rng: np.random.Generator,
                    nudge_px: float = 1.5, empty_share: float = 0.4) -> Patches:
     """The reading model's patches of one scene (:mod:`azulcam.vision.reader`; N x 32 x 32 x 6):
     every visible board slot (empty ones thinned to ``empty_share`` of the patches) beside the
-    same slot on the board bare, and every loose tile beside zeros. ``calibration``: the same
+    same slot on the board bare, and every loose tile and the places of the empty displays
+    (:func:`empty_display_places`, read empty) beside zeros. ``calibration``: the same
     table photographed at the game's start (a scene of :func:`render.render_moments`), or None
     for a scene read with no calibration (zeros beside every slot). Each view's corners are
     nudged on their own (neither a profile nor a calibration is exact)."""
@@ -237,16 +275,20 @@ def reader_patches(image: np.ndarray, truth: dict[str, Any], calibration: Any | 
     # Loose tiles (displays, centre, beside the boards) in the light of the nearest board's card.
     items = [i for i in truth["items"] if not (i["zone"].startswith("boards.") and not i["zone"].endswith(".hand"))
              and i["zone"] not in hidden and not i["zone"].startswith("supply.")]
+    # The locator proposes four places on every display it takes for occupied: on an empty one,
+    # they are its print, never tiles.
+    places = empty_display_places(truth, rng)[:EMPTY_PLACES_A_SCENE]
     known = [(c, card) for c, card in zip(centres, cards) if card is not None]
-    if items and known:
-        outlines = np.array([crops.outline_of(i) + rng.normal(0, nudge_px, (4, 2)) for i in items])
+    if (items or len(places)) and known:
+        outlines = np.concatenate([np.array([crops.outline_of(i) for i in items]).reshape(-1, 4, 2), places])
+        outlines = outlines + rng.normal(0, nudge_px, outlines.shape)
         patches = crops.cut(image, outlines, reader.READ_MARGIN)
         where = np.array([c for c, _ in known])
         nearest = np.linalg.norm(outlines.mean(axis=1)[:, None] - where[None], axis=2).argmin(axis=1)
         for k in np.unique(nearest):
             patches[nearest == k] = light.in_card_light(patches[nearest == k], known[k][1])
         parts.append(reader.model_input(patches, None))
-        part_labels.append(np.array([label(game, i["kind"]) for i in items], np.int64))
+        part_labels.append(np.array([label(game, i["kind"]) for i in items] + [0] * len(places), np.int64))
     return Patches(np.concatenate(parts), np.concatenate(part_labels))
 
 

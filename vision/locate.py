@@ -634,7 +634,7 @@ def _disc_at(plane: Plane, mm: np.ndarray, radius_mm: float, score: float, seen:
 # --------------------------------------------------------------------------- step 4: tiles on the discs
 
 
-def _tile_polygon(game: str, kind: str = "tile") -> np.ndarray:
+def tile_polygon(game: str, kind: str = "tile") -> np.ndarray:
     """A tile's top face around its centre (mm), unturned, in the truth's vertex order."""
     if game == "azul":
         s = geo.AZUL_TILE_MM / 2
@@ -649,7 +649,7 @@ def _tile_polygon(game: str, kind: str = "tile") -> np.ndarray:
 
 def _turned(poly: np.ndarray, deg: float) -> np.ndarray:
     """Points (N x 2) turned by ``deg`` degrees about the origin (x towards y)."""
-    return poly @ _rotations(deg)
+    return poly @ rotations(deg)
 
 
 def _fourfold_angle(gray: np.ndarray, weight: np.ndarray | None = None, offset: float = 0.0) -> tuple[float, float]:
@@ -671,7 +671,7 @@ def _fourfold_angle(gray: np.ndarray, weight: np.ndarray | None = None, offset: 
     return ang, abs(s) / total
 
 
-def _rotations(degrees: Any) -> np.ndarray:
+def rotations(degrees: Any) -> np.ndarray:
     """The matrices that turn row vectors by ``degrees`` (x towards y), one per angle (... x 2 x 2)."""
     a = np.radians(np.asarray(degrees, np.float64))
     c, s = np.cos(a), np.sin(a)
@@ -687,7 +687,7 @@ _NUDGE_SHIFTS = np.array([(dx, dy) for dx in np.arange(-2.0, 2.1, 1.0) for dy in
 _NUDGE_PRIOR = (1.0 - 0.01 * (np.abs(_NUDGE_TURNS)[:, None] / 3 + np.abs(_NUDGE_SHIFTS).sum(axis=1)[None])).ravel()
 
 
-def _display_offsets(game: str) -> np.ndarray:
+def display_offsets(game: str) -> np.ndarray:
     """Where a display's four tiles lie round its centre (4 x 2 mm, in order round it): two by two
     (Azul), or Summer Pavilion's pinwheel of rhombuses pointing out, their centres on a square
     turned by 45 degrees."""
@@ -698,10 +698,10 @@ def _display_offsets(game: str) -> np.ndarray:
 
 def _likeliest_four(points: np.ndarray, game: str) -> np.ndarray:
     """Of n > 4 tiles found on one display (n x 2 plane mm), the indices of the four that lie most
-    nearly as a display's tiles do (:func:`_display_offsets`): the six distances between them,
+    nearly as a display's tiles do (:func:`display_offsets`): the six distances between them,
     sorted, nearest those of the four places in the least-squares sense."""
     i, j = np.triu_indices(4, 1)
-    offsets = _display_offsets(game)
+    offsets = display_offsets(game)
     ideal = np.sort(np.linalg.norm(offsets[i] - offsets[j], axis=1))
     fours = np.array(list(itertools.combinations(range(len(points)), 4)))
     chosen = np.asarray(points, np.float64)[fours]  # C x 4 x 2
@@ -720,20 +720,20 @@ def factory_tiles(view: View, plane: Plane, game: str, discs: list[Disc]) -> lis
     gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
     radius_mm = factory_diameter(game) / 2
-    base = _tile_polygon(game)
-    offsets = _display_offsets(game)
+    base = tile_polygon(game)
+    offsets = display_offsets(game)
     spins = np.zeros(4) if game == "azul" else np.array([0.0, 90.0, 180.0, 270.0])
     occupied = [n for n, d in enumerate(discs) if _occupied(gray, view, np.array(d.plane), radius_mm)]
     if not occupied:
         return []
     # Where a tile's top appears: raised by the disc and the tile, seen from the camera.
     tops = display_tops(plane, np.array([discs[n].plane for n in occupied], np.float64), game)  # D x 2
-    around = offsets[None, :, None, :] @ _rotations(_DISC_TURNS)[:, None]  # T x 4 x 1 x 2
-    faces = base[None, None] @ _rotations(_DISC_TURNS[:, None] + spins[None])  # T x 4 x 4 x 2
+    around = offsets[None, :, None, :] @ rotations(_DISC_TURNS)[:, None]  # T x 4 x 1 x 2
+    faces = base[None, None] @ rotations(_DISC_TURNS[:, None] + spins[None])  # T x 4 x 4 x 2
     polys = (tops[:, None, None, None] + around[None]) + faces[None]  # D x T x 4 x 4 x 2
     scores = _edge_support(gx, gy, view, polys).sum(axis=2)  # D x T
     best = _DISC_TURNS[np.argmax(scores, axis=1)]  # D
-    centres = tops[:, None] + (offsets[None, :, None, :] @ _rotations(best)[:, None])[:, :, 0]  # D x 4 x 2
+    centres = tops[:, None] + (offsets[None, :, None, :] @ rotations(best)[:, None])[:, :, 0]  # D x 4 x 2
     turns = best[:, None] + spins[None]  # D x 4
     outlines = _refined_tiles(gx, gy, view, centres.reshape(-1, 2), base, turns.ravel())
     return [(n, outline) for n, outline in zip(np.repeat(occupied, 4), outlines)]
@@ -745,7 +745,7 @@ def _refined_tiles(gx: np.ndarray, gy: np.ndarray, view: View, centres: np.ndarr
     nudged to the edges nearby: a few degrees and millimetres (:data:`_NUDGE_TURNS`,
     :data:`_NUDGE_SHIFTS`), the prediction preferred where the edges do not say much."""
     k = len(centres)
-    faces = base[None, None] @ _rotations(turns[:, None] + _NUDGE_TURNS[None])  # K x T x 4 x 2
+    faces = base[None, None] @ rotations(turns[:, None] + _NUDGE_TURNS[None])  # K x T x 4 x 2
     scores = _edge_support(gx, gy, view, faces + centres[:, None, None], _NUDGE_SHIFTS).reshape(k, -1)  # K x (T * S)
     turn, shift = np.divmod(np.argmax(scores * _NUDGE_PRIOR[None], axis=1), len(_NUDGE_SHIFTS))
     return (faces[np.arange(k), turn] + centres[:, None]) + _NUDGE_SHIFTS[shift][:, None]
@@ -908,15 +908,15 @@ def _fit_tile(pts: np.ndarray, gray: np.ndarray, game: str, ppm: float) -> np.nd
         weight[(pts[:, 1] - y0).astype(int), (pts[:, 0] - x0).astype(int)] = 1
         weight = cv2.dilate(weight, np.ones((3, 3), np.uint8))
         ang, _ = _fourfold_angle(patch, weight)
-        return c + _turned(_tile_polygon(game), ang) * ppm
+        return c + _turned(tile_polygon(game), ang) * ppm
     d = pts - c
     cov = d.T @ d / len(d)
     evals, evecs = np.linalg.eigh(cov)
     if evals[1] < 1.6 * evals[0]:  # round: the start-player token
-        return c + _tile_polygon(game, "token") * ppm
+        return c + tile_polygon(game, "token") * ppm
     vx, vy = evecs[:, 1]
     ang = math.degrees(math.atan2(-vx, vy))  # the long diagonal is the unturned polygon's y axis
-    return c + _turned(_tile_polygon(game), ang) * ppm
+    return c + _turned(tile_polygon(game), ang) * ppm
 
 
 def depth_on_board(points: np.ndarray, homography: np.ndarray, size_mm: tuple[float, float]) -> np.ndarray:

@@ -285,7 +285,7 @@ def test_rotations_turn_points_one_angle_each():
     poly = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]])
     np.testing.assert_allclose(L._turned(poly, 90.0), [[0.0, 1.0], [-1.0, 0.0], [-2.0, 2.0]], atol=1e-12)
     degrees = np.array([0.0, 3.0, 47.0, 270.0])
-    batch = poly[None] @ L._rotations(degrees)  # one matrix per angle, as factory_tiles uses them
+    batch = poly[None] @ L.rotations(degrees)  # one matrix per angle, as factory_tiles uses them
     for deg, turned in zip(degrees, batch):
         np.testing.assert_array_equal(turned, L._turned(poly, float(deg)))
         np.testing.assert_allclose(np.linalg.norm(turned, axis=1), np.linalg.norm(poly, axis=1))
@@ -302,7 +302,7 @@ def test_a_display_s_four_are_those_that_lie_as_its_tiles_do():
     top = L.display_tops(plane, np.array([discs[0].plane], np.float64), "azul")[0]
     # The four a few millimetres off where the display's centre puts them, as a slanted view
     # shows them, and a fifth peak between two of them.
-    four = top + L._display_offsets("azul") + np.array([5.0, 3.0])
+    four = top + L.display_offsets("azul") + np.array([5.0, 3.0])
     between = (four[0] + four[3]) / 2 + np.array([2.0, 0.0])
     assert np.linalg.norm(between - top) < np.linalg.norm(four - top, axis=1).max()  # nearer than one
     zones = L.zones_of(np.vstack([four, between[None]]), plane, discs, "azul")

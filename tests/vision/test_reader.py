@@ -114,3 +114,24 @@ def test_the_shipped_reading_model_reads_a_calibrated_table_of_another_printing(
     observation = assemble(reading)
     score = compare(observation, scene.truth)
     assert score.slots > 60 and score.slot_errors <= 2, score.mistakes
+
+
+def test_empty_displays_are_taught_as_their_print():
+    """The locator proposes four places on a display it takes for occupied: the reading model
+    learns an empty display's four as empty, cut where its tiles would show their tops."""
+    from azulcam.synth.dataset import empty_display_places
+
+    rng = random.Random(3)
+    empty: list = []
+    while not empty:
+        scene = render_moments([random_position(rng)], 8, SceneOptions(size=(1280, 720), clean=True))[0]
+        hidden = {h["zone"] for h in scene.truth["hidden"]}
+        empty = [f["center"] for n, f in enumerate(scene.truth["observation"]["factories"])
+                 if not f["tiles"] and f"factories.{n}" not in hidden]
+    places = empty_display_places(scene.truth, np.random.default_rng(0))
+    assert places.shape == (4 * len(empty), 4, 2)
+    # Each display's four places lie round its centre, within a tile's width or so of it.
+    middles = places.reshape(len(empty), 4, 4, 2).mean(axis=(1, 2))
+    assert np.linalg.norm(middles - np.array(empty), axis=1).max() < 8
+    patches = reader_patches(scene.image, scene.truth, None, np.random.default_rng(0))
+    assert (patches.labels == 0).sum() >= min(len(places), 12)
