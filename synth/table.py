@@ -313,7 +313,8 @@ def build_table(arrangement: Arrangement, contents: dict[str, list[str]], rng: n
 def marker_cells(state: Any) -> list[int]:
     """Where each player's score marker stands on an Azul score track: the score before the
     end-of-game bonuses (players add those at the end, from the walls), within 0..100."""
-    return [min(max(int(b["placement"] + b["penalties"]), 0), SCORE_TRACK_TOP) for b in state.breakdown()]
+    return [min(max(int(score - b["rows"] - b["columns"] - b["colors"]), 0), SCORE_TRACK_TOP)
+            for score, b in zip(state.scores(), state.breakdown())]
 
 
 def score_markers(arrangement: Arrangement, cells: list[int], rng: np.random.Generator) -> list[Marker]:

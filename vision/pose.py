@@ -130,13 +130,3 @@ def tile_tops(homographies: Sequence[np.ndarray], sizes_mm: Sequence[tuple[float
         return []
     K = intrinsics(focal_length(metrics, image_size), image_size)
     return [lifted(pose(h, K), height_mm) @ np.diag([size[0], size[1], 1.0]) for h, size in zip(metrics, sizes_mm)]
-
-
-def lowered(tops: np.ndarray, base: np.ndarray, top: np.ndarray) -> np.ndarray:
-    """Image points on the plane a tile's height above a board (``top``: board fractions to the
-    image of that plane, :func:`tile_tops`) taken down to the board's own plane (``base``): where
-    the bottom of a tile whose top shows at ``tops`` (N x ... x 2) stands."""
-    pts = np.asarray(tops, np.float64)
-    to_base = np.asarray(base, np.float64) @ np.linalg.inv(np.asarray(top, np.float64))
-    flat = np.c_[pts.reshape(-1, 2), np.ones(pts.size // 2)] @ to_base.T
-    return (flat[:, :2] / flat[:, 2:]).reshape(pts.shape)

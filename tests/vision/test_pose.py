@@ -61,9 +61,8 @@ def test_a_view_straight_down_leaves_the_focal_length_to_a_typical_camera_s():
     assert pose.focal_length([h], (1280, 720)) == pytest.approx(typical, rel=0.05)
 
 
-def test_tile_tops_work_in_board_fractions_and_lowered_takes_a_top_back_down():
-    """``tile_tops`` gives each board's plane of a tile's top from its fractions; ``lowered`` takes
-    a point seen on that plane to where the tile's bottom stands on the board's."""
+def test_tile_tops_work_in_board_fractions():
+    """``tile_tops`` gives each board's plane of a tile's top from its fractions."""
     K, R, t = _camera(50, 65)
     size_mm = (300.0, 200.0)
     corners = np.array([[0, 0, 0], [300, 0, 0], [300, 200, 0], [0, 200, 0]], float)
@@ -74,8 +73,6 @@ def test_tile_tops_work_in_board_fractions_and_lowered_takes_a_top_back_down():
     seen = _project(K, R, t, np.c_[at * size_mm, np.full(2, -7.0)])
     on_top = cv2.perspectiveTransform(at.reshape(-1, 1, 2), top).reshape(-1, 2)
     assert np.abs(on_top - seen).max() < 0.5
-    bottoms = _project(K, R, t, np.c_[at * size_mm, np.zeros(2)])
-    assert np.abs(pose.lowered(seen, h, top) - bottoms).max() < 0.5
     assert pose.tile_tops([], [], (1280, 720), 7.0) == []
 
 
