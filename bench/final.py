@@ -5,8 +5,9 @@ random players), photographs each final table in art family F, reads it from the
 (its profile's corners nudged as a user's clicks would be, or with --find the boards found
 unaided, as `azulcam analyze PHOTO --game azul --players N` does) and works out the final scores
 from the score markers and the walls. Prints the share of photos whose every final score is
-exact, how many of the others are flagged (a problem listed, a photo refused, or the table not
-seen as finished), the markers read right, and the milliseconds a photo.
+exact; of the others, how many are flagged (a problem listed) or refused, how many get no final
+scores (no complete row read on any wall) and how many are wrong without a flag; the markers read
+right (boards found unaided matched to the truth's by their corners), and the milliseconds a photo.
 
     python bench/final.py [--images 40] [--seed 880000] [--family inked] [--size 1920x1080] [--find]
 """
@@ -39,6 +40,16 @@ def finished_game(rng: random.Random) -> object:
     return play_game("azul", bots, options, rng.randrange(1 << 30)).state
 
 
+def seats(found: Profile, truth: dict) -> dict[int, int]:
+    """Each found board's player -> the player of the truth's board nearest it (mean corner distance)."""
+    out = {}
+    for board in found.boards:
+        corners = np.asarray(board.corners, np.float64)
+        out[board.player] = min(truth["boards"], key=lambda b: float(np.linalg.norm(
+            np.asarray(b["corners"], np.float64) - corners, axis=1).mean()))["player"]
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--images", type=int, default=40)
@@ -54,7 +65,7 @@ def main() -> None:
     classifier = default_classifier()
     locator, _ = default_locator()
     rng, nudge = random.Random(args.seed), np.random.default_rng(args.seed)
-    exact = flagged = silent = markers = markers_right = 0
+    exact = flagged = unseen = silent = markers = markers_right = 0
     times = []
     bar = Progress(args.images, "photos")
     for n in range(args.images):
@@ -74,14 +85,21 @@ def main() -> None:
             continue
         final = final_scores(observation) if is_finished(observation) else None
         times.append(time.perf_counter() - t)
-        seen = {b["player"]: b.get("score") for b in observation["boards"]}
+        # Boards found unaided are seated from the photo: each is the truth's board it lies on.
+        seat = seats(profile, scene.truth["profile"])
+        seen = {seat[b["player"]]: b.get("score") for b in observation["boards"]}
         for b in scene.truth["observation"]["boards"]:
             markers += 1
             markers_right += seen.get(b["player"]) == b["score"]
-        scores = [e["score"] for e in final["players"]] if final else None
+        scores = None
+        if final:
+            by_truth = {seat[e["player"]]: e["score"] for e in final["players"]}
+            scores = [by_truth.get(p) for p in range(len(truth))]
         if scores == truth:
             exact += 1
-        elif final and final["problems"]:
+        elif final is None:
+            unseen += 1  # no final scores given: the photo's walls show no complete row
+        elif final["problems"]:
             flagged += 1
         else:
             silent += 1
@@ -95,7 +113,7 @@ def main() -> None:
     print(f"{args.images} finished Azul games, family {args.family}, {w}x{h}, "
           f"{'boards found unaided' if args.find else f'profile corners nudged by {args.nudge} px'}")
     print(f"  final scores exact    {exact / args.images:.1%} ({exact} of {args.images}); of the {wrong} others "
-          f"{flagged} flagged, {silent} not")
+          f"{flagged} flagged or refused, {unseen} not seen as finished (no scores given), {silent} wrong and unflagged")
     print(f"  markers read right    {markers_right / max(markers, 1):.1%} ({markers_right} of {markers})")
     if times:
         print(f"  ms a photo            median {np.median(times) * 1000:.0f} (finding {'included' if args.find else 'aside'})")
