@@ -16,20 +16,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from .azul import COLORS, end_bonuses, most_placement_points
+from .azul import TILE_NAMES, end_bonuses, most_placement_points
 
 #: The format of :func:`final_scores`'s report.
 FINAL_FORMAT = "azulcam-final/1"
 
 
 def _wall(slots: dict[str, str]) -> list[int]:
-    """A board's wall as :func:`azul.end_bonuses` takes it: 25 tile indices, -1 where empty (a
-    joker, or a tile named nothing the wall knows, counts for rows and columns only)."""
+    """A board's wall as :func:`azul.end_bonuses` takes it: 25 tile indices, -1 where empty."""
     wall = [-1] * 25
     for slot, name in slots.items():
         parts = slot.split(".")
-        if parts[0] == "wall" and len(parts) == 3:
-            wall[int(parts[1]) * 5 + int(parts[2])] = COLORS.index(name) if name in COLORS else len(COLORS)
+        if parts[0] == "wall":
+            wall[int(parts[1]) * 5 + int(parts[2])] = TILE_NAMES.index(name)
     return wall
 
 

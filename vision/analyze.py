@@ -116,11 +116,14 @@ def check_profile(profile: Profile) -> None:
 
 @dataclass
 class BoardView:
-    """A registered board: its placement, refined corners and homography."""
+    """A registered board: its placement, refined corners and homography, and its card's colour
+    in the frame (:func:`light.card_colour`; None where none of it is in view), which every patch
+    of the board and the loose tiles nearest it are shown in."""
 
     placement: BoardPlacement
     registration: Registration
     homography: np.ndarray
+    card: np.ndarray | None = None
 
 
 def register_boards(image: np.ndarray, grey: np.ndarray, profile: Profile, bare: dict[int, BareBoard] | None = None,
@@ -134,7 +137,8 @@ def register_boards(image: np.ndarray, grey: np.ndarray, profile: Profile, bare:
         board = (bare or {}).get(b.player) if b.player is not None else None
         sheet = board.image if board is not None and board.layout == layout else None
         reg = register_board(image, grey, np.asarray(b.corners, np.float64), layout, sheet, fitter)
-        views.append(BoardView(b, reg, board_homography(reg.corners)))
+        homography = board_homography(reg.corners)
+        views.append(BoardView(b, reg, homography, light.card_colour(image, homography, layout)))
     return views
 
 
@@ -217,7 +221,7 @@ def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, Bar
     for view in boards:
         layout = load_layout(view.placement.layout)
         prefix = "supply" if view.placement.player is None else f"boards.{view.placement.player}"
-        ids, now = reader.slot_patches(image, view.homography, layout)
+        ids, now = reader.slots_in_card_light(image, view.homography, layout, view.card)
         board = bare.get(view.placement.player) if view.placement.player is not None else None
         kept = board is not None and board.layout == layout.name
         inputs.append(reader.model_input(now, reader.bare_slot_patches(board.image, layout, ids) if kept else None))
@@ -254,8 +258,7 @@ def loose_patches(image: np.ndarray, outlines: np.ndarray, boards: list[BoardVie
     the card light of the nearest board whose card is in view (as the light changes across a
     table): N x 32 x 32 x 3."""
     patches = crops.cut(image, outlines, reader.READ_MARGIN)
-    cards = [light.card_colour(image, view.homography, view.placement.layout) for view in boards]
-    known = [(view.registration.corners.mean(axis=0), card) for view, card in zip(boards, cards) if card is not None]
+    known = [(view.registration.corners.mean(axis=0), view.card) for view in boards if view.card is not None]
     if known and len(outlines):
         centres = np.array([c for c, _ in known])
         nearest = np.linalg.norm(outlines.mean(axis=1)[:, None, :] - centres[None], axis=2).argmin(axis=1)
@@ -308,7 +311,8 @@ def score_markers(image: np.ndarray, boards: list[BoardView]) -> dict[int, Marke
     layouts = [load_layout(view.placement.layout) for view in players]
     if not any(layout.track for layout in layouts):
         return {}
-    found = score_track.read_markers(image, [view.homography for view in players], layouts)
+    found = score_track.read_markers(image, [view.homography for view in players], layouts,
+                                     [view.card for view in players])
     return {view.placement.player: m for view, m in zip(players, found) if m is not None}  # type: ignore[misc]
 
 

@@ -41,9 +41,15 @@ def slot_patches(image: np.ndarray, homography: np.ndarray, layout: Layout, ids:
                  ) -> tuple[list[str], np.ndarray]:
     """The board's slots (``ids``, default all) as ``image`` shows them through ``homography``
     (board fractions -> pixels): N x 32 x 32 x 3 uint8 BGR, in the board's card light."""
+    return slots_in_card_light(image, homography, layout, light.card_colour(image, homography, layout.name), ids)
+
+
+def slots_in_card_light(image: np.ndarray, homography: np.ndarray, layout: Layout, card: np.ndarray | None,
+                        ids: list[str] | None = None) -> tuple[list[str], np.ndarray]:
+    """:func:`slot_patches` for a board whose card colour in ``image`` is known already
+    (:func:`azulcam.vision.light.card_colour`)."""
     ids, outlines = crops.slot_outlines(homography, layout, ids)
-    patches = crops.cut(image, outlines, READ_MARGIN)
-    return ids, light.in_card_light(patches, light.card_colour(image, homography, layout.name))
+    return ids, light.in_card_light(crops.cut(image, outlines, READ_MARGIN), card)
 
 
 def view_homography(layout: Layout) -> np.ndarray:

@@ -47,18 +47,17 @@ SEEN = 0.2
 
 @dataclass(frozen=True)
 class MarkerReading:
-    """One board's score marker: the cell it stands on (None: not seen), whether that is sure,
-    and each cell's dark share (index = score)."""
+    """One board's score marker: the cell it stands on (None: not seen) and whether that is sure."""
 
     cell: int | None
     sure: bool
-    darkness: np.ndarray
 
 
-def track_darkness(image: np.ndarray, homography: np.ndarray, top: np.ndarray, layout: Layout) -> np.ndarray:
+def track_darkness(image: np.ndarray, homography: np.ndarray, top: np.ndarray, layout: Layout,
+                   card: np.ndarray | None) -> np.ndarray:
     """Each track cell's share of its middle near black both on the board's plane
     (``homography``: board fractions -> pixels) and on the plane of a marker's top (``top``), in
-    the board's card light: N x 2, a row per cell (index = score), the most anywhere within
+    the board's card light (``card``: :func:`light.card_colour`): N x 2, a row per cell (index = score), the most anywhere within
     :data:`SLACK` of its middle, then at its middle. The track is seen straight on, warped from
     each plane at :data:`CELL_PX` pixels a cell."""
     cells = np.asarray(layout.track, np.float64)  # N x K x 2 board fractions
@@ -68,8 +67,7 @@ def track_darkness(image: np.ndarray, homography: np.ndarray, top: np.ndarray, l
     shape = np.ceil((hi - lo) * scale).astype(int) + 1
     to_strip = np.array([[1 / scale[0], 0, lo[0]], [0, 1 / scale[1], lo[1]], [0, 0, 1]])  # strip pixel -> fraction
     # Grey in the board's card light (light.in_card_light, then BGR to grey) in one product.
-    weights = np.array([0.114, 0.587, 0.299], np.float32) * light.card_gain(light.card_colour(image, homography,
-                                                                                            layout.name))
+    weights = np.array([0.114, 0.587, 0.299], np.float32) * light.card_gain(card)
     dark = []
     for h in (homography, top):
         strip = cv2.warpPerspective(image, np.asarray(h, np.float64) @ to_strip, (int(shape[0]), int(shape[1])),
@@ -92,18 +90,22 @@ def marker_cell(darkness: np.ndarray) -> MarkerReading:
     one darkest at its middle."""
     near = darkness[:, 0]
     if near.max() < SEEN:
-        return MarkerReading(None, False, near)
+        return MarkerReading(None, False)
     close = np.flatnonzero(near >= TIED * near.max())
     best = int(close[np.argmax(darkness[close, 1])])
     others = np.delete(near, [c for c in (best - 1, best, best + 1) if 0 <= c < len(near)])
     sure = bool(near[best] >= COVERED and (not len(others) or others.max() <= RIVAL * near[best]))
-    return MarkerReading(best, sure, near)
+    return MarkerReading(best, sure)
 
 
-def read_markers(image: np.ndarray, homographies: list[np.ndarray], layouts: list[Layout]) -> list[MarkerReading | None]:
+def read_markers(image: np.ndarray, homographies: list[np.ndarray], layouts: list[Layout],
+                 cards: list[np.ndarray | None] | None = None) -> list[MarkerReading | None]:
     """Each board's score marker (None for a board without a track: Summer Pavilion's). The
-    boards' homographies (board fractions -> pixels) together give the camera's pose."""
+    boards' homographies (board fractions -> pixels) together give the camera's pose; ``cards``
+    are their cards' colours where already measured (:func:`light.card_colour`)."""
+    if cards is None:
+        cards = [light.card_colour(image, h, layout.name) for h, layout in zip(homographies, layouts)]
     tops = tile_tops(homographies, [layout.size_mm for layout in layouts], (image.shape[1], image.shape[0]),
                      SCORE_MARKER_MM)
-    return [marker_cell(track_darkness(image, h, top, layout)) if layout.track else None
-            for h, top, layout in zip(homographies, tops, layouts)]
+    return [marker_cell(track_darkness(image, h, top, layout, card)) if layout.track else None
+            for h, top, layout, card in zip(homographies, tops, layouts, cards)]
