@@ -235,8 +235,9 @@ def reader_patches(image: np.ndarray, truth: dict[str, Any], calibration: Any | 
     same slot on the board bare, and every loose tile and the places of the empty displays
     (:func:`empty_display_places`, read empty) beside zeros. ``calibration``: the same
     table photographed at the game's start (a scene of :func:`render.render_moments`), or None
-    for a scene read with no calibration (zeros beside every slot). Each view's corners are
-    nudged on their own (neither a profile nor a calibration is exact)."""
+    for a scene read with no calibration: then, and for the Summer Pavilion supply, each slot is
+    beside the photo's consensus of its print (:func:`azulcam.vision.reader.consensus`). Each view's corners are nudged on their own
+    (neither a profile nor a calibration is exact)."""
     from ..vision import bare, reader
 
     obs = truth["observation"]
@@ -247,23 +248,28 @@ def reader_patches(image: np.ndarray, truth: dict[str, Any], calibration: Any | 
     if truth["profile"]["scoring_board"]:
         supply = {f"supply.{i}": c for i, c in enumerate(obs["supply"]) if c is not None}
         boards.append((truth["profile"]["scoring_board"], "", supply, None))
-    nows, labels, cards, centres = [], [], [], []
+    nows, labels, cards, centres, cuts = [], [], [], [], []
     for placement, prefix, filled, index in boards:
         layout = load_layout(placement["layout"])
         homography = board_homography(np.asarray(placement["corners"], np.float64) + rng.normal(0, nudge_px, (4, 2)))
-        ids = [i for i in layout.ids if prefix + i not in hidden]
-        if not ids:
+        # Every slot is cut, hidden ones too, as a reading cuts them for the print's consensus.
+        ids, now = reader.slot_patches(image, homography, layout)
+        cuts.append((layout, ids, now))
+        cards.append(light.card_colour(image, homography, layout.name))
+        centres.append(crops.slot_outlines(homography, layout, [layout.ids[0], layout.ids[-1]])[1].mean(axis=(0, 1)))
+    for (placement, prefix, filled, index), (layout, ids, now), ref in zip(boards, cuts, reader.consensus(cuts)):
+        seen_ids = [n for n, i in enumerate(ids) if prefix + i not in hidden]
+        if not seen_ids:
             continue
-        ids, now = reader.slot_patches(image, homography, layout, ids)
-        ref = None
+        ids = [ids[n] for n in seen_ids]
         if calibration is not None and index is not None:
             corners = calibration.truth["profile"]["boards"][index]["corners"]
             seen = board_homography(np.asarray(corners, np.float64) + rng.normal(0, nudge_px, (4, 2)))
             ref = reader.bare_slot_patches(bare.rectified(calibration.image, seen, layout.name), layout, ids)
-        nows.append(reader.model_input(now, ref))
+        else:
+            ref = ref[seen_ids]
+        nows.append(reader.model_input(now[seen_ids], ref))
         labels += [label(game, filled.get(i)) for i in ids]
-        cards.append(light.card_colour(image, homography, layout.name))
-        centres.append(crops.slot_outlines(homography, layout, [layout.ids[0], layout.ids[-1]])[1].mean(axis=(0, 1)))
     labels_arr = np.array(labels, np.int64)
     slots = np.concatenate(nows) if nows else np.zeros((0, 32, 32, 6), np.uint8)
     keep = np.ones(len(labels_arr), bool)

@@ -214,18 +214,22 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
 def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, BareBoard], model: Classifier, game: str
                  ) -> tuple[list[tuple[str, str]], np.ndarray, list[str | None], np.ndarray]:
     """Every slot of every board read by the reading model (:mod:`reader`), each beside the same
-    slot on its board as calibration saw it bare where ``bare`` holds that board: the slot ids
+    slot on its board as calibration saw it bare where ``bare`` holds that board, else beside the
+    photo's consensus of its print (:func:`reader.consensus`): the slot ids
     ``(prefix, id)``, the N x K probabilities of the game's kinds, those K kinds (None: empty)
     and the slots' patches as the model saw them (N x 32 x 32 x 3). One batched call."""
-    slot_ids, inputs = [], []
+    slot_ids, inputs, cuts = [], [], []
     for view in boards:
         layout = load_layout(view.placement.layout)
         prefix = "supply" if view.placement.player is None else f"boards.{view.placement.player}"
         ids, now = reader.slots_in_card_light(image, view.homography, layout, view.card)
-        board = bare.get(view.placement.player) if view.placement.player is not None else None
-        kept = board is not None and board.layout == layout.name
-        inputs.append(reader.model_input(now, reader.bare_slot_patches(board.image, layout, ids) if kept else None))
+        cuts.append((layout, ids, now))
         slot_ids += [(prefix, i) for i in ids]
+    kept = [bare.get(view.placement.player) if view.placement.player is not None else None for view in boards]
+    kept = [b if b is not None and b.layout == layout.name else None for b, (layout, _, _) in zip(kept, cuts)]
+    agreed = reader.consensus(cuts) if any(b is None for b in kept) else [None] * len(cuts)
+    for board, (layout, ids, now), ref in zip(kept, cuts, agreed):
+        inputs.append(reader.model_input(now, reader.bare_slot_patches(board.image, layout, ids) if board else ref))
     patches = np.concatenate(inputs) if inputs else np.zeros((0, crops.PATCH, crops.PATCH, reader.CHANNELS), np.uint8)
     probabilities, kinds = model.game_probabilities(patches, game)
     return slot_ids, probabilities, kinds, patches[..., :3]

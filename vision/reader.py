@@ -1,16 +1,17 @@
 """What the reading model sees of a board's slots: each slot now, beside the same slot bare.
 
 A classifier that learned one printing reads another's strongly printed bare spaces as tiles. The
-one thing every copy of the game shares is that a tile is a body lying on its space; the user's
-own board as calibration saw it bare says what the space looks like without one. So the reading
-model (``models/reader.onnx``, trained by ``models/train_reader.py`` on every art family the
-renderer draws) reads six channels per slot:
+one thing every copy of the game shares is that a tile is a body lying on its space; what the
+space looks like without one is learned from the table itself. So the reading model
+(``models/reader.onnx``, trained by ``models/train_reader.py`` on every art family the renderer
+draws) reads six channels per slot:
 
 1. the slot as the photo shows it (:func:`slot_patches`), its board's card shown neutral grey
    (:func:`azulcam.vision.light.in_card_light`): the same board in any light;
-2. the same slot on the board calibration kept bare (:func:`bare_slot_patches`), in its own card
-   light; zeros where calibration kept none (a profile without ``--bare``, the Summer Pavilion
-   supply, a mid-game calibration).
+2. the same slot bare, in its own card light: on the board calibration kept bare
+   (:func:`bare_slot_patches`) where there is one; else the photo's own consensus of that print
+   (:func:`consensus`: every slot printed alike, on every board of that side in the photo, most of
+   them bare in most of a game); zeros for loose tiles.
 
 Both are cut by the same code, the bare one from the board's view in its own plane
 (:func:`azulcam.vision.bare.rectified`), so that training and reading cannot drift apart.
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..calibration.layouts import Layout
+from ..calibration.layouts import Layout, Slot
 from . import crops, light
 from .bare import view_size
 
@@ -32,8 +33,9 @@ READ_MARGIN = 0.2
 #: What the reading model's ``input_format`` metadata says; the reader refuses a model that
 #: does not say so.
 INPUT_FORMAT = ("float32 NHWC 0..255, 6 channels: BGR of the slot in its board's card light "
-                f"(light.in_card_light, READ_MARGIN {READ_MARGIN}), then BGR of the same slot on the board "
-                "calibration kept bare, in its card light, or zeros")
+                f"(light.in_card_light, READ_MARGIN {READ_MARGIN}), then BGR of the same slot bare, in its card "
+                "light: on the board calibration kept bare, else the photo's consensus of its print "
+                "(reader.consensus), or zeros")
 CHANNELS = 6
 
 
@@ -62,6 +64,32 @@ def bare_slot_patches(bare_view: np.ndarray, layout: Layout, ids: list[str]) -> 
     """The slots ``ids`` of a board's bare view (:attr:`azulcam.vision.bare.BareBoard.image`),
     cut as :func:`slot_patches` cuts them from a photo."""
     return slot_patches(bare_view, view_homography(layout), layout, ids)[1]
+
+
+def print_group(slot: Slot) -> tuple[str, str | int | None]:
+    """What a slot's print has in common with other slots of its side: its zone (``wall``,
+    ``line``, ``floor``, ``corner``, ``supply``, or ``star`` for a Summer Pavilion star's space) and
+    the colour printed under it, or where none is printed its printed number (a grey wall's
+    spaces are all alike; a grey star's space is told by its number)."""
+    zone = slot.id.split(".")[0]
+    zone = "star" if zone.isdigit() else zone
+    return (zone, slot.printed) if slot.printed else (zone, slot.number)
+
+
+def consensus(boards: list[tuple[Layout, list[str], np.ndarray]]) -> list[np.ndarray]:
+    """What each slot's print looks like bare in this photo, for each board's cut slots
+    (``layout``, slot ``ids``, their patches N x 32 x 32 x 3 from :func:`slot_patches`): the
+    per-pixel median of every slot printed alike (:func:`print_group`) on every board of the same
+    side. No art is assumed: the user's own printing, in this photo's light, from the spaces a
+    game leaves bare (most of them, most of a game; a full wall gives a reference that looks like
+    its tiles, and the model learned from such games too)."""
+    groups: dict[tuple[str, tuple[str, str | int | None]], list[np.ndarray]] = {}
+    for layout, ids, now in boards:
+        for slot_id, patch in zip(ids, now):
+            groups.setdefault((layout.name, print_group(layout[slot_id])), []).append(patch)
+    medians = {key: np.median(np.stack(patches), axis=0).round().astype(np.uint8) for key, patches in groups.items()}
+    return [np.stack([medians[layout.name, print_group(layout[i])] for i in ids]) if ids else now[:0]
+            for layout, ids, now in boards]
 
 
 def model_input(now: np.ndarray, bare: np.ndarray | None) -> np.ndarray:

@@ -12,6 +12,7 @@ import pytest
 from azulcam.calibration.layouts import load_layout
 from azulcam.calibration.profile import board_homography
 from azulcam.engine.record import GAMES
+from azulcam.engine.pavilion import COLORS as PAVILION_COLORS
 from azulcam.vision import bare, light, reader
 from azulcam.vision.classify import ModelError, load_reader
 from azulcam.synth.dataset import CLASSES, random_position, reader_patches
@@ -82,9 +83,56 @@ def test_training_patches_pair_each_slot_with_its_bare_self(moments):
     without = reader_patches(scene.image, scene.truth, None, np.random.default_rng(0))
     assert with_ref.images.shape[1:] == (32, 32, 6) and len(with_ref.images) == len(with_ref.labels)
     assert with_ref.labels.max() < len(CLASSES) and (with_ref.labels != 0).any() and (with_ref.labels == 0).any()
-    slots = with_ref.images[..., 3:].any(axis=(1, 2, 3))
-    assert slots.any() and not slots.all()  # the loose tiles have no bare view
-    assert not without.images[..., 3:].any()
+    for patches in (with_ref, without):  # beside calibration's bare board, or the photo's consensus
+        slots = patches.images[..., 3:].any(axis=(1, 2, 3))
+        assert slots.any() and not slots.all()  # the loose tiles have no bare view
+    assert not np.array_equal(with_ref.images[..., 3:], without.images[..., 3:])
+
+
+def test_slots_printed_alike_form_one_group_per_print():
+    """A coloured wall's spaces go by colour (five of each), a grey wall's all alike; the floor's
+    and a grey star's spaces go by their printed number, a coloured star's by its colour."""
+    def sizes(name, zone):
+        layout = load_layout(name)
+        groups: dict = {}
+        for slot in layout.slots:
+            if zone(slot.id):
+                groups.setdefault(reader.print_group(slot), []).append(slot.id)
+        return sorted(len(g) for g in groups.values()), groups
+
+    assert sizes("azul-colored", lambda i: i.startswith("wall."))[0] == [5] * 5
+    assert sizes("azul-grey", lambda i: i.startswith("wall."))[0] == [25]
+    assert sizes("azul-grey", lambda i: i.startswith("line."))[0] == [15]
+    assert sizes("azul-grey", lambda i: i.startswith("floor."))[0] == [2, 2, 3]
+    stars = lambda i: i.split(".")[0].isdigit()  # noqa: E731
+    assert sizes("pavilion-grey", stars)[0] == [6] * 5 + [12]  # the central star's spaces are all 3s
+    coloured, groups = sizes("pavilion-colored", stars)
+    assert all(len({i.split(".")[0] for i in g}) == 1 for k, g in groups.items() if k[1] in PAVILION_COLORS)
+    assert sum(coloured) == 42
+
+
+def test_the_photos_consensus_of_a_print_looks_like_its_bare_spaces(moments):
+    """Beside the per-pixel median of every space printed alike on the table's boards, a bare
+    space looks like it and a space holding a tile does not: the reference a photo alone gives."""
+    _, scene = moments
+    cuts, empties, filled_at = [], [], []
+    for placement, board in zip(scene.truth["profile"]["boards"], scene.truth["observation"]["boards"]):
+        layout = load_layout(placement["layout"])
+        homography = board_homography(np.asarray(placement["corners"], np.float64))
+        ids, now = reader.slot_patches(scene.image, homography, layout)
+        cuts.append((layout, ids, now))
+        empties.append(np.array([board["slots"].get(i) is None for i in ids]))
+    agreed = reader.consensus(cuts)
+    assert [a.shape for a in agreed] == [now.shape for _, _, now in cuts]
+    difference = np.concatenate([np.abs(now.astype(np.float32) - ref).mean(axis=(1, 2, 3))
+                                 for (_, _, now), ref in zip(cuts, agreed)])
+    empty = np.concatenate(empties)
+    assert empty.any() and (~empty).any()
+    assert np.median(difference[empty]) < 0.5 * np.median(difference[~empty])
+    # Slots printed alike share one reference.
+    layout, ids, _ = cuts[0]
+    same = [n for n, i in enumerate(ids) if reader.print_group(layout[i]) == reader.print_group(layout[ids[0]])]
+    assert len(same) > 1 and all(np.array_equal(agreed[0][same[0]], agreed[0][n]) for n in same)
 
 
 def test_load_reader_refuses_a_model_that_is_not_one(tmp_path):
@@ -135,3 +183,38 @@ def test_empty_displays_are_taught_as_their_print():
     assert np.linalg.norm(middles - np.array(empty), axis=1).max() < 8
     patches = reader_patches(scene.image, scene.truth, None, np.random.default_rng(0))
     assert (patches.labels == 0).sum() >= min(len(places), 12)
+
+
+def test_each_slot_is_read_beside_its_bare_self_or_else_the_photos_consensus(moments):
+    """A board calibration kept bare is read beside it; the others beside the photo's consensus."""
+    from azulcam.calibration.profile import Profile
+    from azulcam.vision.analyze import BoardView, reader_slots
+    from azulcam.vision.register import Registration
+
+    calibration, scene = moments
+    profile = Profile.from_json(scene.truth["profile"])
+    views = []
+    for placement in profile.boards:
+        corners = np.asarray(placement.corners, np.float64)
+        homography = board_homography(corners)
+        views.append(BoardView(placement, Registration(corners, 0.9, True), homography,
+                               light.card_colour(scene.image, homography, placement.layout)))
+    first = views[0]
+    kept = bare.BareBoard(first.placement.layout,
+                          bare.rectified(calibration.image, first.homography, first.placement.layout), {})
+
+    class Seen:
+        def game_probabilities(self, patches, game):
+            self.patches = patches
+            return np.zeros((len(patches), 7)), [None] * 7
+
+    seen = Seen()
+    slot_ids, _, _, _ = reader_slots(scene.image, views, {first.placement.player: kept}, seen, "azul")
+    layout = load_layout(first.placement.layout)
+    mine = [n for n, (prefix, _) in enumerate(slot_ids) if prefix == f"boards.{first.placement.player}"]
+    assert np.array_equal(seen.patches[mine, ..., 3:], reader.bare_slot_patches(kept.image, layout, list(layout.ids)))
+    cuts = [(load_layout(v.placement.layout), *reader.slots_in_card_light(scene.image, v.homography,
+                                                                         load_layout(v.placement.layout), v.card))
+            for v in views]
+    others = [n for n in range(len(slot_ids)) if n not in mine]
+    assert np.array_equal(seen.patches[others, ..., 3:], np.concatenate(reader.consensus(cuts)[1:]))
