@@ -93,7 +93,9 @@ class Family:
     Pavilion's coloured stars. ``gloss`` (0 matte, 1 glossy) and ``wear`` (0 new, 1 scuffed and
     chipped) are the tiles' finish; ``patterns`` picks the tile patterns' drawing (``a`` or ``b``)
     and ``pattern_scale`` their size. ``disc`` is the factory display's field, band and ornament;
-    ``tables`` the table surfaces (:func:`table_texture` indices) this family is seen on."""
+    ``tables`` the table surfaces (:func:`table_texture` indices) this family is seen on;
+    ``print_turn`` how far (radians, about the grey axis) the hue of the boards' coloured print
+    is turned from the tiles' own (another printer's inks on the card than on the tiles)."""
 
     name: str
     azul_base: dict[str, tuple[int, int, int]]
@@ -119,6 +121,7 @@ class Family:
     pattern_scale: float
     disc: tuple[tuple[int, int, int], tuple[int, int, int], tuple[int, int, int]]
     tables: tuple[int, ...]
+    print_turn: float = 0.0
 
 
 #: The art the renderer has always drawn: pale wall prints, glossy tiles, cream discs.
@@ -224,6 +227,11 @@ _BLEND_PARTS = (("azul_base", "azul_accent", "pavilion_base"),
 #: span, from clearly pale to as strong as a tile (the wall's, then the stars' scale), whatever
 #: its sources' prints: a reader must not tell a tile from a bare space by how pale the print is.
 BLEND_PRINT = {"wall_print": (0.2, 1.0), "star_print": (0.6, 1.8)}
+#: Share of blends in which each of the parts no source decides (the display's colours, the grey
+#: spaces' grey, the print's hue turn) is drawn freely, and the ranges they are drawn from.
+BLEND_FREE_SHARE = 0.5
+BLEND_FREE_GREY = (60.0, 215.0)
+BLEND_PRINT_TURN = 0.6
 
 
 @lru_cache(maxsize=64)
@@ -265,6 +273,17 @@ def _blend(name: str) -> Family:
                                if mixed.ndim == 2 else tuple(int(c) for c in np.clip(np.round(mixed), 0, 255)))
             else:
                 fields[key] = float(max(0.0, mix([np.array(v) for v in values], weights, reach)))
+    # Some parts of a printing owe nothing to any source: a display's colours, the grey spaces'
+    # grey, the print's own inks. Drawn freely in a share of the blends, so that a reader learns
+    # to tell a tile by its body and by the space's bare look in the same photo, not by these.
+    if rng.random() < BLEND_FREE_SHARE:
+        fields["disc"] = tuple(tuple(int(c) for c in rng.integers(20, 241, 3)) for _ in range(3))
+    if rng.random() < BLEND_FREE_SHARE:
+        for key in ("grey_cell", "pav_grey_space"):
+            level = rng.uniform(*BLEND_FREE_GREY)
+            fields[key] = tuple(int(np.clip(round(level + t), 0, 255)) for t in rng.uniform(-12, 12, 3))
+    if rng.random() < BLEND_FREE_SHARE:
+        fields["print_turn"] = float(rng.uniform(-BLEND_PRINT_TURN, BLEND_PRINT_TURN))
     strength = float(rng.uniform(0.0, 1.0))  # one printing: its wall and its stars alike
     for key, (low, high) in BLEND_PRINT.items():
         fields[key] = low + strength * (high - low)
@@ -302,6 +321,17 @@ def _check_game_kind(game: str, kind: str) -> None:
 def _mix(a: tuple[int, ...], b: tuple[int, ...], t: float) -> tuple[int, int, int]:
     """``a`` moved a fraction ``t`` towards ``b``."""
     return tuple(int(round(x + (y - x) * t)) for x, y in zip(a, b))  # type: ignore[return-value]
+
+
+def hue_turned(bgr: np.ndarray, radians: float) -> np.ndarray:
+    """A uint8 BGR image with its hue turned by ``radians`` about the grey axis (Rodrigues'
+    rotation of the colour cube: greys stay, brightness nearly so)."""
+    if radians == 0.0:
+        return bgr
+    c, s = np.cos(radians), np.sin(radians)
+    a, b = (1 - c) / 3, s / np.sqrt(3)
+    turn = np.array([[c + a, a - b, a + b], [a + b, c + a, a - b], [a - b, a + b, c + a]], np.float32)
+    return np.clip(bgr.astype(np.float32) @ turn.T, 0, 255).round().astype(np.uint8)
 
 
 def _shade(c: tuple[int, ...], f: float) -> tuple[int, int, int]:
@@ -947,7 +977,8 @@ def _azul_wall(img: np.ndarray, layout: Layout, w: int, h: int, colored: bool, f
                 tile, _ = tile_sprite("azul", slot.printed, side, fam.name)
                 # Card first, then the tile's art printed at partial strength: a paler copy.
                 _poly(img, p, fam.card)
-                _paste(img, tile[..., :3], p[0][0], p[0][1], p[2][0], p[2][1], fam.wall_print)
+                _paste(img, hue_turned(tile[..., :3], fam.print_turn), p[0][0], p[0][1], p[2][0], p[2][1],
+                       fam.wall_print)
             else:
                 _poly(img, p, fam.grey_cell)
                 _poly(img, p, _shade(fam.grey_cell, 0.25), max(1, int(round(0.002 * w))))
@@ -1003,7 +1034,7 @@ def _pavilion_board(name: str, w: int, h: int, fam: Family) -> np.ndarray:
             fill, edge = fam.pav_grey_space, fam.pav_grey_edge
         else:
             color = slot.printed or topo.COLORS[(i % 6)]  # central star: every space its own colour
-            base = fam.pavilion_base[color]
+            base = tuple(int(c) for c in hue_turned(np.array([[fam.pavilion_base[color]]], np.uint8), fam.print_turn)[0, 0])
             fill, edge = _mix(fam.pav_card, base, min(1.0, (0.45 if star else 0.38) * fam.star_print)), _shade(base, -0.25)
         _poly(img, p, fill)
         # A smaller inner rhombus in a lighter tint, like the printed tile outline.

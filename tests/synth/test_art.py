@@ -3,6 +3,7 @@ classifier can learn from (printed slots where the layouts say, distinguishable 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import cv2
@@ -301,6 +302,33 @@ def test_a_blend_mixes_its_sources_and_is_the_same_every_time():
     assert art.family(art.blend_name(8, sources)) != blend
     sheet = art.board_art("azul-colored", 0.5, name)
     assert sheet.shape[2] == 3 and not np.array_equal(sheet, art.board_art("azul-colored", 0.5, "classic"))
+
+
+def test_some_blends_draw_what_no_source_decides_freely():
+    """About half the blends draw the display's colours, the grey spaces' grey and the print's
+    hue turn freely (dark discs, pale or dark greys, a print in other inks than the tiles'); the
+    named families print in their tiles' own inks."""
+    sources = tuple(art.FAMILIES)
+    blends = [art.family(art.blend_name(k, sources)) for k in range(60)]
+    sourced = {f.disc for f in art.FAMILIES.values()}
+    free_discs = [b.disc for b in blends if b.disc not in sourced and min(map(min, b.disc)) < 60]
+    turns = [b.print_turn for b in blends if b.print_turn]
+    greys = [b.grey_cell[0] for b in blends]
+    assert free_discs and 10 < len(turns) < 50
+    assert max(map(abs, turns)) <= art.BLEND_PRINT_TURN and min(greys) < 100 < 190 < max(greys)
+    assert all(f.print_turn == 0.0 for f in art.FAMILIES.values())
+    turned = [b for b in blends if abs(b.print_turn) > 0.3][0]
+    plain = dataclasses.replace(turned, print_turn=0.0)
+    assert not np.array_equal(art._azul_board("azul-colored", 200, 200, turned),
+                              art._azul_board("azul-colored", 200, 200, plain))
+
+
+def test_a_hue_turn_keeps_greys_and_moves_colours():
+    image = np.array([[[128, 128, 128], [200, 40, 40], [0, 0, 0]]], np.uint8)
+    turned = art.hue_turned(image, 1.0)
+    assert np.abs(turned[0, 0].astype(int) - 128).max() <= 1 and not turned[0, 2].any()
+    assert np.abs(turned[0, 1].astype(int) - image[0, 1]).max() > 40
+    assert art.hue_turned(image, 0.0) is image
 
 
 @pytest.mark.parametrize("name", ["blend:x:classic", "blend:3:classic+nope", "blend:3", "nope"])
