@@ -22,7 +22,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -38,7 +38,7 @@ from ..engine.observe import TILE_ORDER
 from . import crops, decode, detect, light, locate, reader, score_track, verify
 from .bare import BareBoard, rectified
 from .board_fit import BoardFitter
-from .classify import Classifier
+from .classify import Classifier, ruled_out
 from .detect import MARKER  # the first-player marker's kind: one per game (:func:`one_marker`)
 from .register import Registration, register_board, without_ipp
 from .score_track import MarkerReading
@@ -211,13 +211,14 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
         return _read(image, profile, classifier, locator, bare or {}, fitter)
 
 
-def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, BareBoard], model: Classifier, game: str
-                 ) -> tuple[list[tuple[str, str]], np.ndarray, list[str | None], np.ndarray]:
+def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, BareBoard], model: Classifier, game: str,
+                 without: Collection[str] = ()) -> tuple[list[tuple[str, str]], np.ndarray, list[str | None], np.ndarray]:
     """Every slot of every board read by the reading model (:mod:`reader`), each beside the same
     slot on its board as calibration saw it bare where ``bare`` holds that board, else beside the
     photo's consensus of its print (:func:`reader.consensus`): the slot ids
     ``(prefix, id)``, the N x K probabilities of the game's kinds, those K kinds (None: empty)
-    and the slots' patches as the model saw them (N x 32 x 32 x 3). One batched call."""
+    and the slots' patches as the model saw them (N x 32 x 32 x 3). One batched call; the kinds
+    ``without`` (those the game's options rule out) have probability 0."""
     slot_ids, inputs, cuts = [], [], []
     for view in boards:
         layout = load_layout(view.placement.layout)
@@ -231,7 +232,7 @@ def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, Bar
     for board, (layout, ids, now), ref in zip(kept, cuts, agreed):
         inputs.append(reader.model_input(now, reader.bare_slot_patches(board.image, layout, ids) if board else ref))
     patches = np.concatenate(inputs) if inputs else np.zeros((0, crops.PATCH, crops.PATCH, reader.CHANNELS), np.uint8)
-    probabilities, kinds = model.game_probabilities(patches, game)
+    probabilities, kinds = model.game_probabilities(patches, game, without)
     return slot_ids, probabilities, kinds, patches[..., :3]
 
 
@@ -271,11 +272,12 @@ def loose_patches(image: np.ndarray, outlines: np.ndarray, boards: list[BoardVie
     return patches
 
 
-def reader_loose(image: np.ndarray, outlines: np.ndarray, boards: list[BoardView], model: Classifier, game: str
-                 ) -> list[tuple[str | None, float]]:
+def reader_loose(image: np.ndarray, outlines: np.ndarray, boards: list[BoardView], model: Classifier, game: str,
+                 without: Collection[str] = ()) -> list[tuple[str | None, float]]:
     """Loose tiles (``outlines``, N x 4 x 2 pixels) read by the reading model
-    (:func:`loose_patches`), beside zeros (no bare view of a loose tile)."""
-    return model.classify(reader.model_input(loose_patches(image, outlines, boards), None), game)
+    (:func:`loose_patches`), beside zeros (no bare view of a loose tile), as none of the kinds
+    ``without`` (those the game's options rule out)."""
+    return model.classify(reader.model_input(loose_patches(image, outlines, boards), None), game, without)
 
 
 def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None,
@@ -292,7 +294,8 @@ def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: 
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         boards = register_boards(image, grey, profile, bare, fitter)
         lap("register")
-        slot_ids, probabilities, slot_kinds, patches = reader_slots(image, boards, bare, classifier, profile.game)
+        slot_ids, probabilities, slot_kinds, patches = reader_slots(image, boards, bare, classifier, profile.game,
+                                                                    ruled_out(profile.game, profile.game_options))
         lap("classify")
         markers = score_markers(image, boards)
         lap("markers")
@@ -346,7 +349,8 @@ def _with_loose_tiles(image: np.ndarray, profile: Profile, classifier: Classifie
     coloured = [n for n, x in enumerate(loose) if x.kind not in (None, MARKER) and x.confidence < RELIT_BELOW]
     chosen = asked + coloured
     outlines = np.array([loose[n].outline for n in chosen], np.float64).reshape(-1, 4, 2)
-    read = reader_loose(image, outlines, boards, classifier, profile.game) if chosen else []
+    without = ruled_out(profile.game, profile.game_options)
+    read = reader_loose(image, outlines, boards, classifier, profile.game, without) if chosen else []
     lap("loose tiles")
     # One answer per slot, then per loose tile: the locator's own where it named the tile.
     answers = dict(zip(asked, read))
@@ -617,8 +621,10 @@ class TableLocator:
         # A display missing from the ring (a hand over it): its tiles are not the centre's.
         unseen = locate.unseen_displays(discs, plane, game)
         floor = detect.CANDIDATE_FLOOR if self.candidates is not None else detect.THRESHOLD
-        found = detect.confirmed(detect.loose_tiles(self.detector, view, plane, game, discs, unseen, floor, heat),
-                                 image, game, self.candidates)
+        # A kind the game's options rule out (jokers) is no tile's name.
+        without = ruled_out(game, profile.game_options)
+        found = detect.confirmed(detect.loose_tiles(self.detector, view, plane, game, discs, unseen, floor, heat,
+                                                    without), image, game, self.candidates, without)
         # Four peaks where it should stand are its tiles, hiding its rim from the disc search: it
         # is there (numbered after the discs found). Otherwise neither it nor tiles on it are read.
         gaps = {f"factories.{len(discs) + k}" for k in range(len(unseen))}

@@ -16,6 +16,7 @@ saying why (a damaged install), never a guess from colours.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -40,9 +41,16 @@ class ModelError(ValueError):
 class Classifier(Protocol):
     """What the pipeline asks of a reader: N x 32 x 32 x 6 patches (:func:`reader.model_input`)."""
 
-    def game_probabilities(self, patches: np.ndarray, game: str) -> tuple[np.ndarray, list[str | None]]: ...
+    def game_probabilities(self, patches: np.ndarray, game: str, without: Collection[str] = ()
+                           ) -> tuple[np.ndarray, list[str | None]]: ...
 
-    def classify(self, patches: np.ndarray, game: str) -> list[Result]: ...
+    def classify(self, patches: np.ndarray, game: str, without: Collection[str] = ()) -> list[Result]: ...
+
+
+def ruled_out(game: str, options: Mapping[str, Any]) -> frozenset[str]:
+    """The tile kinds of ``game`` that its ``options`` (a profile's ``game_options``) rule out of
+    every zone: Azul's jokers in a game played without them."""
+    return frozenset({"joker"}) if game == "azul" and not options.get("jokers") else frozenset()
 
 
 def _check_patches(patches: np.ndarray, size: int, channels: int = 3) -> np.ndarray:
@@ -103,32 +111,35 @@ class OnnxClassifier:
             return np.zeros((0, len(self.info.labels)), np.float32)
         return self.session.run(None, {self._input: patches.astype(np.float32)})[0]
 
-    def game_probabilities(self, patches: np.ndarray, game: str) -> tuple[np.ndarray, list[str | None]]:
+    def game_probabilities(self, patches: np.ndarray, game: str, without: Collection[str] = ()
+                           ) -> tuple[np.ndarray, list[str | None]]:
         """N x K probabilities of ``game``'s kinds and empty (renormalised over those), and the K
-        kinds (None: empty)."""
+        kinds (None: empty). The kinds ``without`` (those the game's options rule out: Azul's
+        jokers in a game without them, :func:`ruled_out`) are given probability 0."""
         _check_game(game)
         probs = self.probabilities(patches)
         cols, kinds = self._columns[game]
         sub = probs[:, cols].astype(np.float64)
+        sub[:, [n for n, kind in enumerate(kinds) if kind in without]] = 0.0
         sub /= np.maximum(sub.sum(axis=1, keepdims=True), 1e-12)
         return sub, kinds
 
-    def classify(self, patches: np.ndarray, game: str) -> list[Result]:
-        """(kind or None for empty, confidence) per patch, among ``game``'s kinds and empty; the
-        confidence is the probability renormalised over those. Raises ValueError for an unknown
-        game or patches of the wrong shape or type."""
-        sub, kinds = self.game_probabilities(patches, game)
+    def classify(self, patches: np.ndarray, game: str, without: Collection[str] = ()) -> list[Result]:
+        """(kind or None for empty, confidence) per patch, among ``game``'s kinds (but ``without``)
+        and empty; the confidence is the probability renormalised over those. Raises ValueError
+        for an unknown game or patches of the wrong shape or type."""
+        sub, kinds = self.game_probabilities(patches, game, without)
         best = sub.argmax(axis=1)
         return [(kinds[b], float(sub[n, b])) for n, b in enumerate(best)]
 
-    def classify_presence(self, patches: np.ndarray, game: str) -> list[Result]:
+    def classify_presence(self, patches: np.ndarray, game: str, without: Collection[str] = ()) -> list[Result]:
         """As :meth:`classify`, but whether a tile lies there is settled first: a tile where the
         game's tile kinds together are likelier than empty (empty below a half), named by the
         likeliest of them, with its probability; else empty, with the probability of empty. Of
         a patch that is off its tile's centre (a candidate peak pushed by a touching neighbour)
         the tile's kind may not outweigh empty alone: a patch cut off centre splits its odds
         between the kind and empty about evenly."""
-        sub, kinds = self.game_probabilities(patches, game)
+        sub, kinds = self.game_probabilities(patches, game, without)
         empty = kinds.index(None)
         tiles = sub.copy()
         tiles[:, empty] = -1.0

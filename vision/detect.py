@@ -19,6 +19,7 @@ the same geometry, so that training and reading cannot drift apart.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,19 @@ def game_channels(game: str | None) -> tuple[np.ndarray, list[str]]:
         raise ValueError(f"unknown game {game!r}: expected one of {GAMES}")
     cols = [i for i, k in enumerate(KINDS) if k.startswith(game + "/")]
     return np.array(cols), [KINDS[i].split("/", 1)[1] for i in cols]
+
+
+def without_kinds(heat: np.ndarray, game: str, kinds: Collection[str]) -> np.ndarray:
+    """``heat`` (K x h x w) with the maps of ``game``'s ``kinds`` cleared (those the game's
+    options rule out, ``classify.ruled_out``): their peaks are named by the next likeliest kind,
+    or are no tile. ``heat`` itself where there are none."""
+    cols, names = game_channels(game)
+    cleared = [c for c, kind in zip(cols, names) if kind in kinds]
+    if not cleared:
+        return heat
+    heat = heat.copy()
+    heat[cleared] = 0.0
+    return heat
 
 
 @dataclass(frozen=True)
@@ -297,7 +311,8 @@ def player_heatmaps(detector: TileDetector, view: Any, plane: Any) -> np.ndarray
 
 
 def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs: list[Any],
-                unseen: list[Any] = (), floor: float = THRESHOLD, heat: np.ndarray | None = None) -> list[Found]:
+                unseen: list[Any] = (), floor: float = THRESHOLD, heat: np.ndarray | None = None,
+                without: Collection[str] = ()) -> list[Found]:
     """The tiles of ``game`` off the boards in a top-down ``view`` (``locate.rectify`` at
     :data:`VIEW_PPM`), each in its zone: on a disc of ``discs``, in the centre or beside a board.
     Peaks on a display that should stand there but was not seen (``unseen``, from
@@ -307,7 +322,8 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     far from every zone are dropped. Only the part of the view around the players' boards is searched (not the scoring
     board's). With a ``floor`` below THRESHOLD, the peaks down to it are candidates too
     (:func:`with_proposed_marker`), for :func:`confirmed` to settle. ``heat``: the detector's
-    :func:`player_heatmaps` of ``view``, where already made (else they are made here)."""
+    :func:`player_heatmaps` of ``view``, where already made (else they are made here); the maps
+    of the kinds ``without`` (those the game's options rule out) are cleared (:func:`without_kinds`)."""
     from . import locate
     from .boards import tile_mm
 
@@ -317,7 +333,8 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
     # Loose tiles lie among the players' boards: the scoring board's side of the view is skipped.
     window = view.around_players(plane, STRIDE)
-    found = with_proposed_marker(detector.heatmaps(window.image) if heat is None else heat, game, floor)
+    found = with_proposed_marker(without_kinds(detector.heatmaps(window.image) if heat is None else heat, game, without),
+                                 game, floor)
     if not found:
         return []
     mm = window.to_mm(np.array([d.center for d in found], np.float64))
@@ -369,7 +386,8 @@ def candidate_patches(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:
     return crops.cut(image, outlines, CANDIDATE_MARGIN)
 
 
-def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | None) -> list[Found]:
+def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | None, without: Collection[str] = ()
+              ) -> list[Found]:
     """The tiles of ``found`` (:func:`loose_tiles`, down to :data:`CANDIDATE_FLOOR`) that stand.
     In the centre and beside the boards, the candidate ``model`` (a tile classifier of
     :func:`candidate_patches`) reads every tile the detector found but the first-player marker
@@ -378,7 +396,8 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
     marker: the marker looks like a white tile, and ``analyze.one_marker`` settles markers; a
     black tile the model names the marker with full confidence is the marker).
     Whether a tile lies there is settled first, by all the tile kinds together against
-    empty (``classify_presence``). Those it read are ``checked`` and keep the detector's
+    empty (``classify_presence``), among the kinds the game's options allow (all but
+    ``without``). Those it read are ``checked`` and keep the detector's
     confidence, so that a zone with a peak below :data:`SURE` stays uncertain. It reads the weak
     peaks of tiles on the displays too, and those it names a tile (not the marker) stand,
     ``checked``: they only fill a display's places read empty (``analyze.settled_displays``).
@@ -393,7 +412,7 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
              if ((f.kind != MARKER or f.confidence <= THRESHOLD) and off_the_displays(f.zone))
              or (f.confidence <= THRESHOLD and f.kind != MARKER and not off_the_displays(f.zone))]
     outlines = np.array([found[n].outline for n in asked], np.float64).reshape(-1, 4, 2)
-    answers = dict(zip(asked, model.classify_presence(candidate_patches(image, outlines), game) if asked else []))
+    answers = dict(zip(asked, model.classify_presence(candidate_patches(image, outlines), game, without) if asked else []))
     out = []
     for n, f in enumerate(found):
         if n not in answers:
@@ -403,7 +422,7 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
             kind = answers[n][0]
             out.append(replace(f, kind="white" if kind == MARKER and f.kind == "white" else kind, checked=True))
     dropped = [found[n] for n, answer in answers.items() if answer[0] is None and off_the_displays(found[n].zone)]
-    out += tiles_nearby(dropped, out, image, game, model)
+    out += tiles_nearby(dropped, out, image, game, model, without)
     if game != "pavilion" or any(f.kind == MARKER for f in out):
         return out
     return out + marker_nearby(dropped, out, image, game, model)
@@ -413,13 +432,14 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
 _STEPS = [(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1) if (a, b) != (0, 0)]
 
 
-def _moved_reads(peaks: list[Found], image: np.ndarray, game: str, model: Any) -> tuple[np.ndarray, list[Any]]:
+def _moved_reads(peaks: list[Found], image: np.ndarray, game: str, model: Any, without: Collection[str] = ()
+                 ) -> tuple[np.ndarray, list[Any]]:
     """Each peak's outline moved :data:`MARKER_SEARCH_STEP` of a tile's side each way
     (:data:`_STEPS`, eight per peak, peak by peak), and the candidate ``model``'s reading of
     each (``classify_presence``), in one batch."""
     moved = np.array([f.outline + MARKER_SEARCH_STEP * (a * (f.outline[1] - f.outline[0]) + b * (f.outline[3] - f.outline[0]))
                       for f in peaks for a, b in _STEPS], np.float64).reshape(-1, 4, 2)
-    return moved, model.classify_presence(candidate_patches(image, moved), game)
+    return moved, model.classify_presence(candidate_patches(image, moved), game, without)
 
 
 def _lone(outline: np.ndarray, centres: np.ndarray) -> bool:
@@ -433,7 +453,8 @@ def _centres(tiles: list[Found]) -> np.ndarray:
     return np.array([f.outline.mean(axis=0) for f in tiles], np.float64).reshape(-1, 2)
 
 
-def tiles_nearby(dropped: list[Found], standing: list[Found], image: np.ndarray, game: str, model: Any) -> list[Found]:
+def tiles_nearby(dropped: list[Found], standing: list[Found], image: np.ndarray, game: str, model: Any,
+                 without: Collection[str] = ()) -> list[Found]:
     """The tiles off the centres of their peaks: each of the ``dropped`` peaks (read as no tile
     by the candidate ``model``) that the detector rated above :data:`NEARBY_TILE_FLOOR` is read
     again on its patch moved round it (:func:`_moved_reads`), and the moved patch the model
@@ -444,7 +465,7 @@ def tiles_nearby(dropped: list[Found], standing: list[Found], image: np.ndarray,
     peaks = [f for f in dropped if f.confidence > NEARBY_TILE_FLOOR]
     if not peaks:
         return []
-    moved, reads = _moved_reads(peaks, image, game, model)
+    moved, reads = _moved_reads(peaks, image, game, model, without)
     centres, out = _centres(standing), []
     for n, peak in enumerate(peaks):
         named = [(reads[k][1], k) for k in range(n * len(_STEPS), (n + 1) * len(_STEPS))

@@ -96,6 +96,41 @@ def test_peaks_on_the_rim_of_summer_pavilion_s_token_are_the_token():
     assert sorted(d.kind for d in detect.peaks(heat, "azul", 0.2)) == ["first_player", "red"]
 
 
+def test_a_kind_the_options_rule_out_names_no_peak():
+    """In an Azul game without jokers a joker's peak is named by the next likeliest kind, or is
+    no tile; Summer Pavilion and a game with jokers keep every map."""
+    from azulcam.vision.classify import ruled_out
+
+    assert ruled_out("azul", {"jokers": False}) == {"joker"} and ruled_out("azul", {"jokers": True}) == set()
+    assert ruled_out("pavilion", {}) == set()
+    joker, black = detect.KINDS.index("azul/joker"), detect.KINDS.index("azul/black")
+    heat = np.zeros((len(detect.KINDS), 20, 30), np.float32)
+    heat[joker, 5, 5], heat[black, 5, 5] = 0.9, 0.5
+    heat[joker, 12, 20] = 0.8
+    assert [d.kind for d in detect.peaks(heat, "azul")] == ["joker", "joker"]
+    cleared = detect.without_kinds(heat, "azul", ruled_out("azul", {}))
+    assert [(d.kind, d.confidence) for d in detect.peaks(cleared, "azul")] == [("black", pytest.approx(0.5))]
+    assert heat[joker].max() == pytest.approx(0.9)  # the maps given are not changed
+    assert detect.without_kinds(heat, "pavilion", ruled_out("pavilion", {})) is heat
+
+
+def test_a_table_read_as_a_game_without_jokers_shows_none():
+    """A fixture table with a joker on a display, read with a profile that says the game has no
+    jokers: nothing anywhere is read as a joker; read as it is, the joker is seen."""
+    from azulcam.vision.analyze import assemble, read
+    from azulcam.vision.classify import default_classifier
+
+    image, truth = next((image, truth) for image, truth in _fixture_scenes()
+                        if any(i["kind"] == "joker" and i["zone"].startswith("factories.") for i in truth["items"]))
+    kinds = {}
+    for jokers in (True, False):
+        profile = Profile.from_json({**truth["profile"], "options": {**truth["profile"]["options"], "jokers": jokers}})
+        seen = assemble(read(image, profile, default_classifier(), TableLocator(load_detector())))
+        kinds[jokers] = Counter(k for f in seen["factories"] for k in f["tiles"]) + Counter(seen["center"]) + Counter(
+            k for b in seen["boards"] for k in b["slots"].values())
+    assert kinds[True]["joker"] > 0 and kinds[False]["joker"] == 0
+
+
 def test_peaks_refuses_an_unknown_game():
     with pytest.raises(ValueError, match="unknown game"):
         peaks(np.zeros((len(KINDS), 4, 4), np.float32), "chess")
@@ -418,7 +453,7 @@ class _Answers:
     def __init__(self, answer):
         self.answer, self.seen = answer, []
 
-    def classify_presence(self, patches, game):
+    def classify_presence(self, patches, game, without=()):
         self.seen.append(patches.shape)
         return [self.answer] * len(patches)
 
@@ -469,7 +504,7 @@ class _MarkerAt:
     def __init__(self, batch: int, places: dict[int, float]):
         self.batch, self.places, self.calls = batch, places, []
 
-    def classify_presence(self, patches, game):
+    def classify_presence(self, patches, game, without=()):
         self.calls.append(len(patches))
         if len(self.calls) - 1 != self.batch:
             return [(None, 0.9)] * len(patches)
@@ -483,7 +518,7 @@ class _Split:
     def __init__(self, model, first: dict[int, tuple]):
         self.model, self.first, self.calls = model, first, 0
 
-    def classify_presence(self, patches, game):
+    def classify_presence(self, patches, game, without=()):
         self.calls += 1
         answers = self.model.classify_presence(patches, game)
         if self.calls > 1:
@@ -527,7 +562,7 @@ class _TileAt:
     def __init__(self, places: dict[int, tuple[str, float]]):
         self.places, self.calls = places, []
 
-    def classify_presence(self, patches, game):
+    def classify_presence(self, patches, game, without=()):
         self.calls.append(len(patches))
         if len(self.calls) == 1:
             return [(None, 0.9)] * len(patches)

@@ -115,7 +115,7 @@ def test_the_photos_consensus_of_a_print_looks_like_its_bare_spaces(moments):
     """Beside the per-pixel median of every space printed alike on the table's boards, a bare
     space looks like it and a space holding a tile does not: the reference a photo alone gives."""
     _, scene = moments
-    cuts, empties, filled_at = [], [], []
+    cuts, empties = [], []
     for placement, board in zip(scene.truth["profile"]["boards"], scene.truth["observation"]["boards"]):
         layout = load_layout(placement["layout"])
         homography = board_homography(np.asarray(placement["corners"], np.float64))
@@ -204,7 +204,7 @@ def test_each_slot_is_read_beside_its_bare_self_or_else_the_photos_consensus(mom
                           bare.rectified(calibration.image, first.homography, first.placement.layout), {})
 
     class Seen:
-        def game_probabilities(self, patches, game):
+        def game_probabilities(self, patches, game, without=()):
             self.patches = patches
             return np.zeros((len(patches), 7)), [None] * 7
 
@@ -218,3 +218,21 @@ def test_each_slot_is_read_beside_its_bare_self_or_else_the_photos_consensus(mom
             for v in views]
     others = [n for n in range(len(slot_ids)) if n not in mine]
     assert np.array_equal(seen.patches[others, ..., 3:], np.concatenate(reader.consensus(cuts)[1:]))
+
+
+def test_a_kind_the_options_rule_out_is_never_read(moments):
+    """Read with Azul's jokers ruled out (a game without them), no slot can be a joker, and the
+    other kinds share the probability."""
+    from azulcam.vision.classify import default_classifier
+
+    _, scene = moments
+    placement = scene.truth["profile"]["boards"][0]
+    layout = load_layout(placement["layout"])
+    _, now = reader.slot_patches(scene.image, board_homography(np.asarray(placement["corners"], np.float64)), layout)
+    patches = reader.model_input(now, None)
+    model = default_classifier()
+    every, kinds = model.game_probabilities(patches, "azul")
+    some, same = model.game_probabilities(patches, "azul", {"joker"})
+    assert same == kinds and "joker" in kinds and every[:, kinds.index("joker")].max() > 0
+    assert not some[:, kinds.index("joker")].any() and np.allclose(some.sum(axis=1), 1.0)
+    assert all(kind != "joker" for kind, _ in model.classify(patches, "azul", {"joker"}))
