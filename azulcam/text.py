@@ -543,7 +543,7 @@ _WARNINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), key) 
      r"read at the profile's corners$", "warning.not_aligned"),
     (r"^" + _WHO + r" lies partly outside the image$", "warning.outside"),
     (r"^" + _WHO + r" is printed unlike the boards the models know: aligned by its outlines alone, its spaces are "
-     r"read but unsure$", "warning.unfamiliar_print"),
+     r"read against the photo's own print$", "warning.unfamiliar_print"),
     ((r"^a factory display was not seen where the ring of displays has room for one, near pixel "
      r"\((?P<x>-?\d+), (?P<y>-?\d+)\) \(covered\?\): neither it nor tiles on it are reported$"), "warning.display_unseen"),
     ((r"^the profile is for (?P<pw>\d+)x(?P<ph>\d+) images; its corners were scaled to this "

@@ -337,7 +337,7 @@ def _with_loose_tiles(image: np.ndarray, profile: Profile, classifier: Classifie
                             "read at the profile's corners")
         if view.registration.by_outline:
             warnings.append(f"{who} is printed unlike the boards the models know: aligned by its outlines "
-                            "alone, its spaces are read but unsure")
+                            "alone, its spaces read against the photo's own print")
         if (corners < 0).any() or (corners[:, 0] >= w).any() or (corners[:, 1] >= h).any():
             warnings.append(f"{who} lies partly outside the image")
     # The reading model reads the loose tiles the locator did not name, those off the displays it
@@ -531,13 +531,11 @@ def assemble(reading: Reading) -> dict[str, Any]:
     slots: dict[int, dict[str, str]] = {p: {} for p in players}
     supply: list[str | None] | None = [None] * 10 if game == "pavilion" else None
     n_slots = len(reading.slot_ids)
-    # A print the models never saw is read, but no reading of it is sure (a bare space printed
-    # as its tile reads as that tile).
-    unfamiliar = {"supply" if v.placement.player is None else f"boards.{v.placement.player}"
-                  for v in reading.boards if v.registration.by_outline}
+    # A print the models never saw is read against the photo's own consensus of it
+    # (``reader.consensus``), as surely as any other: its board is named in the warnings.
     for (prefix, slot_id), (kind, conf) in zip(reading.slot_ids, reading.kinds[:n_slots]):
         path = f"{prefix}.{slot_id}" if prefix != "supply" else slot_id
-        if conf < UNSURE or prefix in unfamiliar:
+        if conf < UNSURE:
             uncertain.append(path)
         if kind is None:
             continue
