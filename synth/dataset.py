@@ -236,8 +236,8 @@ def reader_patches(image: np.ndarray, truth: dict[str, Any], calibration: Any | 
     (:func:`empty_display_places`, read empty) beside zeros. ``calibration``: the same
     table photographed at the game's start (a scene of :func:`render.render_moments`), or None
     for a scene read with no calibration: then, and for the Summer Pavilion supply, each slot is
-    beside the photo's consensus of its print (:func:`azulcam.vision.reader.consensus`). Each view's corners are nudged on their own
-    (neither a profile nor a calibration is exact)."""
+    beside the photo's consensus of its print (:func:`azulcam.vision.reader.consensus`). Each
+    view's corners are nudged on their own (neither a profile nor a calibration is exact)."""
     from ..vision import bare, reader
 
     obs = truth["observation"]

@@ -226,8 +226,10 @@ def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, Bar
         ids, now = reader.slots_in_card_light(image, view.homography, layout, view.card)
         cuts.append((layout, ids, now))
         slot_ids += [(prefix, i) for i in ids]
-    kept = [bare.get(view.placement.player) if view.placement.player is not None else None for view in boards]
-    kept = [b if b is not None and b.layout == layout.name else None for b, (layout, _, _) in zip(kept, cuts)]
+    kept: list[BareBoard | None] = []  # each board's bare view, where calibration kept one of its layout
+    for view, (layout, _, _) in zip(boards, cuts):
+        board = bare.get(view.placement.player) if view.placement.player is not None else None
+        kept.append(board if board is not None and board.layout == layout.name else None)
     agreed = reader.consensus(cuts) if any(b is None for b in kept) else [None] * len(cuts)
     for board, (layout, ids, now), ref in zip(kept, cuts, agreed):
         inputs.append(reader.model_input(now, reader.bare_slot_patches(board.image, layout, ids) if board else ref))
