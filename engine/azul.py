@@ -823,8 +823,8 @@ class AzulState(GameState):
     def _finish(self, reason: str) -> None:
         log = self._log
         for p, b in enumerate(self._boards):
-            b.bonus = list(end_bonuses(b.wall))
-            rows, columns, colors = b.bonus[0] // ROW_BONUS, b.bonus[1] // COLUMN_BONUS, b.bonus[2] // COLOR_BONUS
+            rows, columns, colors = complete_lines(b.wall)
+            b.bonus = [rows * ROW_BONUS, columns * COLUMN_BONUS, colors * COLOR_BONUS]
             b.score += sum(b.bonus)
             if log is not None:
                 for key, count, value in (("rows", rows, ROW_BONUS), ("columns", columns, COLUMN_BONUS), ("colors", colors, COLOR_BONUS)):
@@ -1163,13 +1163,20 @@ def _runs(row_filled: list[int], r: int, col: int) -> tuple[int, int]:
     return _RUN[rf[r]][col], _RUN[vmask][r]
 
 
-def end_bonuses(wall: Sequence[int]) -> tuple[int, int, int]:
-    """The end-of-game bonuses of a wall (25 tile indices of :data:`TILE_NAMES`, row by row, -1
-    where empty), in points: each complete row, each complete column, and each colour on five
-    spaces (a joker is no colour)."""
+def complete_lines(wall: Sequence[int]) -> tuple[int, int, int]:
+    """How many of a wall's rows and columns are complete, and how many colours lie on five of
+    its spaces (a joker is no colour): the wall is 25 tile indices of :data:`TILE_NAMES`, row by
+    row, -1 where empty."""
     rows = sum(1 for r in range(5) if all(wall[r * 5 + c] >= 0 for c in range(5)))
     columns = sum(1 for c in range(5) if all(wall[r * 5 + c] >= 0 for r in range(5)))
     colors = sum(1 for k in range(len(COLORS)) if sum(1 for t in wall if t == k) == 5)
+    return rows, columns, colors
+
+
+def end_bonuses(wall: Sequence[int]) -> tuple[int, int, int]:
+    """The end-of-game bonuses of a wall (as :func:`complete_lines`), in points: each complete
+    row, each complete column, and each colour on five spaces."""
+    rows, columns, colors = complete_lines(wall)
     return rows * ROW_BONUS, columns * COLUMN_BONUS, colors * COLOR_BONUS
 
 

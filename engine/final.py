@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .azul import TILE_NAMES, end_bonuses, most_placement_points
+from .azul import TILE_NAMES, complete_lines, end_bonuses, most_placement_points
 
 #: The format of :func:`final_scores`'s report.
 FINAL_FORMAT = "azulcam-final/1"
@@ -36,7 +36,7 @@ def is_finished(observation: dict[str, Any]) -> bool:
     """Whether an Azul table shows a finished game: a wall with a complete row."""
     if observation.get("game") != "azul":
         return False
-    return any(end_bonuses(_wall(b.get("slots", {})))[0] > 0 for b in observation.get("boards", []))
+    return any(complete_lines(_wall(b.get("slots", {})))[0] > 0 for b in observation.get("boards", []))
 
 
 def final_scores(observation: dict[str, Any]) -> dict[str, Any]:
