@@ -51,15 +51,15 @@ class Camera:
         out, _ = cv2.projectPoints(pts, self.rvec, self.t, self.K, self.dist)
         return out.reshape(-1, 2)
 
-    def table_points(self, pixels: np.ndarray) -> np.ndarray:
-        """Image pixels (N x 2) -> the table points (N x 2, mm) that they see (rays that miss
-        the table ahead of the camera give NaN)."""
+    def table_points(self, pixels: np.ndarray, height: float = 0.0) -> np.ndarray:
+        """Image pixels (N x 2) -> the table points (N x 2, mm) that they see on the plane
+        ``height`` mm above the table (rays that miss it ahead of the camera give NaN)."""
         undist = cv2.undistortPoints(pixels.reshape(-1, 1, 2).astype(np.float64), self.K, self.dist, None, None, None,
                                          (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-9)).reshape(-1, 2)
         rays = np.hstack([undist, np.ones((len(undist), 1))]) @ self.R  # R.T @ ray for each row
         c = self.position
         with np.errstate(divide="ignore", invalid="ignore"):
-            lam = -c[2] / rays[:, 2]
+            lam = (-height - c[2]) / rays[:, 2]
         out = c[:2] + rays[:, :2] * lam[:, None]
         out[~(lam > 0)] = np.nan
         return out
@@ -109,6 +109,13 @@ class Camera:
         """The same camera nudged a little (a tripod that shakes)."""
         rot = cv2.Rodrigues(rng.normal(0, math.radians(degrees), 3))[0]
         return Camera(self.K, self.dist, rot @ self.R, rot @ self.t + rng.normal(0, mm, 3), self.size)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Camera":
+        """The camera a scene's truth holds (:meth:`to_json`; other keys are ignored)."""
+        return cls(np.array(data["K"], np.float64), np.array(data["dist"], np.float64),
+                   cv2.Rodrigues(np.array(data["rvec"], np.float64))[0], np.array(data["tvec"], np.float64),
+                   tuple(data["size"]))
 
     def to_json(self) -> dict[str, Any]:
         return {"K": np.round(self.K, 4).tolist(), "dist": np.round(self.dist, 6).tolist(),

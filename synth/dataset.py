@@ -199,7 +199,7 @@ EMPTY_PLACES_A_SCENE = 12
 def empty_display_places(truth: dict[str, Any], rng: np.random.Generator) -> np.ndarray:
     """The top faces the four tiles of each empty display in view would show (K x 4 x 2 image
     pixels), turned at random round the display's centre, as ``locate.factory_tiles`` places them."""
-    from ..synth.camera import Camera
+    from .camera import Camera
     from ..vision import locate
     from ..vision.boards import FACTORY_HEIGHT_MM, tile_height
 
@@ -209,13 +209,9 @@ def empty_display_places(truth: dict[str, Any], rng: np.random.Generator) -> np.
                         if not f["tiles"] and f"factories.{n}" not in hidden], np.float64).reshape(-1, 2)
     if not len(centres):
         return np.zeros((0, 4, 2))
-    camera = Camera(np.array(cam["K"]), np.array(cam["dist"]), cv2.Rodrigues(np.array(cam["rvec"]))[0],
-                    np.array(cam["tvec"]), tuple(cam["size"]))
+    camera = Camera.from_json(cam)
     # The discs' centres on their tops (the truth's centres are there), then the tiles' tops.
-    rays = cv2.undistortPoints(centres.reshape(-1, 1, 2), camera.K, camera.dist).reshape(-1, 2)
-    rays = np.hstack([rays, np.ones((len(rays), 1))]) @ camera.R
-    eye = camera.position
-    on_discs = eye[:2] + rays[:, :2] * ((-FACTORY_HEIGHT_MM - eye[2]) / rays[:, 2])[:, None]
+    on_discs = camera.table_points(centres, FACTORY_HEIGHT_MM)
     game = obs["game"]
     spins = np.zeros(4) if game == "azul" else np.array([0.0, 90.0, 180.0, 270.0])
     out = []

@@ -165,3 +165,20 @@ def test_props_lie_beside_the_play_area_and_leave_other_scenes_alone():
         assert picture.shape[2] == 4 and picture[..., 3].max() == 255
     trivet = props.sprite(props.Prop("trivet", 0.0, 0.0, 0.0, (200.0, 200.0), 3))
     assert trivet[trivet.shape[0] // 2, trivet.shape[1] // 2, 3] == 0  # a hole in the middle: the table shows
+
+
+def test_a_scene_s_camera_reads_back_from_its_truth_and_sees_points_above_the_table():
+    """``Camera.from_json`` gives back the camera a truth holds; a point on a plane above the
+    table, projected, is seen there again (``table_points`` with that height), not on the table."""
+    from azulcam.synth.camera import Camera
+
+    from azulcam.engine.record import GAMES
+
+    scene = render_state(GAMES["azul"]["new"](2, {"wall": "colored", "jokers": False}, 0), 5,
+                         SceneOptions(size=(640, 360), clean=True))
+    camera = Camera.from_json(scene.truth["camera"])
+    assert camera.to_json() == {k: scene.truth["camera"][k] for k in camera.to_json()}
+    points = np.array([[0.0, 0.0], [40.0, -25.0], [-60.0, 30.0]])
+    pixels = camera.project(np.hstack([points, np.full((3, 1), -9.0)]))
+    assert np.allclose(camera.table_points(pixels, 9.0), points, atol=1e-3)
+    assert not np.allclose(camera.table_points(pixels), points, atol=1.0)
