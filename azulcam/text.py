@@ -23,14 +23,12 @@ from .engine import pavilion_board as topo
 from .engine.azul import COLORS as AZUL_COLORS
 from .engine.azul import FLOOR_PENALTIES, wall_color
 from .engine.observe import TILE_ORDER, observation_of
-from .i18n import Catalogue, messages
+from .i18n import Catalogue, messages, places
 
 #: The widest line the texts hold.
 WIDTH = 100
 #: Columns between two boards drawn side by side.
 GAP = 4
-#: Longest player name shown (longer ones are cut, so that a board's picture keeps its width).
-NAME_MAX = 24
 #: The narrowest the lines under a board (the tiles beside it) are wrapped to.
 HAND_WIDTH = 44
 #: Star positions of a Summer Pavilion board, as drawn: (star, row, column in half-stars).
@@ -173,12 +171,7 @@ def _ending(w: _Writer, report: Mapping[str, Any], state: Any) -> list[str]:
     return out
 
 
-def _player(m: Catalogue, p: int, names: Sequence[str] | None) -> str:
-    """``Player 2`` or ``Player 2 (Alice)`` for the observation's player 1."""
-    if names is not None and 0 <= p < len(names) and names[p]:
-        name = names[p] if len(names[p]) <= NAME_MAX else names[p][:NAME_MAX - 1] + "…"
-        return m.text("player.named", n=p + 1, name=name)
-    return m.text("player", n=p + 1)
+_player = places.player_name
 
 
 def _table(rows: list[tuple[str, list[str]]], header: list[str]) -> list[str]:
@@ -264,13 +257,7 @@ class _Writer:
         return self.m.text("player", n=p + 1)
 
     def star_name(self, star: int) -> str:
-        """``purple star`` on the coloured side, ``top-left star`` when the side is grey or unknown
-        (the central star is ``central star`` on both)."""
-        if star == topo.CENTRAL:
-            return self.m.text("star.central")
-        if self.colored:
-            return self.m.text(f"star.{topo.STAR_NAMES[star]}")
-        return self.m.text(f"star.at.{star}")
+        return places.star_name(self.m, star, self.colored)
 
     def title(self, key: str) -> str:
         m = self.m
@@ -419,47 +406,7 @@ class _Writer:
     # -- what the reader says ----------------------------------------------------
 
     def place(self, path: str) -> str:
-        """A zone or slot of the observation (``boards.1.wall.3.2``, ``factories.0``, ``center``,
-        ``supply.4``) in words; one it does not know, as it is."""
-        m = self.m
-        kind, _, rest = path.partition(".")
-        if path == "center":
-            return m.text("where.center")
-        if kind == "factories" and rest.isdigit():
-            return m.text("where.factory", n=int(rest) + 1)
-        if kind == "supply" and rest.isdigit() and self.game == "pavilion":
-            return m.text("where.supply", n=int(rest) + 1)
-        player, _, slot = rest.partition(".")
-        if kind == "boards" and player.isdigit():
-            place = self.slot_place(slot)
-            if place is not None:
-                return m.text("where.board", player=_player(m, int(player), self.names), place=place)
-        return path
-
-    def slot_place(self, slot: str) -> str | None:
-        """A board slot (Azul ``wall.3.2``, ``line.1.0``, ``floor.4``; Summer Pavilion ``4.6``,
-        ``corner.2``; ``hand``) in words; ``None`` for a slot the game's boards do not have."""
-        m = self.m
-        kind, *numbers = slot.split(".")
-        if slot == "hand":
-            return m.text("where.hand")
-        if not numbers or not all(n.isdigit() and len(n) == 1 for n in numbers):
-            return None
-        at = [int(n) for n in numbers]
-        if self.game == "pavilion":
-            if kind == "corner" and len(at) == 1 and at[0] < topo.CORNERS:
-                return m.text(f"where.corner.{at[0]}")
-            if slot in topo.SPACE_NAMES:
-                index = topo.parse_space(slot)
-                return m.text("where.space", star=self.star_name(index // 6), space=index % 6 + 1)
-            return None
-        if kind == "wall" and len(at) == 2 and max(at) < 5:
-            return m.text("where.wall", row=at[0] + 1, column=at[1] + 1)
-        if kind == "line" and len(at) == 2 and at[1] <= at[0] < 5:
-            return m.text("where.line", line=at[0] + 1, space=at[1] + 1)
-        if kind == "floor" and len(at) == 1 and at[0] < len(FLOOR_PENALTIES):
-            return m.text("where.floor", space=at[0] + 1)
-        return None
+        return places.place(self.m, self.game, path, self.colored, self.names)
 
     def uncertain(self) -> list[str]:
         places = [self.place(p) for p in self.obs.get("uncertain", [])]

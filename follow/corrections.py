@@ -10,9 +10,11 @@ a zone the game has, holding what the rules allow there.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import PydanticCustomError
 
 from ..calibration.layouts import expected_slots, load_layout
 from ..engine.observe import TILE_ORDER
@@ -22,11 +24,15 @@ from .track import Refused
 ZONE_PATTERN = r"^(boards\.[0-3]\.[A-Za-z0-9_.]+|factories\.[0-9]|center|supply\.[0-9])$"
 
 
+#: Every tile name of either game: what a zone may be said to hold (the game decides the rest).
+TileName = Literal[tuple(dict.fromkeys(TILE_ORDER["azul"] + TILE_ORDER["pavilion"]))]  # type: ignore[valid-type]
+
+
 class Overrule(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    zone: str = Field(pattern=ZONE_PATTERN,
+    zone: str = Field(pattern=ZONE_PATTERN, max_length=40,
                       description="an observation zone: boards.P.SLOT, boards.P.hand, factories.I, center, supply.N")
-    content: Annotated[str, Field(max_length=20)] | None | Annotated[list[Annotated[str, Field(max_length=20)]], Field(max_length=40)] = \
+    content: TileName | None | Annotated[list[TileName], Field(max_length=40)] = \
         Field(description="a tile name or null for a slot; tile names for a loose zone")
 
 
@@ -45,16 +51,44 @@ class Correction(BaseModel):
     overrule: Overrule | None = None
     join: Join | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def unicode_only(cls, data: Any) -> Any:
+        """Refuses text that is not Unicode (a lone surrogate, which JSON allows): it could be
+        neither stored nor shown."""
+        if not _encodable(data):
+            raise PydanticCustomError("not_unicode", "text that is not valid Unicode (a lone surrogate)")
+        return data
+
     @model_validator(mode="after")
     def one_only(self) -> "Correction":
         names = list(type(self).model_fields)
         given = [k for k in names if getattr(self, k) is not None]
         if len(given) != 1:
-            raise ValueError(f"exactly one of {', '.join(names[:-1])} or {names[-1]} is expected, not {given or 'none'}")
+            raise PydanticCustomError("one_of", "exactly one of {names} is expected, not {given}",
+                                      {"names": ", ".join(names), "given": ", ".join(given) or "none"})
         return self
 
     def command(self) -> dict[str, Any]:
-        return self.model_dump(exclude_none=True)
+        """The correction as a control line's JSON (an overrule's ``null`` content kept: empty)."""
+        return {k: v for k, v in self.model_dump(exclude_unset=True).items() if v is not None}
+
+
+def _encodable(value: Any, depth: int = 0) -> bool:
+    """Whether every string in ``value`` (keys too, nested up to 64 deep) encodes as UTF-8."""
+    if depth > 64:
+        return False
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, dict):
+        return all(_encodable(k, depth + 1) and _encodable(v, depth + 1) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return all(_encodable(v, depth + 1) for v in value)
+    return True
 
 
 def parsed(data: Any) -> Correction:
@@ -77,6 +111,9 @@ def check_overrule(zone: str, content: Any, state: Any) -> None:
     options = state.options
     if state.game == "azul" and not options.get("jokers"):
         tiles.discard("joker")
+    if not re.fullmatch(ZONE_PATTERN, zone) or zone.endswith(".hand") and state.game == "azul":
+        # (tiles lie beside a board in Summer Pavilion only)
+        raise Refused("follow.bad_zone", zone=zone[:40], content=repr(content))
     loose = zone == "center" or zone.startswith("factories.") or zone.endswith(".hand")
     ok = False
     if loose:

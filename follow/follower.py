@@ -52,10 +52,10 @@ class Follower:
         """Time passing over the last view (the table still, nothing new to read)."""
         self._announce(self.tracker.tick(stamp[1]), stamp)
 
-    def correct(self, command: Any, stamp: Stamp | None = None) -> None:
+    def correct(self, command: Any, stamp: Stamp | None = None) -> Refused | None:
         """A person's correction (one control line, :mod:`corrections`) at ``stamp`` (default: the
         last view's): journalled, then announced; what cannot be done is announced as
-        ``refused`` with its code and changes nothing."""
+        ``refused`` with its code, changes nothing and is returned."""
         if stamp is None:
             stamp = (self.last_view.frame, self.last_view.time) if self.last_view is not None else (0, 0.0)
         try:
@@ -63,7 +63,7 @@ class Follower:
         except Refused as exc:
             self._announce([{"kind": "refused", "code": "follow.refused",
                              "params": {"reason": exc.code, "params": exc.params}}], stamp)
-            return
+            return exc
         # Done: from here on, a failure is the journal's or the disk's, not a refusal.
         if self.journal is not None:
             for entry in entries:
@@ -73,6 +73,7 @@ class Follower:
         if not entries and self.last_view is not None:  # an overrule or a join: the table looked at again
             announced = self._seen(self.last_view)
         self._announce(announced, stamp)
+        return None
 
     def _corrected(self, command: Any, frame: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """The correction made on the tracker: what to announce, and the journal's entries for it.

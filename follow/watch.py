@@ -31,6 +31,7 @@ from ..vision.references import TileReferences, weighed
 from .capture import Frame, Source
 from .follower import EVENTS_FORMAT, Follower
 from .journal import Journal
+from .track import Refused
 from .mixups import Mixups
 from .still import CHANGED_PIXELS, MOVED_ALL, StillGate
 from ..vision.boards import AZUL_BOARD_MM, PAVILION_BOARD_MM, tile_mm
@@ -143,10 +144,12 @@ class Watcher:
         """The number and time of the last frame fed (-1, 0.0 before any)."""
         return self._frame, self._time
 
-    def correct(self, command: Any, frame: Frame | None = None) -> None:
-        """A person's correction (see :meth:`Follower.correct`), at ``frame`` (default: the last fed)."""
-        self.follower.correct(command, (frame.index, frame.time) if frame is not None else self.last_seen)
+    def correct(self, command: Any, frame: Frame | None = None) -> Refused | None:
+        """A person's correction (see :meth:`Follower.correct`), at ``frame`` (default: the last
+        fed); the refusal where it cannot be made."""
+        refused = self.follower.correct(command, (frame.index, frame.time) if frame is not None else self.last_seen)
         self._take_references()
+        return refused
 
     def feed(self, frame: Frame) -> None:
         """One frame: read it if the table is still and changed, or a hand came and went, since the

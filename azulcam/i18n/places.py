@@ -1,0 +1,75 @@
+"""The places of a table in words, for every interface alike: players, stars, board spaces and
+the zones of ``azulcam-observation/1`` (``boards.1.wall.3.2``: "Player 2, wall row 4, column 3")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..engine import pavilion_board as topo
+from ..engine.azul import FLOOR_PENALTIES
+from . import Catalogue
+
+#: Characters of a player's name shown at most (the rest cut, with an ellipsis).
+NAME_MAX = 24
+
+
+def player_name(m: Catalogue, p: int, names: Sequence[str] | None = None) -> str:
+    """``Player 2`` or ``Player 2 (Alice)`` for the observation's player 1."""
+    if names is not None and 0 <= p < len(names) and names[p]:
+        name = names[p] if len(names[p]) <= NAME_MAX else names[p][:NAME_MAX - 1] + "…"
+        return m.text("player.named", n=p + 1, name=name)
+    return m.text("player", n=p + 1)
+
+
+def star_name(m: Catalogue, star: int, colored: bool | None) -> str:
+    """``purple star`` on the coloured side, ``top-left star`` when the side is grey or unknown
+    (the central star is ``central star`` on both)."""
+    if star == topo.CENTRAL:
+        return m.text("star.central")
+    if colored:
+        return m.text(f"star.{topo.STAR_NAMES[star]}")
+    return m.text(f"star.at.{star}")
+
+
+def slot_place(m: Catalogue, game: str, slot: str, colored: bool | None = None) -> str | None:
+    """A board slot (Azul ``wall.3.2``, ``line.1.0``, ``floor.4``; Summer Pavilion ``4.6``,
+    ``corner.2``; ``hand``) in words; ``None`` for a slot the game's boards do not have.
+    ``colored``: whether the board's side is the coloured one (None: unknown)."""
+    kind, *numbers = slot.split(".")
+    if slot == "hand":
+        return m.text("where.hand")
+    if not numbers or not all(n.isdigit() and len(n) == 1 for n in numbers):
+        return None
+    at = [int(n) for n in numbers]
+    if game == "pavilion":
+        if kind == "corner" and len(at) == 1 and at[0] < topo.CORNERS:
+            return m.text(f"where.corner.{at[0]}")
+        if slot in topo.SPACE_NAMES:
+            index = topo.parse_space(slot)
+            return m.text("where.space", star=star_name(m, index // 6, colored), space=index % 6 + 1)
+        return None
+    if kind == "wall" and len(at) == 2 and max(at) < 5:
+        return m.text("where.wall", row=at[0] + 1, column=at[1] + 1)
+    if kind == "line" and len(at) == 2 and at[1] <= at[0] < 5:
+        return m.text("where.line", line=at[0] + 1, space=at[1] + 1)
+    if kind == "floor" and len(at) == 1 and at[0] < len(FLOOR_PENALTIES):
+        return m.text("where.floor", space=at[0] + 1)
+    return None
+
+
+def place(m: Catalogue, game: str, path: str, colored: bool | None = None, names: Sequence[str] | None = None) -> str:
+    """A zone or slot of the observation (``boards.1.wall.3.2``, ``factories.0``, ``center``,
+    ``supply.4``) in words; one it does not know, as it is."""
+    kind, _, rest = path.partition(".")
+    if path == "center":
+        return m.text("where.center")
+    if kind == "factories" and rest.isdigit():
+        return m.text("where.factory", n=int(rest) + 1)
+    if kind == "supply" and rest.isdigit() and game == "pavilion":
+        return m.text("where.supply", n=int(rest) + 1)
+    player, _, slot = rest.partition(".")
+    if kind == "boards" and player.isdigit():
+        where = slot_place(m, game, slot, colored)
+        if where is not None:
+            return m.text("where.board", player=player_name(m, int(player), names), place=where)
+    return path
