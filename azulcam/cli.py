@@ -595,14 +595,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .calibration.profile import Profile, ProfileError
     from .dashboard.app import create_app
     from .dashboard.demo import DemoSource
-    from .dashboard.history import History
+    from .dashboard.history import History, HistoryError
     from .dashboard.live import LiveGame
+    from .dashboard.settings import Settings
     from .vision.analyze import bare_boards, default_locator
     from .vision.bare import BareError, load_bare_boards
     from .follow.capture import CaptureError, open_source
 
-    if args.host not in ("127.0.0.1", "localhost", "::1") and not args.token:
-        raise BadInput(f"--host {args.host} lets other machines in: give --token, which every write will need")
+    try:
+        settings = Settings(host=args.host, port=args.port, token=args.token)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
     if args.demo == bool(args.source):
         raise BadInput("serve needs --demo, or --source with --profile")
     classifier = _reading_model()
@@ -627,12 +630,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
             raise BadInput(str(exc)) from None
     data = Path(args.data).expanduser()
     data.mkdir(parents=True, exist_ok=True)
-    history = History(data / "history.sqlite")
+    try:
+        history = History(data / "history.sqlite")
+    except HistoryError as exc:
+        raise BadInput(str(exc)) from None
     live = LiveGame(source, profile, classifier, locator, bare, history, data, _reading_options(profile, False))
     live.start()
     print(f"azulcam serve: http://{args.host}:{args.port}/ (overlay: /overlay), following {source.name}", file=sys.stderr)
     try:
-        uvicorn.run(create_app(live, history, args.token), host=args.host, port=args.port, log_level="warning")
+        uvicorn.run(create_app(live, history, settings), host=args.host, port=args.port, log_level="warning")
     finally:
         live.stop()
         history.shut()
@@ -921,7 +927,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--profile", default=None, help="azulcam-profile/1 of this camera (from azulcam calibrate)")
     v.add_argument("--host", default="127.0.0.1", help="address to serve on (another than this machine's needs --token)")
     v.add_argument("--port", type=int, default=8000)
-    v.add_argument("--token", default=None, help="a secret every write (correction) must carry")
+    v.add_argument("--token", default=None, help="a secret (8 characters or more) every write must carry, and on "
+                                                 "another address than this machine's every request; open the "
+                                                 "pages once as /?token=TOKEN")
     v.add_argument("--data", default="~/.local/share/azulcam", help="where the games' history and journals are kept")
     v.set_defaults(func=cmd_serve)
 

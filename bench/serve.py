@@ -3,10 +3,11 @@
 Starts ``azulcam serve --demo`` in a process of its own (the demo game rendered at 10 frames a
 second, through reader, tracker and engine), then, from this process, opens ``--pages`` clients of
 the live updates (``/events``, as a dashboard page listens) and ``--viewers`` of the camera view
-(``/stream.mjpg``) for ``--seconds``. Prints how late each update reached the clients (from when
-the server sent it; both processes on this machine's clock), the frames each viewer got a second,
-and how the tracker kept up (``/api/health``: processing over the video's time, and how far behind
-its clock the newest frame was at the end).
+(``/stream.mjpg``) for ``--seconds``, with ``/api/state`` asked ``--state-rate`` times a second.
+Prints how late each update reached the clients (from when the server sent it; both processes on
+this machine's clock), the frames each viewer got a second, how long ``/api/state`` took (median,
+95th percentile), and how the tracker kept up (``/api/health``: processing over the video's time,
+and how far behind its clock the newest frame was, sampled each second).
 
     python bench/serve.py [--pages 20] [--viewers 5] [--seconds 60]
 """
@@ -57,14 +58,33 @@ async def viewer(url: str, until: float, frames: list[int]) -> None:
     frames.append(got)
 
 
-async def load(url: str, pages: int, viewers: int, seconds: float) -> tuple[list[float], list[int], list[int]]:
+async def states(url: str, until: float, rate: float, times: list[float]) -> None:
+    """``/api/state`` asked ``rate`` times a second (pages loading, scripts polling): each answer's time."""
+    async with httpx.AsyncClient(timeout=10) as client:
+        while time.monotonic() < until:
+            began = time.perf_counter()
+            reply = await client.get(f"{url}/api/state")
+            reply.raise_for_status()
+            times.append(time.perf_counter() - began)
+            await asyncio.sleep(max(0.0, 1.0 / rate - (time.perf_counter() - began)))
+
+
+async def behind(url: str, until: float, samples: list[float]) -> None:
+    """How far behind its clock the newest frame is, once a second (``/api/health``)."""
+    async with httpx.AsyncClient(timeout=10) as client:
+        while time.monotonic() < until:
+            samples.append((await client.get(f"{url}/api/health")).json()["behind_s"])
+            await asyncio.sleep(1.0)
+
+
+async def load(url: str, pages: int, viewers: int, seconds: float, rate: float) -> dict[str, list]:
     until = time.monotonic() + seconds
-    lags: list[float] = []
-    counts: list[int] = []
-    frames: list[int] = []
-    tasks = [page(url, until, lags, counts) for _ in range(pages)] + [viewer(url, until, frames) for _ in range(viewers)]
+    out: dict[str, list] = {"lags": [], "counts": [], "frames": [], "states": [], "behind": []}
+    tasks = ([page(url, until, out["lags"], out["counts"]) for _ in range(pages)]
+             + [viewer(url, until, out["frames"]) for _ in range(viewers)]
+             + [states(url, until, rate, out["states"]), behind(url, until, out["behind"])])
     await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), seconds + 30)
-    return lags, counts, frames
+    return out
 
 
 def main() -> None:
@@ -72,6 +92,7 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=20)
     parser.add_argument("--viewers", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--state-rate", type=float, default=10.0, help="/api/state requests a second, all pages together")
     args = parser.parse_args()
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -85,7 +106,8 @@ def main() -> None:
                         break
                 except httpx.HTTPError:
                     time.sleep(0.1)
-            lags, counts, frames = asyncio.run(load(url, args.pages, args.viewers, args.seconds))
+            got = asyncio.run(load(url, args.pages, args.viewers, args.seconds, args.state_rate))
+            lags, frames, times = got["lags"], got["frames"], sorted(got["states"])
             health = httpx.get(f"{url}/api/health").json()
             state = httpx.get(f"{url}/api/state").json()
         finally:
@@ -101,8 +123,12 @@ def main() -> None:
     if frames:
         print(f"camera view: {statistics.median(frames) / args.seconds:.1f} frames a second a viewer (median; min "
               f"{min(frames) / args.seconds:.1f})")
+    if times:
+        print(f"/api/state: {len(times)} answers, median {statistics.median(times) * 1000:.1f} ms, 95th percentile "
+              f"{times[int(0.95 * (len(times) - 1))] * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms")
     print(f"tracker: processing {health['processing_ratio']} of the video's time, newest frame {health['behind_s']} s "
-          f"behind its clock, {health['frames']} frames, {health['reads']} read")
+          f"behind its clock at the end (at most {max(got['behind'], default=0.0):.2f} s, sampled each second), "
+          f"{health['frames']} frames, {health['reads']} read")
 
 
 if __name__ == "__main__":

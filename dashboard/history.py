@@ -5,6 +5,11 @@ undos, alerts and corrections, as the watcher announced them, in order). A game'
 from its events, so that what was corrected stays in the history and the record is what the
 tracker kept. SQLite runs in WAL mode, each write is committed before it returns: a process killed
 at any moment loses no event written.
+
+The schema carries its version (``PRAGMA user_version``, :data:`VERSION`); an older history is
+brought up to date once, a newer one refused. A history that cannot be read is named with its path
+and never replaced: nor is an empty one beside journals of games it should list (a history lost
+or cut short), whose next game would take the first journal's name.
 """
 
 from __future__ import annotations
@@ -18,6 +23,9 @@ from typing import Any
 
 from ..engine.record import Record
 
+#: The schema's version: 1 added ``games.events`` (a game listed without parsing its record).
+VERSION = 1
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
@@ -29,7 +37,8 @@ CREATE TABLE IF NOT EXISTS games (
     record TEXT NOT NULL,
     scores TEXT NOT NULL,
     over INTEGER NOT NULL DEFAULT 0,
-    closed INTEGER NOT NULL DEFAULT 0
+    closed INTEGER NOT NULL DEFAULT 0,
+    events INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS events (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -42,27 +51,64 @@ CREATE TABLE IF NOT EXISTS events (
 
 #: The stream events a game's history keeps (``state`` lines are rebuilt from the record).
 KEPT = ("move", "chance", "position", "undo", "alert", "uncertain", "refused", "correction")
+#: The journals of the games a history lists, beside it.
+JOURNALS = "game-*.journal"
+
+
+class HistoryError(Exception):
+    """A history that cannot be used: its path and why."""
 
 
 class History:
     """The games database at ``path`` (``:memory:`` for one that lives as long as the object).
-    Safe to use from several threads."""
+    Safe to use from several threads. Raises :class:`HistoryError` for one that is damaged, of
+    a newer azulcam, or empty beside the journals of games it should list."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
+        file = None if self.path == ":memory:" else Path(self.path)
+        existed = file is not None and file.exists()
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except sqlite3.DatabaseError as exc:
+            raise HistoryError(f"the history {self.path} cannot be read ({exc}): it is damaged or not a history; "
+                               "move it away to start a new one") from None
+        if version > VERSION:
+            raise HistoryError(f"the history {self.path} is of a newer azulcam (schema {version}, this one reads up to "
+                               f"{VERSION})")
+        if existed and "games" not in tables and file is not None:
+            journals = sorted(file.parent.glob(JOURNALS))
+            if journals:
+                raise HistoryError(f"the history {self.path} is empty, but {len(journals)} game journals lie beside it "
+                                   f"({journals[0].name}, ...): it was lost or cut short; restore it, or move the "
+                                   "journals away to start a new one")
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._upgrade(version, tables)
+        except sqlite3.DatabaseError as exc:
+            raise HistoryError(f"the history {self.path} cannot be used ({exc})") from None
+
+    def _upgrade(self, version: int, tables: set[str]) -> None:
+        """The schema made or brought up to :data:`VERSION`."""
+        if "games" in tables and version < 1:  # before 1: no event count a game
+            self._db.execute("ALTER TABLE games ADD COLUMN events INTEGER NOT NULL DEFAULT 0")
+            for game, record in self._db.execute("SELECT id, record FROM games").fetchall():
+                self._db.execute("UPDATE games SET events = ? WHERE id = ?", (len(Record.loads(record).events), game))
         self._db.executescript(SCHEMA)
+        self._db.execute(f"PRAGMA user_version = {VERSION}")
 
     def start(self, record: Record, source: str) -> int:
         """A new game; its id."""
         with self._lock:
             cur = self._db.execute(
-                "INSERT INTO games (started, source, game, players, options, record, scores) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games (started, source, game, players, options, record, scores, events) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (time.time(), source, record.game, json.dumps(record.players), json.dumps(record.options),
-                 record.dumps(), "[]"))
+                 record.dumps(), "[]", len(record.events)))
             return int(cur.lastrowid)  # type: ignore[arg-type]
 
     def add(self, game: int, event: dict[str, Any]) -> None:
@@ -76,24 +122,29 @@ class History:
     def keep(self, game: int, record: Record, scores: list[int], over: bool) -> None:
         """The game's record and scores as they now stand."""
         with self._lock:
-            self._db.execute("UPDATE games SET record = ?, scores = ?, over = ? WHERE id = ?",
-                             (record.dumps(), json.dumps(scores), int(over), game))
+            self._db.execute("UPDATE games SET record = ?, scores = ?, over = ?, events = ? WHERE id = ?",
+                             (record.dumps(), json.dumps(scores), int(over), len(record.events), game))
 
     def close(self, game: int) -> None:
         """The game is left (a new one begun): it is not taken up again, over or not."""
         with self._lock:
             self._db.execute("UPDATE games SET closed = 1 WHERE id = ?", (game,))
 
-    def games(self) -> list[dict[str, Any]]:
-        """Every game, newest first: id, when it started, its source, game, players, options,
-        scores, whether it is over (by the rules), whether it was left for a new one (closed),
-        and how many record events it has."""
+    def games(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """Every game (the ``limit`` newest), newest first: id, when it started, its source,
+        game, players, options, scores, whether it is over (by the rules), whether it was left
+        for a new one (closed), and how many record events it has."""
         with self._lock:
-            rows = self._db.execute("SELECT id, started, source, game, players, options, scores, over, closed, record "
-                                    "FROM games ORDER BY id DESC").fetchall()
+            rows = self._db.execute("SELECT id, started, source, game, players, options, scores, over, closed, events "
+                                    "FROM games ORDER BY id DESC LIMIT ?", (-1 if limit is None else limit,)).fetchall()
         return [{"id": r[0], "started": r[1], "source": r[2], "game": r[3], "players": json.loads(r[4]),
                  "options": json.loads(r[5]), "scores": json.loads(r[6]), "over": bool(r[7]), "closed": bool(r[8]),
-                 "events": len(Record.loads(r[9]).events)} for r in rows]
+                 "events": r[9]} for r in rows]
+
+    def has(self, game: int) -> bool:
+        """Whether the history holds game ``game``."""
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM games WHERE id = ?", (game,)).fetchone() is not None
 
     def record(self, game: int) -> Record:
         """The game's ``azulcam-record/1``. Raises KeyError for an unknown game."""

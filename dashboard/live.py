@@ -10,10 +10,13 @@ to the watcher between two frames, as ``watch --control`` lines do; a new game i
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import queue
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,12 +27,15 @@ import numpy as np
 from ..calibration.profile import Profile
 from ..engine.ai import suggest
 from ..engine.observe import observation_of
-from ..engine.record import Game, Record
+from ..engine.record import RECORD_FORMAT, Game, Record
 from ..follow.capture import Frame, Source
+from ..follow.explain import empty_content, expected
 from ..follow.journal import Journal, game_to_follow
 from ..i18n.notices import notice_words, with_message
 from ..follow.watch import Watcher, resumed_tracker, watch
+from .choices import zone_words
 from .history import History
+from .svg import board_svg, table_svg
 from .words import described, worded
 
 #: Log lines and alerts a page is sent (the whole game is in the history).
@@ -104,19 +110,21 @@ class LiveGame:
         self._log: list[dict[str, Any]] = []
         self._alerts: list[dict[str, Any]] = []
         self._unsure: list[str] = []
-        self._new_game = threading.Event()
         self._tasks: queue.Queue = queue.Queue()  # work for the watch thread, between two frames
+        self._search = threading.Lock()  # one search for suggestions at a time
         self._stopped = threading.Event()
         self._watching = threading.Event()
         self.done = threading.Event()
         self._thread: threading.Thread | None = None
         self._began: float | None = None
         self._behind = 0.0
-        self.error: str | None = None
+        self.error: dict[str, Any] | None = None
         self.game_id, game, displays, self.after = self._game_to_follow()
         self.watcher = Watcher(profile, classifier, resumed_tracker(game, displays, profile), self._heard, locator,
                                bare, self._journal(game, displays, self.after))
-        self.state = state_of(self.watcher.tracker.game, self.game_id, [], [], [])
+        self._zones = expected(game.state)  # every zone as the engine has it, to tell what an event changed
+        self._changed: list[str] = []
+        self.state = state_of(self.watcher.tracker.game, self.game_id, [], [], [], [])
 
     # -- the game ---------------------------------------------------------------------------
 
@@ -146,23 +154,20 @@ class LiveGame:
             tapped = _Tapped(self.source, self._frame_seen, self.pace and not self.source.live, self.after)
             watch(tapped, self.watcher, bool(self.watcher.tracker.game.record.events), self.after)
         except Exception as exc:  # noqa: BLE001 (a camera that cannot go on: the pages are told why)
-            self.error = f"the watch stopped: {exc}"
-            self.broadcaster.publish({"kind": "alert", "zones": [], "message": self.error})
+            self.error = {"code": "dash.watch_stopped", "params": {"reason": f"{type(exc).__name__}: {exc}"}}
+            self._heard({"kind": "alert", "zones": [], **self.error})
         self._watching.clear()
         # The source has ended (a video, the demo): corrections are still taken, with no frame to wait
         # for, and journalled (watch closed the journal as the source ended).
         tracker = self.watcher.tracker
         self.watcher.journal = self._journal(tracker.game, tracker.displays.places, self.watcher.last_seen[0])
         while not self._stopped.is_set():
-            self._run_tasks()
-            if self._new_game.is_set():
-                self._new_game.clear()
-                self._begin_new_game()
             try:
-                command = self.watcher.controls.get(timeout=0.1)
+                task = self._tasks.get(timeout=0.1)
             except queue.Empty:
                 continue
-            self.watcher.correct(command)
+            task()
+            self._run_tasks()
         self.done.set()
 
     def stop(self) -> None:
@@ -176,18 +181,30 @@ class LiveGame:
         """Whether the source gave its last frame (a video, the demo): corrections still apply."""
         return self._thread is not None and not self._watching.is_set()
 
-    def correct(self, command: dict[str, Any]) -> None:
-        """A correction for the watcher (applied before the next frame): undo, replace, overrule,
-        join; ``{"new": true}`` begins a new game."""
+    def correct(self, command: dict[str, Any]) -> Future:
+        """A correction for the watcher, made in the watch thread before the next frame: undo,
+        replace, overrule, join; ``{"new": true}`` begins a new game. Its future's result is the
+        refusal (:class:`~azulcam.follow.track.Refused`) or None once it is made."""
         frame, seconds = self.watcher.last_seen
         self.history.add(self.game_id, {"kind": "correction", "correction": command, "time": round(seconds, 3), "frame": frame})
-        overrule = command.get("overrule")
-        if isinstance(overrule, dict) and overrule.get("content") is None:
-            self._tasks.put(lambda: self.learn_empty(str(overrule.get("zone"))))  # in the watch thread, between reads
-        if command == {"new": True}:
-            self._new_game.set()
-        else:
-            self.watcher.controls.put(command)
+        outcome: Future = Future()
+
+        def made() -> None:
+            try:
+                if command == {"new": True}:
+                    self._begin_new_game()
+                    outcome.set_result(None)
+                    return
+                overrule = command.get("overrule")
+                refused = self.watcher.correct(command)
+                if refused is None and isinstance(overrule, dict) and overrule.get("content") is None:
+                    self.learn_empty(str(overrule.get("zone")))
+                outcome.set_result(refused)
+            except Exception as exc:  # noqa: BLE001 (the page is answered; the watch goes on)
+                outcome.set_exception(exc)
+
+        self._tasks.put(made)
+        return outcome
 
     def learn_empty(self, zone: str) -> bool:
         """Calibration learns from a person's word that a board space is empty: the space as the
@@ -204,12 +221,9 @@ class LiveGame:
         if self._began is None:
             self._began = time.monotonic() - frame.time
         self._behind = time.monotonic() - self._began - frame.time
-        self._run_tasks()
-        if self._new_game.is_set():
-            self._new_game.clear()
-            self._begin_new_game()
         with self._lock:
             self.seen.frame = frame
+        self._run_tasks()
         reading = self.watcher.last_reading
         if reading is not None and reading is not getattr(self, "_drawn_reading", None):
             self._drawn_reading = reading
@@ -233,6 +247,7 @@ class LiveGame:
         self.watcher.journal = self._journal(game, [])
         with self._lock:
             self._log, self._alerts, self._unsure = [], [], []
+            self._zones = expected(game.state)
         self._heard({"kind": "start", "time": 0.0, "frame": self.watcher.last_seen[0], "new": True})
 
     def _heard(self, event: dict[str, Any]) -> None:
@@ -244,14 +259,20 @@ class LiveGame:
         game = self.watcher.tracker.game
         with self._lock:
             if kind in ("move", "chance", "position", "undo"):
-                self._log = (self._log + [{**event, "text": described(event, game.record)}])[-LOG_LINES:]
+                # "n": the event's number in the record (an undo: the number of the one taken back).
+                number = len(game.record.events) + (1 if kind == "undo" else 0)
+                self._log = (self._log + [{**event, "n": number, "text": described(event, game.record)}])[-LOG_LINES:]
             elif kind == "alert":
                 self._alerts = (self._alerts + [event])[-LOG_LINES:]
             elif kind == "uncertain":
                 self._unsure = list(event["zones"])
             if kind in ("move", "chance", "position", "undo", "start"):
                 self._alerts = []
-            self.state = state_of(game, self.game_id, self._log, self._alerts, self._unsure)
+            zones = expected(game.state)
+            if kind in ("move", "chance", "position", "undo", "start"):
+                self._changed = changed_zones(self._zones, zones) if kind != "start" else []
+            self._zones = zones
+            self.state = state_of(game, self.game_id, self._log, self._alerts, self._unsure, self._changed)
             state = self.state
         if kind in ("move", "chance", "position", "undo"):
             self.history.keep(self.game_id, game.record, game.state.scores(), game.state.is_over())
@@ -272,6 +293,11 @@ class LiveGame:
                 "behind_s": round(self._behind, 3), "listening": self.broadcaster.listening,
                 "source_ended": self.source_ended, "error": self.error}
 
+    def game_now(self) -> Game:
+        """The game as the tracker has it now: a replay of its record, not shared with the watch thread."""
+        record = self.watcher.tracker.game.record
+        return Game(Record(record.game, record.players, record.options, record.start_player, list(record.events)))
+
     def alternatives(self) -> list[dict[str, Any]]:
         """The moves the last one may be replaced by (every legal move in the position before it,
         as record events, each with its words); none where the last event is not a move."""
@@ -289,13 +315,20 @@ class LiveGame:
     def suggestions(self, seconds: float, top: int) -> dict[str, Any]:
         """The best moves for the player to move now (``engine.ai.suggest``), each with its
         words; none where no player is to move. Searched on a replay of the record, so that the
-        watch thread's game is not shared."""
-        record = self.watcher.tracker.game.record
-        game = Game(Record(record.game, record.players, record.options, record.start_player, list(record.events)))
-        if game.state.current_player < 0:
-            return {"player": game.state.current_player, "moves": []}
-        found = [worded(s.to_json(), record) for s in suggest(game.state, seconds, top)]
-        return {"player": game.state.current_player, "moves": found}
+        watch thread's game is not shared; one search at a time (:class:`Busy` while one runs).
+        ``position``: the position the moves are for (:func:`position_of`; a page drops them
+        once the state's differs)."""
+        if not self._search.acquire(blocking=False):
+            raise Busy()
+        try:
+            game = self.game_now()
+            record = game.record
+            if game.state.current_player < 0:
+                return {"player": game.state.current_player, "position": position_of(self.game_id, record), "moves": []}
+            found = [worded(s.to_json(), record) for s in suggest(game.state, seconds, top)]
+            return {"player": game.state.current_player, "position": position_of(self.game_id, record), "moves": found}
+        finally:
+            self._search.release()
 
     def snapshot(self) -> dict[str, Any]:
         with self._lock:
@@ -324,6 +357,10 @@ class LiveGame:
             return frame.index, seen.jpeg
 
 
+class Busy(Exception):
+    """A search for suggestions runs already."""
+
+
 class _Tapped:
     """A source whose every frame is seen by ``on_frame`` before the watcher gets it; with
     ``pace``, a video's (or the demo's) frames are handed over at their own time, as a camera's
@@ -349,26 +386,50 @@ class _Tapped:
 
 
 def state_of(game: Game, game_id: int, log: list[dict[str, Any]], alerts: list[dict[str, Any]],
-             unsure: list[str]) -> dict[str, Any]:
+             unsure: list[str], changed: list[str]) -> dict[str, Any]:
     """What the pages show of a game: its position as ``azulcam-observation/1`` (every zone the
-    engine knows of), scores with their breakdown, round, whose turn, the move log, alerts and
-    the zones to confirm."""
+    engine knows of), the players' names (None: numbered only), scores with their breakdown,
+    round, whose turn, whether it is over and who won, the move log, alerts, the zones to
+    confirm and those the last event changed; and the table drawn (:mod:`svg`)."""
     state = game.state
+    record = game.record
     observation = observation_of(state)
     observation.pop("options", None)
+    over = state.is_over()
     return {
         "game_id": game_id,
-        "game": game.record.game,
-        "players": game.record.player_count,
-        "options": game.record.options,
+        "game": record.game,
+        "players": record.player_count,
+        "names": list(record.players) if isinstance(record.players, list) else None,
+        "options": record.options,
         "round": state.round,
         "to_move": state.current_player,
-        "over": state.is_over(),
+        "over": over,
+        "winners": list(state.winners()) if over else [],
         "scores": state.scores(),
         "breakdown": state.breakdown(),
         "observation": observation,
-        "events": len(game.record.events),
+        "events": len(record.events),
+        "position": position_of(game_id, record),
         "log": log,
         "alerts": alerts,
         "unsure": unsure,
+        "places": {zone: zone_words(record, zone) for zone in unsure},
+        "changed": changed,
+        "boards_svg": [board_svg(observation, p, record.game, record.options, unsure, changed)
+                       for p in range(record.player_count)],
+        "table_svg": table_svg(observation, record.game, unsure, changed),
+        "record_format": RECORD_FORMAT,
     }
+
+
+def position_of(game_id: int, record: Record) -> str:
+    """A short name of the position a game's record reached (its id and events), that changes
+    whenever an event is added, taken back or replaced."""
+    digest = hashlib.sha1(json.dumps([record.start_player, record.events], sort_keys=True).encode()).hexdigest()
+    return f"{game_id}:{len(record.events)}:{digest[:12]}"
+
+
+def changed_zones(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """The zones (``follow.explain.expected``'s) whose content differs between two positions."""
+    return sorted(z for z in set(before) | set(after) if before.get(z, empty_content(z)) != after.get(z, empty_content(z)))

@@ -1,9 +1,12 @@
-"""Each player's board as the engine sees it, drawn as SVG for the dashboard.
+"""The table as the engine has it, drawn as SVG for the pages: each board, and the displays with
+the centre (and Summer Pavilion's supply).
 
-Azul: the pattern lines (filled from the right), the wall (empty spaces printed pale in their
-colour on the coloured wall, grey on the grey one) and the floor line. Summer Pavilion: the seven
-stars (six spaces each, numbered 1 to 6), the tiles beside the board and those kept on the corners.
-Zones a person is asked to confirm are outlined in red.
+Tiles are drawn as the game's tiles look (:func:`tile`): Azul's blue, yellow with its red
+pattern, red, black with its lattice, light blue with its white star; Summer Pavilion's rhombuses.
+A coloured wall's empty spaces show their print, pale. Every zone a person may confirm carries
+``data-zone`` (its observation name, less the ``boards.P.`` of a board's), so that a page asks
+about the space tapped; zones to confirm are outlined in dashed red, those the last event changed
+in amber. Drawings scale to any width (``viewBox`` only): the page sizes them.
 """
 
 from __future__ import annotations
@@ -14,67 +17,308 @@ from typing import Any
 
 from ..engine import pavilion_board as topo
 from ..engine.azul import COLORS as AZUL_COLORS
+from ..engine.azul import FLOOR_PENALTIES
 
-#: Tile colours as the pages draw them.
-FILL = {"blue": "#1f5fbf", "yellow": "#f2c230", "red": "#d8402f", "black": "#26262b", "white": "#8fd3e8",
-        "joker": "#b06fd8", "first_player": "#f4f4f0", "purple": "#7b3fa0", "green": "#3f9a4a", "orange": "#f08a24"}
-CELL = 22
+#: Tile colours as the pages draw them (a tile's face; its pattern is drawn over it).
+FILL = {"blue": "#1d4f9c", "yellow": "#f0b323", "red": "#d8432f", "black": "#26262b", "white": "#86cfe6",
+        "joker": "#7e4fb8", "first_player": "#f6f4ee", "purple": "#7b3fa0", "green": "#3f9a4a", "orange": "#f08a24"}
+#: The pages' inks: the card, its print, and the two outlines.
+CARD, PRINT, EDGE = "#f4ead6", "#8a7556", "#5b4a36"
+UNSURE, CHANGED = "#e0281e", "#ffb000"
+#: One Azul space, in drawing units.
+CELL = 40
 
 
-def board_svg(observation: dict[str, Any], player: int, game: str, options: dict[str, Any], unsure: list[str]) -> str:
+def board_svg(observation: dict[str, Any], player: int, game: str, options: dict[str, Any], unsure: list[str],
+              changed: list[str] | None = None) -> str:
+    """Player ``player``'s board of ``observation``, the zones in ``unsure`` (observation names)
+    outlined as in doubt and those in ``changed`` as just changed."""
     board = next(b for b in observation["boards"] if b["player"] == player)
-    marked = {z.split(".", 2)[2] for z in unsure if z.startswith(f"boards.{player}.")}
+    prefix = f"boards.{player}."
+    marks = _Marks({z[len(prefix):] for z in unsure if z.startswith(prefix)},
+                   {z[len(prefix):] for z in changed or [] if z.startswith(prefix)})
     if game == "azul":
-        return _azul(board["slots"], options.get("wall") == "grey", marked)
-    return _pavilion(board["slots"], board.get("hand", {}), marked)
+        return _azul(board["slots"], options.get("wall") == "grey", marks)
+    return _pavilion(board["slots"], board.get("hand", {}), options.get("side") != "grey", marks)
 
 
-def _cell(x: float, y: float, tile: str | None, slot: str, marked: set[str], printed: str | None = None) -> str:
-    fill = FILL.get(tile or "", "#f3ead8")
-    opacity = ""
-    if tile is None and printed is not None:
-        fill, opacity = FILL.get(printed, "#ccc"), ' fill-opacity="0.25"'
-    stroke = ' stroke="#e01010" stroke-width="2.5"' if slot in marked else ' stroke="#8a7b62" stroke-width="0.8"'
-    return (f'<rect x="{x:.1f}" y="{y:.1f}" width="{CELL - 2}" height="{CELL - 2}" rx="3" fill="{fill}"{opacity}{stroke} '
-            f'data-zone="{escape(slot)}"><title>{escape(slot)}: {escape(tile or "-")}</title></rect>')
-
-
-def _azul(slots: dict[str, str], grey: bool, marked: set[str]) -> str:
+def table_svg(observation: dict[str, Any], game: str, unsure: list[str], changed: list[str] | None = None) -> str:
+    """The displays on a ring round the centre's tiles, and Summer Pavilion's supply beneath."""
+    marks = _Marks(set(unsure), set(changed or []))
+    displays = observation["factories"]
+    n = max(len(displays), 1)
+    disc = 1.45 * CELL
+    # Room for the centre's tiles inside the ring, and for the discs side by side on it.
+    ring = max(disc + 12 + 2.3 * CELL, disc / (math.sin(math.pi / n) * 0.92) if n > 1 else 0.0)
+    size = ring + disc + 24
     parts = []
+    for i, display in enumerate(displays):
+        a = math.radians(90 - 360 * i / n)
+        cx, cy = ring * math.cos(a), -ring * math.sin(a)
+        zone = f"factories.{i}"
+        parts.append(f'<g class="display" data-zone="{zone}">'
+                     f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{disc:.1f}" fill="#f6eedc" stroke="#2d5aa8" stroke-width="3"/>'
+                     f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{disc - 7:.1f}" fill="none" stroke="#e08a2c" stroke-width="2"/>')
+        t = disc * 0.52
+        for k, kind in enumerate(display["tiles"][:4]):
+            dx, dy = (k % 2 - 0.5) * t * 1.08, (k // 2 - 0.5) * t * 1.08
+            parts.append(tile(kind, game, cx + dx, cy + dy, t))
+        lx, ly = (ring + disc + 12) * math.cos(a), -(ring + disc + 12) * math.sin(a) + 5
+        parts.append(f'<text x="{lx:.1f}" y="{ly:.1f}" class="label">{i + 1}</text>')
+        parts.append(_mark(marks, zone, f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{disc + 4:.1f}"'))
+        parts.append(f'<circle class="zone" data-zone="{zone}" cx="{cx:.1f}" cy="{cy:.1f}" r="{disc:.1f}"/></g>')
+    parts.append(_centre(observation["center"], game, ring - disc - 12, marks))
+    height = 2 * size
+    supply = observation.get("supply")
+    if supply is not None:
+        parts.append(_supply(supply, -size, size + 10, 2 * size, marks))
+        height += 2.2 * CELL
+    return _svg(-size, -size, 2 * size, height, parts, "table")
+
+
+class _Marks:
+    def __init__(self, unsure: set[str], changed: set[str]) -> None:
+        self.unsure, self.changed = unsure, changed
+
+
+def _mark(marks: _Marks, zone: str, shape: str) -> str:
+    """An outline round ``zone`` (``shape``: an unclosed SVG element) where it is in doubt or just changed."""
+    if zone in marks.unsure:
+        return f'{shape} fill="none" stroke="{UNSURE}" stroke-width="4" stroke-dasharray="7 4" class="unsure"/>'
+    if zone in marks.changed:
+        return f'{shape} fill="none" stroke="{CHANGED}" stroke-width="4" class="changed"/>'
+    return ""
+
+
+def _centre(center: dict[str, int], game: str, radius: float, marks: _Marks) -> str:
+    """The centre's tiles, one of each kind with its count."""
+    kinds = [(k, n) for k, n in center.items() if n]
+    parts = [f'<g data-zone="center"><circle class="centre" cx="0" cy="0" r="{radius:.1f}" fill="#00000010" '
+             'stroke="#00000030" stroke-dasharray="4 4"/>']
+    per_row = 4 if len(kinds) > 4 else max(len(kinds), 1)
+    rows = math.ceil(len(kinds) / per_row) if kinds else 0
+    t = min(0.9 * CELL, 1.75 * radius / (per_row * 1.25), 1.3 * radius / max(rows * 1.5, 1))
+    for k, (kind, n) in enumerate(kinds):
+        x = (k % per_row - (per_row - 1) / 2) * t * 1.25
+        y = (k // per_row - (rows - 1) / 2) * t * 1.5
+        parts.append(tile(kind, game, x, y, t))
+        if n > 1:
+            parts.append(_badge(x + t * 0.45, y + t * 0.45, n, t * 0.3))
+    parts.append(_mark(marks, "center", f'<circle cx="0" cy="0" r="{radius + 3:.1f}"'))
+    parts.append(f'<circle class="zone" data-zone="center" cx="0" cy="0" r="{radius:.1f}"/></g>')
+    return "".join(parts)
+
+
+def _badge(cx: float, cy: float, n: int, r: float) -> str:
+    """A count on a tile: a small dark disc with the number."""
+    return (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="#222" stroke="#fff" stroke-width="1.5"/>'
+            f'<text x="{cx:.1f}" y="{cy + r * 0.42:.1f}" class="count" font-size="{r * 1.25:.1f}">{n}</text>')
+
+
+def _supply(supply: list[str | None], x0: float, y0: float, width: float, marks: _Marks) -> str:
+    """Summer Pavilion's ten supply spaces in a row."""
+    step = width / 10
+    parts = []
+    for i, kind in enumerate(supply):
+        cx, cy = x0 + (i + 0.5) * step, y0 + CELL
+        zone = f"supply.{i}"
+        parts.append(f'<rect x="{cx - step * 0.45:.1f}" y="{cy - step * 0.45:.1f}" width="{step * 0.9:.1f}" '
+                     f'height="{step * 0.9:.1f}" rx="6" fill="{CARD}" stroke="{PRINT}"/>')
+        if kind is not None:
+            parts.append(tile(kind, "pavilion", cx, cy, step * 0.8))
+        parts.append(_mark(marks, zone, f'<rect x="{cx - step * 0.48:.1f}" y="{cy - step * 0.48:.1f}" '
+                                        f'width="{step * 0.96:.1f}" height="{step * 0.96:.1f}" rx="6"'))
+        parts.append(f'<rect class="zone" data-zone="{zone}" x="{cx - step * 0.45:.1f}" y="{cy - step * 0.45:.1f}" '
+                     f'width="{step * 0.9:.1f}" height="{step * 0.9:.1f}"/>')
+    return "".join(parts)
+
+
+# --------------------------------------------------------------------------- tiles
+
+
+def tile(kind: str, game: str, cx: float, cy: float, size: float, pale: bool = False, turn: float = 0.0) -> str:
+    """One tile centred at (``cx``, ``cy``), ``size`` across: Azul's squares with their
+    patterns, Summer Pavilion's rhombuses (``turn``: the rhombus's long axis, degrees from +x)
+    and its round start-player token. ``pale``: a space's print rather than a tile."""
+    opacity = ' opacity="0.3"' if pale else ""
+    if game == "pavilion":
+        if kind == "first_player":
+            return (f'<g{opacity}><circle cx="{cx:.1f}" cy="{cy:.1f}" r="{size * 0.42:.1f}" fill="{FILL[kind]}" '
+                    f'stroke="{EDGE}" stroke-width="1.5"/><text x="{cx:.1f}" y="{cy + size * 0.16:.1f}" '
+                    f'class="one" font-size="{size * 0.45:.1f}">1</text></g>')
+        return _rhombus_tile(kind, cx, cy, size, turn, opacity)
+    h = size / 2
+    x, y = cx - h, cy - h
+    fill = FILL.get(kind, "#999")
+    shadow = "" if pale else (f'<rect x="{x + size * 0.05:.1f}" y="{y + size * 0.08:.1f}" width="{size:.1f}" '
+                              f'height="{size:.1f}" rx="{size * 0.12:.1f}" fill="#00000038"/>')
+    parts = [f'<g{opacity}>{shadow}<rect x="{x:.1f}" y="{y:.1f}" width="{size:.1f}" height="{size:.1f}" '
+             f'rx="{size * 0.12:.1f}" fill="{fill}" stroke="#00000055" stroke-width="1.2"/>',
+             f'<rect x="{x + size * 0.07:.1f}" y="{y + size * 0.07:.1f}" width="{size * 0.86:.1f}" '
+             f'height="{size * 0.86:.1f}" rx="{size * 0.08:.1f}" fill="none" stroke="#ffffff40" stroke-width="1.2"/>']
+    s = size
+    if kind == "yellow":  # a red four-petalled flower
+        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+            parts.append(f'<circle cx="{cx + dx * s * 0.17:.1f}" cy="{cy + dy * s * 0.17:.1f}" r="{s * 0.11:.1f}" fill="#c4321f"/>')
+        parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{s * 0.07:.1f}" fill="#f7d66b"/>')
+    elif kind == "black":  # a light-blue lattice: two diamonds and the diagonals
+        for k in (0.38, 0.2):
+            parts.append(f'<path d="M{cx:.1f},{cy - s * k:.1f} L{cx + s * k:.1f},{cy:.1f} L{cx:.1f},{cy + s * k:.1f} '
+                         f'L{cx - s * k:.1f},{cy:.1f}Z" fill="none" stroke="#7fc4e4" stroke-width="{s * 0.045:.1f}"/>')
+        parts.append(f'<path d="M{x + s * 0.2:.1f},{y + s * 0.2:.1f} L{x + s * 0.8:.1f},{y + s * 0.8:.1f} '
+                     f'M{x + s * 0.8:.1f},{y + s * 0.2:.1f} L{x + s * 0.2:.1f},{y + s * 0.8:.1f}" '
+                     f'stroke="#7fc4e4" stroke-width="{s * 0.03:.1f}"/>')
+    elif kind == "white":  # a white snowflake on light blue
+        for a in (0, 60, 120):
+            dx, dy = math.cos(math.radians(a)) * s * 0.32, math.sin(math.radians(a)) * s * 0.32
+            parts.append(f'<line x1="{cx - dx:.1f}" y1="{cy - dy:.1f}" x2="{cx + dx:.1f}" y2="{cy + dy:.1f}" '
+                         f'stroke="#ffffff" stroke-width="{s * 0.07:.1f}" stroke-linecap="round"/>')
+        parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{s * 0.09:.1f}" fill="#1d4f9c"/>')
+    elif kind == "blue":
+        parts.append(f'<path d="M{cx:.1f},{cy - s * 0.24:.1f} L{cx + s * 0.24:.1f},{cy:.1f} L{cx:.1f},{cy + s * 0.24:.1f} '
+                     f'L{cx - s * 0.24:.1f},{cy:.1f}Z" fill="none" stroke="#5d8fd8" stroke-width="{s * 0.05:.1f}"/>')
+    elif kind == "red":
+        parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{s * 0.2:.1f}" fill="none" stroke="#f08a74" '
+                     f'stroke-width="{s * 0.05:.1f}"/>')
+    elif kind == "joker":
+        points = " ".join(f"{cx + math.cos(math.radians(90 + 36 * k)) * s * (0.34 if k % 2 == 0 else 0.14):.1f},"
+                          f"{cy - math.sin(math.radians(90 + 36 * k)) * s * (0.34 if k % 2 == 0 else 0.14):.1f}"
+                          for k in range(10))
+        parts.append(f'<polygon points="{points}" fill="#ffe07a"/>')
+    elif kind == "first_player":
+        parts.append(f'<text x="{cx:.1f}" y="{cy + s * 0.2:.1f}" class="one" font-size="{s * 0.6:.1f}">1</text>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _rhombus(cx: float, cy: float, size: float, turn: float) -> list[tuple[float, float]]:
+    """A 60-degree rhombus centred at (cx, cy), its long diagonal ``size`` along ``turn`` degrees."""
+    a = math.radians(turn)
+    ux, uy = math.cos(a), -math.sin(a)
+    vx, vy = -uy, ux
+    long, short = size / 2, size / 2 / math.sqrt(3)
+    return [(cx + ux * long, cy + uy * long), (cx + vx * short, cy + vy * short),
+            (cx - ux * long, cy - uy * long), (cx - vx * short, cy - vy * short)]
+
+
+def _points(corners: list[tuple[float, float]]) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
+
+
+def _rhombus_tile(kind: str, cx: float, cy: float, size: float, turn: float, opacity: str) -> str:
+    outer = _rhombus(cx, cy, size, turn)
+    inner = _rhombus(cx, cy, size * 0.55, turn)
+    return (f'<g{opacity}><polygon points="{_points(outer)}" fill="{FILL.get(kind, "#999")}" stroke="#00000055" '
+            f'stroke-width="1.2"/><polygon points="{_points(inner)}" fill="none" stroke="#ffffff70" stroke-width="1.5"/></g>')
+
+
+# --------------------------------------------------------------------------- boards
+
+
+def _azul(slots: dict[str, str], grey: bool, marks: _Marks) -> str:
+    parts = [f'<rect x="-8" y="-8" width="{10.9 * CELL + 16:.0f}" height="{6.7 * CELL + 16:.0f}" rx="14" fill="{CARD}" '
+             'stroke="#2d5aa8" stroke-width="5"/>']
     for r in range(5):
         for i in range(r + 1):  # line.r.0 is the rightmost space
-            parts.append(_cell((4 - i) * CELL, r * CELL, slots.get(f"line.{r}.{i}"), f"line.{r}.{i}", marked))
+            parts.append(_space(f"line.{r}.{i}", (4 - i) * CELL, r * CELL, slots, "azul", marks))
         for c in range(5):
             printed = None if grey else AZUL_COLORS[(c - r) % 5]
-            parts.append(_cell(5.5 * CELL + c * CELL, r * CELL, slots.get(f"wall.{r}.{c}"), f"wall.{r}.{c}", marked, printed))
-    for i in range(7):
-        parts.append(_cell(i * CELL, 5.4 * CELL, slots.get(f"floor.{i}"), f"floor.{i}", marked))
-    return _svg(10.5 * CELL, 6.4 * CELL, parts)
+            parts.append(_space(f"wall.{r}.{c}", 5.9 * CELL + c * CELL, r * CELL, slots, "azul", marks, printed, grey))
+    for i, penalty in enumerate(FLOOR_PENALTIES):
+        x, y = i * CELL * 1.08, 5.55 * CELL
+        parts.append(f'<text x="{x + CELL / 2:.1f}" y="{y - 4:.1f}" class="penalty">{-penalty}</text>')
+        parts.append(_space(f"floor.{i}", x, y, slots, "azul", marks))
+    return _svg(-10, -10, 10.9 * CELL + 20, 6.7 * CELL + 20, parts, "board azul")
 
 
-def _pavilion(slots: dict[str, str], hand: dict[str, int], marked: set[str]) -> str:
-    parts = []
-    centres = {topo.CENTRAL: (0.0, 0.0)}
-    outer = [s for s in range(topo.STARS) if s != topo.CENTRAL]
-    for k, star in enumerate(outer):
-        a = math.radians(180 - 60 * k)
-        centres[star] = (3.2 * CELL * math.cos(a), -3.2 * CELL * math.sin(a))
-    for star, (cx, cy) in centres.items():
-        for n in range(1, 7):
-            a = math.radians(90 - 60 * (n - 1))
-            x, y = cx + 1.05 * CELL * math.cos(a), cy - 1.05 * CELL * math.sin(a)
-            parts.append(_cell(x + 4.6 * CELL - CELL / 2, y + 4.3 * CELL - CELL / 2, slots.get(f"{star}.{n}"), f"{star}.{n}",
-                               marked))
-    for i in range(4):
-        parts.append(_cell(i * CELL, 8.8 * CELL, slots.get(f"corner.{i}"), f"corner.{i}", marked))
-    x = 5 * CELL
-    for name, n in sorted(hand.items()):
-        for _ in range(n):
-            parts.append(_cell(x, 8.8 * CELL, name, "hand", marked))
-            x += CELL * 0.7
-    return _svg(max(9.4 * CELL, x + CELL), 9.9 * CELL, parts)
+def _space(slot: str, x: float, y: float, slots: dict[str, str], game: str, marks: _Marks, printed: str | None = None,
+           grey: bool = False) -> str:
+    """One square space at (x, y) (its top left), with its tile or its print."""
+    s = CELL - 4
+    cx, cy = x + CELL / 2 - 2, y + CELL / 2 - 2
+    kind = slots.get(slot)
+    base = "#d9d2c3" if grey else CARD
+    parts = [f'<rect x="{x:.1f}" y="{y:.1f}" width="{s}" height="{s}" rx="4" fill="{base}" stroke="{PRINT}" stroke-width="1"/>']
+    if kind is not None:
+        parts.append(tile(kind, game, cx, cy, s - 2))
+    elif printed is not None:
+        parts.append(tile(printed, game, cx, cy, s - 2, pale=True))
+    parts.append(_mark(marks, slot, f'<rect x="{x - 2:.1f}" y="{y - 2:.1f}" width="{s + 4}" height="{s + 4}" rx="6"'))
+    title = escape(f"{slot}: {kind or '-'}")
+    parts.append(f'<rect class="zone" data-zone="{escape(slot)}" x="{x:.1f}" y="{y:.1f}" width="{s}" height="{s}">'
+                 f'<title>{title}</title></rect>')
+    return "".join(parts)
 
 
-def _svg(width: float, height: float, parts: list[str]) -> str:
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-2 -2 {width + 4:.0f} {height + 4:.0f}" '
-            f'width="{width + 4:.0f}" height="{height + 4:.0f}">' + "".join(parts) + "</svg>")
+def _pavilion(slots: dict[str, str], hand: dict[str, int], colored: bool, marks: _Marks) -> str:
+    side = 1.42 * CELL  # a rhombus's side: the star's radius over the square root of 3
+    reach = side * math.sqrt(3)
+    spread = 2.1 * reach
+    parts = [f'<rect x="{-3.4 * reach:.1f}" y="{-3.25 * reach:.1f}" width="{6.8 * reach:.1f}" height="{7.5 * reach:.1f}" '
+             f'rx="16" fill="{CARD}" stroke="#2f7d6b" stroke-width="5"/>']
+    for star in range(topo.STARS):
+        if star == topo.CENTRAL:
+            sx = sy = 0.0
+        else:
+            d = math.radians(topo.STAR_DIRECTION[star])
+            sx, sy = spread * math.cos(d), -spread * math.sin(d)
+        printed_kind = topo.STAR_NAMES[star] if colored and star != topo.CENTRAL else None
+        for k in range(1, 7):
+            index = topo.space_index(star, k)
+            angle = topo.space_angle(index)
+            a = math.radians(angle)
+            cx, cy = sx + math.cos(a) * reach / 2, sy - math.sin(a) * reach / 2
+            name = topo.SPACE_NAMES[index]
+            corners = _rhombus(cx, cy, reach - 3, angle)
+            parts.append(f'<polygon points="{_points(corners)}" fill="{CARD}" stroke="{PRINT}" stroke-width="1"/>')
+            kind = slots.get(name)
+            if kind is not None:
+                parts.append(tile(kind, "pavilion", cx, cy, reach - 5, turn=angle))
+            elif printed_kind is not None:
+                parts.append(tile(printed_kind, "pavilion", cx, cy, reach - 5, pale=True, turn=angle))
+            number = topo.PRINTED["colored" if colored else "grey"][index]
+            tx, ty = sx + math.cos(a) * reach * 0.78, sy - math.sin(a) * reach * 0.78
+            parts.append(f'<text x="{tx:.1f}" y="{ty + 4:.1f}" class="number">{number}</text>')
+            parts.append(_mark(marks, name, f'<polygon points="{_points(_rhombus(cx, cy, reach + 2, angle))}"'))
+            parts.append(f'<polygon class="zone" data-zone="{name}" points="{_points(corners)}"><title>{name}: '
+                         f'{escape(kind or "-")}</title></polygon>')
+    corner_at = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
+    for i, (ux, uy) in enumerate(corner_at):
+        cx, cy = ux * 2.85 * reach, uy * 2.7 * reach
+        name = f"corner.{i}"
+        size = reach * 0.55
+        parts.append(f'<rect x="{cx - size / 2:.1f}" y="{cy - size / 2:.1f}" width="{size:.1f}" height="{size:.1f}" rx="5" '
+                     f'fill="#e9dcc0" stroke="{PRINT}"/>')
+        if slots.get(name):
+            parts.append(tile(slots[name], "pavilion", cx, cy, size * 0.95, turn=90))
+        parts.append(_mark(marks, name, f'<rect x="{cx - size / 2 - 3:.1f}" y="{cy - size / 2 - 3:.1f}" '
+                                        f'width="{size + 6:.1f}" height="{size + 6:.1f}" rx="6"'))
+        parts.append(f'<rect class="zone" data-zone="{name}" x="{cx - size / 2:.1f}" y="{cy - size / 2:.1f}" '
+                     f'width="{size:.1f}" height="{size:.1f}"/>')
+    # The tiles beside the board: one of each kind, with its count.
+    y = 3.7 * reach
+    x = -3.2 * reach
+    kinds = [(k, n) for k, n in sorted(hand.items()) if n]
+    for kind, n in kinds:
+        parts.append(tile(kind, "pavilion", x + reach * 0.3, y, reach * 0.55, turn=90))
+        if n > 1:
+            parts.append(_badge(x + reach * 0.5, y + reach * 0.2, n, reach * 0.17))
+        x += reach * 0.95
+    parts.append(_mark(marks, "hand", f'<rect x="{-3.35 * reach:.1f}" y="{y - reach * 0.4:.1f}" width="{6.7 * reach:.1f}" '
+                                      f'height="{reach * 0.8:.1f}" rx="8"'))
+    parts.append(f'<rect class="zone" data-zone="hand" x="{-3.35 * reach:.1f}" y="{y - reach * 0.4:.1f}" '
+                 f'width="{6.7 * reach:.1f}" height="{reach * 0.8:.1f}"/>')
+    return _svg(-3.5 * reach, -3.35 * reach, 7 * reach, 7.6 * reach + 0.6 * reach, parts, "board pavilion")
+
+
+#: Each drawing's own styles, so that it reads the same wherever it is shown (a page, a replay,
+#: a file): its texts, and the zones a tap asks about (drawn over everything, invisible).
+STYLE = ("<style>text{font-family:'Trebuchet MS','DejaVu Sans',sans-serif;font-weight:700;text-anchor:middle;"
+         f"fill:{EDGE}}}.label,.penalty{{font-size:15px}}.number{{font-size:11px;opacity:.7}}"
+         ".count{fill:#fff}.one{fill:#333}"
+         ".zone{fill:#fff;fill-opacity:0;stroke:none;cursor:pointer}</style>")
+
+
+def _svg(x: float, y: float, width: float, height: float, parts: list[str], kind: str) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="{kind}" viewBox="{x:.0f} {y:.0f} {width:.0f} {height:.0f}" '
+            f'preserveAspectRatio="xMidYMid meet" role="img">' + STYLE + "".join(parts) + "</svg>")

@@ -62,11 +62,16 @@ def _text(m: Catalogue, event: dict[str, Any], record: Record) -> str:
     if action == "take":
         source = move["source"]
         where = m.text("event.source.center") if source == "center" else m.text("event.source.factory", n=source + 1)
-        color = m.text(f"adj.{move['color']}.other")
         if record.game == "azul":
             line = m.text("event.floor") if move.get("line") == "floor" else m.text("event.line", n=move["line"] + 1)
-            return m.text("event.take", player=player, color=color, source=where, line=line)
-        return m.text("event.take_hand", player=player, color=color, source=where)
+            if move.get("color") is None:  # the jokers alone (the joker variant)
+                said = m.text("event.take_jokers", player=player, source=where, line=line)
+            else:
+                key = "event.take_with_jokers" if move.get("jokers") else "event.take"
+                said = m.text(key, player=player, color=m.text(f"adj.{move['color']}.other"), source=where, line=line)
+            floored = move.get("floor_jokers") or 0
+            return said + (m.count("event.floor_jokers", floored) if floored else "")
+        return m.text("event.take_hand", player=player, color=m.text(f"adj.{move['color']}.other"), source=where)
     if action == "wall":
         if move["column"] == "floor":
             return m.text("event.wall_floor", player=player, row=move["row"] + 1)

@@ -1,0 +1,61 @@
+"""What a person may say lies in a zone tapped on the page: only what the rules allow there
+(:func:`azulcam.follow.corrections.check_overrule` decides), each in words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.observe import TILE_ORDER
+from ..engine.record import Game, Record
+from ..follow.corrections import check_overrule
+from ..follow.explain import empty_content, expected
+from ..follow.track import Refused
+from ..i18n import LANGUAGES, messages, places
+
+#: The most tiles a zone of loose tiles may be said to hold: a display's four, or any count of
+#: each kind in the centre or beside a board.
+DISPLAY_TILES, LOOSE_TILES = 4, 20
+
+
+def is_loose(zone: str) -> bool:
+    """Whether ``zone`` holds loose tiles (a display, the centre, a Summer Pavilion hand)."""
+    return zone == "center" or zone.startswith("factories.") or zone.endswith(".hand")
+
+
+def zone_choices(game: Game, zone: str) -> dict[str, Any]:
+    """The zone's name in words, what the game has there, and what it may hold: a slot's kinds
+    (None: empty), or the kinds of loose tiles a display, the centre or a hand may hold, with the
+    most tiles there. Raises :class:`Refused` (``follow.bad_zone``) for a zone the game has not."""
+    state = game.state
+    loose = is_loose(zone)
+    kinds = [k for k in TILE_ORDER[state.game] if not (loose and zone.startswith("factories.") and k == "first_player")]
+    candidates: list[Any] = [[k] for k in kinds] if loose else [None] + kinds
+    allowed = []
+    for content in candidates:
+        try:
+            check_overrule(zone, content, state)
+        except Refused:
+            continue
+        allowed.append(content[0] if loose else content)
+    if not allowed:
+        raise Refused("follow.bad_zone", zone=zone, content="")
+    now = expected(state).get(zone, empty_content(zone))
+    return {"zone": zone, "place": zone_words(game.record, zone), "loose": loose,
+            "most": (DISPLAY_TILES if zone.startswith("factories.") else LOOSE_TILES) if loose else 1,
+            "now": list(now) if isinstance(now, tuple) else now,
+            "choices": [{"content": c, "text": {lang: kind_words(lang, state.game, c) for lang in LANGUAGES}} for c in allowed]}
+
+
+def zone_words(record: Record, zone: str) -> dict[str, str]:
+    """``{lang: words}`` of an observation zone of ``record``'s game (``Player 2, wall row 4, column 3``)."""
+    side = record.options.get("wall" if record.game == "azul" else "side")
+    names = list(record.players) if isinstance(record.players, list) else None
+    return {lang: places.place(messages(lang), record.game, zone, side != "grey", names) for lang in LANGUAGES}
+
+
+def kind_words(lang: str, game: str, kind: str | None) -> str:
+    """A zone's content in words: ``a blue tile``, ``the first-player marker``, ``empty``."""
+    m = messages(lang)
+    if kind is None:
+        return m.text("dash.empty")
+    return m.text(f"tile.first_player.{game}") if kind == "first_player" else m.text(f"tile.{kind}")

@@ -1,0 +1,92 @@
+"""The API of the game followed now: its state, the words, corrections, what a zone may hold,
+the moves the last one may be replaced by, suggestions, and how the watch keeps up."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request, Response
+
+from ...follow.track import Refused
+from ...i18n import LANGUAGES, catalogue_data
+from ..choices import zone_choices
+from ..deps import Config, Live
+from ..live import Busy
+from ..problems import refusal
+from ..schemas import Alternative, Correction, Health, Outcome, State, Strings, Suggestions, ZoneChoices
+
+#: Seconds a correction's request waits for the watch thread to make it (it is made between two
+#: frames); past it the answer is 202 and the outcome comes on ``/events``.
+CORRECTION_WAIT = 3.0
+
+router = APIRouter(prefix="/api")
+
+
+@router.get("/strings", response_model=Strings)
+def strings(request: Request, lang: Annotated[str | None, Query(max_length=16)] = None) -> dict[str, Any]:
+    """Every word of the catalogue in ``lang``; an unknown or missing one falls back to the
+    browser's language (``Accept-Language``), else English."""
+    chosen = lang if lang in LANGUAGES else browser_language(request)
+    return {"lang": chosen, "languages": list(LANGUAGES), "strings": catalogue_data(chosen)}
+
+
+@router.get("/state", response_model=State)
+def state(live: Live) -> dict[str, Any]:
+    return live.snapshot()
+
+
+@router.get("/zones/{zone}", response_model=ZoneChoices)
+def zone(zone: Annotated[str, Path(max_length=40)], live: Live) -> dict[str, Any]:
+    """What a person may say lies in ``zone`` (an observation zone): the rules' choices, in words."""
+    return zone_choices(live.game_now(), zone)
+
+
+@router.get("/alternatives", response_model=list[Alternative])
+def alternatives(live: Live) -> list[dict[str, Any]]:
+    return live.alternatives()
+
+
+@router.get("/suggestions", response_model=Suggestions)
+async def suggestions(live: Live, settings: Config,
+                      seconds: Annotated[float, Query(gt=0, allow_inf_nan=False, alias="time")] = 0.5,
+                      top: Annotated[int, Query(ge=1, le=10)] = 3) -> dict[str, Any]:
+    """The best moves for the player to move: searched only when asked, one search at a time
+    (429 while one runs), at most ``Settings.search_seconds``."""
+    if seconds > settings.search_seconds:
+        raise refusal(422, "http.invalid.less_than_equal", field="query.time", le=settings.search_seconds)
+    try:
+        return await asyncio.to_thread(live.suggestions, seconds, top)
+    except Busy:
+        raise refusal(429, "http.busy") from None
+
+
+@router.get("/health", response_model=Health)
+def health(live: Live) -> dict[str, Any]:
+    return live.health()
+
+
+@router.post("/corrections", response_model=Outcome, responses={202: {"model": Outcome}, 422: {}})
+async def corrections(correction: Correction, live: Live, response: Response) -> dict[str, Any]:
+    """One correction, made before the next frame: 200 once made, 422 with the refusal's code
+    where the game cannot take it (nothing changed), 202 where the watch thread has not got to
+    it within :data:`CORRECTION_WAIT` (its outcome then comes on ``/events``)."""
+    command = correction.command()
+    outcome = live.correct(command)
+    try:
+        refused = await asyncio.wait_for(asyncio.wrap_future(outcome), CORRECTION_WAIT)
+    except asyncio.TimeoutError:
+        response.status_code = 202
+        return {"accepted": command, "done": False}
+    if isinstance(refused, Refused):
+        raise refused
+    return {"accepted": command, "done": True}
+
+
+def browser_language(request: Request) -> str:
+    """The first of the browser's languages (``Accept-Language``) that the catalogue has, else English."""
+    for part in request.headers.get("accept-language", "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return "en"

@@ -1,0 +1,124 @@
+"""What the JSON API takes and answers, as pydantic models: the routes' contracts, and the
+OpenAPI page's (``/api/docs``)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from ..follow import corrections
+
+#: Words in every language of the catalogue: ``{"en": ..., "fr": ...}``.
+Words = dict[str, str]
+
+
+class Correction(corrections.Correction):
+    """One correction, as a ``watch --control`` line, or ``{"new": true}``: a new game begun."""
+
+    new: Literal[True] | None = None
+
+
+class Outcome(BaseModel):
+    """A correction made (``done``), or still waiting for the watch thread (its outcome then
+    comes on ``/events``)."""
+
+    accepted: dict[str, Any]
+    done: bool
+
+
+class Strings(BaseModel):
+    lang: str
+    languages: list[str]
+    strings: dict[str, str]
+
+
+class State(BaseModel):
+    """What the pages draw (see ``live.state_of``)."""
+
+    game_id: int
+    game: str
+    players: int
+    names: list[str] | None
+    options: dict[str, Any]
+    round: int
+    to_move: int
+    over: bool
+    winners: list[int]
+    scores: list[int]
+    breakdown: list[dict[str, int]]
+    observation: dict[str, Any]
+    events: int
+    position: str = Field(description="a name of the position the record reached, new with every event taken or taken back")
+    log: list[dict[str, Any]]
+    alerts: list[dict[str, Any]]
+    unsure: list[str]
+    places: dict[str, Words] = Field(description="each zone to confirm in words")
+    changed: list[str]
+    boards_svg: list[str]
+    table_svg: str
+    record_format: str
+
+
+class Choice(BaseModel):
+    """One thing a zone may hold: a slot's kind (None: empty), or a kind of loose tile."""
+
+    content: str | None
+    text: Words
+
+
+class ZoneChoices(BaseModel):
+    """What a person may say lies in a zone: the rules' choices, in words."""
+
+    zone: str
+    place: Words
+    loose: bool = Field(description="a zone of loose tiles (a display, the centre, a hand): counts of each choice")
+    most: int = Field(description="the most tiles the zone holds (a slot: 1)")
+    now: str | None | list[str] = Field(description="what the game has there now")
+    choices: list[Choice]
+
+
+class Alternative(BaseModel):
+    event: dict[str, Any]
+    text: Words
+    last: bool
+
+
+class Suggestions(BaseModel):
+    player: int
+    position: str = Field(description="the position the moves are for (the state's ``position``): once it changes, "
+                                      "they are stale")
+    moves: list[dict[str, Any]]
+
+
+class Health(BaseModel):
+    frames: int
+    reads: int
+    video_s: float
+    processing_ratio: float | None
+    behind_s: float
+    listening: int
+    source_ended: bool
+    error: dict[str, Any] | None
+
+
+class GameRow(BaseModel):
+    id: int
+    started: float
+    source: str
+    game: str
+    players: int | list[str]
+    options: dict[str, Any]
+    scores: list[int]
+    over: bool
+    closed: bool
+    events: int
+
+
+class ReplayStep(BaseModel):
+    event: dict[str, Any] | None
+    text: Words | None
+    round: int
+    scores: list[int]
+    boards_svg: list[str]
+    table_svg: str
