@@ -44,10 +44,11 @@ def _write_out(path: str, text: str, summary: str) -> None:
 
 def _check(observation: dict, options: dict) -> dict[str, object]:
     """The rules engine's verdict on an observation of a game with ``options`` (the profile's)."""
+    from .engine.notice import as_json
     from .engine.position import problems
 
     found = problems(observation, options)
-    return {"possible": not found, "problems": found}
+    return {"possible": not found, "problems": as_json(found)}
 
 
 def _reading_options(profile: object, jokers: bool) -> dict:

@@ -456,132 +456,74 @@ class _Writer:
 
 # --------------------------------------------------------------------------- the engine's and reader's words
 
-# The rules check (engine/position.py) and the reader (vision/analyze.py) speak English and
-# number players from 0. Each known sentence is read back here into a catalogue message, with
-# players, rows and columns numbered from 1; an unknown one is shown as it is, marked as English.
-
-_COLOR = r"(?P<{}>[a-z_]+)"
-_BOARD = re.compile(r"^board (?P<player>\d+): (?P<rest>.*)$")
-_PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), key) for p, key in (
-    (r"^(?P<n>\d+) jokers in view, but the game has 0$", "problem.no_jokers"),
-    (r"^(?P<n>\d+) jokers in view, but the game has (?P<limit>\d+)$", "problem.too_many_jokers"),
-    (r"^(?P<n>\d+) " + _COLOR.format("tile") + r" tiles in view, but the game has (?P<limit>\d+)$", "problem.too_many"),
-    (r"^the first-player marker is seen (?P<n>\d+) times$", "problem.markers"),
-))
-_BOARD_PROBLEMS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), key) for p, key in (
-    (r"^pattern line (?P<line>\d) is not filled from the right$", "problem.line_gap"),
-    (r"^pattern line (?P<line>\d) holds " + _COLOR.format("tile") + r", already on wall row \d$", "problem.line_on_wall"),
-    (r"^pattern line (?P<line>\d) holds (?P<tiles>[a-z_]+(?: and [a-z_]+)+)$", "problem.line_mixed"),
-    (r"^the first-player marker lies on pattern line (?P<line>\d)$", "problem.marker_on_line"),
-    (r"^a " + _COLOR.format("tile") + r" tile on wall\.(?P<row>\d)\.(?P<column>\d), printed " + _COLOR.format("printed") + "$",
-     "problem.wall_color"),
-    (r"^" + _COLOR.format("tile") + r" twice on wall row (?P<row>\d)$", "problem.wall_row_twice"),
-    (r"^" + _COLOR.format("tile") + r" twice in wall column (?P<column>\d)$", "problem.wall_column_twice"),
-    (r"^the first-player marker lies on the wall$", "problem.marker_on_wall"),
-    (r"^the floor line is not filled from the left$", "problem.floor_gap"),
-    (r"^the start-player token lies on star (?P<star>\d)$", "problem.token_on_star"),
-    (r"^a " + _COLOR.format("tile") + r" tile on (?P<star>\d)\.(?P<space>\d), on the [a-z]+ star$", "problem.star_color"),
-    (r"^" + _COLOR.format("tile") + r" twice on the multicolour star (?P<star>\d)$", "problem.star_twice"),
-    (r"^the start-player token lies on a corner$", "problem.token_on_corner"),
-))
-_WHO = r"(?P<board>the scoring board|the board of player (?P<player>\d+))"
-_WARNINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), key) for p, key in (
-    (r"^" + _WHO + r" could not be aligned \(covered, moved far, or out of view\): "
-     r"read at the profile's corners$", "warning.not_aligned"),
-    (r"^" + _WHO + r" lies partly outside the image$", "warning.outside"),
-    (r"^" + _WHO + r" is printed unlike the boards the models know: aligned by its outlines alone, its spaces are "
-     r"read against the photo's own print$", "warning.unfamiliar_print"),
-    ((r"^a factory display was not seen where the ring of displays has room for one, near pixel "
-     r"\((?P<x>-?\d+), (?P<y>-?\d+)\) \(covered\?\): neither it nor tiles on it are reported$"), "warning.display_unseen"),
-    ((r"^the profile is for (?P<pw>\d+)x(?P<ph>\d+) images; its corners were scaled to this "
-     r"(?P<w>\d+)x(?P<h>\d+) image$"), "warning.profile_scaled"),
-    (r"^the (?P<parts>[a-z ]+) of " + _WHO + r" look covered or out of view: what lies there may be misread$",
-     "warning.covered"),
-    (r"^" + _WHO + r" could not be confirmed as (?P<layout>\S+) \(too small, blurred, covered or out of view in the "
-     r"photo\): read as the profile says$", "warning.unconfirmed"),
-    (r"^skipped " + _WHO + r": (?P<reason>.+)$", "warning.skipped"),
-))
-#: Why a forced reading skipped a board (``vision.verify.BoardCheck.reason``), as catalogue keys.
-_REASONS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), key) for p, key in (
-    (r" looks like an Azul board, but ", "reason.other_game.azul"),
-    (r" looks like a Summer Pavilion board, but ", "reason.other_game.pavilion"),
-    (r" looks like the grey side ", "reason.other_side.grey"),
-    (r" looks like the coloured side, ", "reason.other_side.colored"),
-    (r"^nothing of ", "reason.nothing"),
-))
-#: The quarters of a board a warning names (``vision.verify.PARTS``), as catalogue keys.
-_PARTS = {"top left": "part.top_left", "top right": "part.top_right", "bottom left": "part.bottom_left",
-          "bottom right": "part.bottom_right"}
-
-
-def _values(w: _Writer, match: re.Match[str]) -> dict[str, Any]:
-    """A matched sentence's values in the catalogue's terms: places numbered from 1, players and
-    stars in words; tile names are left for the caller."""
-    values: dict[str, Any] = {}
-    for name, value in match.groupdict().items():
-        if value is None:
-            continue
-        if name in ("line", "row", "column"):
-            values[name] = int(value) + 1
-        elif name == "player":
-            values[name] = _player(w.m, int(value), w.names)
-        elif name == "star":
-            values[name] = w.star_name(int(value))
-        else:
-            values[name] = value
-    return values
-
+# The rules check (engine/position.py) and the reader (vision/analyze.py) give each problem and
+# warning as a code with parameters (``{"code", "params", "text"}``, players and places counted
+# from 0); here they are worded by the catalogue. A plain sentence (an observation written before
+# codes, or by another program) is shown as it is, marked as untranslated.
 
 #: Every tile name of both games but the first-player marker.
 _TILES = frozenset(TILE_ORDER["azul"] + TILE_ORDER["pavilion"]) - {"first_player"}
 
 
-def _problem(w: _Writer, text: str) -> str:
-    """One of the rules check's problems in the catalogue's words (as it is, marked, when unknown)."""
-    m = w.m
-    board = _BOARD.match(text)
-    table, rest = (_BOARD_PROBLEMS, board.group("rest")) if board else (_PROBLEMS, text)
-    for pattern, key in table:
-        found = pattern.match(rest)
-        if found is None:
-            continue
-        v = _values(w, found)
-        tiles = v["tiles"].split(" and ") if "tiles" in v else []
-        tile = "joker" if key in ("problem.no_jokers", "problem.too_many_jokers") else v.pop("tile", None)
-        named = tiles + [t for t in (tile, v.get("printed")) if t is not None]
-        if not _TILES.issuperset(named):
-            break  # a tile name of neither game: say it as the engine did
-        n = int(v.get("n", 2))  # the "twice" problems name no count
-        v["marker"] = m.text(f"marker.{w.game}")
-        if tiles:
-            v["tiles"] = _join(m, [m.count(f"adj.{t}", 2) for t in tiles])
-        if tile is not None:
-            v.update(a_tile=m.text(f"tile.{tile}"), tiles_n=m.count(f"tiles.{tile}", n), tiles=m.count(f"adj.{tile}", 2))
-        if "printed" in v:
-            v["printed"] = m.count(f"adj.{v['printed']}", 1)
-        said = m.text(key, **v)
-        if board:
-            return m.text("problem.on_board", player=_player(m, int(board.group("player")), w.names), problem=said)
-        return said
-    return m.text("untranslated", text=text)
+def _coded(item: Any) -> tuple[str, dict[str, Any]] | None:
+    """A problem's or warning's code and parameters; None for a plain sentence."""
+    if isinstance(item, Mapping) and isinstance(item.get("code"), str) and isinstance(item.get("params", {}), Mapping):
+        return item["code"], dict(item.get("params", {}))
+    return None
 
 
-def _warning(w: _Writer, text: str) -> str:
-    """One of the reader's warnings in the catalogue's words (as it is, marked, when unknown)."""
+def _plain(m: Catalogue, item: Any) -> str:
+    text = item.get("text", item.get("code")) if isinstance(item, Mapping) else item
+    return m.text("untranslated", text=str(text))
+
+
+def _problem(w: _Writer, item: Any) -> str:
+    """One of the rules check's problems in the catalogue's words."""
     m = w.m
-    for pattern, key in _WARNINGS:
-        found = pattern.match(text)
-        if found:
-            v = _values(w, found)
-            if "board" in v:
-                player = found.group("player")
-                v["board"] = (m.text("warning.board_of", n=int(player) + 1) if player is not None
-                              else m.text("warning.scoring_board"))
-                v.pop("player", None)
-            if "parts" in v:
-                v["parts"] = _join(m, [m.text(_PARTS[p]) for p in v["parts"].split(" and ")])
-            if "reason" in v:
-                reasons = [k for pattern, k in _REASONS if pattern.search(v["reason"])]
-                v["reason"] = m.text(reasons[0]) if reasons else m.text("untranslated", text=v["reason"])
-            return m.text(key, **v)
-    return m.text("untranslated", text=text)
+    coded = _coded(item)
+    if coded is None or f"{coded[0]}" not in m:
+        return _plain(m, item)
+    code, params = coded
+    tiles = [t for t in params.get("tiles", []) if t in _TILES]
+    tile = "joker" if code in ("problem.no_jokers", "problem.too_many_jokers") else params.get("tile")
+    if tile is not None and tile not in _TILES or len(tiles) != len(params.get("tiles", [])):
+        return _plain(m, item)
+    n = int(params.get("n", 2))  # the "twice" problems count two
+    v: dict[str, Any] = {"marker": m.text(f"marker.{w.game}"), "n": n}
+    for name in ("line", "row", "column"):
+        if name in params:
+            v[name] = int(params[name]) + 1
+    for name in ("space", "limit"):
+        if name in params:
+            v[name] = params[name]
+    if "star" in params:
+        v["star"] = w.star_name(int(params["star"]))
+    if tiles:
+        v["tiles"] = _join(m, [m.count(f"adj.{t}", 2) for t in tiles])
+    if tile is not None:
+        v.update(a_tile=m.text(f"tile.{tile}"), tiles_n=m.count(f"tiles.{tile}", n), tiles=m.count(f"adj.{tile}", 2))
+    if params.get("printed") in _TILES:
+        v["printed"] = m.count(f"adj.{params['printed']}", 1)
+    said = m.text(code, **v)
+    if params.get("player") is not None:
+        return m.text("problem.on_board", player=_player(m, int(params["player"]), w.names), problem=said)
+    return said
+
+
+def _warning(w: _Writer, item: Any) -> str:
+    """One of the reader's warnings in the catalogue's words."""
+    m = w.m
+    coded = _coded(item)
+    if coded is None or coded[0] not in m:
+        return _plain(m, item)
+    code, params = coded
+    v = {k: params[k] for k in ("x", "y", "pw", "ph", "w", "h", "layout") if k in params}
+    if "player" in params:
+        player = params["player"]
+        v["board"] = m.text("warning.scoring_board") if player is None else m.text("warning.board_of", n=int(player) + 1)
+    if "parts" in params:
+        v["parts"] = _join(m, [m.text(f"part.{p.replace(' ', '_')}") if f"part.{p.replace(' ', '_')}" in m else p
+                               for p in params["parts"]])
+    if "reason" in params:
+        v["reason"] = m.text(params["reason"]) if params["reason"] in m else str(params["reason"])
+    return m.text(code, **v)

@@ -21,6 +21,7 @@ from .azul import TILE_NAMES as AZUL_TILE_NAMES
 from .azul import wall_column
 from .common import is_int
 from .errors import ObservationError, show
+from .notice import Notice
 from .options import read_options
 
 _AZUL_PER_COLOR = 20
@@ -72,6 +73,18 @@ def _check_strings(value: Any, where: str) -> None:
     for i, v in enumerate(value):
         if not isinstance(v, str):
             raise _fail(f"{where}[{i}]", f"must be a string, not {show(v)}")
+
+
+def _check_notices(value: Any, where: str) -> None:
+    """A list of sentences, each a string or a coded one (``{"code", "params", "text"}``, :class:`Notice`)."""
+    if not isinstance(value, list):
+        raise _fail(where, f"must be a list, not {show(value)}")
+    for i, v in enumerate(value):
+        if isinstance(v, str):
+            continue
+        if not (isinstance(v, dict) and isinstance(v.get("code"), str) and isinstance(v.get("params", {}), dict)
+                and isinstance(v.get("text", ""), str)):
+            raise _fail(f"{where}[{i}]", f"must be a string or an object with a code, params and text, not {show(v)}")
 
 
 def read_observation(data: Any) -> dict[str, Any]:
@@ -160,7 +173,7 @@ def read_observation(data: Any) -> dict[str, Any]:
             if name is not None:
                 _check_tile(game, name, f"supply[{k}]")
     _check_strings(out.setdefault("uncertain", []), "uncertain")
-    _check_strings(out.setdefault("warnings", []), "warnings")
+    _check_notices(out.setdefault("warnings", []), "warnings")
     return out
 
 
@@ -186,10 +199,11 @@ def tiles_in_view(observation: dict[str, Any]) -> Counter[str]:
     return seen
 
 
-def problems(observation: Any, options: Any) -> list[str]:
+def problems(observation: Any, options: Any) -> list[Notice]:
     """Every reason why ``observation`` cannot be a position of a legal game with ``options``
     (as a record has them: Azul ``wall``, ``jokers``; Summer Pavilion ``side``; those left out
-    take their defaults). An empty list: it can be.
+    take their defaults). An empty list: it can be. Each is a :class:`~.notice.Notice`: its
+    English sentence, with a code and parameters (players, lines, rows and stars from 0).
 
     Raises :class:`ObservationError` when the observation is not of the format's shape (see
     :func:`read_observation`) or the options are not the game's.
@@ -201,22 +215,24 @@ def problems(observation: Any, options: Any) -> list[str]:
     return _pavilion_problems(obs, opts["side"])
 
 
-def _marker_problems(seen: Counter[str]) -> list[str]:
+def _marker_problems(seen: Counter[str]) -> list[Notice]:
     n = seen.get("first_player", 0)
-    return [f"the first-player marker is seen {n} times"] if n > 1 else []
+    return [Notice("problem.markers", f"the first-player marker is seen {n} times", n=n)] if n > 1 else []
 
 
-def _azul_problems(obs: dict[str, Any], wall: str, jokers: bool) -> list[str]:
-    out: list[str] = []
+def _azul_problems(obs: dict[str, Any], wall: str, jokers: bool) -> list[Notice]:
+    out: list[Notice] = []
     seen = tiles_in_view(obs)
     players = len(obs.get("boards", []))
     joker_count = (5 if players == 2 else 10) if jokers else 0
     per_color = _AZUL_PER_COLOR - ((1 if players == 2 else 2) if jokers else 0)
     for color in AZUL_COLORS:
         if seen.get(color, 0) > per_color:
-            out.append(f"{seen[color]} {color} tiles in view, but the game has {per_color}")
+            out.append(Notice("problem.too_many", f"{seen[color]} {color} tiles in view, but the game has {per_color}",
+                              tile=color, n=seen[color], limit=per_color))
     if seen.get("joker", 0) > joker_count:
-        out.append(f"{seen['joker']} jokers in view, but the game has {joker_count}")
+        out.append(Notice("problem.too_many_jokers" if joker_count else "problem.no_jokers",
+                          f"{seen['joker']} jokers in view, but the game has {joker_count}", n=seen["joker"], limit=joker_count))
     out += _marker_problems(seen)
     for b in obs.get("boards", []):
         p, slots = b.get("player"), b.get("slots", {})
@@ -225,46 +241,54 @@ def _azul_problems(obs: dict[str, Any], wall: str, jokers: bool) -> list[str]:
             line = [slots.get(f"line.{r}.{i}") for i in range(r + 1)]
             filled = [t for t in line if t is not None]
             if any(t is None for t in line[:len(filled)]):
-                out.append(f"{where}: pattern line {r} is not filled from the right")
+                out.append(Notice("problem.line_gap", f"{where}: pattern line {r} is not filled from the right", player=p, line=r))
             colors = {t for t in filled if t != "joker"}
             if len(colors) > 1:
-                out.append(f"{where}: pattern line {r} holds {' and '.join(sorted(colors))}")
+                out.append(Notice("problem.line_mixed", f"{where}: pattern line {r} holds {' and '.join(sorted(colors))}",
+                                  player=p, line=r, tiles=sorted(colors)))
             if any(t == "first_player" for t in filled):
-                out.append(f"{where}: the first-player marker lies on pattern line {r}")
+                out.append(Notice("problem.marker_on_line", f"{where}: the first-player marker lies on pattern line {r}",
+                                  player=p, line=r))
             row = {c: slots.get(f"wall.{r}.{c}") for c in range(5)}
             for color in colors:
                 if color in row.values():
-                    out.append(f"{where}: pattern line {r} holds {color}, already on wall row {r}")
+                    out.append(Notice("problem.line_on_wall", f"{where}: pattern line {r} holds {color}, already on wall row {r}",
+                                      player=p, line=r, tile=color))
             if wall == "colored":
                 for c, t in row.items():
                     if t is not None and t != "joker" and t in AZUL_COLORS and wall_column(AZUL_COLORS.index(t), r) != c:
-                        out.append(f"{where}: a {t} tile on wall.{r}.{c}, printed {AZUL_COLORS[(c - r) % 5]}")
+                        printed = AZUL_COLORS[(c - r) % 5]
+                        out.append(Notice("problem.wall_color", f"{where}: a {t} tile on wall.{r}.{c}, printed {printed}",
+                                          player=p, tile=t, row=r, column=c, printed=printed))
             else:
                 row_colors = [t for t in row.values() if t not in (None, "joker")]
                 for color, n in Counter(row_colors).items():
                     if n > 1:
-                        out.append(f"{where}: {color} twice on wall row {r}")
+                        out.append(Notice("problem.wall_row_twice", f"{where}: {color} twice on wall row {r}",
+                                          player=p, tile=color, row=r))
         if wall != "colored":
             for c in range(5):
                 column = [slots.get(f"wall.{r}.{c}") for r in range(5)]
                 for color, n in Counter(t for t in column if t not in (None, "joker")).items():
                     if n > 1:
-                        out.append(f"{where}: {color} twice in wall column {c}")
+                        out.append(Notice("problem.wall_column_twice", f"{where}: {color} twice in wall column {c}",
+                                          player=p, tile=color, column=c))
         if any(slots.get(f"wall.{r}.{c}") == "first_player" for r in range(5) for c in range(5)):
-            out.append(f"{where}: the first-player marker lies on the wall")
+            out.append(Notice("problem.marker_on_wall", f"{where}: the first-player marker lies on the wall", player=p))
         floor = [slots.get(f"floor.{i}") for i in range(7)]
         n = sum(t is not None for t in floor)
         if any(t is None for t in floor[:n]):
-            out.append(f"{where}: the floor line is not filled from the left")
+            out.append(Notice("problem.floor_gap", f"{where}: the floor line is not filled from the left", player=p))
     return out
 
 
-def _pavilion_problems(obs: dict[str, Any], side: str) -> list[str]:
-    out: list[str] = []
+def _pavilion_problems(obs: dict[str, Any], side: str) -> list[Notice]:
+    out: list[Notice] = []
     seen = tiles_in_view(obs)
     for color in topo.COLORS:
         if seen.get(color, 0) > _PAVILION_PER_COLOR:
-            out.append(f"{seen[color]} {color} tiles in view, but the game has {_PAVILION_PER_COLOR}")
+            out.append(Notice("problem.too_many", f"{seen[color]} {color} tiles in view, but the game has {_PAVILION_PER_COLOR}",
+                              tile=color, n=seen[color], limit=_PAVILION_PER_COLOR))
     out += _marker_problems(seen)
     for b in obs.get("boards", []):
         p, slots = b.get("player"), b.get("slots", {})
@@ -273,19 +297,22 @@ def _pavilion_problems(obs: dict[str, Any], side: str) -> list[str]:
             tiles = {k: slots.get(f"{star}.{k}") for k in range(1, 7)}
             placed = [t for t in tiles.values() if t is not None]
             if "first_player" in placed:
-                out.append(f"{where}: the start-player token lies on star {star}")
+                out.append(Notice("problem.token_on_star", f"{where}: the start-player token lies on star {star}",
+                                  player=p, star=star))
             colors = [t for t in placed if t in topo.COLORS]
             color = topo.STAR_COLOR[star]
             if side == "colored" and color is not None:
                 for k, t in tiles.items():
                     if t is not None and t in topo.COLORS and t != topo.COLORS[color]:
-                        out.append(f"{where}: a {t} tile on {star}.{k}, on the {topo.COLORS[color]} star")
+                        out.append(Notice("problem.star_color", f"{where}: a {t} tile on {star}.{k}, on the {topo.COLORS[color]} star",
+                                          player=p, tile=t, star=star, space=k))
             elif side == "colored" or len(set(colors)) > 1:
                 # the central star (and a grey star built multicolour): six different colours
                 for c, n in Counter(colors).items():
                     if n > 1:
-                        out.append(f"{where}: {c} twice on the multicolour star {star}")
+                        out.append(Notice("problem.star_twice", f"{where}: {c} twice on the multicolour star {star}",
+                                          player=p, tile=c, star=star, n=n))
         corners = [slots.get(f"corner.{i}") for i in range(4)]
         if "first_player" in corners:
-            out.append(f"{where}: the start-player token lies on a corner")
+            out.append(Notice("problem.token_on_corner", f"{where}: the start-player token lies on a corner", player=p))
     return out

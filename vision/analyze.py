@@ -34,6 +34,7 @@ import numpy as np
 
 from ..calibration.layouts import LayoutError, load_layout
 from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_homography
+from ..engine.notice import Notice, as_json
 from ..engine.observe import TILE_ORDER
 from . import crops, decode, detect, light, locate, reader, score_track, verify
 from .bare import BareBoard, rectified
@@ -91,7 +92,8 @@ def fit_profile(profile: Profile, image: np.ndarray) -> tuple[Profile, list[str]
 
     fitted = replace(profile, image_size=(w, h), boards=tuple(scaled(b) for b in profile.boards),  # type: ignore[misc]
                      scoring_board=scaled(profile.scoring_board))
-    return fitted, [f"the profile is for {pw}x{ph} images; its corners were scaled to this {w}x{h} image"]
+    return fitted, [Notice("warning.profile_scaled", f"the profile is for {pw}x{ph} images; its corners were scaled to "
+                           f"this {w}x{h} image", pw=pw, ph=ph, w=w, h=h)]
 
 
 def check_profile(profile: Profile) -> None:
@@ -332,16 +334,18 @@ def _with_loose_tiles(image: np.ndarray, profile: Profile, classifier: Classifie
     """The reading of the boards' slots completed: the boards' warnings, then the loose tiles read."""
     h, w = image.shape[:2]
     for view in boards:
-        who = "the scoring board" if view.placement.player is None else f"the board of player {view.placement.player}"
+        player = view.placement.player
+        who = "the scoring board" if player is None else f"the board of player {player}"
         corners = view.registration.corners
         if not view.registration.aligned:
-            warnings.append(f"{who} could not be aligned (covered, moved far, or out of view): "
-                            "read at the profile's corners")
+            warnings.append(Notice("warning.not_aligned", f"{who} could not be aligned (covered, moved far, or out of "
+                                   "view): read at the profile's corners", player=player))
         if view.registration.by_outline:
-            warnings.append(f"{who} is printed unlike the boards the models know: aligned by its outlines "
-                            "alone, its spaces read against the photo's own print")
+            warnings.append(Notice("warning.unfamiliar_print", f"{who} is printed unlike the boards the models know: "
+                                   "aligned by its outlines alone, its spaces read against the photo's own print",
+                                   player=player))
         if (corners < 0).any() or (corners[:, 0] >= w).any() or (corners[:, 1] >= h).any():
-            warnings.append(f"{who} lies partly outside the image")
+            warnings.append(Notice("warning.outside", f"{who} lies partly outside the image", player=player))
     # The reading model reads the loose tiles the locator did not name, those off the displays it
     # is unsure of, and those it named the first-player marker (see ``one_marker``); and, a second
     # time, the tiles it named a colour below :data:`RELIT_BELOW` (``recoloured``).
@@ -579,7 +583,7 @@ def assemble(reading: Reading) -> dict[str, Any]:
         "boards": boards,
         "supply": supply,
         "uncertain": uncertain,
-        "warnings": reading.warnings,
+        "warnings": as_json(reading.warnings),
     }
 
 
@@ -641,8 +645,9 @@ class TableLocator:
         # The peaks on the displays are kept too, as a second reading of them (``settled_displays``).
         loose += [Loose(f.outline, numbers.get(f.zone, f.zone), f.kind, f.confidence, detect.SURE, f.checked)
                   for f in found if (f.zone not in gaps or f.zone in numbers) and f.zone not in covered]
-        warnings = [f"a factory display was not seen where the ring of displays has room for one, near pixel "
-                    f"({d.center[0]:.0f}, {d.center[1]:.0f}) (covered?): neither it nor tiles on it are reported"
+        warnings = [Notice("warning.display_unseen", f"a factory display was not seen where the ring of displays has "
+                           f"room for one, near pixel ({d.center[0]:.0f}, {d.center[1]:.0f}) (covered?): neither it "
+                           "nor tiles on it are reported", x=round(float(d.center[0])), y=round(float(d.center[1])))
                     for k, d in enumerate(unseen) if k not in there]
         # Such a display is reported where its four tiles are.
         placed = [locate.display_under(np.vstack([plane.plane_points(f.outline) for f in strong
@@ -662,11 +667,13 @@ def default_locator(threads: int = 1) -> tuple[TableLocator, str | None]:
     try:
         detector = load_detector(threads=threads)
     except DetectorError as exc:
-        return TableLocator(None), f"{exc}; loose tiles are proposed by the classic locator instead"
+        return TableLocator(None), Notice("warning.classic_locator", f"{exc}; loose tiles are proposed by the classic "
+                                          "locator instead", reason=str(exc))
     try:
         return TableLocator(detector, load_model(package_file(CANDIDATES_NAME), threads=threads)), None
     except ModelError as exc:
-        return TableLocator(detector), f"candidate model not loaded, the detector's unsure peaks are not proposed: {exc}"
+        return TableLocator(detector), Notice("warning.no_candidates", "candidate model not loaded, the detector's unsure "
+                                              f"peaks are not proposed: {exc}", reason=str(exc))
 
 
 class ProfileMismatch(ValueError):
@@ -686,17 +693,20 @@ def verified_profile(image: np.ndarray, profile: Profile, force: bool = False) -
     with without_ipp():
         checks = verify.check_boards(image, [(b, b.homography) for b in fitted.boards])
     warnings = []
-    for check in checks:
+    for board, check in zip(profile.boards, checks):
         if check.covered:
-            warnings.append(f"the {' and '.join(check.covered)} of {check.who} look covered or out of view: "
-                            "what lies there may be misread")
+            warnings.append(Notice("warning.covered", f"the {' and '.join(check.covered)} of {check.who} look covered or "
+                                   "out of view: what lies there may be misread", player=board.player,
+                                   parts=list(check.covered)))
         elif check.verdict == "unsure":
-            warnings.append(f"{check.who} could not be confirmed as {check.layout} (too small, blurred, covered "
-                            "or out of view in the photo): read as the profile says")
+            warnings.append(Notice("warning.unconfirmed", f"{check.who} could not be confirmed as {check.layout} (too "
+                                   "small, blurred, covered or out of view in the photo): read as the profile says",
+                                   player=board.player, layout=check.layout))
     bad = [(board, check) for board, check in zip(profile.boards, checks) if check.mismatch]
     if bad and not force:
         raise ProfileMismatch("; ".join(check.reason() for _, check in bad))
-    warnings += [f"skipped {check.who}: {check.reason()}" for _, check in bad]
+    warnings += [Notice("warning.skipped", f"skipped {check.who}: {check.reason()}", player=board.player,
+                        reason=check.reason_code) for board, check in bad]
     return warnings, {board.player for board, _ in bad if board.player is not None}
 
 
@@ -746,7 +756,5 @@ def analyze(image: np.ndarray, profile: Profile, classifier: Classifier, locator
         locator, note = default_locator()
     reading = read(image, profile, classifier, locator, bare)
     observation = without_boards(assemble(reading), skipped)
-    observation["warnings"] += checked
-    if note:
-        observation["warnings"].append(note)
+    observation["warnings"] += as_json(checked + ([note] if note else []))
     return observation

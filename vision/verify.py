@@ -109,6 +109,16 @@ class BoardCheck:
             return "looks like the coloured side"
         return f"shows nothing of its print ({self.layout})"
 
+    @property
+    def reason_code(self) -> str:
+        """The mismatch as a catalogue code: ``reason.other_game.azul`` (it looks like an Azul
+        board), ``reason.other_side.grey``, ``reason.nothing``, ..."""
+        if self.verdict == "other_game":
+            return "reason.other_game.azul" if self.layout.startswith("pavilion") else "reason.other_game.pavilion"
+        if self.verdict == "other_side":
+            return "reason.other_side.grey" if "grey" in (self.seen or "") else "reason.other_side.colored"
+        return "reason.nothing"
+
     def reason(self) -> str:
         """The mismatch in words, naming the board and the likely cause."""
         game = "Azul" if self.layout.startswith("azul") else "Summer Pavilion"

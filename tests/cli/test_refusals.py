@@ -103,7 +103,9 @@ def test_force_reads_what_matches_and_says_what_it_skipped(tmp_path, capsys):
     code, out, err = run(["analyze", str(image), "--profile", write(tmp_path, moved), "--force"], capsys)
     observation = json.loads(out)
     assert code == 0 and [b["player"] for b in observation["boards"]] == [0, 1, 2]
-    assert any(w.startswith("skipped the board of player 3: nothing of") for w in observation["warnings"])
+    assert {"code": "warning.skipped", "params": {"player": 3, "reason": "reason.nothing"}} in [
+        {k: w[k] for k in ("code", "params")} for w in observation["warnings"]]
+    assert any(w["text"].startswith("skipped the board of player 3: nothing of") for w in observation["warnings"])
 
 
 def test_calibrate_refuses_fewer_players_than_boards(capsys):
@@ -128,7 +130,7 @@ def test_a_hand_over_a_board_is_a_warning_when_reading_and_refused_at_calibratio
     code, out, err = run(["analyze", str(covered), "--profile", write(tmp_path, azul)], capsys)
     warnings = json.loads(out)["warnings"]
     assert code == 0, err
-    assert any("of the board of player 0 look covered or out of view" in w for w in warnings), warnings
+    assert any(w["code"] == "warning.covered" and w["params"]["player"] == 0 for w in warnings), warnings
     code, out, err = run(["calibrate", str(covered), "--game", "azul", "--players", "4", "--jokers"], capsys)
     assert code == 1 and out == ""
     assert "could not confirm 1 of the 4 boards" in err and "look covered" in err

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from azulcam.engine.observe import TILE_ORDER, observation_of
+from azulcam.engine.notice import as_json
 from azulcam.engine.position import problems
 from azulcam.engine.record import Record, final_state, replay, score_report
 
@@ -37,7 +38,7 @@ def sample(name: str) -> dict[str, Any]:
 
 def checked(observation: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
     found = problems(observation, options)
-    return {**observation, "check": {"possible": not found, "problems": found}}
+    return {**observation, "check": {"possible": not found, "problems": as_json(found)}}
 
 
 def flat(text: str) -> str:
@@ -189,10 +190,9 @@ def test_observation_text_says_what_is_unsure_and_wrong() -> None:
     observation["boards"][0]["slots"].update({"wall.0.1": "red", "line.0.0": "first_player"})
     observation["uncertain"] = ["boards.1.wall.3.2", "center", "factories.0", "boards.0.line.4.0", "boards.1.hand",
                                 "boards.9.nowhere"]
-    observation["warnings"] = [
-        "the board of player 1 lies partly outside the image",
-        ("a factory display was not seen where the ring of displays has room for one, near pixel (812, 455) (covered?): "
-        "neither it nor tiles on it are reported"),
+    observation["warnings"] = [  # as the reader gives them: codes with parameters; and a plain sentence
+        {"code": "warning.outside", "params": {"player": 1}, "text": "the board of player 1 lies partly outside the image"},
+        {"code": "warning.display_unseen", "params": {"x": 812, "y": 455}, "text": "a factory display was not seen ..."},
         "something new the reader says",
     ]
     observation = checked(observation, SAMPLE_OPTIONS["azul-4p"])

@@ -223,7 +223,7 @@ def test_without_its_model_the_reader_falls_back_to_the_classic_locator_and_says
         assert table.detector is None and "detector model missing" in note and "classic locator" in note
         image, truth = _fixture_scenes()[0]
         seen = analyze.analyze(image, Profile.from_json(truth["profile"]), default_classifier())
-        assert any("classic locator" in w for w in seen["warnings"])
+        assert any(w["code"] == "warning.classic_locator" and "classic locator" in w["text"] for w in seen["warnings"])
         assert seen["factories"] and seen["boards"]
     finally:
         analyze.default_locator.cache_clear()

@@ -128,10 +128,11 @@ def test_a_board_only_its_outlines_align_is_read_and_said_so(monkeypatch):
 
     s = scene("inked", 3)
     profile = Profile.from_json(s.truth["profile"])
-    assert not any("outlines alone" in w for w in analyze(s.image, profile, default_classifier())["warnings"])
+    assert not any(w["code"] == "warning.unfamiliar_print" for w in analyze(s.image, profile, default_classifier())["warnings"])
     monkeypatch.setattr(register, "fit_board", lambda image, corners, *a, **k: register.Registration(corners, 0.0, False))
     observation = analyze(s.image, profile, default_classifier())
-    outlined = [w for w in observation["warnings"] if "aligned by its outlines alone" in w]
+    outlined = [w for w in observation["warnings"] if w["code"] == "warning.unfamiliar_print"]
+    assert all("aligned by its outlines alone" in w["text"] for w in outlined)
     assert len(outlined) == len(profile.boards)
     for board in profile.boards:
         spaces = [z for z in observation["uncertain"]
