@@ -25,7 +25,6 @@ import cv2
 import numpy as np
 
 from ..calibration.profile import Profile
-from ..engine.ai import suggest
 from ..engine.observe import observation_of
 from ..engine.record import RECORD_FORMAT, Game, Record
 from ..follow.capture import Frame, Source
@@ -35,6 +34,7 @@ from ..i18n.notices import notice_words, with_message
 from ..follow.watch import Watcher, resumed_tracker, watch
 from .choices import zone_words
 from .history import History
+from .search import Searcher
 from .svg import board_svg, table_svg
 from .words import described, worded
 
@@ -111,7 +111,7 @@ class LiveGame:
         self._alerts: list[dict[str, Any]] = []
         self._unsure: list[str] = []
         self._tasks: queue.Queue = queue.Queue()  # work for the watch thread, between two frames
-        self._search = threading.Lock()  # one search for suggestions at a time
+        self.searcher = Searcher()
         self._stopped = threading.Event()
         self._watching = threading.Event()
         self.done = threading.Event()
@@ -173,6 +173,7 @@ class LiveGame:
     def stop(self) -> None:
         self._stopped.set()
         self.source.close()
+        self.searcher.close()
         if self._thread is not None:
             self._thread.join(timeout=5)
 
@@ -313,22 +314,16 @@ class LiveGame:
         return out
 
     def suggestions(self, seconds: float, top: int) -> dict[str, Any]:
-        """The best moves for the player to move now (``engine.ai.suggest``), each with its
-        words; none where no player is to move. Searched on a replay of the record, so that the
-        watch thread's game is not shared; one search at a time (:class:`Busy` while one runs).
-        ``position``: the position the moves are for (:func:`position_of`; a page drops them
-        once the state's differs)."""
-        if not self._search.acquire(blocking=False):
-            raise Busy()
-        try:
-            game = self.game_now()
-            record = game.record
-            if game.state.current_player < 0:
-                return {"player": game.state.current_player, "position": position_of(self.game_id, record), "moves": []}
-            found = [worded(s.to_json(), record) for s in suggest(game.state, seconds, top)]
-            return {"player": game.state.current_player, "position": position_of(self.game_id, record), "moves": found}
-        finally:
-            self._search.release()
+        """The best moves for the player to move now, each with its words; none where no player
+        is to move. Searched in a process of its own (:mod:`search`), one search at a time
+        (:class:`~.search.Busy` while one runs). ``position``: the position the moves are for
+        (:func:`position_of`; a page drops them once the state's differs)."""
+        game = self.game_now()
+        record = game.record
+        if game.state.current_player < 0:
+            return {"player": game.state.current_player, "position": position_of(self.game_id, record), "moves": []}
+        found = [worded(s, record) for s in self.searcher.suggest(record, seconds, top)]
+        return {"player": game.state.current_player, "position": position_of(self.game_id, record), "moves": found}
 
     def snapshot(self) -> dict[str, Any]:
         with self._lock:
@@ -355,10 +350,6 @@ class LiveGame:
         with self._lock:
             seen.jpeg, seen.jpeg_of = data.tobytes() if ok else None, frame.index
             return frame.index, seen.jpeg
-
-
-class Busy(Exception):
-    """A search for suggestions runs already."""
 
 
 class _Tapped:

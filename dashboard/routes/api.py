@@ -12,7 +12,7 @@ from ...follow.track import Refused
 from ...i18n import LANGUAGES, catalogue_data
 from ..choices import zone_choices
 from ..deps import Config, Live
-from ..live import Busy
+from ..search import Busy
 from ..problems import refusal
 from ..schemas import Alternative, Correction, Health, Outcome, State, Strings, Suggestions, ZoneChoices
 

@@ -155,7 +155,7 @@ def test_suggestions_only_when_asked_one_search_at_a_time_and_bounded(played, cl
                       ("top=0", "http.invalid.greater_than_equal"), ("top=1000", "http.invalid.less_than_equal")):
         reply = client.get(f"/api/suggestions?{bad}")
         assert reply.status_code == 422 and reply.json()["detail"]["code"] == code, (bad, reply.json())
-    with live._search:  # a search running: the next waits its turn, not the tracker's core
+    with live.searcher._running:  # a search running: the next waits its turn, not the tracker's core
         busy = client.get("/api/suggestions?time=0.2")
     assert busy.status_code == 429 and busy.json()["detail"]["code"] == "http.busy"
 
