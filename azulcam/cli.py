@@ -599,6 +599,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .dashboard.history import History, HistoryError
     from .dashboard.live import LiveGame
     from .dashboard.settings import Settings
+    from .dashboard.setup import PROFILE_NAME, TableSetup
     from .vision.analyze import bare_boards, default_locator
     from .vision.bare import BareError, load_bare_boards
     from .follow.capture import CaptureError, open_source
@@ -608,40 +609,59 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     if args.demo == bool(args.source):
-        raise BadInput("serve needs --demo, or --source with --profile")
+        raise BadInput("serve needs --demo, or --source (with --profile, or set up from the page on a first run)")
+    data = Path(args.data).expanduser()
     classifier = _reading_model()
     locator, note = default_locator()
     if note:
         print(f"azulcam serve: warning: {note}", file=sys.stderr)
+    setup = None
+    live = None
     if args.demo:
         source = DemoSource()
         profile = source.profile
         bare = bare_boards(source.first, profile, classifier)
     else:
-        if not args.profile:
-            raise BadInput("--source needs --profile (from azulcam calibrate)")
-        try:
-            profile = Profile.from_json(_load_json(args.profile, "profile"))
-            bare = load_bare_boards(profile.boards, Path(args.profile).parent)
-        except (ProfileError, BareError) as exc:
-            raise BadInput(str(exc)) from None
+        kept = data / PROFILE_NAME  # the profile a first run's set-up kept
+        path = Path(args.profile) if args.profile else kept if kept.exists() else None
+        if path is not None:
+            try:
+                profile = Profile.from_json(_load_json(str(path), "profile"))
+                bare = load_bare_boards(profile.boards, path.parent)
+            except (ProfileError, BareError) as exc:
+                raise BadInput(str(exc)) from None
         try:
             source = open_source(args.source, None)
         except CaptureError as exc:
             raise BadInput(str(exc)) from None
-    data = Path(args.data).expanduser()
-    data.mkdir(parents=True, exist_ok=True)
     try:
+        data.mkdir(parents=True, exist_ok=True)
         history = History(data / "history.sqlite")
     except HistoryError as exc:
         raise BadInput(str(exc)) from None
-    live = LiveGame(source, profile, classifier, locator, bare, history, data, _reading_options(profile, False))
-    live.start()
-    print(f"azulcam serve: http://{args.host}:{args.port}/ (overlay: /overlay), following {source.name}", file=sys.stderr)
+    except OSError as exc:
+        raise BadInput(f"cannot use the data folder {data}: {exc.strerror}") from None
+
+    def begin(profile: Profile, bare: dict, names: list[str] | None = None) -> LiveGame:
+        live = LiveGame(source, profile, classifier, locator, bare, history, data, _reading_options(profile, False),
+                        names=names)
+        live.start()
+        return live
+
+    if args.demo or path is not None:
+        live = begin(profile, bare)
+        where = f"following {source.name}"
+    else:
+        setup = TableSetup(source, classifier, data, begin)
+        where = f"set the table up at http://{args.host}:{args.port}/setup ({source.name})"
+    print(f"azulcam serve: http://{args.host}:{args.port}/ (overlay: /overlay), {where}", file=sys.stderr)
+    app = create_app(live, history, settings, setup)
     try:
-        uvicorn.run(create_app(live, history, settings), host=args.host, port=args.port, log_level="warning")
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     finally:
-        live.stop()
+        if app.state.live is not None:
+            app.state.live.stop()
+        source.close()
         history.shut()
     return 0
 
@@ -925,7 +945,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "/api/corrections) and live updates (/events).")
     v.add_argument("--demo", action="store_true", help="no camera: a game of the built-in players, rendered as it is played")
     v.add_argument("--source", default=None, help="webcam index, stream, video file or folder of images")
-    v.add_argument("--profile", default=None, help="azulcam-profile/1 of this camera (from azulcam calibrate)")
+    v.add_argument("--profile", default=None, help="azulcam-profile/1 of this camera (from azulcam calibrate); without "
+                                                   "it, the one the page's set-up kept in --data, else the page sets "
+                                                   "the table up (/setup)")
     v.add_argument("--host", default="127.0.0.1", help="address to serve on (another than this machine's needs --token)")
     v.add_argument("--port", type=int, default=8000)
     v.add_argument("--token", default=None, help="a secret (8 characters or more) every write must carry, and on "

@@ -8,12 +8,16 @@ from typing import Annotated
 from fastapi import Depends, Path, Request
 
 from .history import History
+from .problems import refusal
 from .live import LiveGame
 from .settings import Settings
 
 
 def _live(request: Request) -> LiveGame:
-    return request.app.state.live
+    live = request.app.state.live
+    if live is None:  # a first run, the table not set up yet
+        raise refusal(409, "dash.not_set_up")
+    return live
 
 
 def _history(request: Request) -> History:

@@ -100,8 +100,11 @@ class LiveGame:
     game whose journal is there when the dashboard starts again goes on where it was."""
 
     def __init__(self, source: Source, profile: Profile, classifier: Any, locator: Any, bare: Any,
-                 history: History, folder: Path, options: dict[str, Any], pace: bool = True) -> None:
+                 history: History, folder: Path, options: dict[str, Any], pace: bool = True,
+                 names: list[str] | None = None) -> None:
         self.source, self.profile, self.history, self.folder = source, profile, history, folder
+        #: The players' names a new game is recorded with (None: numbered only).
+        self.players: int | list[str] = list(names) if names else profile.player_count
         self.pace = pace
         self.options = options
         self.broadcaster = Broadcaster()
@@ -137,7 +140,7 @@ class LiveGame:
                 kept, resumed = game_to_follow(path, self.profile.game, self.profile.player_count, self.options, False)
                 if resumed:
                     return row["id"], kept.game, list(kept.displays), kept.frame
-        game = Game.new(self.profile.game, self.profile.player_count, self.options)
+        game = Game.new(self.profile.game, self.players, self.options)
         return self.history.start(game.record, self.source.name), game, [], -1
 
     def _journal(self, game: Game, displays: list[tuple[float, float]], frame: int = -1) -> Journal:
@@ -242,7 +245,7 @@ class LiveGame:
         self.history.close(self.game_id)
         if self.watcher.journal is not None:
             self.watcher.journal.close()
-        game = Game.new(self.profile.game, self.profile.player_count, self.options)
+        game = Game.new(self.profile.game, self.players, self.options)
         self.game_id = self.history.start(game.record, self.source.name)
         self.watcher.tracker = resumed_tracker(game, [], self.profile, tracker.mixups)  # the same reader, the same table
         self.watcher.journal = self._journal(game, [])

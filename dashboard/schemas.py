@@ -3,9 +3,9 @@ OpenAPI page's (``/api/docs``)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..follow import corrections
 
@@ -122,3 +122,43 @@ class ReplayStep(BaseModel):
     scores: list[int]
     boards_svg: list[str]
     table_svg: str
+
+
+#: A point of the camera's picture, in pixels.
+Point = Annotated[list[Annotated[float, Field(ge=-100_000, le=100_000, allow_inf_nan=False)]], Field(min_length=2, max_length=2)]
+#: A board's four corners: top left, top right, bottom right, bottom left, as its owner sees it.
+Corners = Annotated[list[Point], Field(min_length=4, max_length=4)]
+
+
+class SetupFind(BaseModel):
+    """Find the boards of ``players`` players of ``game`` (printed side ``side``) in the newest frame."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: Literal["azul", "pavilion"]
+    players: int = Field(ge=2, le=4, strict=True)
+    side: Literal["colored", "grey"] = "colored"
+
+
+class SetupStart(BaseModel):
+    """Begin the game from the newest frame (the start of the game, boards bare)."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: Literal["azul", "pavilion"]
+    side: Literal["colored", "grey"] = "colored"
+    jokers: bool = Field(default=False, strict=True, description="Azul's joker tiles")
+    boards: list[Corners] = Field(min_length=2, max_length=4)
+    scoring: Corners | None = Field(default=None, description="Summer Pavilion's scoring board")
+    names: list[Annotated[str, Field(max_length=24)]] | None = Field(default=None, max_length=4)
+
+    def options(self) -> dict[str, Any]:
+        return {"wall": self.side, "jokers": self.jokers} if self.game == "azul" else {"side": self.side}
+
+
+class Found(BaseModel):
+    boards: list[list[list[float]]]
+    scoring: list[list[float]] | None
+
+
+class SetupState(BaseModel):
+    set_up: bool
+    size: list[int] | None = Field(description="the camera picture's width and height (None: no frame yet)")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from importlib import resources
 
-from fastapi import APIRouter
-from fastapi.responses import HTMLResponse, Response
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..deps import GameId, Games
 from ..problems import refusal
@@ -15,7 +15,8 @@ from ..problems import refusal
 WIDGETS = ("score", "last-move", "round", "suggestions", "boards", "banner")
 #: The pages' own files, by name, with their media types.
 STATIC = {"dashboard.js": "text/javascript", "overlay.js": "text/javascript", "replay.js": "text/javascript",
-          "common.js": "text/javascript", "style.css": "text/css", "overlay.css": "text/css", "icon.svg": "image/svg+xml"}
+          "common.js": "text/javascript", "style.css": "text/css", "overlay.css": "text/css", "icon.svg": "image/svg+xml",
+          "setup.js": "text/javascript"}
 
 router = APIRouter()
 
@@ -25,8 +26,10 @@ def asset(name: str) -> str:
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
-def dashboard_page() -> str:
-    return asset("dashboard.html")
+def dashboard_page(request: Request) -> Response:
+    if request.app.state.live is None:  # a first run: the table is set up first
+        return RedirectResponse("/setup", status_code=303)
+    return HTMLResponse(asset("dashboard.html"))
 
 
 @router.get("/overlay", response_class=HTMLResponse, include_in_schema=False)

@@ -4,6 +4,7 @@ that talks to the app as this machine's browser would."""
 
 from __future__ import annotations
 
+import cv2
 import pytest
 from fastapi.testclient import TestClient
 
@@ -12,7 +13,10 @@ from azulcam.dashboard.demo import DemoSource, demo_record
 from azulcam.dashboard.history import History
 from azulcam.dashboard.live import LiveGame
 from azulcam.dashboard.settings import Settings
-from azulcam.engine.record import Record
+from azulcam.dashboard.setup import TableSetup
+from azulcam.engine.record import GAMES, Record
+from azulcam.follow.capture import open_source
+from azulcam.synth.render import SceneOptions, render_state
 from azulcam.vision.analyze import bare_boards, default_locator
 from azulcam.vision.classify import default_classifier
 
@@ -45,9 +49,10 @@ def first_events(n: int) -> Record:
     return Record(full.game, full.players, full.options, full.start_player, full.events[:n])
 
 
-def client_of(live: LiveGame, history: History, settings: Settings | None = None, host: str = "127.0.0.1:8000") -> TestClient:
+def client_of(live: LiveGame | None, history: History, settings: Settings | None = None, host: str = "127.0.0.1:8000",
+              setup=None) -> TestClient:
     """A client of the app, its requests naming ``host`` (this machine, unless a test says otherwise)."""
-    return TestClient(create_app(live, history, settings), base_url=f"http://{host}")
+    return TestClient(create_app(live, history, settings, setup), base_url=f"http://{host}")
 
 
 @pytest.fixture(scope="package")
@@ -102,4 +107,34 @@ def following(tmp_path):
 
     yield make
     for live in made:
+        live.stop()
+
+
+@pytest.fixture()
+def first_run(tmp_path):
+    """A first run: a folder holding one photo of a 4-player Azul table at the start of a game
+    (as a camera would show it), no profile; the set-up, its history, the scene and the data
+    folder. The game it begins is followed without pace, stopped after the test."""
+    start = GAMES["azul"]["new"](4, {"wall": "colored", "jokers": False}, 0)
+    scene = render_state(start, (55, 3), SceneOptions(size=(1280, 720), hands=0.0, clutter=0.0))
+    frames = tmp_path / "camera"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0000.png"), scene.image)
+    data = tmp_path / "data"
+    data.mkdir()
+    history = History(data / "history.sqlite")
+    classifier = default_classifier()
+    source = open_source(str(frames))
+    started = []
+
+    def begin(profile, bare, names=None):
+        live = LiveGame(source, profile, classifier, default_locator()[0], bare, history, data, dict(profile.game_options),
+                        pace=False, names=names)
+        live.start()
+        started.append(live)
+        return live
+
+    setup = TableSetup(source, classifier, data, begin)
+    yield setup, history, scene, data
+    for live in started:
         live.stop()

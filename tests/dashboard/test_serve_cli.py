@@ -12,9 +12,10 @@ from test_cli import assert_one_line_error, run  # noqa: E402
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["serve"], "serve needs --demo, or --source with --profile"),
-    (["serve", "--demo", "--source", "0"], "serve needs --demo, or --source with --profile"),
-    (["serve", "--source", "0"], "--source needs --profile"),
+    (["serve"], "serve needs --demo, or --source"),
+    (["serve", "--demo", "--source", "0"], "serve needs --demo, or --source"),
+    (["serve", "--source", "/no/such/video.mp4"], "no camera, stream, video or folder"),
+    (["serve", "--demo", "--token", "short"], "--token must be at least 8"),
     (["serve", "--demo", "--host", "0.0.0.0"], "--host 0.0.0.0 lets other machines in: give --token"),
     (["serve", "--source", "/no/such/video.mp4", "--profile", "/no/such/profile.json"], "cannot read profile"),
 ])

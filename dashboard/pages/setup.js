@@ -1,0 +1,128 @@
+// The set-up page (a first run, no profile): choose the game, find the boards in the camera's
+// picture or place their corners by hand (four clicks each: top left, top right, bottom right,
+// bottom left, as their owner sees them), then start the game from this view.
+"use strict";
+const { t, api, post, escapeHtml } = azul;
+const $ = (id) => document.getElementById(id);
+let size = null;
+let boards = [];      // each board's corners, in the picture's pixels
+let scoring = null;   // Summer Pavilion's scoring board
+let placing = null;   // placing by hand: {board: k, corners: [...]}
+
+function note(problem) { $("setup-note").textContent = problem ? azul.word(problem) : ""; }
+function players() { return Number($("players").value); }
+function game() { return $("game").value; }
+function wanted() { return players() + (game() === "pavilion" ? 1 : 0); }  // Pavilion: the scoring board too
+
+function drawOptions() {
+  const sides = game() === "azul" ? ["option.azul.wall.colored", "option.azul.wall.grey"]
+    : ["option.pavilion.side.colored", "option.pavilion.side.grey"];
+  for (const [k, option] of [...$("side").options].entries()) option.textContent = t(sides[k]);
+  $("jokers-row").hidden = game() !== "azul";
+  const names = $("names");
+  const kept = [...names.querySelectorAll("input")].map((i) => i.value);
+  names.innerHTML = Array.from({ length: players() }, (_, p) => `<label><span>${escapeHtml(t("player", { n: p + 1 }))}</span>
+    <input class="choice" maxlength="24" data-player="${p}" value="${escapeHtml(kept[p] || "")}" placeholder="${
+      escapeHtml(t("setup.name"))}"></label>`).join("");
+}
+
+function drawMarks() {
+  const svg = $("marks");
+  if (!size) return;
+  svg.setAttribute("viewBox", `0 0 ${size[0]} ${size[1]}`);
+  const all = boards.map((c, k) => ({ corners: c, label: t("player", { n: k + 1 }) }));
+  if (scoring) all.push({ corners: scoring, label: t("setup.scoring") });
+  if (placing) all.push({ corners: placing.corners, label: "…", open: true });
+  const stroke = Math.max(size[0], size[1]) / 300;
+  svg.innerHTML = all.map(({ corners, label, open }) => {
+    if (!corners.length) return "";
+    const points = corners.map(([x, y]) => `${x},${y}`).join(" ");
+    const [x, y] = corners[0];
+    const shape = open ? `<polyline points="${points}"/>` : `<polygon points="${points}"/>`;
+    return `<g class="found" style="stroke-width:${stroke}">${shape}${corners.map(([cx, cy]) =>
+      `<circle cx="${cx}" cy="${cy}" r="${stroke * 2.5}"/>`).join("")}<text x="${x}" y="${y - stroke * 3}" font-size="${
+      stroke * 12}">${escapeHtml(label)}</text></g>`;
+  }).join("");
+  const done = boards.length === players() && (game() === "azul" || scoring);
+  $("start").disabled = !done;
+  $("found").textContent = boards.length ? t("setup.found", { n: boards.length + (scoring ? 1 : 0), wanted: wanted() }) : "";
+  $("placing").textContent = placing ? t("setup.placing", { what: placing.board < players() ? t("player", { n: placing.board + 1 })
+    : t("setup.scoring"), corner: t(`setup.corner.${placing.corners.length}`) }) : "";
+}
+
+async function refresh() {
+  const state = await api("/api/setup").catch(() => ({ set_up: false, size: null }));
+  if (state.set_up) { location.href = "/"; return; }
+  size = state.size;
+  $("snapshot").src = `/setup/snapshot.jpg?at=${Date.now()}`;
+  drawMarks();
+}
+
+$("find").addEventListener("click", async () => {
+  note(null); placing = null;
+  $("find").disabled = true; $("find").classList.add("busy");
+  try {
+    const found = await post("/api/setup/find", { game: game(), players: players(), side: $("side").value });
+    boards = found.boards; scoring = found.scoring;
+  } catch (problem) {
+    note(problem);
+  } finally {
+    $("find").disabled = false; $("find").classList.remove("busy");
+    drawMarks();
+  }
+});
+
+$("place").addEventListener("click", () => {
+  note(null);
+  boards = []; scoring = null;
+  placing = { board: 0, corners: [] };
+  drawMarks();
+});
+
+$("view").addEventListener("click", (event) => {
+  if (!placing || !size) return;
+  const box = $("snapshot").getBoundingClientRect();
+  const x = ((event.clientX - box.left) / box.width) * size[0];
+  const y = ((event.clientY - box.top) / box.height) * size[1];
+  placing.corners.push([Math.round(x * 10) / 10, Math.round(y * 10) / 10]);
+  if (placing.corners.length === 4) {
+    if (placing.board < players()) boards.push(placing.corners); else scoring = placing.corners;
+    placing = placing.board + 1 < wanted() ? { board: placing.board + 1, corners: [] } : null;
+  }
+  drawMarks();
+});
+
+$("refresh").addEventListener("click", refresh);
+for (const id of ["game", "players", "side"]) {
+  $(id).addEventListener("change", () => { boards = []; scoring = null; placing = null; drawOptions(); drawMarks(); });
+}
+
+$("start").addEventListener("click", async () => {
+  note(null);
+  $("start").disabled = true; $("start").classList.add("busy");
+  const names = [...$("names").querySelectorAll("input")].map((i) => i.value.trim());
+  try {
+    await post("/api/setup/start", { game: game(), side: $("side").value, jokers: game() === "azul" && $("jokers").checked,
+      boards, scoring, names: names.some(Boolean) ? names.map((n, p) => n || t("player", { n: p + 1 })) : null });
+    location.href = "/";
+  } catch (problem) {
+    note(problem);
+    $("start").disabled = false;
+  } finally {
+    $("start").classList.remove("busy");
+  }
+});
+
+$("lang").addEventListener("change", async (event) => {
+  localStorage.setItem("azulcam.lang", event.target.value);
+  await azul.loadStrings(event.target.value);
+  $("lang").value = azul.lang;
+  drawOptions(); drawMarks();
+});
+
+(async () => {
+  await azul.loadStrings(azul.params.get("lang") || localStorage.getItem("azulcam.lang") || "");
+  $("lang").value = azul.lang;
+  drawOptions();
+  await refresh();
+})();
