@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine import pavilion_board as topo
 from ..engine.observe import TILE_ORDER
 from ..engine.record import Game, Record
 from ..follow.corrections import check_overrule
@@ -31,12 +32,14 @@ def zone_choices(game: Game, zone: str) -> dict[str, Any]:
     kinds = [k for k in TILE_ORDER[state.game] if not (loose and zone.startswith("factories.") and k == "first_player")]
     candidates: list[Any] = [[k] for k in kinds] if loose else [None] + kinds
     allowed = []
+    zones = expected(state)
     for content in candidates:
         try:
             check_overrule(zone, content, state)
         except Refused:
             continue
-        allowed.append(content[0] if loose else content)
+        if loose or content is None or _fits(state, zones, zone, content):
+            allowed.append(content[0] if loose else content)
     if not allowed:
         raise Refused("follow.bad_zone", zone=zone, content="")
     now = expected(state).get(zone, empty_content(zone))
@@ -44,6 +47,24 @@ def zone_choices(game: Game, zone: str) -> dict[str, Any]:
             "most": (DISPLAY_TILES if zone.startswith("factories.") else LOOSE_TILES) if loose else 1,
             "now": list(now) if isinstance(now, tuple) else now,
             "choices": [{"content": c, "text": {lang: kind_words(lang, state.game, c) for lang in LANGUAGES}} for c in allowed]}
+
+
+def _fits(state: Any, zones: dict[str, Any], zone: str, kind: str) -> bool:
+    """Whether ``kind`` may lie on the board space ``zone`` beside what the game has round it: on
+    an Azul pattern line, the colour its other tiles have (or a joker), else one its wall row
+    lacks; on a coloured Summer Pavilion star, the star's colour."""
+    _, player, slot = zone.split(".", 2)
+    parts = slot.split(".")
+    if state.game == "azul" and parts[0] == "line":
+        row, space = int(parts[1]), int(parts[2])
+        others = {zones.get(f"boards.{player}.line.{row}.{i}") for i in range(row + 1) if i != space} - {None, "joker"}
+        if others:
+            return kind in others or kind == "joker"
+        return kind not in {zones.get(f"boards.{player}.wall.{row}.{c}") for c in range(5)}
+    if state.game == "pavilion" and parts[0].isdigit() and state.options.get("side") == "colored":
+        colour = topo.STAR_COLOR[int(parts[0])]
+        return colour is None or kind == topo.COLORS[colour]
+    return True
 
 
 def zone_words(record: Record, zone: str) -> dict[str, str]:

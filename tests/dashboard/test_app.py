@@ -60,6 +60,16 @@ def test_a_tapped_zone_offers_only_what_the_rules_allow_there_in_words(client):
     assert wall["place"]["en"] == "Player 1, wall, row 2, column 4" and wall["place"]["fr"].startswith("Joueur 1")
     assert [c["content"] for c in wall["choices"]] == [None, "red"] and not wall["loose"]
     assert wall["choices"][1]["text"] == {"en": "a red tile", "fr": "une tuile rouge"}
+    state = client.get("/api/state").json()
+    lines = 0
+    for p, board in enumerate(state["observation"]["boards"]):  # a pattern line: its colour, or one its wall row lacks
+        for zone, kind in board["slots"].items():
+            _, row, space = zone.split(".") if zone.startswith("line.") else ("", "0", "0")
+            if int(row) > 0:  # another space of that line: empty, or the same colour
+                other = f"boards.{p}.line.{row}.{1 if space == '0' else 0}"
+                assert [c["content"] for c in client.get(f"/api/zones/{other}").json()["choices"]] == [None, kind], other
+                lines += 1
+    assert lines > 0
     floor = [c["content"] for c in client.get("/api/zones/boards.1.floor.0").json()["choices"]]
     assert "first_player" in floor and "joker" not in floor  # the demo plays without jokers
     display = client.get("/api/zones/factories.0").json()
