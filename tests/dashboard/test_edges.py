@@ -95,6 +95,20 @@ def test_a_take_of_jokers_alone_is_worded():
                                              "1 joker to the floor")
 
 
+def test_a_game_with_a_take_of_jokers_alone_replays(tmp_path, played, make_client):
+    from azulcam.engine.players import make_player
+    from azulcam.engine.record import play_game
+
+    live, _, _, _ = played
+    record = play_game("azul", [make_player("greedy", 0), make_player("random", 1)], {"wall": "colored", "jokers": True}, 0).record
+    assert any("move" in e and e["move"]["action"] == "take" and e["move"]["color"] is None for e in record.events)
+    history = History(tmp_path / "history.sqlite")
+    game = history.start(record, "a record")
+    steps = make_client(live, history).get(f"/api/games/{game}/replay")
+    assert steps.status_code == 200 and any("jokers" in (s["text"] or {}).get("en", "") for s in steps.json())
+    history.shut()
+
+
 def test_a_damaged_history_is_named_with_its_path_and_kept(tmp_path):
     path = tmp_path / "history.sqlite"
     path.write_bytes(b"not a database, but somebody's file" * 100)

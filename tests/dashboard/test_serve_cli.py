@@ -22,3 +22,10 @@ from test_cli import assert_one_line_error, run  # noqa: E402
 def test_serve_refuses_what_it_cannot_do(argv, message, capsys):
     code, _, err = run(argv, capsys)
     assert code == 1 and message in assert_one_line_error(err)
+
+
+def test_serve_names_a_damaged_history_and_keeps_it(tmp_path, capsys):
+    (tmp_path / "history.sqlite").write_bytes(b"not a database" * 100)
+    code, _, err = run(["serve", "--demo", "--data", str(tmp_path)], capsys)
+    assert code == 1 and str(tmp_path / "history.sqlite") in assert_one_line_error(err)
+    assert (tmp_path / "history.sqlite").read_bytes().startswith(b"not a database")
