@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -19,11 +18,26 @@ from .engine.record import Record, final_state, play_game, replay, score_report
 ART_FAMILIES = ("classic", "strong-print", "matte-worn", "bright", "inked")
 
 
-def dump_json(data: object) -> str:
-    """Indented JSON with lists of numbers, and the small objects inside lists, kept on one line."""
-    text = json.dumps(data, indent=2, ensure_ascii=False)
-    text = re.sub(r"\[\s*([-\d.,\s]*?)\s*\]", lambda m: "[" + " ".join(m.group(1).split()) + "]", text)
-    return re.sub(r"\{\s*(\"[^{}]*?)\s*\}", lambda m: "{" + " ".join(m.group(1).split()) + "}", text)
+def dump_json(data: object, indent: int = 2) -> str:
+    """Indented JSON with lists of numbers, and objects that hold no object, kept on one line.
+    Built value by value, so that a string is printed exactly as it is (it reads back equal)."""
+    def flat(value: object) -> bool:
+        if isinstance(value, dict):
+            return all(not isinstance(v, dict) and (not isinstance(v, list) or flat(v)) for v in value.values())
+        if isinstance(value, list):
+            return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+        return True
+
+    def encoded(value: object, level: int) -> str:
+        if flat(value) or not value:
+            return json.dumps(value, ensure_ascii=False)
+        pad, inner = " " * (indent * level), " " * (indent * (level + 1))
+        if isinstance(value, dict):
+            items = [f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {encoded(v, level + 1)}" for k, v in value.items()]
+            return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+        return "[\n" + ",\n".join(inner + encoded(v, level + 1) for v in value) + "\n" + pad + "]"  # type: ignore[union-attr]
+
+    return encoded(data, 0)
 
 
 class BadInput(Exception):

@@ -63,7 +63,6 @@ def _bits(mask: int) -> tuple[int, ...]:
 # Precomputed tables over 5-bit masks.
 _BITS = tuple(_bits(m) for m in range(32))
 _FREE_COLORS = tuple(tuple(c for c in range(5) if not m >> c & 1) for m in range(32))
-_POPCOUNT = tuple(len(_BITS[m]) for m in range(32))
 #: Lines a take may target, for a mask of accepting lines: those lines, then the floor.
 _TARGETS = tuple(tuple(_BITS[m]) + (FLOOR,) for m in range(32))
 

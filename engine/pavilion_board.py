@@ -60,10 +60,6 @@ PRINTED: dict[str, tuple[int, ...]] = {
     "grey": tuple(3 for _ in range(6)) + tuple(_GREY_OUTER[k - 1] for _star in range(1, STARS) for k in range(1, 7)),
 }
 
-#: The two neighbours of each space on its star's ring (no adjacency across stars).
-NEIGHBOURS: tuple[tuple[int, int], ...] = tuple(
-    (space_index(i // 6, (i % 6 - 1) % 6 + 1), space_index(i // 6, (i % 6 + 1) % 6 + 1)) for i in range(SPACES)
-)
 
 
 def _pillar(p: int) -> tuple[int, ...]:

@@ -37,6 +37,7 @@ from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_h
 from ..engine.notice import Notice, as_json
 from ..engine.observe import TILE_ORDER
 from . import crops, decode, detect, light, locate, reader, score_track, verify
+from .decode import UNSURE  # below it a reading is listed in ``uncertain``
 from .bare import BareBoard, rectified
 from .board_fit import BoardFitter
 from .classify import Classifier, ruled_out
@@ -45,8 +46,6 @@ from .register import Registration, register_board, without_ipp
 from .score_track import MarkerReading
 from .timing import Stopwatch
 
-#: Below this confidence a reading is listed in ``uncertain``.
-UNSURE = 0.9
 #: Below this confidence (the detector's peak), a tile the detector named a colour is read again
 #: by the reading model in the nearest board's card light (:func:`recoloured`): the detector sees
 #: the table's view as photographed, and at the ends of the light's range names a purple tile red.

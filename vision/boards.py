@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..calibration.layouts import LAYOUT_NAMES, Layout, Slot
 from ..engine import pavilion_board as topo
-from ..engine.azul import COLORS as AZUL_COLORS, SCORE_TRACK_TOP, wall_color
+from ..engine.azul import COLORS as AZUL_COLORS, FLOOR_PENALTIES, SCORE_TRACK_TOP, wall_color
 
 # --------------------------------------------------------------------------- sizes in millimetres
 
@@ -55,7 +55,6 @@ AZUL_WALL_X0, AZUL_WALL_Y0 = 0.519, 0.344
 AZUL_LINES_X1 = 0.481  # every pattern line ends here
 AZUL_CELL = 0.080  # printed cell inside its pitch
 AZUL_FLOOR_X0, AZUL_FLOOR_PITCH, AZUL_FLOOR_Y0 = 0.03, 0.0957, 0.858
-FLOOR_PENALTIES = (-1, -1, -2, -2, -2, -3, -3)
 
 
 #: The score track: five rows of 20 cells (1-20, ..., 81-100) across the top band, and a separate
@@ -99,7 +98,7 @@ def azul_layout(wall: str) -> Layout:
                               printed))
     for i in range(7):
         cx = AZUL_FLOOR_X0 + (i + 0.5) * AZUL_FLOOR_PITCH
-        slots.append(Slot(f"floor.{i}", _square(cx, AZUL_FLOOR_Y0 + AZUL_CELL / 2, AZUL_CELL), None, FLOOR_PENALTIES[i]))
+        slots.append(Slot(f"floor.{i}", _square(cx, AZUL_FLOOR_Y0 + AZUL_CELL / 2, AZUL_CELL), None, -FLOOR_PENALTIES[i]))
     return Layout(f"azul-{wall}", AZUL_BOARD_MM, tuple(slots), azul_track())
 
 

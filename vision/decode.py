@@ -36,10 +36,8 @@ from typing import Any
 from ..engine.position import SLOT_IDS, TILE_NAMES, problems
 from ..engine.record import read_options
 
-#: A slot whose chosen kind has a lower probability is unsure: listed in the observation's
-#: ``uncertain``. The reader's threshold (``vision.analyze.UNSURE``), defined here rather than
-#: imported: ``analyze`` is the caller of this module, and importing it back would make a cycle
-#: (``analyze`` may import it from here instead).
+#: A reading (a slot's chosen kind, a loose tile) with a lower probability is unsure: listed in
+#: the observation's ``uncertain``. The reader's one threshold: ``analyze`` takes it from here.
 UNSURE = 0.9
 #: The most log-probability one search may lose (a factor of 1000 against the most likely
 #: reading). A reading less likely than that by the network is not a repair but a guess: the

@@ -143,11 +143,6 @@ class Plane:
         k = self.height / max(self.height - height_mm, 1.0)
         return self.nadir + (pts - self.nadir) / k
 
-    def raised_in_image(self, image_pts: Any, height_mm: float) -> np.ndarray:
-        """Where image points on the board tops appear once raised by ``height_mm`` (the top of
-        a tile on a slot, seen from the camera)."""
-        return self.image_points(self.lifted(self.plane_points(image_pts), height_mm))
-
 
 @dataclass
 class View:
