@@ -625,6 +625,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.demo == bool(args.source):
         raise BadInput("serve needs --demo, or --source (with --profile, or set up from the page on a first run)")
     data = Path(args.data).expanduser()
+    _port_free(args.host, args.port)
     classifier = _reading_model()
     locator, note = default_locator()
     if note:
@@ -678,6 +679,34 @@ def cmd_serve(args: argparse.Namespace) -> int:
         source.close()
         history.shut()
     return 0
+
+
+def _port_number(text: str) -> int:
+    """An argparse type: a TCP port, 1 to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a whole number, not {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port lies in 1..65535, not {port}")
+    return port
+
+
+def _port_free(host: str, port: int) -> None:
+    """BadInput unless ``host``:``port`` can be served on now (another program may hold it)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError, OverflowError) as exc:
+        raise BadInput(f"--host {host}: not an address of this machine ({exc})") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise BadInput(f"cannot serve on {host}:{port}: {exc.strerror} (another program holds it? try --port)") from None
 
 
 def _joining(text: str, players: int) -> tuple[int, list[int]]:
@@ -963,7 +992,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                    "it, the one the page's set-up kept in --data, else the page sets "
                                                    "the table up (/setup)")
     v.add_argument("--host", default="127.0.0.1", help="address to serve on (another than this machine's needs --token)")
-    v.add_argument("--port", type=int, default=8000)
+    v.add_argument("--port", type=_port_number, default=8000, help="port to serve on (1 to 65535)")
     v.add_argument("--token", default=None, help="a secret (8 characters or more) every write must carry, and on "
                                                  "another address than this machine's every request; open the "
                                                  "pages once as /?token=TOKEN")
