@@ -95,11 +95,11 @@ class Record:
         """Check the record's shape (not yet its moves: see :func:`replay`)."""
         if not isinstance(data, dict):
             raise RecordError("a record must be a JSON object")
+        if data.get("format") != RECORD_FORMAT:  # the format first: a profile is not a record with odd keys
+            raise RecordError(f"not an {RECORD_FORMAT} record (format is {show(data.get('format'))})")
         unknown = sorted(set(data) - _RECORD_KEYS)
         if unknown:
             raise RecordError(f"unknown key {unknown[0]!r} in the record")
-        if data.get("format") != RECORD_FORMAT:
-            raise RecordError(f"not an {RECORD_FORMAT} record (format is {show(data.get('format'))})")
         game = data.get("game")
         if not isinstance(game, str) or game not in GAMES:
             raise RecordError(f"unknown game {show(game)} (games: {', '.join(GAMES)})")

@@ -283,6 +283,7 @@ def test_record_malformed_json() -> None:
 @pytest.mark.parametrize("head, message", [
     ({"notes": "x"}, "unknown key 'notes' in the record"),
     ({"format": "azulcam-record/2"}, "not an azulcam-record/1 record"),
+    ({"format": "azulcam-profile/1", "boards": []}, "not an azulcam-record/1 record (format is 'azulcam-profile/1')"),
     ({"game": "chess"}, "unknown game 'chess'"),
     ({"players": "two"}, "players must be a count or a list of names, not 'two'"),
     ({"players": 5}, "Azul is played by 2 to 4 players, not 5"),
