@@ -108,6 +108,10 @@ class Record:
             bad = [n for n in players if not isinstance(n, str)]
             if bad:
                 raise RecordError(f"players must be a count or a list of names, not a list holding {show(bad[0])}")
+            # JSON decodes a surrogate pair to one character: a surrogate left in a name is a lone one.
+            broken = [k for k, n in enumerate(players) if any(0xD800 <= ord(c) <= 0xDFFF for c in n)]
+            if broken:
+                raise RecordError(f"players[{broken[0]}]: a name must be valid Unicode text (it holds a lone surrogate)")
         elif not is_int(players):
             raise RecordError(f"players must be a count or a list of names, not {show(players)}")
         options = data.get("options", {})

@@ -286,6 +286,7 @@ def test_record_malformed_json() -> None:
     ({"format": "azulcam-profile/1", "boards": []}, "not an azulcam-record/1 record (format is 'azulcam-profile/1')"),
     ({"game": "chess"}, "unknown game 'chess'"),
     ({"players": "two"}, "players must be a count or a list of names, not 'two'"),
+    ({"players": ["Ann", "B\ud800b"]}, "players[1]: a name must be valid Unicode text"),
     ({"players": 5}, "Azul is played by 2 to 4 players, not 5"),
     ({"options": {"wall": "colored", "tiles": 3}}, "unknown Azul option 'tiles'"),
     ({"options": {"wall": "purple"}}, "wall must be 'colored' or 'grey', not 'purple'"),
