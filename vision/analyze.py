@@ -26,7 +26,6 @@ from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import cv2
@@ -38,6 +37,7 @@ from ..engine.notice import Notice, as_json
 from ..engine.observe import TILE_ORDER
 from . import crops, decode, detect, light, locate, reader, score_track, verify
 from .decode import UNSURE  # below it a reading is listed in ``uncertain``
+from .image_file import ImageError, load_image  # noqa: F401 (the photo read, for the readers of this module)
 from .bare import BareBoard, rectified
 from .board_fit import BoardFitter
 from .classify import Classifier, ruled_out
@@ -54,23 +54,6 @@ RELIT_BELOW = 0.7
 #: (:func:`recoloured`).
 LIGHT_AND_DARK = frozenset({"black", "white"})
 OBSERVATION_FORMAT = "azulcam-observation/1"
-
-
-class ImageError(ValueError):
-    """An image that cannot be read, or that does not fit the profile."""
-
-
-def load_image(path: str | Path) -> np.ndarray:
-    """A BGR image from a file. Raises :class:`ImageError` naming the file and the reason."""
-    data = np.fromfile(str(path), np.uint8) if Path(path).is_file() else None
-    if data is None:
-        raise ImageError(f"cannot read image {path}: no such file")
-    if data.size == 0:
-        raise ImageError(f"cannot read image {path}: the file is empty")
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    if image is None:
-        raise ImageError(f"cannot read image {path}: not an image OpenCV can decode (corrupt or another format)")
-    return image
 
 
 def fit_profile(profile: Profile, image: np.ndarray) -> tuple[Profile, list[str]]:
