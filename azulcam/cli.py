@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -681,6 +682,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bounded(kind: type, low: float, high: float, low_open: bool = False) -> Any:
+    """An argparse type: a finite ``kind`` (int or float) in ``low``..``high`` (above ``low`` with
+    ``low_open``), its refusal naming the range."""
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a {'whole ' if kind is int else ''}number, not {text!r}") from None
+        if not math.isfinite(value) or (value <= low if low_open else value < low) or value > high:
+            raise argparse.ArgumentTypeError(f"expected a number {'above' if low_open else 'from'} {low:g} "
+                                             f"{'up ' if low_open else ''}to {high:g}, not {text}")
+        return value
+
+    return parse
+
+
 def _port_number(text: str) -> int:
     """An argparse type: a TCP port, 1 to 65535."""
     try:
@@ -976,8 +993,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "and lose this round, and why.")
     g.add_argument("record", help="an azulcam-record/1 (- for standard input)")
     g.add_argument("--at", type=int, default=None, help="after this many of its events (default: all)")
-    g.add_argument("--time", type=float, default=1.0, help="seconds of search")
-    g.add_argument("--top", type=int, default=3, help="moves to print")
+    g.add_argument("--time", type=_bounded(float, 0.0, 60.0, low_open=True), default=1.0,
+                   help="seconds of search (above 0, at most 60)")
+    g.add_argument("--top", type=_bounded(int, 1, 100), default=3, help="moves to print (1 to 100; all where there are fewer)")
     g.add_argument("--seed", type=int, default=None, help="the search's own draws")
     _add_text_options(g, "the moves and their reasons")
     g.set_defaults(func=cmd_suggest)

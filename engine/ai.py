@@ -31,6 +31,8 @@ WANDER = 0.25
 FIRST_WIDTH, WIDEN_EVERY = 12, 40
 #: Playouts for a forced move (the only legal one): enough for its expected result, no more.
 FORCED_PLAYOUTS = 32
+#: The fewest playouts a listed move rests on: a short search's leader may have won its only one.
+MIN_PLAYOUTS = 16
 
 
 @dataclass
@@ -58,10 +60,11 @@ class Suggestion:
 
 def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = None,
             playouts: int | None = None) -> list[Suggestion]:
-    """The ``top`` moves for the player to move in ``state``, best first (by share of playouts
-    won, then points this round), after ``seconds`` of search (or exactly ``playouts`` playouts,
-    for results that repeat with ``seed``). ``state`` is not changed. Raises ValueError where
-    no player is to move (a deal is due, or the game is over)."""
+    """The ``top`` moves for the player to move in ``state`` (all of them where there are fewer),
+    best first (by share of playouts won, the game's tie-break applied, then points this round),
+    after ``seconds`` of search (or ``playouts`` playouts, for results that repeat with
+    ``seed``), each listed move then topped up to :data:`MIN_PLAYOUTS`. ``state`` is not
+    changed. Raises ValueError where no player is to move (a deal is due, or the game is over)."""
     player = state.current_player
     if player == CHANCE:
         raise ValueError("no move to suggest: a deal (or refill) is due, not a player's move")
@@ -79,10 +82,26 @@ def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = N
         chosen = _ucb(candidates[:width], done)
         _playout(state, chosen, rng)
         done += 1
-    ranked = sorted((c for c in candidates if c.playouts), key=lambda c: (-c.win, -(c.gained - c.lost) / c.playouts))
+    # Every move listed rests on MIN_PLAYOUTS at least; a move topped up may fall out of the
+    # list and another come in, so until the list holds still (each round only adds playouts).
+    for _ in range(len(candidates) + 1):
+        ranked = _ranked(candidates)
+        thin = [c for c in ranked[:top] if c.playouts < min(MIN_PLAYOUTS, playouts or MIN_PLAYOUTS)]
+        if not thin:
+            break
+        for c in thin:
+            while c.playouts < min(MIN_PLAYOUTS, playouts or MIN_PLAYOUTS):
+                _playout(state, c, rng)
     for c in ranked[:top]:
         c.why = why(state, c.move)
     return ranked[:top]
+
+
+def _ranked(candidates: list[Suggestion]) -> list[Suggestion]:
+    """The moves searched, best first (share of playouts won, then points this round), then those
+    not searched yet, likeliest first."""
+    searched = sorted((c for c in candidates if c.playouts), key=lambda c: (-c.win, -(c.gained - c.lost) / c.playouts))
+    return searched + [c for c in candidates if not c.playouts]
 
 
 def why(state: Any, move: Any) -> dict[str, Any]:
@@ -147,8 +166,7 @@ def _playout(root: Any, candidate: Suggestion, rng: random.Random) -> None:
         else:
             state.play_unchecked(state.greedy_move())
     scores = state.scores()
-    best = max(scores)
-    winners = [p for p, s in enumerate(scores) if s == best]
+    winners = state.winners()  # the game's own tie-break (Azul: complete wall rows)
     candidate.playouts += 1
     candidate.wins += 1.0 / len(winners) if player in winners else 0.0
     score, penalties = this_round or (scores[player], _penalties(state, player))

@@ -57,3 +57,62 @@ def test_suggest_for_people(capsys, lang, words):
 def test_suggest_refuses_what_it_cannot_do(capsys, argv, message):
     code, _, err = run(["suggest", str(RECORD), "--time", "0.1", *argv], capsys)
     assert code == 1 and message in assert_one_line_error(err)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--time", "0"], "--time: expected a number above 0 up to 60, not 0"),
+    (["--time", "-1"], "--time: expected a number above 0"),
+    (["--time", "nan"], "--time: expected a number above 0"),
+    (["--time", "inf"], "--time: expected a number above 0"),
+    (["--time", "1e9"], "--time: expected a number above 0"),
+    (["--top", "0"], "--top: expected a number from 1 to 100, not 0"),
+    (["--top", "-1"], "--top: expected a number from 1 to 100"),
+    (["--top", "2.5"], "--top: expected a whole number, not '2.5'"),
+])
+def test_suggest_parameters_are_checked_where_they_are_parsed(capsys, argv, message):
+    code, out, err = run(["suggest", str(RECORD), *argv], capsys)
+    assert code == 2 and out == "" and message in err and "Traceback" not in err
+
+
+def test_every_move_listed_rests_on_enough_playouts_and_a_long_list_lists_them_all(capsys):
+    from azulcam.engine.ai import MIN_PLAYOUTS
+    from azulcam.engine.record import Game, Record
+
+    record = Record.from_json(json.loads((RECORD.parent / "azul-4p-colored-jokers.json").read_text()))
+    at = next(k for k in range(1, len(record.events)) if "deal" in record.events[k - 1])  # a fresh round: many moves
+    state = Game(Record(record.game, record.players, record.options, record.start_player, record.events[:at])).state
+    legal = len(state.legal_moves())
+    code, out, err = run(["suggest", str(RECORD.parent / "azul-4p-colored-jokers.json"), "--at", str(at), "--time", "0.05",
+                          "--top", "100", "--seed", "3"], capsys)
+    moves = json.loads(out)["moves"]
+    assert code == 0 and len(moves) == min(legal, 100) and legal > 20, err
+    assert all(m["playouts"] >= MIN_PLAYOUTS for m in moves)
+    assert len({json.dumps(m["move"], sort_keys=True) for m in moves}) == len(moves)
+
+
+def test_the_chance_to_win_applies_the_games_tie_break():
+    """Two players level on points: Azul gives the game to the one with more complete wall rows."""
+    from azulcam.engine import ai
+
+    class Ended:
+        game, phase = "azul", "end"
+
+        def scores(self):
+            return [30, 30]
+
+        def winners(self):
+            return [1]  # the tie-break's choice
+
+    candidate = ai.Suggestion(move=None, player=1)
+    state = Ended()
+    original = ai._penalties
+    try:
+        ai._penalties = lambda s, p: 0
+        # a playout that is already over: only its verdict is counted
+        state.copy = lambda: state
+        state.play_unchecked = lambda move: None
+        state.current_player = ai.TERMINAL
+        ai._playout(state, candidate, __import__("random").Random(0))
+    finally:
+        ai._penalties = original
+    assert candidate.wins == 1.0  # not the half a shared win would give
