@@ -251,7 +251,8 @@ def test_the_french_page_is_french_throughout_alerts_and_refusals_included(serve
     page.close()
 
 
-def test_a_first_run_is_set_up_from_the_page_without_a_command_line(first_run):
+def test_a_first_run_is_set_up_from_the_page_without_a_command_line(served, first_run):
+    _, browser, _, _ = served  # the module's browser (one Playwright a thread)
     setup, history, _, _ = first_run
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(None, history, None, setup), host="127.0.0.1", port=port, log_level="warning"))
@@ -259,31 +260,27 @@ def test_a_first_run_is_set_up_from_the_page_without_a_command_line(first_run):
     thread.start()
     while not server.started:
         time.sleep(0.05)
-    from playwright.sync_api import sync_playwright
-
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page, errors = _page(browser, f"http://127.0.0.1:{port}/", PHONE, locale="fr-FR", ready="#find")
-            assert page.url.endswith("/setup") and page.locator("h1").inner_text() == "Installer la table"
-            page.wait_for_function("document.getElementById('snapshot').naturalWidth > 0", timeout=10_000)
-            page.select_option("#players", "4")
-            for k, name in enumerate(["Ann", "Bob", "Cy", "Dee"]):
-                page.fill(f'#names input[data-player="{k}"]', name)
-            page.click("#find")
-            page.wait_for_function("document.querySelectorAll('#marks polygon').length === 4", timeout=60_000)
-            _no_sideways_scroll(page)
-            _shot(page, "setup-phone-fr", full_page=True)
-            page.click("#place")  # by hand instead: four clicks a board, each refined on its print
-            assert "en haut à gauche" in page.locator("#placing").inner_text()
-            page.click("#find")
-            page.wait_for_function("!document.getElementById('start').disabled", timeout=60_000)
-            page.click("#start")
-            page.wait_for_url(f"http://127.0.0.1:{port}/", timeout=60_000)
-            page.wait_for_selector("#boards figure.board-card", timeout=20_000)
-            assert page.locator("#boards figure .name").all_inner_texts() == ["Ann", "Bob", "Cy", "Dee"]
-            assert errors == []
-            browser.close()
+        page, errors = _page(browser, f"http://127.0.0.1:{port}/", PHONE, locale="fr-FR", ready="#find")
+        assert page.url.endswith("/setup") and page.locator("h1").inner_text() == "Installer la table"
+        page.wait_for_function("document.getElementById('snapshot').naturalWidth > 0", timeout=10_000)
+        page.select_option("#players", "4")
+        for k, name in enumerate(["Ann", "Bob", "Cy", "Dee"]):
+            page.fill(f'#names input[data-player="{k}"]', name)
+        page.click("#find")
+        page.wait_for_function("document.querySelectorAll('#marks polygon').length === 4", timeout=60_000)
+        _no_sideways_scroll(page)
+        _shot(page, "setup-phone-fr", full_page=True)
+        page.click("#place")  # by hand instead: four clicks a board, each refined on its print
+        assert "en haut à gauche" in page.locator("#placing").inner_text()
+        page.click("#find")
+        page.wait_for_function("!document.getElementById('start').disabled", timeout=60_000)
+        page.click("#start")
+        page.wait_for_url(f"http://127.0.0.1:{port}/", timeout=60_000)
+        page.wait_for_selector("#boards figure.board-card", timeout=20_000)
+        assert page.locator("#boards figure .name").all_inner_texts() == ["Ann", "Bob", "Cy", "Dee"]
+        assert errors == []
+        page.close()
     finally:
         server.should_exit = True
         thread.join(timeout=5)
