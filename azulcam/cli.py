@@ -1045,6 +1045,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (``azulcam score game.json | head``): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes at exit
         return 141
+    except OSError as exc:  # the machine's, not the input's nor ours: a full disk, a folder removed, a device gone
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"azulcam {args.command}: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 1
     except Exception as exc:  # a bug of ours: say so in one line rather than a traceback
         print(f"azulcam {args.command}: internal error: {type(exc).__name__}: {exc} "
               "(please report it with the command you ran)", file=sys.stderr)

@@ -89,11 +89,15 @@ def write_atomically(path: Path, text: str) -> None:
     """``text`` to ``path`` through a file beside it, synced, then moved there: a reader sees the
     old file or the new one, whole, even after a kill."""
     tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with tmp.open("w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:  # a full disk, a folder gone: the old file stays, no half-written one beside it
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def read_journal(path: str | Path) -> Resumed:

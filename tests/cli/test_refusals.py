@@ -144,3 +144,13 @@ def test_a_summer_pavilion_photo_calibrated_as_azul_is_refused(capsys):
     assert "found 0 of the 2 boards; 2 look like Summer Pavilion boards (wrong --game?)" in err
     code, out, _ = run(["calibrate", str(image), "--game", "pavilion", "--players", "2"], capsys)
     assert code == 0 and json.loads(out)["options"] == {"side": "colored"}
+
+
+@pytest.mark.parametrize("out", ["/no/such/folder/game.json", "/dev/full"])
+def test_an_out_that_cannot_be_written_is_a_clear_error(capsys, out):
+    """A missing folder, a full disk (/dev/full): one line naming why, exit 1, never an internal error."""
+    code, _, err = run(["play", "--seed", "1", "--out", out], capsys)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("azulcam play: error: "), err
+    line = lines[0]
+    assert code == 1 and "internal error" not in line and ("No such file" in line or "No space left" in line), line

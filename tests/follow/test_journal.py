@@ -75,3 +75,23 @@ def test_the_game_to_follow_is_the_journal_s_or_a_new_one(tmp_path):
     assert not game_to_follow(tmp_path / "none", "azul", 2, options, new=False)[1]
     with pytest.raises(JournalError, match="of another game"):
         game_to_follow(tmp_path / "j", "pavilion", 2, {"side": "colored"}, new=False)
+
+
+def test_a_write_that_fails_leaves_the_old_file_and_nothing_beside_it(tmp_path, monkeypatch):
+    import errno
+    import os
+
+    import pytest
+
+    from azulcam.follow.journal import write_atomically
+
+    path = tmp_path / "game.json"
+    path.write_text("old", encoding="utf-8")
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError, match="No space left"):
+        write_atomically(path, "new")
+    assert path.read_text(encoding="utf-8") == "old" and sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
