@@ -17,7 +17,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence, Union
 
-from .common import CHANCE, TERMINAL, GameState, LegalMoves, Outcome, Scored, check_draw, check_keys, is_int, moved, pile_from_json, pile_to_json, pour
+from .common import (CHANCE, MOST_POINTS, MOST_ROUNDS, TERMINAL, GameState, LegalMoves, Outcome, Scored, check_draw, check_keys,
+                     is_int, moved, pile_from_json, pile_to_json, pour, whole)
 from .errors import IllegalMoveError, ImpossibleDealError, InvalidMoveError, show
 
 COLORS: tuple[str, ...] = ("blue", "yellow", "red", "black", "white")
@@ -1088,23 +1089,24 @@ class AzulState(GameState):
             if data.get("format") != "azulcam-state/1" or data.get("game") != "azul":
                 raise ValueError("not an azulcam-state/1 Azul state")
             opts = data["options"]
-            s = cls.new(data["players"], opts["wall"], opts["jokers"], data["start_player"])
-            s.round = int(data["round"])
+            players = whole(data["players"], "players", 2, 4)
+            s = cls.new(players, opts["wall"], opts["jokers"], whole(data["start_player"], "start_player", 0, players - 1))
+            s.round = whole(data["round"], "round", 1, MOST_ROUNDS)
             s._phase = _PHASE_NAMES.index(data["phase"])
-            s._to_move = int(data["to_move"])
+            s._to_move = whole(data["to_move"], "to_move", TERMINAL, players - 1)
             marker = data["marker"]
             s._marker_in_center = marker == "center"
-            s._marker_holder = None if marker in ("center", None) else int(marker)
+            s._marker_holder = None if marker in ("center", None) else whole(marker, "marker", 0, players - 1)
 
-            s._bag = pile_from_json(data["bag"], TILE_INDEX)
-            s._lid = pile_from_json(data["lid"], TILE_INDEX)
+            s._bag = pile_from_json(data["bag"], TILE_INDEX, "bag")
+            s._lid = pile_from_json(data["lid"], TILE_INDEX, "lid")
             if len(data["factories"]) != len(s._factories):
                 raise ValueError("wrong number of factories")
             for pile, names in zip(s._factories, data["factories"]):
                 for name in sorted(names, key=lambda n: TILE_INDEX[n]):
                     t = TILE_INDEX[name]
                     pile[t] = pile.get(t, 0) + 1
-            s._center = {t: n for t, n in enumerate(pile_from_json(data["center"], TILE_INDEX)) if n}
+            s._center = {t: n for t, n in enumerate(pile_from_json(data["center"], TILE_INDEX, "center")) if n}
             s._on_table = sum(sum(f.values()) for f in s._factories) + sum(s._center.values())
             s._tiling_at = tuple(data["tiling"]) if data.get("tiling") else (0, 0)  # type: ignore[assignment]
             s._end_reason = data.get("end_reason")
@@ -1112,16 +1114,17 @@ class AzulState(GameState):
             s._pooled = bool(data.get("pooled", False))
             if len(data["boards"]) != s.players:
                 raise ValueError("one board per player is needed")
-            for b, bd in zip(s._boards, data["boards"]):
-                b.score = int(bd["score"])
-                b.placement = int(bd["placement"])
-                b.penalties = int(bd["penalties"])
+            for p, (b, bd) in enumerate(zip(s._boards, data["boards"])):
+                where = f"boards[{p}]"
+                b.score = whole(bd["score"], f"{where}.score", 0, MOST_POINTS)
+                b.placement = whole(bd["placement"], f"{where}.placement", 0, MOST_POINTS)
+                b.penalties = whole(bd["penalties"], f"{where}.penalties", -MOST_POINTS, 0)
                 bonus = bd.get("bonus", {})
-                b.bonus = [int(bonus.get("rows", 0)), int(bonus.get("columns", 0)), int(bonus.get("colors", 0))]
+                b.bonus = [whole(bonus.get(k, 0), f"{where}.bonus.{k}", 0, MOST_POINTS) for k in ("rows", "columns", "colors")]
                 for r, line in enumerate(bd["lines"]):
                     b.line_color[r] = COLOR_INDEX[line["color"]] if line["color"] is not None else -1
-                    b.line_count[r] = int(line["count"])
-                    b.line_jokers[r] = int(line["jokers"])
+                    b.line_count[r] = whole(line["count"], f"{where}.lines[{r}].count", 0, r + 1)
+                    b.line_jokers[r] = whole(line["jokers"], f"{where}.lines[{r}].jokers", 0, r + 1)
                 for r, row in enumerate(bd["wall"]):
                     for col, name in enumerate(row):
                         if name is None:

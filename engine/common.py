@@ -10,6 +10,9 @@ from typing import Any, Callable, Generic, TypeVar
 CHANCE = -1
 #: ``current_player`` once the game is over.
 TERMINAL = -2
+#: The most points a state read from a file may hold, and the most rounds of an Azul game (far
+#: past any game played: bounds that turn a stranger's 10**20 into a refusal, not arithmetic).
+MOST_POINTS, MOST_ROUNDS = 1000, 100
 
 M = TypeVar("M")
 
@@ -243,9 +246,19 @@ def pile_to_json(counts: list[int] | dict[int, int], names: tuple[str, ...]) -> 
     return {names[t]: n for t, n in items if n}
 
 
-def pile_from_json(data: dict[str, int], index: dict[str, int]) -> list[int]:
-    """``{name: count}`` back to a list of 6 counts by kind; an unknown name raises KeyError."""
+def whole(value: Any, where: str, low: int, high: int) -> int:
+    """``value`` when it is an integer (not a bool, not ``12.0`` or ``"12"``) in ``low..high``;
+    ValueError naming ``where`` (the field's path) otherwise: a state read from a file is a
+    stranger's, never truncated or taken as it comes."""
+    if not is_int(value) or not low <= value <= high:
+        raise ValueError(f"{where} must be a whole number in {low}..{high}, not {value!r:.40}")
+    return value
+
+
+def pile_from_json(data: dict[str, int], index: dict[str, int], where: str = "pile") -> list[int]:
+    """``{name: count}`` back to a list of 6 counts by kind (each a whole number 0..200); an
+    unknown name raises KeyError."""
     out = [0] * 6
     for name, n in data.items():
-        out[index[name]] = int(n)
+        out[index[name]] = whole(n, f"{where}.{name}", 0, 200)
     return out

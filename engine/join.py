@@ -16,11 +16,12 @@ from typing import Any
 
 from . import pavilion_board as topo
 from .azul import AzulState
-from .common import is_int
+from .common import MOST_POINTS, MOST_ROUNDS, is_int
 from .errors import ObservationError, show
 from .observe import observation_of
 from .options import read_options
 from .pavilion import MIN_SCORE, START_SCORE, PavilionState
+from .pavilion import ROUNDS as PAVILION_ROUNDS
 from .position import problems, read_observation, tiles_in_view
 
 
@@ -56,12 +57,12 @@ def position_from(observation: Any, options: Any, round: int, scores: list[int],
         raise ObservationError(f"no legal position: {'; '.join(found)}")
     if not (is_int(to_move) and 0 <= to_move < players):
         raise ObservationError(f"the player to move must be 0..{players - 1}, not {show(to_move)}")
-    most_rounds = 6 if game == "pavilion" else 100
+    most_rounds = PAVILION_ROUNDS if game == "pavilion" else MOST_ROUNDS
     if not (is_int(round) and 1 <= round <= most_rounds):
         raise ObservationError(f"the round must be 1..{most_rounds}, not {show(round)}")
     least = MIN_SCORE if game == "pavilion" else 0
-    if not (isinstance(scores, list) and len(scores) == players and all(is_int(s) and s >= least for s in scores)):
-        raise ObservationError(f"one score per player ({players}), each at least {least}, not {show(scores)}")
+    if not (isinstance(scores, list) and len(scores) == players and all(is_int(s) and least <= s <= MOST_POINTS for s in scores)):
+        raise ObservationError(f"one score per player ({players}), each {least}..{MOST_POINTS}, not {show(scores)}")
     takeable = [t for f in obs["factories"] for t in f["tiles"]] + [t for t in obs["center"] if t != "first_player"]
     if not takeable:
         raise ObservationError("nothing on the displays or in the centre: a game is taken up while its tiles are "

@@ -19,7 +19,8 @@ from itertools import combinations_with_replacement
 from typing import Any, Union
 
 from . import pavilion_board as topo
-from .common import CHANCE, TERMINAL, GameState, LegalMoves, Outcome, Scored, check_draw, check_keys, is_int, moved, pile_from_json, pile_to_json, pour
+from .common import (CHANCE, MOST_POINTS, TERMINAL, GameState, LegalMoves, Outcome, Scored, check_draw, check_keys, is_int,
+                     moved, pile_from_json, pile_to_json, pour, whole)
 from .errors import AmbiguousMoveError, IllegalMoveError, ImpossibleDealError, InvalidMoveError, show
 
 COLORS = topo.COLORS
@@ -1058,36 +1059,40 @@ class PavilionState(GameState):
         try:
             if data.get("format") != "azulcam-state/1" or data.get("game") != "pavilion":
                 raise ValueError("not an azulcam-state/1 Summer Pavilion state")
-            s = cls.new(data["players"], data["options"]["side"], data["start_player"])
-            s.round = int(data["round"])
+            players = whole(data["players"], "players", 2, 4)
+            s = cls.new(players, data["options"]["side"], whole(data["start_player"], "start_player", 0, players - 1))
+            s.round = whole(data["round"], "round", 1, ROUNDS)  # each round has its wild colour
             s._phase = _PHASE_NAMES.index(data["phase"])
-            s._to_move = int(data["to_move"])
+            s._to_move = whole(data["to_move"], "to_move", TERMINAL, players - 1)
             token = data["token"]
             s._token_in_center = token == "center"
-            s._token_holder = None if token in ("center", None) else int(token)
+            s._token_holder = None if token in ("center", None) else whole(token, "token", 0, players - 1)
 
-            s._bag = pile_from_json(data["bag"], COLOR_INDEX)
-            s._tower = pile_from_json(data["tower"], COLOR_INDEX)
+            s._bag = pile_from_json(data["bag"], COLOR_INDEX, "bag")
+            s._tower = pile_from_json(data["tower"], COLOR_INDEX, "tower")
             s._supply = [COLOR_INDEX[c] if c is not None else -1 for c in data["supply"]]
             if len(s._supply) != topo.SUPPLY_SPACES or len(data["factories"]) != len(s._factories):
                 raise ValueError("wrong number of supply spaces or factories")
             for pile, names in zip(s._factories, data["factories"]):
                 for c in sorted(COLOR_INDEX[n] for n in names):
                     pile[c] = pile.get(c, 0) + 1
-            s._center = {c: n for c, n in enumerate(pile_from_json(data["center"], COLOR_INDEX)) if n}
+            s._center = {c: n for c, n in enumerate(pile_from_json(data["center"], COLOR_INDEX, "center")) if n}
             s._on_table = sum(sum(f.values()) for f in s._factories) + sum(s._center.values())
-            s._owed = int(data.get("owed", 0))
+            s._owed = whole(data.get("owed", 0), "owed", 0, 200)
             s._end_reason = data.get("end_reason")
             s._pooled = bool(data.get("pooled", False))
             if len(data["boards"]) != s.players:
                 raise ValueError("one board per player is needed")
-            for b, bd in zip(s._boards, data["boards"]):
-                b.score = int(bd["score"])
-                b.placement = int(bd["placement"])
-                b.penalties = int(bd["penalties"])
-                b.stars = int(bd.get("stars", 0))
-                b.numbers = int(bd.get("numbers", 0))
-                b.passed = bool(bd.get("passed", False))
+            for p, (b, bd) in enumerate(zip(s._boards, data["boards"])):
+                where = f"boards[{p}]"
+                b.score = whole(bd["score"], f"{where}.score", MIN_SCORE, MOST_POINTS)
+                b.placement = whole(bd["placement"], f"{where}.placement", 0, MOST_POINTS)
+                b.penalties = whole(bd["penalties"], f"{where}.penalties", -MOST_POINTS, 0)
+                b.stars = whole(bd.get("stars", 0), f"{where}.stars", 0, MOST_POINTS)
+                b.numbers = whole(bd.get("numbers", 0), f"{where}.numbers", 0, MOST_POINTS)
+                if not isinstance(bd.get("passed", False), bool):
+                    raise ValueError(f"{where}.passed must be true or false, not {bd['passed']!r:.40}")
+                b.passed = bd.get("passed", False)
                 for name, color in bd["spaces"].items():
                     i = topo.parse_space(name)
                     c = COLOR_INDEX[color]
@@ -1095,7 +1100,7 @@ class PavilionState(GameState):
                     b.star_colors[i // 6] |= 1 << c
                     b.star_count[i // 6] += 1
                     b.star_filled[i // 6] |= 1 << (i % 6)
-                b.hand = pile_from_json(bd["hand"], COLOR_INDEX)
+                b.hand = pile_from_json(bd["hand"], COLOR_INDEX, f"{where}.hand")
                 b.corners = [COLOR_INDEX[c] for c in bd["corners"]]
             return s
         except (KeyError, TypeError, IndexError) as exc:
