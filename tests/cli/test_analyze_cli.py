@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_cli import run as run_cli
+from support.cli import run as run_cli
 
 from azulcam.vision.evaluate import compare
 

@@ -12,30 +12,11 @@ from typing import Any
 
 import pytest
 
-from azulcam.cli import main
 from azulcam.engine.record import Record, final_state
+from support.cli import assert_one_line_error, run
 
 SUBCOMMANDS = ("play", "score", "render", "layout", "calibrate", "analyze", "demo")
 REPORT_KEYS = {"format", "game", "rounds", "final", "winners", "breakdown"}
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """Run the CLI in-process: exit code (argparse exits through SystemExit), stdout, stderr."""
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_one_line_error(err: str) -> str:
-    """Bad input: a single line on stderr, no traceback."""
-    assert "Traceback" not in err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("azulcam ")
-    return lines[0]
 
 
 def check_report(report: dict[str, Any], players: int, game: str = "azul") -> None:

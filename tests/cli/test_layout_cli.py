@@ -8,7 +8,7 @@ import json
 import pytest
 
 from azulcam.calibration.layouts import load_layout
-from test_cli import run as run_cli
+from support.cli import run as run_cli
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

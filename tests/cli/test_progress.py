@@ -8,7 +8,7 @@ from pathlib import Path
 
 from azulcam.engine.record import Record
 from azulcam.synth import video
-from test_cli import run as run_cli
+from support.cli import run as run_cli
 
 from azulcam.progress import Progress, format_duration, progress
 

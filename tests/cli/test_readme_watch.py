@@ -9,7 +9,7 @@ import json
 import pytest
 
 from azulcam.engine.record import Record
-from test_cli import run
+from support.cli import run
 
 EVENTS = 12  # the deal and about ten moves: a short game keeps the test quick
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from test_cli import run as run_cli
+from support.cli import run as run_cli
 
 RECORD = Path(__file__).resolve().parents[2] / "fixtures" / "records" / "azul-2p-colored.json"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from test_cli import assert_one_line_error, run
+from support.cli import assert_one_line_error, run
 
 RECORD = Path(__file__).resolve().parents[2] / "fixtures" / "records" / "azul-2p-colored.json"
 

@@ -13,7 +13,7 @@ import pytest
 from azulcam.engine.observe import observation_of
 from azulcam.engine.record import Game, Record, replay
 from azulcam.synth.video import write_video
-from test_cli import assert_one_line_error, run
+from support.cli import assert_one_line_error, run
 
 RECORD = Path(__file__).resolve().parents[2] / "fixtures" / "records" / "azul-2p-colored.json"
 EVENTS = 5  # the deal and four moves

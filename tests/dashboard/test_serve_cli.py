@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
-from test_cli import assert_one_line_error, run  # noqa: E402
+from support.cli import assert_one_line_error, run
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -58,11 +58,13 @@ def test_the_reason_names_the_line_completed_and_the_floor():
 
 def test_the_assistant_beats_the_greedy_player_more_often_than_not():
     """A short check (the figure is bench/ai.py's): 40 playouts a move, 4 games, seats swapped."""
-    import sys
+    import importlib.util
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-    from ai import play
+    spec = importlib.util.spec_from_file_location("bench_ai", Path(__file__).resolve().parents[2] / "bench" / "ai.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    play = bench.play
 
     results = [play("azul", 2, seat, 700 + k, 0.0, "greedy", playouts=40)[0] for k in range(2) for seat in (0, 1)]
     assert sum(results) >= 3

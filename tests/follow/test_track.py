@@ -6,6 +6,7 @@ from azulcam.engine.players import make_player
 from azulcam.engine.record import Game, play_game, replay
 from azulcam.follow.explain import View, ZoneRead, exact_view, expected, loose_zone
 from azulcam.follow.track import ALERT_AFTER, Tracker
+from support.tracking import started
 
 
 def _sorted(events):
@@ -28,16 +29,6 @@ def _followed(game, options, players, seed, events, skip=0, misread=None):
             continue
         out += tracker.see(exact_view(state, float(k), misread))
     return truth, tracker, out
-
-
-def _started(seed=4, views=4):
-    truth = play_game("azul", [make_player("greedy", 1), make_player("greedy", 2)],
-                      {"wall": "colored", "jokers": False}, seed).record
-    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}), first_near=(700, 400))
-    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
-    for k in range(views):
-        tracker.see(exact_view(states[k], float(k)))
-    return truth, tracker, states
 
 
 @pytest.mark.parametrize("game, options, players", [
@@ -64,7 +55,7 @@ def test_a_slot_misread_all_along_does_not_stop_the_game():
 
 
 def test_an_unexplained_change_is_an_alert_once_it_lasts_and_nothing_is_committed():
-    truth, tracker, states = _started(seed=1, views=3)
+    truth, tracker, states = started(seed=1, views=3)
     events = len(tracker.game.record.events)
     # Tiles appear on a wall no move may have filled yet.
     wrong = {f"boards.1.wall.{r}.{r}": ZoneRead("blue", 0.999) for r in range(5)}
@@ -82,7 +73,7 @@ def test_an_unexplained_change_is_an_alert_once_it_lasts_and_nothing_is_committe
 
 
 def test_views_that_cannot_tell_two_moves_apart_wait_for_one_that_can():
-    truth, tracker, states = _started(seed=2, views=2)
+    truth, tracker, states = started(seed=2, views=2)
     move = truth.events[1]["move"]
     # The line the tiles went to is read as unsure as a coin toss: which line, the view cannot say.
     line = move["line"]
@@ -95,7 +86,7 @@ def test_views_that_cannot_tell_two_moves_apart_wait_for_one_that_can():
 
 
 def test_undo_and_replace_correct_the_record_and_refuse_what_the_rules_refuse():
-    truth, tracker, _ = _started()
+    truth, tracker, _ = started()
     assert _sorted(tracker.game.record.events) == _sorted(truth.events[:3])
     mover = truth.events[2]["player"]
     other = next(m for m in Game(truth.__class__(truth.game, truth.players, truth.options, truth.start_player,
@@ -114,7 +105,7 @@ def test_undo_and_replace_correct_the_record_and_refuse_what_the_rules_refuse():
 
 
 def test_a_zone_overruled_is_believed_over_the_camera():
-    truth, tracker, states = _started(views=3)
+    truth, tracker, states = started(views=3)
     # The next move's line read confidently wrong: no move explains the view...
     player = truth.events[2]["player"]
     view = exact_view(states[3], 3.0)
@@ -134,7 +125,7 @@ def test_a_zone_overruled_is_believed_over_the_camera():
 
 
 def test_a_commit_that_later_views_contradict_is_revised():
-    truth, tracker, states = _started(views=3)
+    truth, tracker, states = started(views=3)
     player = truth.events[2]["player"]
     # The view after the next move: its line read as the line below, surely (a misreading).
     view = exact_view(states[3], 3.0)
@@ -240,7 +231,7 @@ def test_a_centre_misread_where_the_game_was_taken_up_is_read_again_from_a_take_
 
 
 def test_a_view_no_game_can_be_taken_up_from_is_an_alert_and_nothing_is_committed():
-    truth, tracker, states = _started(views=0)
+    truth, tracker, states = started(views=0)
     tracker.join(1, [0, 0])
     before_deal = exact_view(states[0], 0.0)  # set-up: nothing to take yet
     assert tracker.see(before_deal) == []
@@ -287,7 +278,7 @@ def test_unseen_orders_that_leave_the_same_table_are_committed_with_the_points_u
 
 
 def test_a_game_nothing_explains_for_long_is_taken_up_again_from_the_table():
-    truth, tracker, states = _started(seed=4, views=6)
+    truth, tracker, states = started(seed=4, views=6)
     before = len(tracker.game.record.events)
     # The camera saw nothing for a dozen events of the round (too many for any search), then the
     # table stands still: a position a legal game shows.
@@ -309,7 +300,7 @@ def test_a_game_nothing_explains_for_long_is_taken_up_again_from_the_table():
 
 
 def test_a_game_left_unexplained_says_where_it_was_lost():
-    truth, tracker, states = _started(seed=1, views=3)
+    truth, tracker, states = started(seed=1, views=3)
     # Blue tiles off the coloured wall's blue spaces: no legal game shows them, none can be taken up.
     wrong = {f"boards.1.wall.{r}.{(r + 1) % 5}": ZoneRead("blue", 0.999) for r in range(5)}
     assert tracker.lost() is None
@@ -498,7 +489,7 @@ def test_three_tiles_of_a_display_read_alike_as_another_colour_are_read_again_at
 def test_a_deal_read_again_weighs_the_centre_as_the_views_since_read_it():
     # Two readings of a deal can explain today's view alike; the one that put tiles in the centre
     # where the views since saw none weighs the more (:meth:`Tracker._contradicted`).
-    _, tracker, states = _started(views=4)
+    _, tracker, states = started(views=4)
     assert [at for at, _ in tracker.seen_since_deal] == [2, 3]
     committed = {k: expected(states[k]) for k in (2, 3)}
     assert tracker._contradicted(committed, committed) == 0.0
@@ -510,7 +501,7 @@ def test_a_deal_read_again_weighs_the_centre_as_the_views_since_read_it():
 
 
 def test_a_glimpse_commits_what_it_explains_and_says_nothing_otherwise():
-    truth, tracker, states = _started(views=3)
+    truth, tracker, states = started(views=3)
     # A frame between two hands, the first move's tiles still settling: read as nothing anyone
     # played, it is passed over (no miss, no alert).
     blurred = exact_view(states[3], 3.0, {z: ZoneRead("red" if r.content != "red" else "blue", 0.99)
@@ -530,7 +521,7 @@ def test_a_position_taken_up_again_with_another_player_to_move_is_read_again_fro
     # The game lost, taken up again where the other player than the game's first is to move,
     # with a centre tile hidden under another until a player takes that colour from the centre:
     # the position is read again (who moves first there stays the position's).
-    truth, tracker, states = _started(seed=4, views=6)
+    truth, tracker, states = started(seed=4, views=6)
     before = len(tracker.game.record.events)
 
     def centre_take(k, j):

@@ -2,16 +2,13 @@
 change nothing."""
 
 import json
-import sys
-from pathlib import Path
 
 from azulcam.engine.record import Record
 from azulcam.follow.explain import exact_view
 from azulcam.follow.journal import Journal, read_journal
 from azulcam.follow.follower import Follower
 
-sys.path.insert(0, str(Path(__file__).parent))
-from test_track import _started  # noqa: E402
+from support.tracking import started
 
 
 def _watched(tracker, folder):
@@ -22,7 +19,7 @@ def _watched(tracker, folder):
 
 
 def test_corrections_are_journalled_recorded_and_announced(tmp_path):
-    truth, tracker, _ = _started()
+    truth, tracker, _ = started()
     watcher, said = _watched(tracker, tmp_path)
     kept = list(tracker.game.record.events)
     watcher.correct({"undo": True})
@@ -44,7 +41,7 @@ def test_corrections_are_journalled_recorded_and_announced(tmp_path):
 
 
 def test_a_lost_game_is_taken_up_again_from_the_table_as_it_stands(tmp_path):
-    truth, tracker, states = _started()
+    truth, tracker, states = started()
     watcher, said = _watched(tracker, tmp_path)
     kept = list(tracker.game.record.events)
     ahead = next(k for k in range(12, len(states)) if states[k].current_player >= 0)  # eight events unseen

@@ -12,19 +12,9 @@ import pytest
 
 from azulcam.calibration.layouts import LAYOUT_NAMES, load_layout
 from azulcam.synth import art
+from support.images import mean_bgr, slot_mask
 
 AZUL_COLORS = ("blue", "yellow", "red", "black", "white")
-
-
-def _mean_bgr(img: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    return img[..., :3][mask > 0].reshape(-1, 3).astype(np.float64).mean(axis=0)
-
-
-def _slot_mask(shape, polygon, w: int, h: int) -> np.ndarray:
-    mask = np.zeros(shape[:2], np.uint8)
-    pts = np.round(np.array([(x * w, y * h) for x, y in polygon]) - 0.5).astype(np.int32)
-    cv2.fillPoly(mask, [pts], 255)
-    return mask
 
 
 # --------------------------------------------------------------------------- tiles
@@ -79,14 +69,14 @@ def test_tile_side_color_is_darker_than_the_top():
             side = art.tile_side_color(game, kind)
             assert len(side) == 3 and all(isinstance(v, int) and 0 <= v <= 255 for v in side)
             img, _ = art.tile_sprite(game, kind, 32)
-            top = _mean_bgr(img, img[..., 3] == 255)
+            top = mean_bgr(img, img[..., 3] == 255)
             assert sum(side) < top.sum(), (game, kind)
     with pytest.raises(ValueError):
         art.tile_side_color("azul", "green")
 
 
 def test_azul_tile_colours_are_distinguishable():
-    means = {k: _mean_bgr(*(lambda im: (im, np.ones(im.shape[:2])))(art.tile_sprite("azul", k, 24)[0]))
+    means = {k: mean_bgr(*(lambda im: (im, np.ones(im.shape[:2])))(art.tile_sprite("azul", k, 24)[0]))
              for k in AZUL_COLORS + ("joker",)}
     kinds = list(means)
     for i, a in enumerate(kinds):
@@ -98,7 +88,7 @@ def test_pavilion_tile_colours_are_distinguishable():
     means = {}
     for k in art.PAVILION_TILES:
         img, _ = art.tile_sprite("pavilion", k, 40)
-        means[k] = _mean_bgr(img, img[..., 3] == 255)
+        means[k] = mean_bgr(img, img[..., 3] == 255)
     for i, a in enumerate(art.PAVILION_TILES):
         for b in art.PAVILION_TILES[i + 1:]:
             assert np.linalg.norm(means[a] - means[b]) > 40, (a, b)
@@ -155,7 +145,7 @@ def test_azul_wall_cells_show_their_printed_colour():
     walls = [s for s in layout.slots if s.id.startswith("wall.")]
     assert len(walls) == 25 and all(s.printed in refs for s in walls)
     for slot in walls:
-        mean = _mean_bgr(img, _slot_mask(img.shape, slot.polygon, w, h))
+        mean = mean_bgr(img, slot_mask(img.shape, slot.polygon, w, h))
         nearest = min(refs, key=lambda k: np.linalg.norm(mean - refs[k]))
         assert nearest == slot.printed, (slot.id, slot.printed, nearest, mean)
 
@@ -164,7 +154,7 @@ def test_azul_grey_wall_is_plain():
     layout = load_layout("azul-grey")
     img = art.board_art("azul-grey", 2.0)
     h, w = img.shape[:2]
-    means = [_mean_bgr(img, _slot_mask(img.shape, s.polygon, w, h)) for s in layout.slots if s.id.startswith("wall.")]
+    means = [mean_bgr(img, slot_mask(img.shape, s.polygon, w, h)) for s in layout.slots if s.id.startswith("wall.")]
     assert np.ptp(np.array(means), axis=0).max() < 12
     assert all(np.ptp(m) < 15 for m in means)  # grey: B, G and R about equal
 
@@ -178,7 +168,7 @@ def test_every_slot_is_visibly_printed(name):
     all_slots = np.zeros((h, w), np.uint8)
     masks = {}
     for s in layout.slots:
-        masks[s.id] = _slot_mask(img.shape, s.polygon, w, h)
+        masks[s.id] = slot_mask(img.shape, s.polygon, w, h)
         all_slots |= masks[s.id]
     ring_px = max(3, round(0.012 * w))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ring_px + 1, 2 * ring_px + 1))
@@ -186,7 +176,7 @@ def test_every_slot_is_visibly_printed(name):
         inside = cv2.erode(masks[s.id], np.ones((3, 3), np.uint8))
         ring = cv2.dilate(masks[s.id], kernel) & ~all_slots
         assert np.count_nonzero(ring) > 10, s.id
-        diff = np.linalg.norm(_mean_bgr(img, inside) - _mean_bgr(img, ring))
+        diff = np.linalg.norm(mean_bgr(img, inside) - mean_bgr(img, ring))
         assert diff > 15, (s.id, diff)
 
 
@@ -259,7 +249,7 @@ def test_families_differ_where_real_tables_do():
         for slot in layout.slots:
             if slot.id.startswith("wall."):
                 tile = art.tile_sprite("azul", slot.printed, 32, name)[0][..., :3].reshape(-1, 3).mean(axis=0)
-                gaps.append(np.linalg.norm(_mean_bgr(img, _slot_mask(img.shape, slot.polygon, w, h)) - tile))
+                gaps.append(np.linalg.norm(mean_bgr(img, slot_mask(img.shape, slot.polygon, w, h)) - tile))
         return float(np.mean(gaps))
 
     gaps = {name: print_gap(name) for name in art.FAMILIES}

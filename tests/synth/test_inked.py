@@ -8,7 +8,7 @@ import pytest
 
 from azulcam.calibration.layouts import LAYOUT_NAMES, load_layout
 from azulcam.synth import art, hands, inked
-from test_art import _mean_bgr, _slot_mask
+from support.images import mean_bgr, slot_mask
 
 AZUL_COLORS = ("blue", "yellow", "red", "black", "white")
 
@@ -51,9 +51,9 @@ def test_its_boards_print_every_slot_where_the_layout_says(name):
              for k in AZUL_COLORS}
     card = np.array(inked.CARD, float)
     for slot in layout.slots:
-        mask = _slot_mask(img.shape, slot.polygon, w, h)
-        mean = _mean_bgr(img, mask)
-        edge = _mean_bgr(img, mask - (mask & np.roll(np.roll(mask, 2, 0), 2, 1)))  # its outline
+        mask = slot_mask(img.shape, slot.polygon, w, h)
+        mean = mean_bgr(img, mask)
+        edge = mean_bgr(img, mask - (mask & np.roll(np.roll(mask, 2, 0), 2, 1)))  # its outline
         assert np.linalg.norm(edge - card) > 15, slot.id
         if name == "azul-colored" and slot.printed:
             assert min(tiles, key=lambda k: np.linalg.norm(mean - tiles[k])) == slot.printed, slot.id
