@@ -226,13 +226,14 @@ def empty_display_places(truth: dict[str, Any], rng: np.random.Generator) -> np.
 
 def reader_patches(image: np.ndarray, truth: dict[str, Any], calibration: Any | None, rng: np.random.Generator,
                    nudge_px: float = 1.5, empty_share: float = 0.4) -> Patches:
-    """The reading model's patches of one scene (:mod:`azulcam.vision.reader`; N x 32 x 32 x 6):
+    """The reading model's patches of one scene (:mod:`azulcam.vision.reader`; N x 32 x 32 x 9):
     every visible board slot (empty ones thinned to ``empty_share`` of the patches) beside the
-    same slot on the board bare, and every loose tile and the places of the empty displays
-    (:func:`empty_display_places`, read empty) beside zeros. ``calibration``: the same
+    same slot on the board bare and the photo's consensus of its print
+    (:func:`azulcam.vision.reader.consensus`), and every loose tile and the places of the empty
+    displays (:func:`empty_display_places`, read empty) beside zeros. ``calibration``: the same
     table photographed at the game's start (a scene of :func:`render.render_moments`), or None
-    for a scene read with no calibration: then, and for the Summer Pavilion supply, each slot is
-    beside the photo's consensus of its print (:func:`azulcam.vision.reader.consensus`). Each
+    for a scene read with no calibration: then, and for the Summer Pavilion supply, the bare
+    slot is zeros. Each
     view's corners are nudged on their own (neither a profile nor a calibration is exact)."""
     from ..vision import bare, reader
 
@@ -253,7 +254,7 @@ def reader_patches(image: np.ndarray, truth: dict[str, Any], calibration: Any | 
         cuts.append((layout, ids, now))
         cards.append(light.card_colour(image, homography, layout.name))
         centres.append(crops.slot_outlines(homography, layout, [layout.ids[0], layout.ids[-1]])[1].mean(axis=(0, 1)))
-    for (placement, prefix, filled, index), (layout, ids, now), ref in zip(boards, cuts, reader.consensus(cuts)):
+    for (placement, prefix, filled, index), (layout, ids, now), agreed in zip(boards, cuts, reader.consensus(cuts)):
         seen_ids = [n for n, i in enumerate(ids) if prefix + i not in hidden]
         if not seen_ids:
             continue
@@ -261,13 +262,13 @@ def reader_patches(image: np.ndarray, truth: dict[str, Any], calibration: Any | 
         if calibration is not None and index is not None:
             corners = calibration.truth["profile"]["boards"][index]["corners"]
             seen = board_homography(np.asarray(corners, np.float64) + rng.normal(0, nudge_px, (4, 2)))
-            ref = reader.bare_slot_patches(bare.rectified(calibration.image, seen, layout.name), layout, ids)
+            kept = reader.bare_slot_patches(bare.rectified(calibration.image, seen, layout.name), layout, ids)
         else:
-            ref = ref[seen_ids]
-        nows.append(reader.model_input(now[seen_ids], ref))
+            kept = None
+        nows.append(reader.model_input(now[seen_ids], kept, agreed[seen_ids]))
         labels += [label(game, filled.get(i)) for i in ids]
     labels_arr = np.array(labels, np.int64)
-    slots = np.concatenate(nows) if nows else np.zeros((0, 32, 32, 6), np.uint8)
+    slots = np.concatenate(nows) if nows else np.zeros((0, 32, 32, reader.CHANNELS), np.uint8)
     keep = np.ones(len(labels_arr), bool)
     empties = np.flatnonzero(labels_arr == 0)
     allowed = int(empty_share / (1 - empty_share) * max(int((labels_arr != 0).sum()), 1))
@@ -289,7 +290,7 @@ def reader_patches(image: np.ndarray, truth: dict[str, Any], calibration: Any | 
         nearest = np.linalg.norm(outlines.mean(axis=1)[:, None] - where[None], axis=2).argmin(axis=1)
         for k in np.unique(nearest):
             patches[nearest == k] = light.in_card_light(patches[nearest == k], known[k][1])
-        parts.append(reader.model_input(patches, None))
+        parts.append(reader.model_input(patches, None, None))
         part_labels.append(np.array([label(game, i["kind"]) for i in items] + [0] * len(places), np.int64))
     return Patches(np.concatenate(parts), np.concatenate(part_labels))
 

@@ -198,7 +198,7 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
 def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, BareBoard], model: Classifier, game: str,
                  without: Collection[str] = ()) -> tuple[list[tuple[str, str]], np.ndarray, list[str | None], np.ndarray]:
     """Every slot of every board read by the reading model (:mod:`reader`), each beside the same
-    slot on its board as calibration saw it bare where ``bare`` holds that board, else beside the
+    slot on its board as calibration saw it bare where ``bare`` holds that board, and beside the
     photo's consensus of its print (:func:`reader.consensus`): the slot ids
     ``(prefix, id)``, the N x K probabilities of the game's kinds, those K kinds (None: empty)
     and the slots' patches as the model saw them (N x 32 x 32 x 3). One batched call; the kinds
@@ -214,9 +214,9 @@ def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, Bar
     for view, (layout, _, _) in zip(boards, cuts):
         board = bare.get(view.placement.player) if view.placement.player is not None else None
         kept.append(board if board is not None and board.layout == layout.name else None)
-    agreed = reader.consensus(cuts) if any(b is None for b in kept) else [None] * len(cuts)
-    for board, (layout, ids, now), ref in zip(kept, cuts, agreed):
-        inputs.append(reader.model_input(now, reader.bare_slot_patches(board.image, layout, ids) if board else ref))
+    for board, (layout, ids, now), agreed in zip(kept, cuts, reader.consensus(cuts)):
+        inputs.append(reader.model_input(now, reader.bare_slot_patches(board.image, layout, ids) if board else None,
+                                         agreed))
     patches = np.concatenate(inputs) if inputs else np.zeros((0, crops.PATCH, crops.PATCH, reader.CHANNELS), np.uint8)
     probabilities, kinds = model.game_probabilities(patches, game, without)
     return slot_ids, probabilities, kinds, patches[..., :3]
@@ -263,7 +263,7 @@ def reader_loose(image: np.ndarray, outlines: np.ndarray, boards: list[BoardView
     """Loose tiles (``outlines``, N x 4 x 2 pixels) read by the reading model
     (:func:`loose_patches`), beside zeros (no bare view of a loose tile), as none of the kinds
     ``without`` (those the game's options rule out)."""
-    return model.classify(reader.model_input(loose_patches(image, outlines, boards), None), game, without)
+    return model.classify(reader.model_input(loose_patches(image, outlines, boards), None, None), game, without)
 
 
 def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None,

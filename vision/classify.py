@@ -39,7 +39,7 @@ class ModelError(ValueError):
 
 
 class Classifier(Protocol):
-    """What the pipeline asks of a reader: N x 32 x 32 x 6 patches (:func:`reader.model_input`)."""
+    """What the pipeline asks of a reader: N x 32 x 32 x 9 patches (:func:`reader.model_input`)."""
 
     def game_probabilities(self, patches: np.ndarray, game: str, without: Collection[str] = ()
                            ) -> tuple[np.ndarray, list[str | None]]: ...

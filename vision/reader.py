@@ -4,16 +4,18 @@ A classifier that learned one printing reads another's strongly printed bare spa
 one thing every copy of the game shares is that a tile is a body lying on its space; what the
 space looks like without one is learned from the table itself. So the reading model
 (``models/reader.onnx``, trained by ``models/train_reader.py`` on every art family the renderer
-draws) reads six channels per slot:
+draws) reads nine channels per slot:
 
 1. the slot as the photo shows it (:func:`slot_patches`), its board's card shown neutral grey
    (:func:`azulcam.vision.light.in_card_light`): the same board in any light;
-2. the same slot bare, in its own card light: on the board calibration kept bare
-   (:func:`bare_slot_patches`) where there is one; else the photo's own consensus of that print
-   (:func:`consensus`: every slot printed alike, on every board of that side in the photo, most of
-   them bare in most of a game); zeros for loose tiles.
+2. the same slot bare, in its own card light, on the board calibration kept bare
+   (:func:`bare_slot_patches`), or zeros where none was kept;
+3. the photo's own consensus of that slot's print (:func:`consensus`: every slot printed alike, on
+   every board of that side in the photo, most of them bare in most of a game).
 
-Both are cut by the same code, the bare one from the board's view in its own plane
+Loose tiles have neither reference (zeros). Each reference has its own channels: an exact bare
+board and a consensus with tiles among it deserve different trust, which one model learns only if
+it can tell them apart. The slot and its bare view are cut by the same code, the bare one from the board's view in its own plane
 (:func:`azulcam.vision.bare.rectified`), so that training and reading cannot drift apart.
 """
 
@@ -32,11 +34,11 @@ READER_NAME = "reader.onnx"
 READ_MARGIN = 0.2
 #: What the reading model's ``input_format`` metadata says; the reader refuses a model that
 #: does not say so.
-INPUT_FORMAT = ("float32 NHWC 0..255, 6 channels: BGR of the slot in its board's card light "
-                f"(light.in_card_light, READ_MARGIN {READ_MARGIN}), then BGR of the same slot bare, in its card "
-                "light: on the board calibration kept bare, else the photo's consensus of its print "
-                "(reader.consensus), or zeros")
-CHANNELS = 6
+INPUT_FORMAT = ("float32 NHWC 0..255, 9 channels: BGR of the slot in its board's card light "
+                f"(light.in_card_light, READ_MARGIN {READ_MARGIN}), then BGR of the same slot on the board "
+                "calibration kept bare, in its card light, or zeros, then BGR of the photo's consensus of its "
+                "print (reader.consensus), or zeros")
+CHANNELS = 9
 
 
 def slot_patches(image: np.ndarray, homography: np.ndarray, layout: Layout, ids: list[str] | None = None
@@ -92,6 +94,7 @@ def consensus(boards: list[tuple[Layout, list[str], np.ndarray]]) -> list[np.nda
             for layout, ids, now in boards]
 
 
-def model_input(now: np.ndarray, bare: np.ndarray | None) -> np.ndarray:
-    """The model's six channels: ``now`` (N x 32 x 32 x 3), then ``bare`` or zeros."""
-    return np.concatenate([now, np.zeros_like(now) if bare is None else bare], axis=3)
+def model_input(now: np.ndarray, bare: np.ndarray | None, agreed: np.ndarray | None) -> np.ndarray:
+    """The model's nine channels: ``now`` (N x 32 x 32 x 3), then ``bare`` (the calibration's)
+    and ``agreed`` (the photo's :func:`consensus`), each or zeros."""
+    return np.concatenate([now] + [np.zeros_like(now) if r is None else r for r in (bare, agreed)], axis=3)

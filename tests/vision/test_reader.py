@@ -72,21 +72,23 @@ def test_a_bare_slot_now_looks_like_the_same_slot_at_calibration(moments):
     empty = np.array([filled.get(i) is None for i in ids])
     assert empty.any() and (~empty).any()
     assert np.median(difference[empty]) < 0.5 * np.median(difference[~empty])
-    both = reader.model_input(now, then)
+    both = reader.model_input(now, then, now)
     assert both.shape == (len(ids), 32, 32, reader.CHANNELS)
-    assert not reader.model_input(now, None)[..., 3:].any()
+    assert np.array_equal(both[..., 3:6], then) and np.array_equal(both[..., 6:], now)
+    assert not reader.model_input(now, None, None)[..., 3:].any()
 
 
 def test_training_patches_pair_each_slot_with_its_bare_self(moments):
     calibration, scene = moments
     with_ref = reader_patches(scene.image, scene.truth, calibration, np.random.default_rng(0))
     without = reader_patches(scene.image, scene.truth, None, np.random.default_rng(0))
-    assert with_ref.images.shape[1:] == (32, 32, 6) and len(with_ref.images) == len(with_ref.labels)
+    assert with_ref.images.shape[1:] == (32, 32, reader.CHANNELS) and len(with_ref.images) == len(with_ref.labels)
     assert with_ref.labels.max() < len(CLASSES) and (with_ref.labels != 0).any() and (with_ref.labels == 0).any()
-    for patches in (with_ref, without):  # beside calibration's bare board, or the photo's consensus
-        slots = patches.images[..., 3:].any(axis=(1, 2, 3))
-        assert slots.any() and not slots.all()  # the loose tiles have no bare view
-    assert not np.array_equal(with_ref.images[..., 3:], without.images[..., 3:])
+    for patches in (with_ref, without):  # every slot beside the photo's consensus; loose tiles beside nothing
+        slots = patches.images[..., 6:].any(axis=(1, 2, 3))
+        assert slots.any() and not slots.all()
+        assert not patches.images[~slots, ..., 3:].any()
+    assert with_ref.images[..., 3:6].any() and not without.images[..., 3:6].any()  # the bare board, if kept
 
 
 def test_slots_printed_alike_form_one_group_per_print():
@@ -185,8 +187,9 @@ def test_empty_displays_are_taught_as_their_print():
     assert (patches.labels == 0).sum() >= min(len(places), 12)
 
 
-def test_each_slot_is_read_beside_its_bare_self_or_else_the_photos_consensus(moments):
-    """A board calibration kept bare is read beside it; the others beside the photo's consensus."""
+def test_each_slot_is_read_beside_its_bare_self_and_the_photos_consensus(moments):
+    """A board calibration kept bare is read beside it, the others beside zeros; every board beside
+    the photo's consensus of its print."""
     from azulcam.calibration.profile import Profile
     from azulcam.vision.analyze import BoardView, reader_slots
     from azulcam.vision.register import Registration
@@ -212,12 +215,14 @@ def test_each_slot_is_read_beside_its_bare_self_or_else_the_photos_consensus(mom
     slot_ids, _, _, _ = reader_slots(scene.image, views, {first.placement.player: kept}, seen, "azul")
     layout = load_layout(first.placement.layout)
     mine = [n for n, (prefix, _) in enumerate(slot_ids) if prefix == f"boards.{first.placement.player}"]
-    assert np.array_equal(seen.patches[mine, ..., 3:], reader.bare_slot_patches(kept.image, layout, list(layout.ids)))
+    assert np.array_equal(seen.patches[mine, ..., 3:6],
+                          reader.bare_slot_patches(kept.image, layout, list(layout.ids)))
     cuts = [(load_layout(v.placement.layout), *reader.slots_in_card_light(scene.image, v.homography,
                                                                          load_layout(v.placement.layout), v.card))
             for v in views]
     others = [n for n in range(len(slot_ids)) if n not in mine]
-    assert np.array_equal(seen.patches[others, ..., 3:], np.concatenate(reader.consensus(cuts)[1:]))
+    assert not seen.patches[others, ..., 3:6].any()
+    assert np.array_equal(seen.patches[..., 6:], np.concatenate(reader.consensus(cuts)))
 
 
 def test_a_kind_the_options_rule_out_is_never_read(moments):
@@ -229,7 +234,7 @@ def test_a_kind_the_options_rule_out_is_never_read(moments):
     placement = scene.truth["profile"]["boards"][0]
     layout = load_layout(placement["layout"])
     _, now = reader.slot_patches(scene.image, board_homography(np.asarray(placement["corners"], np.float64)), layout)
-    patches = reader.model_input(now, None)
+    patches = reader.model_input(now, None, reader.consensus([(layout, list(layout.ids), now)])[0])
     model = default_classifier()
     every, kinds = model.game_probabilities(patches, "azul")
     some, same = model.game_probabilities(patches, "azul", {"joker"})
