@@ -243,7 +243,7 @@ def test_the_french_page_is_french_throughout_alerts_and_refusals_included(serve
     page.click("#undo")  # nothing to undo in a new game: said in place, in French
     page.wait_for_function("document.getElementById('controls-note').textContent.length > 0", timeout=10_000)
     assert page.locator("#controls-note").inner_text() == "rien à annuler : aucun événement n'est encore enregistré"
-    _shot(page, "dashboard-phone-fr", full_page=True)
+    _shot(page, "dashboard-desktop-fr", full_page=True)
     page.select_option("#lang", "en")
     page.wait_for_function("document.documentElement.lang === 'en'", timeout=10_000)
     assert page.locator("#undo").inner_text() == "Undo the last move"
