@@ -240,6 +240,7 @@ def test_the_french_page_is_french_throughout_alerts_and_refusals_included(serve
     page.click("#new-game")
     page.click("#new-game-yes")
     page.wait_for_function("document.querySelectorAll('#log li').length === 0", timeout=10_000)
+    page.wait_for_selector("#replace", state="hidden", timeout=10_000)  # no move to replace in a new game: no form
     page.click("#undo")  # nothing to undo in a new game: said in place, in French
     page.wait_for_function("document.getElementById('controls-note').textContent.length > 0", timeout=10_000)
     assert page.locator("#controls-note").inner_text() == "rien à annuler : aucun événement n'est encore enregistré"
@@ -262,6 +263,7 @@ def test_a_first_run_is_set_up_from_the_page_without_a_command_line(served, firs
         time.sleep(0.05)
     try:
         page, errors = _page(browser, f"http://127.0.0.1:{port}/", PHONE, locale="fr-FR", ready="#find")
+        page.wait_for_function("document.documentElement.lang === 'fr'", timeout=10_000)
         assert page.url.endswith("/setup") and page.locator("h1").inner_text() == "Installer la table"
         page.wait_for_function("document.getElementById('snapshot').naturalWidth > 0", timeout=10_000)
         page.select_option("#players", "4")
