@@ -194,18 +194,23 @@ class LiveGame:
         outcome: Future = Future()
 
         def made() -> None:
+            # Made all the same where the asker has gone (its future cancelled): only the answer is dropped.
+            asked = outcome.set_running_or_notify_cancel()
             try:
                 if command == {"new": True}:
                     self._begin_new_game()
-                    outcome.set_result(None)
-                    return
-                overrule = command.get("overrule")
-                refused = self.watcher.correct(command)
-                if refused is None and isinstance(overrule, dict) and overrule.get("content") is None:
-                    self.learn_empty(str(overrule.get("zone")))
-                outcome.set_result(refused)
+                    refused = None
+                else:
+                    overrule = command.get("overrule")
+                    refused = self.watcher.correct(command)
+                    if refused is None and isinstance(overrule, dict) and overrule.get("content") is None:
+                        self.learn_empty(str(overrule.get("zone")))
             except Exception as exc:  # noqa: BLE001 (the page is answered; the watch goes on)
-                outcome.set_exception(exc)
+                if asked:
+                    outcome.set_exception(exc)
+                return
+            if asked:
+                outcome.set_result(refused)
 
         self._tasks.put(made)
         return outcome
@@ -237,7 +242,7 @@ class LiveGame:
 
     def _run_tasks(self) -> None:
         while not self._tasks.empty():
-            self._tasks.get_nowait()()
+            self._tasks.get_nowait()()  # each task answers its own failure (see correct)
 
     def _begin_new_game(self) -> None:
         tracker = self.watcher.tracker

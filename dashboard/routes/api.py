@@ -17,8 +17,9 @@ from ..problems import refusal
 from ..schemas import Alternative, Correction, Health, Outcome, State, Strings, Suggestions, ZoneChoices
 
 #: Seconds a correction's request waits for the watch thread to make it (it is made between two
-#: frames); past it the answer is 202 and the outcome comes on ``/events``.
-CORRECTION_WAIT = 3.0
+#: frames, a read of the table at most, under a second on a quiet machine); past it the answer is
+#: 202 and the outcome comes on ``/events``.
+CORRECTION_WAIT = 10.0
 
 router = APIRouter(prefix="/api")
 
@@ -73,8 +74,8 @@ async def corrections(correction: Correction, live: Live, response: Response) ->
     it within :data:`CORRECTION_WAIT` (its outcome then comes on ``/events``)."""
     command = correction.command()
     outcome = live.correct(command)
-    try:
-        refused = await asyncio.wait_for(asyncio.wrap_future(outcome), CORRECTION_WAIT)
+    try:  # shielded: a correction not answered in time is still made (and announced on /events)
+        refused = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(outcome)), CORRECTION_WAIT)
     except asyncio.TimeoutError:
         response.status_code = 202
         return {"accepted": command, "done": False}

@@ -156,3 +156,21 @@ def test_listing_games_does_not_parse_their_records(tmp_path):
     history._db.execute("UPDATE games SET record = 'not json' WHERE id = ?", (game,))
     assert history.games()[0]["id"] == game  # listed all the same; only its record page would fail
     history.shut()
+
+
+def test_a_correction_answered_before_it_is_made_is_still_made_and_the_watch_goes_on(following, make_client, monkeypatch):
+    from azulcam.dashboard.routes import api
+
+    live, history, _ = following(3)
+    client = make_client(live, history)
+    monkeypatch.setattr(api, "CORRECTION_WAIT", 0.0)  # the watch thread never in time
+    reply = client.post("/api/corrections", json={"undo": True})
+    assert reply.status_code == 202 and not reply.json()["done"]
+    for _ in range(100):
+        if client.get("/api/state").json()["events"] == 2:
+            break
+        live.done.wait(0.05)
+    assert client.get("/api/state").json()["events"] == 2  # made all the same
+    monkeypatch.setattr(api, "CORRECTION_WAIT", 10.0)
+    assert client.post("/api/corrections", json={"undo": True}).status_code == 200  # and the watch thread lives on
+    assert client.get("/api/state").json()["events"] == 1
