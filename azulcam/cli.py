@@ -698,17 +698,6 @@ def _bounded(kind: type, low: float, high: float, low_open: bool = False) -> Any
     return parse
 
 
-def _port_number(text: str) -> int:
-    """An argparse type: a TCP port, 1 to 65535."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a port is a whole number, not {text!r}") from None
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"a port lies in 1..65535, not {port}")
-    return port
-
-
 def _port_free(host: str, port: int) -> None:
     """BadInput unless ``host``:``port`` can be served on now (another program may hold it)."""
     import socket
@@ -1010,7 +999,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                    "it, the one the page's set-up kept in --data, else the page sets "
                                                    "the table up (/setup)")
     v.add_argument("--host", default="127.0.0.1", help="address to serve on (another than this machine's needs --token)")
-    v.add_argument("--port", type=_port_number, default=8000, help="port to serve on (1 to 65535)")
+    v.add_argument("--port", type=_bounded(int, 1, 65535), default=8000, help="port to serve on (1 to 65535)")
     v.add_argument("--token", default=None, help="a secret (8 characters or more) every write must carry, and on "
                                                  "another address than this machine's every request; open the "
                                                  "pages once as /?token=TOKEN")

@@ -8,7 +8,7 @@ from typing import Any
 from ..engine import pavilion_board as topo
 from ..engine.observe import TILE_ORDER
 from ..engine.record import Game, Record
-from ..follow.corrections import check_overrule
+from ..follow.corrections import check_overrule, is_loose
 from ..follow.explain import empty_content, expected
 from ..follow.track import Refused
 from ..i18n import LANGUAGES, messages, places
@@ -16,11 +16,6 @@ from ..i18n import LANGUAGES, messages, places
 #: The most tiles a zone of loose tiles may be said to hold: a display's four, or any count of
 #: each kind in the centre or beside a board.
 DISPLAY_TILES, LOOSE_TILES = 4, 20
-
-
-def is_loose(zone: str) -> bool:
-    """Whether ``zone`` holds loose tiles (a display, the centre, a Summer Pavilion hand)."""
-    return zone == "center" or zone.startswith("factories.") or zone.endswith(".hand")
 
 
 def zone_choices(game: Game, zone: str) -> dict[str, Any]:

@@ -41,10 +41,6 @@ class Searcher:
         finally:
             self._running.release()
 
-    @property
-    def busy(self) -> bool:
-        return self._running.locked()
-
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)

@@ -102,6 +102,11 @@ def parsed(data: Any) -> Correction:
         raise Refused("follow.bad_correction", field=where, problem=first["msg"]) from None
 
 
+def is_loose(zone: str) -> bool:
+    """Whether ``zone`` holds loose tiles (a display, the centre, a Summer Pavilion hand)."""
+    return zone == "center" or zone.startswith("factories.") or zone.endswith(".hand")
+
+
 def check_overrule(zone: str, content: Any, state: Any) -> None:
     """Raises :class:`Refused` (``follow.bad_zone``) unless ``zone`` is one of the game of
     ``state`` and ``content`` something the rules let lie there: a slot holds one tile of the
@@ -114,9 +119,8 @@ def check_overrule(zone: str, content: Any, state: Any) -> None:
     if not re.fullmatch(ZONE_PATTERN, zone) or zone.endswith(".hand") and state.game == "azul":
         # (tiles lie beside a board in Summer Pavilion only)
         raise Refused("follow.bad_zone", zone=zone[:40], content=repr(content))
-    loose = zone == "center" or zone.startswith("factories.") or zone.endswith(".hand")
     ok = False
-    if loose:
+    if is_loose(zone):
         displays = len(state.to_json()["factories"])
         ok = (isinstance(content, list) and all(t in tiles for t in content)
               and (not zone.startswith("factories.") or int(zone.split(".")[1]) < displays)

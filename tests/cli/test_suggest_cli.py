@@ -90,12 +90,20 @@ def test_every_move_listed_rests_on_enough_playouts_and_a_long_list_lists_them_a
     assert len({json.dumps(m["move"], sort_keys=True) for m in moves}) == len(moves)
 
 
-def test_the_chance_to_win_applies_the_games_tie_break():
+def test_the_chance_to_win_applies_the_games_tie_break(monkeypatch):
     """Two players level on points: Azul gives the game to the one with more complete wall rows."""
+    import random
+
     from azulcam.engine import ai
 
-    class Ended:
-        game, phase = "azul", "end"
+    class Ended:  # a playout already over: only its verdict counts
+        game, phase, current_player = "azul", "end", ai.TERMINAL
+
+        def copy(self):
+            return self
+
+        def play_unchecked(self, move):
+            pass
 
         def scores(self):
             return [30, 30]
@@ -103,16 +111,7 @@ def test_the_chance_to_win_applies_the_games_tie_break():
         def winners(self):
             return [1]  # the tie-break's choice
 
+    monkeypatch.setattr(ai, "_penalties", lambda state, player: 0)
     candidate = ai.Suggestion(move=None, player=1)
-    state = Ended()
-    original = ai._penalties
-    try:
-        ai._penalties = lambda s, p: 0
-        # a playout that is already over: only its verdict is counted
-        state.copy = lambda: state
-        state.play_unchecked = lambda move: None
-        state.current_player = ai.TERMINAL
-        ai._playout(state, candidate, __import__("random").Random(0))
-    finally:
-        ai._penalties = original
+    ai._playout(Ended(), candidate, random.Random(0))
     assert candidate.wins == 1.0  # not the half a shared win would give
