@@ -812,15 +812,14 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 def _with_bare_boards(image: object, profile: dict, out: str) -> dict:
     """The profile with each board's bare look (:mod:`vision.bare`) saved beside ``out`` and named."""
     from .calibration.profile import Profile
+    from .follow.setup import with_bare
     from .vision.analyze import bare_boards
-    from .vision.bare import BareError, save_bare_boards
+    from .vision.bare import BareError
 
-    boards = bare_boards(image, Profile.from_json(profile), _reading_model())
     try:
-        named = save_bare_boards(boards, out)
+        return with_bare(profile, bare_boards(image, Profile.from_json(profile), _reading_model()), Path(out))
     except BareError as exc:
         raise BadInput(str(exc)) from None
-    return {**profile, "boards": [{**b, "bare": named[b["player"]]} if b["player"] in named else b for b in profile["boards"]]}
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from starlette.datastructures import URL, Headers, QueryParams
+from starlette.responses import RedirectResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .problems import answer
@@ -83,8 +84,6 @@ class Guard:
 
     def _welcome(self, url: URL, query: QueryParams) -> Any:
         """A first visit with the token: the cookie, and on to the same address without it."""
-        from starlette.responses import RedirectResponse
-
         rest = urlencode([(k, v) for k, v in query.multi_items() if k != "token"])
         target = url.path + (f"?{rest}" if rest else "")
         response = RedirectResponse(target, status_code=303)

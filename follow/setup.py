@@ -19,6 +19,7 @@ from ..vision.analyze import bare_boards
 from ..vision.bare import save_bare_boards
 from ..vision.calibrate import CalibrationError, Match, confirm_boards, find_boards, profile_json
 from ..vision.register import register_board
+from .journal import write_atomically
 from .track import Refused
 
 def layout_of(game: str, side: str) -> str:
@@ -69,13 +70,17 @@ def table_profile(image: np.ndarray, game: str, options: dict[str, Any], boards:
     return profile, bare_boards(image, profile, classifier)
 
 
-def keep_profile(profile: Profile, bare: dict[int, Any], path: Path) -> Profile:
-    """``profile`` written to ``path`` (whole or not at all), each board's bare look beside it
-    as ``calibrate --bare`` keeps them; the profile as written, naming them."""
+def with_bare(data: dict[str, Any], bare: dict[int, Any], path: Path) -> dict[str, Any]:
+    """A profile's JSON with each board's bare look (:mod:`azulcam.vision.bare`) saved beside
+    ``path`` and named in its board's ``bare`` key, as ``calibrate --bare`` keeps them. Raises
+    :class:`~azulcam.vision.bare.BareError` naming a file it cannot write."""
     named = save_bare_boards(bare, path)
-    data = profile.to_json()
-    data["boards"] = [{**b, "bare": named[b["player"]]} if b["player"] in named else b for b in data["boards"]]
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    return {**data, "boards": [{**b, "bare": named[b["player"]]} if b["player"] in named else b for b in data["boards"]]}
+
+
+def keep_profile(profile: Profile, bare: dict[int, Any], path: Path) -> Profile:
+    """``profile`` written to ``path`` (whole or not at all) with each board's bare look beside
+    it (:func:`with_bare`); the profile as written, naming them."""
+    data = with_bare(profile.to_json(), bare, path)
+    write_atomically(path, json.dumps(data, indent=1) + "\n")
     return Profile.from_json(data)
