@@ -129,12 +129,16 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _load_record(path: str) -> Record:
+    """The record at ``path`` (``-``: standard input), its form checked field by field
+    (:mod:`azulcam.formats`) before the engine reads it."""
+    from .formats import FormatError
+    from .formats.record import read_record
+
+    data = _load_json(path, "record")
     try:
-        if path == "-":
-            return Record.loads(sys.stdin.read())
-        return Record.load(path)
-    except OSError as exc:
-        raise BadInput(f"cannot read record {path}: {exc.strerror}") from None
+        return Record.from_json(read_record(data))
+    except FormatError as exc:
+        raise BadInput(f"record {path}: {exc}") from None
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -578,7 +582,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     from .engine.record import Game, Record
 
     try:
-        record = Record.from_json(_load_json(args.record, "record"))
+        record = _load_record(args.record)
         at = len(record.events) if args.at is None else args.at
         if not 0 <= at <= len(record.events):
             raise BadInput(f"--at {at}: the record has {len(record.events)} events")

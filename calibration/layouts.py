@@ -15,18 +15,20 @@ import math
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import cv2
 import numpy as np
+from pydantic import Field, model_validator
 
 from ..engine import pavilion_board as topo
 from ..engine.azul import COLORS as AZUL_COLORS, SCORE_TRACK_TOP
 from ..engine.errors import show
+from ..formats import FormatError, checked
+from ..formats.fields import Form, Name, Number, Text
+from ..formats.problems import refusal
 
 LAYOUT_FORMAT = "azulcam-layout/1"
-_LAYOUT_KEYS = ("format", "name", "size_mm", "slots", "track")
-_SLOT_KEYS = ("id", "polygon", "printed", "number")
 #: An Azul score track's cells: 0 to 100.
 TRACK_CELLS = SCORE_TRACK_TOP + 1
 LAYOUT_NAMES: tuple[str, ...] = ("azul-colored", "azul-grey", "pavilion-colored", "pavilion-grey", "pavilion-scoring")
@@ -35,7 +37,53 @@ Point = tuple[float, float]
 
 
 class LayoutError(ValueError):
-    """A layout that cannot be read or used; the message names the file and the slot."""
+    """A layout that cannot be read or used; the message names the file, and the field or the slot.
+    Where the format's model refused it, ``code`` and ``params`` word that refusal from the
+    catalogue (:class:`azulcam.formats.FormatError`); otherwise they are ``None``."""
+
+    def __init__(self, message: str, code: str | None = None, params: dict[str, Any] | None = None) -> None:
+        self.code, self.params = code, params
+        super().__init__(message)
+
+
+#: ``[x, y]`` in fractions of a board's width and height.
+FractionPoint = Annotated[list[Number], Field(min_length=2, max_length=2)]
+Polygon = Annotated[list[FractionPoint], Field(min_length=3)]
+
+
+class SlotModel(Form):
+    """One slot of ``azulcam-layout/1``."""
+
+    id: Name
+    polygon: Polygon
+    printed: Text | None = None
+    number: int | None = None
+
+
+class LayoutModel(Form):
+    """``azulcam-layout/1``: its form. What its slots must be (each slot of the board named by
+    ``name``, once, on the board, convex, apart) is :func:`check_layout`'s."""
+
+    format: Literal["azulcam-layout/1"]
+    name: Text
+    size_mm: Annotated[list[Annotated[Number, Field(gt=0)]], Field(min_length=2, max_length=2)]
+    slots: Annotated[list[SlotModel], Field(min_length=1)]
+    track: list[Polygon] = []
+
+    @model_validator(mode="after")
+    def printed_in_the_games_colours(self) -> "LayoutModel":
+        colors = _printed_colors(self.name)
+        for n, slot in enumerate(self.slots):
+            if colors is not None and slot.printed is not None and slot.printed not in colors:
+                expected = ", ".join(map(repr, colors[:-1])) + f" or {colors[-1]!r}"
+                raise refusal(("slots", n, "printed"), "literal_error", expected=expected)
+        return self
+
+
+def _printed_colors(name: str) -> tuple[str, ...] | None:
+    """The colours a board of the layout ``name`` may show printed under a slot (``None``: a name
+    of no game, which :func:`check_layout` refuses)."""
+    return AZUL_COLORS if name.startswith("azul") else topo.COLORS if name.startswith("pavilion") else None
 
 
 def expected_slots(name: str) -> tuple[str, ...]:
@@ -118,47 +166,15 @@ class Layout:
 
     @classmethod
     def from_json(cls, data: Any, source: str = "layout") -> "Layout":
-        """Read and check a layout. Raises :class:`LayoutError` naming ``source`` and the slot."""
-        if not isinstance(data, dict) or data.get("format") != LAYOUT_FORMAT:
-            raise LayoutError(f"{source}: not an {LAYOUT_FORMAT} layout")
-        unknown = sorted(str(k) for k in data if k not in _LAYOUT_KEYS)
-        if unknown:
-            raise LayoutError(f"{source}: unknown key {unknown[0]!r} (a layout has {', '.join(_LAYOUT_KEYS)})")
-        name = data.get("name")
-        if not isinstance(name, str) or not name:
-            raise LayoutError(f"{source}: the layout needs a name, not {show(name)}")
-        size = data.get("size_mm")
-        if not (isinstance(size, list) and len(size) == 2 and all(is_number(v) and v > 0 for v in size)):
-            raise LayoutError(f"{source}: size_mm must be [width, height] in millimetres, not {show(size)}")
-        raw = data.get("slots")
-        if not isinstance(raw, list) or not raw:
-            raise LayoutError(f"{source}: slots must be a non-empty list, not {show(raw)}")
-        colors = AZUL_COLORS if name.startswith("azul") else topo.COLORS if name.startswith("pavilion") else None
-        slots = []
-        for n, s in enumerate(raw):
-            where = f"{source}: slot {n}"
-            if not isinstance(s, dict) or not isinstance(s.get("id"), str) or not s["id"]:
-                raise LayoutError(f"{where}: a slot needs an id (a slot name such as wall.0.0), not {show(s)}")
-            where = f"{source}: slot {s['id'] if len(s['id']) <= 60 else show(s['id'])}"
-            unknown = sorted(str(k) for k in s if k not in _SLOT_KEYS)
-            if unknown:
-                raise LayoutError(f"{where}: unknown key {unknown[0]!r} (a slot has {', '.join(_SLOT_KEYS)})")
-            poly = s.get("polygon")
-            if not _is_polygon(poly):
-                raise LayoutError(f"{where}: polygon must be a list of at least 3 [x, y] points, not {show(poly)}")
-            printed, number = s.get("printed"), s.get("number")
-            if printed is not None and not (isinstance(printed, str) and (colors is None or printed in colors)):
-                names = f" ({', '.join(colors)})" if colors else ""
-                raise LayoutError(f"{where}: printed must be a colour name{names}, not {show(printed)}")
-            if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
-                raise LayoutError(f"{where}: number must be an integer, not {show(number)}")
-            slots.append(Slot(s["id"], tuple((float(x), float(y)) for x, y in poly), printed, number))
-        track = data.get("track", [])
-        if not (isinstance(track, list) and all(_is_polygon(cell) for cell in track)):
-            raise LayoutError(f"{source}: track must be a list of score cells, each a list of at least 3 [x, y] "
-                              f"points, not {show(track) if len(show(track)) <= 80 else show(track)[:80] + '...'}")
-        layout = cls(name, (float(size[0]), float(size[1])), tuple(slots),
-                     tuple(tuple((float(x), float(y)) for x, y in cell) for cell in track))
+        """Read and check a layout: its form (:class:`LayoutModel`), then its slots
+        (:func:`check_layout`). Raises :class:`LayoutError` naming ``source`` and the field or slot."""
+        try:
+            model = checked(LayoutModel, data)
+        except FormatError as exc:
+            raise LayoutError(f"{source}: {exc}", exc.code, exc.params) from None
+        layout = cls(model.name, (model.size_mm[0], model.size_mm[1]),
+                     tuple(Slot(s.id, _points(s.polygon), s.printed, s.number) for s in model.slots),
+                     tuple(_points(cell) for cell in model.track))
         problems = check_layout(layout)
         if problems:
             raise LayoutError(f"{source}: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
@@ -181,10 +197,8 @@ def _track_json(track: tuple[tuple[Point, ...], ...]) -> list[list[list[float]]]
     return [[[round(x, 5), round(y, 5)] for x, y in cell] for cell in track]
 
 
-def _is_polygon(poly: Any) -> bool:
-    """A list of at least three [x, y] points, each a finite number."""
-    return (isinstance(poly, list) and len(poly) >= 3
-            and all(isinstance(p, list) and len(p) == 2 and all(is_number(v) for v in p) for p in poly))
+def _points(polygon: list[list[float]]) -> tuple[Point, ...]:
+    return tuple((x, y) for x, y in polygon)
 
 
 def is_number(v: Any) -> bool:

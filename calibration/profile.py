@@ -3,40 +3,47 @@
 A profile names each player's board layout and the image pixels of its four corners (top
 left, top right, bottom right, bottom left as its owner sees it); from them a homography
 maps board fractions to image pixels.
+
+A profile is checked in one place, its model (:class:`ProfileModel`): every rule of
+docs/formats/profile.md, the boards' layouts loaded and of the game and side the profile says
+included. What is read through :meth:`Profile.from_json` is then usable as it is; only what a
+reading adds (the game asked for, the photo's size) is checked where the photo is read.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal, get_args
 
 import cv2
 import numpy as np
+from pydantic import AfterValidator, ConfigDict, Field, TypeAdapter, ValidationInfo, field_validator, model_validator
+from pydantic_core import PydanticCustomError, PydanticKnownError
 
 from ..engine import pavilion_board as topo
 from ..engine.azul import TILE_NAMES as AZUL_TILE_NAMES
 from ..engine.errors import show
-from ..engine.record import read_options
-from .layouts import is_number
+from ..formats import FormatError, checked
+from ..formats.fields import OPTIONS, Form, Game, Number, OpenForm, Players, Side, Text, UnicodeText, player_count, unicode_text
+from ..formats.problems import refusal
+from .layouts import LayoutError, load_layout
 
 PROFILE_FORMAT = "azulcam-profile/1"
 GAMES = ("azul", "pavilion")
-#: The layouts that ship with azulcam, by what they are (a board given by a file's path is not checked here).
-_SHIPPED_BOARDS = {"azul": {"azul-colored": "colored", "azul-grey": "grey"},
-                   "pavilion": {"pavilion-colored": "colored", "pavilion-grey": "grey"}}
-_SHIPPED = {"azul-colored", "azul-grey", "pavilion-colored", "pavilion-grey", "pavilion-scoring"}
-_A_BOARD = {"azul": "an Azul", "pavilion": "a Summer Pavilion"}
+#: The option that says which side of the boards is played, by game.
+_SIDE_OPTION = {"azul": "wall", "pavilion": "side"}
 #: Tile kinds a profile's ``colors`` may hold references of (``"game/kind"``).
 _COLOR_KINDS = {"azul": AZUL_TILE_NAMES, "pavilion": topo.COLORS + ("first_player",)}
 #: How far from the image a corner may lie, in pixels (a board partly out of view is fine; 1e300 is not).
-_MAX_PIXELS = 1e6
+_MAX_PIXELS = 1_000_000
 
 Corners = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
 _UNIT_SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
 
 
-class ProfileError(ValueError):
-    """A profile that cannot be read or used; the message names the field."""
+class ProfileError(FormatError):
+    """A profile that cannot be read or used: ``code`` and ``params`` for the catalogue, the message
+    the English wording, the field's path first (``boards.1.corners.2.0 must be a finite number``)."""
 
 
 def board_homography(corners: Corners | np.ndarray) -> np.ndarray:
@@ -74,35 +81,6 @@ class BoardPlacement:
             out["bare"] = self.bare
         return out
 
-    @classmethod
-    def from_json(cls, data: Any, where: str, player_required: bool = True) -> "BoardPlacement":
-        if not isinstance(data, dict):
-            raise ProfileError(f"{where} must be an object, not {show(data)}")
-        player = data.get("player")
-        if player_required and (not isinstance(player, int) or isinstance(player, bool) or player < 0):
-            raise ProfileError(f"{where}.player must be a player number, not {show(player)}")
-        layout = data.get("layout")
-        if not isinstance(layout, str) or not layout:
-            raise ProfileError(f"{where}.layout must name a layout, not {show(layout)}")
-        corners = data.get("corners")
-        if not (isinstance(corners, list) and len(corners) == 4 and all(
-                isinstance(p, list) and len(p) == 2 and all(is_number(v) for v in p) for p in corners)):
-            raise ProfileError(f"{where}.corners must be four [x, y] image points (TL, TR, BR, BL), not {show(corners)}")
-        if any(abs(v) > _MAX_PIXELS for p in corners for v in p):
-            raise ProfileError(f"{where}.corners lie more than {_MAX_PIXELS:.0e} pixels out: {show(corners)}")
-        quad = np.array(corners, np.float32)
-        if abs(cv2.contourArea(quad)) < 1.0 or not cv2.isContourConvex(quad):
-            raise ProfileError(f"{where}.corners do not outline a board (a convex quadrilateral with an area)")
-        bare = data.get("bare")
-        if bare is not None and not (
-                isinstance(bare, dict) and set(bare) <= {"image", "reads"} and isinstance(bare.get("image"), str)
-                and 0 < len(bare["image"]) <= 255 and "\0" not in bare["image"]
-                and isinstance(bare.get("reads", {}), dict)
-                and all(isinstance(k, str) and isinstance(v, str) for k, v in bare.get("reads", {}).items())):
-            raise ProfileError(f"{where}.bare must be {{\"image\": FILE, \"reads\": {{slot: kind}}}}, not {show(bare)}")
-        return cls(player if player_required else None, layout,
-                   tuple((float(x), float(y)) for x, y in corners), bare)  # type: ignore[arg-type]
-
 
 @dataclass(frozen=True)
 class Profile:
@@ -134,7 +112,11 @@ class Profile:
         has none, the side its first board's layout shows (a layout name with ``grey`` in it: the
         grey side) and no jokers."""
         if self.options is not None:
-            return read_options(self.game, self.options, ProfileError)
+            try:
+                return checked(OPTIONS[self.game], self.options).model_dump()
+            except FormatError as exc:
+                where = exc.params["field"]
+                raise ProfileError(exc.code, {**exc.params, "field": "options" if where == "$" else f"options.{where}"}) from None
         side = "grey" if self.boards and "grey" in self.boards[0].layout else "colored"
         return {"wall": side, "jokers": False} if self.game == "azul" else {"side": side}
 
@@ -158,73 +140,183 @@ class Profile:
 
     @classmethod
     def from_json(cls, data: Any) -> "Profile":
-        """Read and check a profile. Raises :class:`ProfileError` naming the bad field.
+        """Read and check a profile (:class:`ProfileModel`). Raises :class:`ProfileError` naming the
+        bad field by its path.
 
         Keys it does not know are ignored (docs/formats/profile.md); ``options`` and ``players`` may be
         left out (older files): they are derived from the boards.
         """
-        if not isinstance(data, dict) or data.get("format") != PROFILE_FORMAT:
-            raise ProfileError(f"not an {PROFILE_FORMAT} profile")
-        game = data.get("game")
-        if not isinstance(game, str) or game not in GAMES:
-            raise ProfileError(f"game must be 'azul' or 'pavilion', not {show(game)}")
-        size = data.get("image_size")
-        if not (isinstance(size, list) and len(size) == 2
-                and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size)):
-            raise ProfileError(f"image_size must be [width, height] in pixels, not {show(size)}")
-        options = data.get("options")
-        if options is not None:
-            options = read_options(game, options, ProfileError)
-        players = data.get("players")
-        if isinstance(players, list):
-            bad = [n for n in players if not isinstance(n, str)]
-            if bad:
-                raise ProfileError(f"players must be a count or a list of names, not a list holding {show(bad[0])}")
-        elif players is not None and (not isinstance(players, int) or isinstance(players, bool)):
-            raise ProfileError(f"players must be a count or a list of names, not {show(players)}")
-        boards = data.get("boards")
-        if not isinstance(boards, list) or not 2 <= len(boards) <= 4:
-            raise ProfileError(f"boards must list the 2 to 4 player boards, not {show(boards)}")
-        placed = tuple(BoardPlacement.from_json(b, f"boards[{i}]") for i, b in enumerate(boards))
-        numbers = sorted(b.player for b in placed)  # type: ignore[type-var]
-        if numbers != list(range(len(placed))):
-            raise ProfileError(f"boards must be for players 0..{len(placed) - 1}, each once (got {numbers})")
-        count = len(players) if isinstance(players, list) else players
-        if count is not None and count != len(placed):
-            raise ProfileError(f"the profile is for {count} players but lists {len(placed)} boards")
-        scoring = data.get("scoring_board")
-        if scoring is not None and game == "azul":
-            raise ProfileError("scoring_board must be null: Azul has no scoring board")
-        scoring_board = None if scoring is None else BoardPlacement.from_json(scoring, "scoring_board", False)
-        for i, b in enumerate(placed):
-            if b.layout in _SHIPPED and b.layout not in _SHIPPED_BOARDS[game]:
-                raise ProfileError(f"boards[{i}].layout {b.layout} is not {_A_BOARD[game]} player board")
-        if scoring_board is not None and scoring_board.layout in _SHIPPED and scoring_board.layout != "pavilion-scoring":
-            raise ProfileError(f"scoring_board.layout {scoring_board.layout} is not the scoring board")
-        colors = _read_colors(data.get("colors"))
-        profile = cls(game, (size[0], size[1]), placed, scoring_board, colors, options, players)
-        resolved = profile.game_options
-        key = "wall" if game == "azul" else "side"
-        for i, b in enumerate(placed):
-            side = _SHIPPED_BOARDS[game].get(b.layout)
-            if side is not None and side != resolved[key]:
-                raise ProfileError(f"options.{key} is {resolved[key]!r}, but boards[{i}].layout is {b.layout}")
-        return cls(game, profile.image_size, placed, scoring_board, colors, resolved,
-                   len(placed) if players is None else players)
+        try:
+            model = checked(ProfileModel, data)
+        except FormatError as exc:
+            raise ProfileError(exc.code, exc.params) from None
+        boards = tuple(_placement(b, b.player) for b in model.boards)
+        return cls(model.game, (model.image_size[0], model.image_size[1]), boards,
+                   _placement(model.scoring_board, None) if model.scoring_board is not None else None,
+                   model.colors, model.options if model.options is not None else _derived_options(model.game, model.boards),
+                   model.players if model.players is not None else len(boards))
 
 
-def _read_colors(colors: Any) -> dict[str, Any] | None:
-    """A profile's ``colors``: null, or ``{"game/kind": [L, a, b] or [L, a, b, spread]}`` (CIE Lab)."""
-    if colors is None:
-        return None
-    if not isinstance(colors, dict):
-        raise ProfileError(f"colors must be an object or null, not {show(colors)}")
-    for name, value in colors.items():
-        if name == "empty":  # the colour classifier's own key, which it skips
-            continue
-        game, slash, kind = name.partition("/")
-        if not (slash and game in _COLOR_KINDS and kind in _COLOR_KINDS[game]):
-            raise ProfileError(f"colors: {name!r} names no tile ('game/kind', e.g. 'azul/blue' or 'pavilion/red')")
-        if not (isinstance(value, list) and len(value) in (3, 4) and all(is_number(v) for v in value)):
-            raise ProfileError(f"colors[{name!r}] must be [L, a, b] or [L, a, b, spread], not {show(value)}")
-    return colors
+def _placement(board: BoardModel, player: int | None) -> BoardPlacement:
+    bare = board.bare.model_dump(exclude_unset=True) if board.bare is not None else None
+    return BoardPlacement(player, board.layout, tuple((x, y) for x, y in board.corners), bare)  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- the format's model
+
+
+def _convex(corners: list[list[float]]) -> list[list[float]]:
+    """Refuses corners that outline no board: a quadrilateral that is not convex, or has no area."""
+    quad = np.array(corners, np.float32)
+    if abs(cv2.contourArea(quad)) < 1.0 or not cv2.isContourConvex(quad):
+        raise PydanticCustomError("not_convex", "no convex outline with an area")
+    return corners
+
+
+#: An image point, within a million pixels of the image.
+ImagePoint = Annotated[list[Annotated[Number, Field(ge=-_MAX_PIXELS, le=_MAX_PIXELS)]], Field(min_length=2, max_length=2)]
+
+
+class BareModel(Form):
+    """How a board looked bare: a PNG beside the profile, and what the reading model took its bare
+    spaces for (slot: kind)."""
+
+    image: Annotated[str, Field(min_length=1, max_length=255, pattern=r"^[^\x00]*$"), AfterValidator(unicode_text)]
+    reads: dict[Text, Text] = {}
+
+
+class BoardModel(OpenForm):
+    """A board in the image: its layout (a shipped name or a layout file's path), corners and bare look."""
+
+    layout: UnicodeText
+    corners: Annotated[list[ImagePoint], Field(min_length=4, max_length=4), AfterValidator(_convex)]
+    bare: BareModel | None = None
+
+
+class PlayerBoardModel(BoardModel):
+    player: Annotated[int, Field(ge=0)]
+
+
+class ProfileModel(OpenForm):
+    """``azulcam-profile/1`` (docs/formats/profile.md); keys it does not know are ignored.
+
+    Between fields: the options are the game's; the boards are for players 0 .. n-1, each once,
+    as many as ``players`` says; each board's layout loads, is a player board of the game and
+    shows the side the options say (without options, the side the first board shows); Summer
+    Pavilion has its scoring board and Azul none.
+    """
+
+    format: Literal["azulcam-profile/1"]
+    game: Game
+    image_size: Annotated[list[Annotated[int, Field(gt=0)]], Field(min_length=2, max_length=2)]
+    options: dict[str, Any] | None = None
+    players: Players | None = None  # type: ignore[valid-type]
+    boards: Annotated[list[PlayerBoardModel], Field(min_length=2, max_length=4)]
+    scoring_board: BoardModel | None = Field(default=None, validate_default=True)
+    colors: dict[str, Any] | None = None
+
+    @field_validator("options", mode="plain")
+    @classmethod
+    def the_games_options(cls, options: Any, info: ValidationInfo) -> dict[str, Any] | None:
+        """Every option of the game (a record's: :data:`azulcam.formats.fields.OPTIONS`), the
+        defaults filled in."""
+        game = info.data.get("game")
+        if options is None or game is None:  # (an unknown game is refused already)
+            return options
+        return _options(game, options)
+
+    @field_validator("boards")
+    @classmethod
+    def players_boards(cls, boards: list[PlayerBoardModel], info: ValidationInfo) -> list[PlayerBoardModel]:
+        seen: set[int] = set()
+        for n, board in enumerate(boards):
+            if board.player >= len(boards):
+                raise refusal((n, "player"), "not_a_player", "not one of the players", players=len(boards))
+            if board.player in seen:
+                raise refusal((n, "player"), "players_twice", "a player with two boards", player=board.player)
+            seen.add(board.player)
+        game = info.data.get("game")
+        for n, board in enumerate(boards):
+            name = _loaded(board.layout, (n, "layout"))
+            if game is not None and not (name.startswith(game) and not name.startswith("pavilion-scoring")):
+                raise refusal((n, "layout"), "not_a_player_board", "no player board of this game", layout=name)
+        return boards
+
+    @field_validator("scoring_board")
+    @classmethod
+    def the_games_scoring_board(cls, board: BoardModel | None, info: ValidationInfo) -> BoardModel | None:
+        game = info.data.get("game")
+        if game == "azul" and board is not None:
+            raise refusal((), "not_this_game", "Azul has no scoring board")
+        if game == "pavilion":
+            if board is None:
+                raise refusal((), "missing")
+            name = _loaded(board.layout, ("layout",))
+            if not name.startswith("pavilion-scoring"):
+                raise refusal(("layout",), "not_the_scoring_board", "not the scoring board", layout=name)
+        return board
+
+    @field_validator("colors", mode="plain")
+    @classmethod
+    def colour_references(cls, colors: Any) -> dict[str, Any] | None:
+        """``{"game/kind": [L, a, b] or [L, a, b, spread]}``, kept as given; an ``empty`` key (the
+        colour classifier's own, which it skips) may hold anything."""
+        if colors is None:
+            return None
+        if not isinstance(colors, dict):
+            raise PydanticKnownError("dict_type")
+        for name in colors:
+            game, slash, kind = name.partition("/") if isinstance(name, str) else ("", "", "")
+            if name != "empty" and not (slash and game in _COLOR_KINDS and kind in _COLOR_KINDS[game]):
+                raise refusal((), "unknown_tile", "no such tile", tile=name)
+        # Every other key names a tile now: pydantic's paths may show it.
+        _REFERENCES.validate_python({name: value for name, value in colors.items() if name != "empty"})
+        return colors
+
+    @model_validator(mode="after")
+    def boards_agree(self) -> "ProfileModel":
+        """As many boards as players, each showing the side the options say."""
+        if self.players is not None and player_count(self.players) != len(self.boards):
+            raise refusal(("players",), "wrong_count", "one per board", expected=len(self.boards),
+                          got=show(player_count(self.players)))
+        option = _SIDE_OPTION[self.game]
+        side = (self.options if self.options is not None else _derived_options(self.game, self.boards))[option]
+        for n, board in enumerate(self.boards):
+            name = load_layout(board.layout).name
+            if _side_of(name) != side:
+                raise refusal(("boards", n, "layout"), "wrong_side", "the other side", layout=name,
+                              option=option, side=side)
+        return self
+
+
+#: Colour references by tile: CIELAB ``[L, a, b]`` or ``[L, a, b, spread]``.
+_REFERENCES = TypeAdapter(dict[str, Annotated[list[Number], Field(min_length=3, max_length=4)]],
+                          config=ConfigDict(strict=True))
+
+
+def _options(game: str, options: Any) -> dict[str, Any]:
+    """A game's options, checked, every option given."""
+    return OPTIONS[game].model_validate(options).model_dump()
+
+
+def _loaded(layout: str, where: tuple[str | int, ...]) -> str:
+    """The name of the layout a board gives (a shipped name or a file's path), loaded; refused when
+    it cannot be, with the reason."""
+    try:
+        return load_layout(layout).name
+    except LayoutError as exc:
+        raise refusal(where, "unknown_layout", "a layout that cannot be loaded: {reason}", reason=str(exc)) from None
+
+
+def _side_of(layout_name: str) -> str:
+    """The side a layout's name says it shows (``azul-grey``: ``grey``; a name goes GAME-SIDE...)."""
+    parts = layout_name.split("-")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _derived_options(game: str, boards: list[PlayerBoardModel]) -> dict[str, Any]:
+    """A game's options where a profile (an older file) has none: the side its first board's layout
+    shows (the first side when it shows neither), no jokers."""
+    option = _SIDE_OPTION[game]
+    side = _side_of(load_layout(boards[0].layout).name)
+    return _options(game, {option: side} if side in get_args(Side) else {})

@@ -3,7 +3,7 @@
 Every refusal's body is ``{"detail": {"code": CODE, "params": {...}, "message": ENGLISH}}``: a
 page words ``code`` with ``params`` in its own language from the catalogue (``/api/strings``);
 ``message`` is the English wording, for logs and scripts. A request's fields are checked by
-pydantic; each kind of mistake it names has its own code (``http.invalid.TYPE``), and the input
+pydantic; each kind of mistake it names has its own code (``invalid.TYPE``, :mod:`azulcam.formats`), and the input
 itself is never echoed (it may be what cannot be encoded: NaN, a lone surrogate).
 """
 
@@ -17,18 +17,9 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..follow.track import Refused
+from ..formats import field_problem
 from ..i18n import messages
 
-#: pydantic's error types that the catalogue words, with the context each template takes
-#: (the rest are worded as ``http.invalid``: the field only).
-WORDED_ERRORS = {
-    "missing": (), "extra_forbidden": (), "literal_error": ("expected",), "int_parsing": (), "int_type": (),
-    "float_parsing": (), "finite_number": (), "bool_type": (), "string_type": (), "dict_type": (), "list_type": (),
-    "model_type": (), "json_invalid": (), "greater_than": ("gt",), "greater_than_equal": ("ge",),
-    "less_than": ("lt",), "less_than_equal": ("le",), "string_too_long": ("max_length",),
-    "too_long": ("max_length",), "too_short": ("min_length",), "string_pattern_mismatch": (),
-    "value_error": (), "not_unicode": (), "one_of": ("names",),
-}
 #: Statuses Starlette raises by itself (an unknown route, a wrong method), as codes.
 STATUS_CODES = {404: "http.not_found", 405: "http.method", 413: "http.too_large"}
 
@@ -46,25 +37,6 @@ def refusal(status: int, code: str, **params: Any) -> HTTPException:
 def answer(status: int, code: str, headers: dict[str, str] | None = None, **params: Any) -> JSONResponse:
     """:func:`body` as a response (for middleware, which cannot raise into FastAPI's handlers)."""
     return JSONResponse(body(code, **params), status, headers=headers)
-
-
-def field_problem(error: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """One of pydantic's errors as a code and its parameters: the field's path (dots between
-    its parts, the request part first: ``body.overrule.zone``) and what the template needs."""
-    field = ".".join(str(p) for p in error.get("loc", ())) or "body"
-    kind = error.get("type", "")
-    if kind not in WORDED_ERRORS:
-        return "http.invalid", {"field": field}
-    context = error.get("ctx") or {}
-    params = {"field": field}
-    for name in WORDED_ERRORS[kind]:
-        params[name] = _plain(context.get(name, ""))
-    return f"http.invalid.{kind}", params
-
-
-def _plain(value: Any) -> str | int | float:
-    """A context value a template can show: numbers as they are, anything else as text."""
-    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
 
 
 def install(app: FastAPI) -> None:

@@ -13,11 +13,13 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..calibration.layouts import expected_slots, load_layout
 from ..engine.observe import TILE_ORDER
+from ..formats import FormatError, checked
+from ..formats.record import read_event
 from .track import Refused
 
 #: Zone names as in ``azulcam-observation/1``.
@@ -91,15 +93,17 @@ def _encodable(value: Any, depth: int = 0) -> bool:
     return True
 
 
-def parsed(data: Any) -> Correction:
-    """``data`` (a control line's JSON) as a correction. Raises :class:`Refused`
-    (``follow.bad_correction``) naming the field and what is wrong with it."""
+def parsed(data: Any, state: Any) -> Correction:
+    """``data`` (a control line's JSON) as a correction in the game of ``state``, a ``replace``'s
+    event checked for form as a record's is. Raises :class:`Refused` with the form's code
+    (``invalid.TYPE``, :mod:`azulcam.formats`) naming the field and what is wrong with it."""
     try:
-        return Correction.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "the correction"
-        raise Refused("follow.bad_correction", field=where, problem=first["msg"]) from None
+        correction = checked(Correction, data)
+        if correction.replace is not None:
+            read_event(correction.replace, {"game": state.game, "players": state.players}, ("replace",))
+    except FormatError as exc:
+        raise Refused(exc.code, **exc.params) from None
+    return correction
 
 
 def is_loose(zone: str) -> bool:

@@ -78,8 +78,8 @@ class Follower:
     def _corrected(self, command: Any, frame: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """The correction made on the tracker: what to announce, and the journal's entries for it.
         Raises :class:`Refused` for one that cannot be, the tracker unchanged."""
-        correction = parsed(command)
         tracker = self.tracker
+        correction = parsed(command, tracker.game.state)
         if correction.overrule is not None:
             check_overrule(correction.overrule.zone, correction.overrule.content, tracker.game.state)
             tracker.overrule(correction.overrule.zone, correction.overrule.content)

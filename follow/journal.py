@@ -2,7 +2,7 @@
 
 One JSON object a line (``azulcam-journal/1``): first the game (``game``, ``players``, ``options``,
 ``start_player``), then entries in the order they happened: ``{"event": E, "frame": N}`` (a record
-event, committed, and the frame it was seen in), ``{"start_player": N}`` (the first move showed who began), ``{"displays": [[x, y],
+event, committed, and the frame it was seen in; ``"corrected": true`` where a person gave it), ``{"start_player": N}`` (the first move showed who began), ``{"displays": [[x, y],
 ...]}`` (where the displays were numbered), ``{"undo": true}`` (the last event taken back). Each
 line is flushed and synced before :meth:`Journal.append` returns, so a process killed at any moment
 loses no committed event; a line cut short by the kill is the last one and is ignored when read.
@@ -14,12 +14,54 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from ..engine.errors import EngineError
 from ..engine.record import Game
+from ..formats import FormatError, checked
+from ..formats.fields import OPTIONS, Form, Players, one_of_the_players, player_count, whole
+from ..formats.fields import Game as GameName
+from ..formats.observation import Pixel
+from ..formats.record import read_event
 
 JOURNAL_FORMAT = "azulcam-journal/1"
+
+
+class JournalHead(Form):
+    """A journal's first line: the game it holds."""
+
+    format: Literal["azulcam-journal/1"]
+    game: GameName
+    players: Players
+    options: dict
+    start_player: whole(0, 3)  # type: ignore[valid-type]
+
+    _start = field_validator("start_player")(one_of_the_players)
+
+
+class JournalEntry(Form):
+    """Every later line: exactly one of a record event (with the frame it was seen in), the
+    player who began, where the displays were numbered, or the last event taken back."""
+
+    event: dict | None = None
+    frame: whole(0, 2**53) | None = None  # type: ignore[valid-type]
+    corrected: Literal[True] | None = None  # the event a person gave (``replace``)
+    start_player: whole(0, 3) | None = None  # type: ignore[valid-type]
+    displays: Annotated[list[Annotated[list[Pixel], Field(min_length=2, max_length=2)]], Field(max_length=9)] | None = None
+    undo: Literal[True] | None = None
+
+    _start = field_validator("start_player")(one_of_the_players)
+
+    @model_validator(mode="after")
+    def _one_only(self) -> "JournalEntry":
+        given = [k for k in ("event", "start_player", "displays", "undo") if getattr(self, k) is not None]
+        if len(given) != 1 or ((self.frame is not None or self.corrected) and given != ["event"]):
+            raise PydanticCustomError("one_of", "exactly one of {names} is expected",
+                                      {"names": "event (with frame, corrected), start_player, displays, undo"})
+        return self
 
 
 class JournalError(ValueError):
@@ -118,31 +160,33 @@ def read_journal(path: str | Path) -> Resumed:
             raise JournalError(f"{path}, line {n}: not JSON") from None
     if not entries or not isinstance(entries[0], dict) or entries[0].get("format") != JOURNAL_FORMAT:
         raise JournalError(f"{path} is not an {JOURNAL_FORMAT} journal (its first line names no such format)")
-    head = entries[0]
     try:
-        game = Game.new(head["game"], head["players"], head["options"], head["start_player"])
-    except (KeyError, EngineError, ValueError) as exc:
-        raise JournalError(f"{path}, line 1: not a game this engine plays ({exc})") from None
+        head = checked(JournalHead, entries[0]).model_dump()
+        checked(OPTIONS[head["game"]], head["options"], ("options",))
+    except FormatError as exc:
+        raise JournalError(f"{path}, line 1: {exc}") from None
+    context = {"game": head["game"], "players": player_count(head["players"])}
     events: list[dict[str, Any]] = []
     displays: list[tuple[float, float]] = []
     frame = -1
     for n, entry in enumerate(entries[1:], start=2):
-        if not isinstance(entry, dict) or not entry:
-            raise JournalError(f"{path}, line {n}: one of event, start_player, displays or undo expected")
-        key, value = next(iter(entry.items()))
-        if key == "event":
-            events.append(value)
-            frame = int(entry.get("frame", frame))
-        elif key == "undo":
+        try:
+            line = checked(JournalEntry, entry, (), context)
+            if line.event is not None:
+                read_event(line.event, context, ("event",))
+        except FormatError as exc:
+            raise JournalError(f"{path}, line {n}: {exc}") from None
+        if line.event is not None:
+            events.append(line.event)
+            frame = line.frame if line.frame is not None else frame
+        elif line.undo:
             if not events:
                 raise JournalError(f"{path}, line {n}: undo with no event to take back")
             events.pop()
-        elif key == "start_player":
-            head = {**head, "start_player": value}
-        elif key == "displays":
-            displays = [(float(x), float(y)) for x, y in value]
+        elif line.start_player is not None:
+            head["start_player"] = line.start_player
         else:
-            raise JournalError(f"{path}, line {n}: unknown entry {key!r}")
+            displays = [(x, y) for x, y in line.displays]  # type: ignore[union-attr]
     game = Game.new(head["game"], head["players"], head["options"], head["start_player"])
     for event in events:
         try:

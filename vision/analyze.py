@@ -31,8 +31,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from ..calibration.layouts import LayoutError, load_layout
-from ..calibration.profile import BoardPlacement, Profile, ProfileError, board_homography
+from ..calibration.layouts import load_layout
+from ..calibration.profile import BoardPlacement, Profile, board_homography
 from ..engine.notice import Notice, as_json
 from ..engine.observe import TILE_ORDER
 from . import crops, decode, detect, light, locate, reader, score_track, verify
@@ -76,26 +76,6 @@ def fit_profile(profile: Profile, image: np.ndarray) -> tuple[Profile, list[str]
                      scoring_board=scaled(profile.scoring_board))
     return fitted, [Notice("warning.profile_scaled", f"the profile is for {pw}x{ph} images; its corners were scaled to "
                            f"this {w}x{h} image", pw=pw, ph=ph, w=w, h=h)]
-
-
-def check_profile(profile: Profile) -> None:
-    """Raises :class:`ProfileError` when a board's layout is unknown, of another game, or of the
-    other side than the profile's options say."""
-    options = profile.game_options
-    side = options.get("wall", options.get("side"))
-    for b in profile.boards + ((profile.scoring_board,) if profile.scoring_board else ()):
-        try:
-            layout = load_layout(b.layout)
-        except LayoutError as exc:
-            raise ProfileError(str(exc)) from None
-        if not layout.name.startswith(profile.game):
-            raise ProfileError(f"the profile is for {profile.game}, but a board's layout is {layout.name}")
-        if b.player is not None and layout.name.split("-")[1] != side:
-            key = "wall" if profile.game == "azul" else "side"
-            raise ProfileError(f"the profile's options say {key} {side}, but the board of player {b.player} "
-                               f"has the layout {layout.name}")
-    if profile.game == "pavilion" and profile.scoring_board is None:
-        raise ProfileError("a Summer Pavilion profile needs the scoring board's corners (scoring_board)")
 
 
 @dataclass
@@ -270,7 +250,6 @@ def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: 
           bare: dict[int, BareBoard], fitter: BoardFitter | None) -> Reading:
     spent: dict[str, float] = {}
     lap = Stopwatch(spent).lap
-    check_profile(profile)
     profile, warnings = fit_profile(profile, image)
     # The locator (displays and loose tiles) works in a second thread beside the boards' reading,
     # from their registration on: the two share only the photo, and each is mostly calls that
@@ -670,7 +649,6 @@ def verified_profile(image: np.ndarray, profile: Profile, force: bool = False) -
     Raises :class:`ProfileMismatch` naming every board that does not match, unless ``force``:
     then the warnings say which boards will be skipped. A board partly covered, or too small to
     tell, is read, with a warning."""
-    check_profile(profile)
     fitted, _ = fit_profile(profile, image)
     with without_ipp():
         checks = verify.check_boards(image, [(b, b.homography) for b in fitted.boards])

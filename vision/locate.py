@@ -202,8 +202,9 @@ def check_image(image: Any) -> np.ndarray:
 
 
 def check_profile(profile: Any, game: str, image: np.ndarray | None = None) -> Profile:
-    """The profile as a :class:`Profile` (from its JSON or as is), checked against the game and
-    the image. Raises :class:`LocateError` (a ``ValueError``) naming the mismatch."""
+    """The profile as a :class:`Profile` (its JSON read by :meth:`Profile.from_json`, which checks
+    it whole, or as is), checked against what this call adds: the game asked for and the image's
+    size. Raises :class:`LocateError` (a ``ValueError``) naming the mismatch."""
     if game not in GAMES:
         raise LocateError(f"game must be one of {GAMES}, not {game!r}")
     if isinstance(profile, dict):
@@ -215,8 +216,6 @@ def check_profile(profile: Any, game: str, image: np.ndarray | None = None) -> P
         raise LocateError(f"profile must be an azulcam-profile/1 (dict or Profile), not {type(profile).__name__}")
     if profile.game != game:
         raise LocateError(f"the profile is for {profile.game}, not {game}")
-    if game == "pavilion" and profile.scoring_board is None:
-        raise LocateError("a Summer Pavilion profile needs its scoring_board")
     if image is not None:
         w, h = profile.image_size
         if (image.shape[1], image.shape[0]) != (w, h):

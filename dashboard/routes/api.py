@@ -55,7 +55,7 @@ async def suggestions(live: Live, settings: Config,
     """The best moves for the player to move: searched only when asked, one search at a time
     (429 while one runs), at most ``Settings.search_seconds``."""
     if seconds > settings.search_seconds:
-        raise refusal(422, "http.invalid.less_than_equal", field="query.time", le=settings.search_seconds)
+        raise refusal(422, "invalid.less_than_equal", field="query.time", le=settings.search_seconds)
     try:
         return await asyncio.to_thread(live.suggestions, seconds, top)
     except Busy:

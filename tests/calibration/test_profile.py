@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -70,16 +71,16 @@ def test_a_profile_made_in_code_derives_what_it_was_not_given():
     assert made.game_options == {"wall": "grey", "jokers": False} and made.player_count == 2
     assert made.to_json()["options"] == {"wall": "grey", "jokers": False} and made.to_json()["players"] == 2
     assert Profile("azul", (100, 100), (board, board), options={"jokers": True}).game_options == {"wall": "colored", "jokers": True}
-    with pytest.raises(ProfileError, match="unknown Azul option 'side'"):
+    with pytest.raises(ProfileError, match=r"options\.side is not a known field"):
         _ = Profile("azul", (100, 100), (board, board), options={"side": "grey"}).game_options
 
 
 @pytest.mark.parametrize("data, message", [
-    (azul(4, players=3), "the profile is for 3 players but lists 4 boards"),
-    (azul(2, players=["Ann", "Bo", "Cy"]), "the profile is for 3 players but lists 2 boards"),
-    (azul(2, layout="azul-grey", options={"wall": "colored"}), "options.wall is 'colored', but boards[0].layout is azul-grey"),
-    (azul(2, options={"wall": "grey"}), "options.wall is 'grey', but boards[0].layout is azul-colored"),
-    (pavilion(2, options={"side": "grey"}), "options.side is 'grey', but boards[0].layout is pavilion-colored"),
+    (azul(4, players=3), "players must hold 4, not 3"),
+    (azul(2, players=["Ann", "Bo", "Cy"]), "players must hold 2, not 3"),
+    (azul(2, layout="azul-grey", options={"wall": "colored"}), "boards.0.layout is azul-grey, but the options say wall colored"),
+    (azul(2, options={"wall": "grey"}), "boards.0.layout is azul-colored, but the options say wall grey"),
+    (pavilion(2, options={"side": "grey"}), "boards.0.layout is pavilion-colored, but the options say side grey"),
 ])
 def test_disagreements_with_the_boards_are_refused(data, message):
     with pytest.raises(ProfileError) as info:
@@ -90,23 +91,23 @@ def test_disagreements_with_the_boards_are_refused(data, message):
 def test_boards_of_both_sides_are_refused():
     data = azul(2)
     data["boards"][1]["layout"] = "azul-grey"
-    with pytest.raises(ProfileError, match=r"boards\[1\].layout is azul-grey"):
+    with pytest.raises(ProfileError, match=r"boards\.1\.layout is azul-grey, but the options say wall colored"):
         Profile.from_json(data)
 
 
 @pytest.mark.parametrize("keys, message", [
-    ({"options": {"wall": "colored", "tiles": 3}}, "unknown Azul option 'tiles'"),
-    ({"options": {"side": "colored"}}, "unknown Azul option 'side'"),
-    ({"options": {"jokers": 1}}, "option jokers must be true or false, not 1"),
-    ({"options": {"jokers": "yes"}}, "option jokers must be true or false, not 'yes'"),
-    ({"options": {"wall": "purple"}}, "option wall must be 'colored' or 'grey', not 'purple'"),
-    ({"options": {"wall": ["grey"]}}, "option wall must be 'colored' or 'grey', not ['grey']"),
-    ({"options": ["wall"]}, "options must be a JSON object, not ['wall']"),
-    ({"options": True}, "options must be a JSON object, not True"),
-    ({"players": True}, "players must be a count or a list of names, not True"),
-    ({"players": 2.0}, "players must be a count or a list of names, not 2.0"),
-    ({"players": "two"}, "players must be a count or a list of names, not 'two'"),
-    ({"players": ["Ann", 2]}, "players must be a count or a list of names, not a list holding 2"),
+    ({"options": {"wall": "colored", "tiles": 3}}, "options.tiles is not a known field"),
+    ({"options": {"side": "colored"}}, "options.side is not a known field"),
+    ({"options": {"jokers": 1}}, "options.jokers must be true or false"),
+    ({"options": {"jokers": "yes"}}, "options.jokers must be true or false"),
+    ({"options": {"wall": "purple"}}, "options.wall must be 'colored' or 'grey'"),
+    ({"options": {"wall": ["grey"]}}, "options.wall must be 'colored' or 'grey'"),
+    ({"options": ["wall"]}, "options must be an object"),
+    ({"options": True}, "options must be an object"),
+    ({"players": True}, "players must be a whole number"),
+    ({"players": 2.0}, "players must be a whole number"),
+    ({"players": "two"}, "players must be a whole number"),
+    ({"players": ["Ann", 2]}, "players.1 must be text"),
 ])
 def test_bad_options_and_players_are_named(keys, message):
     with pytest.raises(ProfileError) as info:
@@ -115,7 +116,7 @@ def test_bad_options_and_players_are_named(keys, message):
 
 
 def test_a_pavilion_option_is_not_an_azul_one():
-    with pytest.raises(ProfileError, match="unknown Summer Pavilion option 'wall'"):
+    with pytest.raises(ProfileError, match=r"options\.wall is not a known field"):
         Profile.from_json(pavilion(options={"wall": "colored"}))
 
 
@@ -139,29 +140,29 @@ def _break(data: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str,
 
 
 @pytest.mark.parametrize("path, value, message", [
-    (("image_size",), [True, True], "image_size must be [width, height] in pixels"),
-    (("image_size",), [1920.0, 1080.0], "image_size must be [width, height] in pixels"),
-    (("image_size",), [1920], "image_size"),
-    (("boards",), {"0": {}}, "boards must list the 2 to 4 player boards"),
-    (("boards",), True, "boards must list the 2 to 4 player boards"),
-    (("boards", 1), "board", "boards[1] must be an object"),
-    (("boards", 1, "player"), True, "boards[1].player must be a player number, not True"),
-    (("boards", 1, "player"), 1.0, "boards[1].player must be a player number, not 1.0"),
-    (("boards", 0, "layout"), ["azul-colored"], "boards[0].layout must name a layout"),
-    (("boards", 0, "layout"), "pavilion-colored", "boards[0].layout pavilion-colored is not an Azul player board"),
-    (("boards", 0, "corners", 2, 0), math.nan, "boards[0].corners must be four [x, y] image points"),
-    (("boards", 0, "corners", 2, 0), math.inf, "boards[0].corners must be four [x, y] image points"),
-    (("boards", 0, "corners", 2, 0), True, "boards[0].corners must be four [x, y] image points"),
-    (("boards", 0, "corners", 2, 0), 10 ** 400, "boards[0].corners must be four [x, y] image points"),
-    (("boards", 0, "corners", 2, 0), 1e300, "boards[0].corners lie more than"),
-    (("scoring_board",), {"layout": "pavilion-scoring", "corners": CORNERS[2]}, "Azul has no scoring board"),
-    (("colors",), ["azul/blue"], "colors must be an object or null"),
-    (("colors",), {"azul/green": [50, 0, 0]}, "colors: 'azul/green' names no tile"),
-    (("colors",), {"blue": [50, 0, 0]}, "colors: 'blue' names no tile"),
-    (("colors",), {"azul/blue": [50, 0]}, "colors['azul/blue'] must be [L, a, b] or [L, a, b, spread]"),
-    (("colors",), {"azul/blue": [50, 0, math.nan]}, "colors['azul/blue'] must be"),
-    (("colors",), {"azul/blue": [50, 0, True]}, "colors['azul/blue'] must be"),
-    (("colors",), {"azul/blue": "blue"}, "colors['azul/blue'] must be"),
+    (("image_size",), [True, True], "image_size.0 must be a whole number"),
+    (("image_size",), [1920.0, 1080.0], "image_size.0 must be a whole number"),
+    (("image_size",), [1920], "image_size is too short (at least 2 items)"),
+    (("boards",), {"0": {}}, "boards must be a list"),
+    (("boards",), True, "boards must be a list"),
+    (("boards", 1), "board", "boards.1 must be an object"),
+    (("boards", 1, "player"), True, "boards.1.player must be a whole number"),
+    (("boards", 1, "player"), 1.0, "boards.1.player must be a whole number"),
+    (("boards", 0, "layout"), ["azul-colored"], "boards.0.layout must be text"),
+    (("boards", 0, "layout"), "pavilion-colored", "boards.0.layout: pavilion-colored is no player board of this game"),
+    (("boards", 0, "corners", 2, 0), math.nan, "boards.0.corners.2.0 must be a finite number"),
+    (("boards", 0, "corners", 2, 0), math.inf, "boards.0.corners.2.0 must be a finite number"),
+    (("boards", 0, "corners", 2, 0), True, "boards.0.corners.2.0 must be a number"),
+    (("boards", 0, "corners", 2, 0), 10 ** 400, "boards.0.corners.2.0 must be a finite number"),
+    (("boards", 0, "corners", 2, 0), 1e300, "boards.0.corners.2.0 must be at most 1000000"),
+    (("scoring_board",), {"layout": "pavilion-scoring", "corners": CORNERS[2]}, "scoring_board has no place in this game"),
+    (("colors",), ["azul/blue"], "colors must be an object"),
+    (("colors",), {"azul/green": [50, 0, 0]}, "colors: no tile is called azul/green"),
+    (("colors",), {"blue": [50, 0, 0]}, "colors: no tile is called blue"),
+    (("colors",), {"azul/blue": [50, 0]}, "colors.azul/blue is too short (at least 3 items)"),
+    (("colors",), {"azul/blue": [50, 0, math.nan]}, "colors.azul/blue.2 must be a finite number"),
+    (("colors",), {"azul/blue": [50, 0, True]}, "colors.azul/blue.2 must be a number"),
+    (("colors",), {"azul/blue": "blue"}, "colors.azul/blue must be a list"),
 ])
 def test_a_malformed_profile_names_the_field(path, value, message):
     with pytest.raises(ProfileError) as info:
@@ -172,7 +173,7 @@ def test_a_malformed_profile_names_the_field(path, value, message):
 def test_the_scoring_board_must_be_the_scoring_board():
     data = pavilion()
     data["scoring_board"]["layout"] = "pavilion-colored"
-    with pytest.raises(ProfileError, match="scoring_board.layout pavilion-colored is not the scoring board"):
+    with pytest.raises(ProfileError, match=r"scoring_board\.layout: pavilion-colored is not the scoring board"):
         Profile.from_json(data)
 
 
@@ -189,6 +190,8 @@ def test_a_board_may_carry_its_bare_look_and_a_malformed_one_is_refused():
     good = {**base, "boards": [{**base["boards"][0], "bare": bare}, *base["boards"][1:]]}
     profile = Profile.from_json(good)
     assert profile.boards[0].bare == bare and Profile.from_json(profile.to_json()).boards[0].bare == bare
-    for wrong in ({"image": 3}, {"image": "x.png", "reads": ["wall.0.1"]}, {"image": "x.png", "other": 1}, "x.png"):
-        with pytest.raises(ProfileError, match="bare must be"):
+    for wrong, message in (({"image": 3}, "bare.image must be text"), ({"image": "x.png", "reads": ["wall.0.1"]},
+                           "bare.reads must be an object"), ({"image": "x.png", "other": 1}, "bare.other is not a known field"),
+                           ("x.png", "bare must be an object")):
+        with pytest.raises(ProfileError, match=rf"boards\.0\.{re.escape(message)}"):
             Profile.from_json({**base, "boards": [{**base["boards"][0], "bare": wrong}, *base["boards"][1:]]})

@@ -40,8 +40,8 @@ def test_analyze_prints_an_observation_with_the_check(tmp_path, capsys):
 
 @pytest.mark.parametrize("breakage, message", [
     ("corrupt", "not an image OpenCV can decode"),
-    ("other-game", "is not a Summer Pavilion player board"),
-    ("bad-profile", "boards must list"),
+    ("other-game", "boards.0.layout: azul-grey is no player board of this game"),
+    ("bad-profile", "boards is too short (at least 2 items)"),
     ("other-size", "another shape"),
 ])
 def test_analyze_bad_input_exits_one(breakage, message, tmp_path, capsys):

@@ -240,10 +240,10 @@ def test_score_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     ('{"format": "azulcam-record/1", "game": "azul", ', "malformed JSON at line 1"),
     ("", "malformed JSON"),
     ("\xff\xfe garbage", None),
-    ('[1, 2, 3]', "must be a JSON object"),
-    ('{"format": "azulcam-record/2", "game": "azul", "players": 2, "events": []}', "not an azulcam-record/1 record"),
-    ('{"format": "azulcam-record/1", "game": "chess", "players": 2, "events": []}', "unknown game 'chess'"),
-    ('{"format": "azulcam-record/1", "game": "azul", "players": 7, "events": []}', "2 to 4 players"),
+    ('[1, 2, 3]', "record"),  # the whole input: "$ must be an object"
+    ('{"format": "azulcam-record/2", "game": "azul", "players": 2, "events": []}', "format must be 'azulcam-record/1'"),
+    ('{"format": "azulcam-record/1", "game": "chess", "players": 2, "events": []}', "game must be 'azul' or 'pavilion'"),
+    ('{"format": "azulcam-record/1", "game": "azul", "players": 7, "events": []}', "players must be at most 4"),
 ], ids=["truncated", "empty", "binary", "list", "format", "game", "players"])
 def test_score_malformed_record(text: str, message: str | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "bad.json"
@@ -279,8 +279,8 @@ def first_move(events: list[dict[str, Any]]) -> int:
     # Taking a colour the factory does not hold (factory 0 of the deal lacks it).
     ("move", "missing colour", "holds no"),
     ("move", "wrong player", "is to move"),
-    ("move", "bad line", "line must be 0..4"),
-    ("move", "unknown action", "unknown Azul action"),
+    ("move", "bad line", "move.line must be at most 4"),
+    ("move", "unknown action", "move: 'action' must be 'take', 'wall'"),
     ("deal", "wrong tile count", "tiles"),
     ("deal", "deal instead of move", "not chance"),
     ("end", "move after the end", "already over"),
@@ -320,13 +320,13 @@ def test_score_bad_event_names_its_index(where: str, change: str, reason: str, r
     assert code == 1
     assert out == ""
     line = assert_one_line_error(err)
-    assert f"event {index}:" in line, line
+    assert f"event {index}:" in line or f"events.{index}." in line, line  # the rules' refusal, or the form's
     assert reason in line, line
 
 
 @pytest.mark.parametrize("change, message", [
     ("joker", "factory 0: 'joker' is not a tile of this game"),
-    ("five tiles", "factory 0 holds 5 tiles"),
+    ("five tiles", "deal.factories.0 is too long (at most 4 items)"),
     ("too few factories", "the deal fills 4"),
 ])
 def test_score_impossible_deal_says_why(change: str, message: str, record_file: Path,
@@ -342,7 +342,7 @@ def test_score_impossible_deal_says_why(change: str, message: str, record_file: 
     code, _, err = run(["score", str(path)], capsys)
     assert code == 1
     line = assert_one_line_error(err)
-    assert "event 0:" in line and message in line, line
+    assert ("event 0:" in line or "events.0." in line) and message in line, line
 
 
 def test_truncated_record_scores_without_winners(record_file: Path, capsys: pytest.CaptureFixture[str]) -> None:

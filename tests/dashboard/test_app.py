@@ -82,15 +82,16 @@ def test_a_tapped_zone_offers_only_what_the_rules_allow_there_in_words(client):
 
 
 @pytest.mark.parametrize("body, code", [
-    ({}, "http.invalid.one_of"),
-    ({"undo": True, "new": True}, "http.invalid.one_of"),
-    ({"undo": False}, "http.invalid.literal_error"),
-    ({"overrule": {"zone": "boards.9.wall.0.0", "content": None}}, "http.invalid.string_pattern_mismatch"),
-    ({"overrule": {"zone": "boards.0.wall.0.0", "content": "banana"}}, "http.invalid.literal_error"),
+    ({}, "invalid.one_of"),
+    ({"undo": True, "new": True}, "invalid.one_of"),
+    ({"undo": False}, "invalid.literal_error"),
+    ({"overrule": {"zone": "boards.9.wall.0.0", "content": None}}, "invalid.string_pattern_mismatch"),
+    ({"overrule": {"zone": "boards.0.wall.0.0", "content": "banana"}}, "invalid.literal_error"),
     ({"overrule": {"zone": "boards.1.wall.0.0", "content": "red"}}, "follow.bad_zone"),  # printed blue there
-    ({"join": {"round": 0}}, "http.invalid.greater_than_equal"),
-    ({"shout": 1}, "http.invalid.extra_forbidden"),
-    ({"replace": {"player": 0, "move": {"action": "take", "source": 0, "color": "blue", "line": 9}}}, "follow.illegal"),
+    ({"join": {"round": 0}}, "invalid.greater_than_equal"),
+    ({"shout": 1}, "invalid.extra_forbidden"),
+    ({"replace": {"player": 0, "move": {"action": "take", "source": 0, "color": "blue", "line": 9}}}, "invalid.less_than_equal"),
+    ({"replace": {"player": 0, "move": {"action": "take", "source": 8, "color": "blue", "line": 0}}}, "follow.illegal"),
 ])
 def test_a_correction_that_cannot_be_is_a_422_and_changes_nothing(client, body, code):
     before = client.get("/api/state").json()
@@ -160,9 +161,9 @@ def test_suggestions_only_when_asked_one_search_at_a_time_and_bounded(played, cl
     state = client.get("/api/state").json()
     assert data["player"] == state["to_move"] and 1 <= len(data["moves"]) <= 2 and data["position"] == state["position"]
     assert all(m["player"] == state["to_move"] and set(m["text"]) == set(m["reason"]) == {"en", "fr"} for m in data["moves"])
-    for bad, code in (("time=99", "http.invalid.less_than_equal"), ("time=0", "http.invalid.greater_than"),
-                      ("time=nan", "http.invalid.finite_number"), ("time=inf", "http.invalid.finite_number"),
-                      ("top=0", "http.invalid.greater_than_equal"), ("top=1000", "http.invalid.less_than_equal")):
+    for bad, code in (("time=99", "invalid.less_than_equal"), ("time=0", "invalid.greater_than"),
+                      ("time=nan", "invalid.finite_number"), ("time=inf", "invalid.finite_number"),
+                      ("top=0", "invalid.greater_than_equal"), ("top=1000", "invalid.less_than_equal")):
         reply = client.get(f"/api/suggestions?{bad}")
         assert reply.status_code == 422 and reply.json()["detail"]["code"] == code, (bad, reply.json())
     with live.searcher._running:  # a search running: the next waits its turn, not the tracker's core

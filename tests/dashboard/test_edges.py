@@ -19,7 +19,7 @@ def _code(reply) -> str:
 def test_an_unknown_tile_is_refused_before_it_reaches_the_tracker_and_the_game_goes_on(played, client):
     live, _, _, _ = played
     reply = client.post("/api/corrections", json={"overrule": {"zone": "boards.0.wall.0.0", "content": "banana"}})
-    assert reply.status_code == 422 and _code(reply) == "http.invalid.literal_error"
+    assert reply.status_code == 422 and _code(reply) == "invalid.literal_error"
     assert reply.json()["detail"]["params"]["field"].startswith("body.overrule.content")
     taken = client.post("/api/corrections", json={"overrule": {"zone": "boards.0.wall.0.1", "content": None}})
     assert taken.status_code == 200 and taken.json()["done"]  # the tracker still takes corrections
@@ -32,12 +32,12 @@ def test_empty_as_null_is_taken(client):
 
 
 @pytest.mark.parametrize("raw, code", [
-    (b'{"undo": NaN}', "http.invalid.literal_error"),
-    (b'{"undo": Infinity}', "http.invalid.literal_error"),
-    (b'{"overrule": {"zone": "boards.0.wall.0.0", "content": "\\ud800"}}', "http.invalid.not_unicode"),
-    (b'{"replace": {"player": "\\udfff"}}', "http.invalid.not_unicode"),
-    (b'{"undo": tru', "http.invalid.json_invalid"),
-    (b"\xff\xfe", "http.invalid.json_invalid"),
+    (b'{"undo": NaN}', "invalid.literal_error"),
+    (b'{"undo": Infinity}', "invalid.literal_error"),
+    (b'{"overrule": {"zone": "boards.0.wall.0.0", "content": "\\ud800"}}', "invalid.not_unicode"),
+    (b'{"replace": {"player": "\\udfff"}}', "invalid.not_unicode"),
+    (b'{"undo": tru', "invalid.json_invalid"),
+    (b"\xff\xfe", "invalid.json_invalid"),
 ])
 def test_bodies_that_json_allows_and_python_cannot_store_are_422_and_nothing_is_kept(played, client, raw, code):
     _, history, _, _ = played
@@ -63,14 +63,14 @@ def test_a_body_past_the_limit_is_413_and_never_stored(played, client):
 
 
 @pytest.mark.parametrize("url, status, code", [
-    ("/api/games/99999999999999999999", 422, "http.invalid.less_than_equal"),
-    ("/api/games/-1", 422, "http.invalid.greater_than_equal"),
-    ("/api/games/abc", 422, "http.invalid.int_parsing"),
+    ("/api/games/99999999999999999999", 422, "invalid.less_than_equal"),
+    ("/api/games/-1", 422, "invalid.greater_than_equal"),
+    ("/api/games/abc", 422, "invalid.int_parsing"),
     ("/api/games/999", 404, "http.no_game"),
     ("/api/games/999/replay", 404, "http.no_game"),
     ("/api/games/999/events", 404, "http.no_game"),
-    ("/api/games?limit=0", 422, "http.invalid.greater_than_equal"),
-    ("/api/zones/" + "x" * 200, 422, "http.invalid.string_too_long"),
+    ("/api/games?limit=0", 422, "invalid.greater_than_equal"),
+    ("/api/zones/" + "x" * 200, 422, "invalid.string_too_long"),
     ("/nowhere", 404, "http.not_found"),
 ])
 def test_ids_and_numbers_are_checked_never_a_500(client, url, status, code):

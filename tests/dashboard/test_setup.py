@@ -44,10 +44,10 @@ def test_boards_placed_by_hand_are_refined_and_a_bad_placement_is_refused_in_wor
     wrong_game = client.post("/api/setup/start", json={"game": "pavilion", "boards": truth,
                                                        "scoring": truth[0]})
     assert wrong_game.status_code == 422 and wrong_game.json()["detail"]["code"] == "setup.unconfirmed"
-    for body, code in (({"game": "azul", "boards": [[[0, 0]] * 3]}, "http.invalid.too_short"),
-                       ({"game": "azul", "boards": truth, "jokers": "yes"}, "http.invalid.bool_type"),
-                       ({"game": "chess", "boards": truth}, "http.invalid.literal_error"),
-                       ({"game": "azul", "players": 9}, "http.invalid.less_than_equal")):
+    for body, code in (({"game": "azul", "boards": [[[0, 0]] * 3]}, "invalid.too_short"),
+                       ({"game": "azul", "boards": truth, "jokers": "yes"}, "invalid.bool_type"),
+                       ({"game": "chess", "boards": truth}, "invalid.literal_error"),
+                       ({"game": "azul", "players": 9}, "invalid.less_than_equal")):
         reply = client.post("/api/setup/find" if "players" in body else "/api/setup/start", json=body)
         assert reply.status_code == 422 and reply.json()["detail"]["code"] == code, (body, reply.json())
     assert client.post("/api/setup/start", json={"game": "azul", "boards": truth}).status_code == 200

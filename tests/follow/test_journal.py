@@ -46,8 +46,8 @@ def test_an_undo_takes_the_last_event_back(tmp_path):
 @pytest.mark.parametrize("damage, message", [
     ("not json\n", "line 7: not JSON"),
     (json.dumps({"event": {"player": 0, "move": {"action": "take", "source": 0, "color": "red", "line": 9}}}) + "\n",
-     "event 4 does not replay"),
-    (json.dumps({"colour": "red"}) + "\n", "unknown entry 'colour'"),
+     "line 7: event.move.line must be at most 4"),
+    (json.dumps({"colour": "red"}) + "\n", "line 7: colour is not a known field"),
 ])
 def test_a_damaged_journal_is_named_with_its_line(tmp_path, damage, message):
     _journal(tmp_path / "j", 4)

@@ -31,7 +31,8 @@ def test_corrections_are_journalled_recorded_and_announced(tmp_path):
     watcher.correct({"overrule": {"zone": "boards.0.line.0.0"}})
     assert [s["kind"] for s in said] == ["refused"] * 3
     assert all(s["code"] == "follow.refused" for s in said)
-    assert [s["params"]["reason"] for s in said] == ["follow.illegal", "follow.bad_correction", "follow.bad_correction"]
+    assert [s["params"]["reason"] for s in said] == ["invalid.less_than_equal", "invalid.model_type",
+                                                          "invalid.missing"]
     assert read_journal(tmp_path / "g.json.journal").game.record.events == kept[:-1]  # nothing changed
     said.clear()
     watcher.correct({"replace": kept[-2]})  # the last but one event, again: a replacement the rules accept

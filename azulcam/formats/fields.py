@@ -1,0 +1,101 @@
+"""The pieces every format's model is built of: whole numbers in a range (never a bool, never
+``12.0`` nor ``"12"``), text that is valid Unicode, the games' tile names and options."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import math
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo
+from pydantic_core import PydanticCustomError, PydanticKnownError
+
+from ..engine import azul, pavilion_board
+from ..engine.common import MOST_POINTS, MOST_ROUNDS  # noqa: F401  (re-exported for the models)
+
+#: Longest text a format holds (a player's name, a file name): a stranger's megabyte is refused.
+LONGEST_TEXT = 200
+
+
+class Form(BaseModel):
+    """A JSON object of a public format: no key it does not know, no value converted."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class OpenForm(Form):
+    """A JSON object whose readers skip the keys they do not know (the format says so)."""
+
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+
+def whole(low: int, high: int) -> Any:
+    """A whole number from ``low`` to ``high``."""
+    return Annotated[int, Field(strict=True, ge=low, le=high)]
+
+
+def unicode_text(text: str) -> str:
+    """Refuses a lone surrogate: JSON decodes a surrogate pair to one character, so a surrogate
+    left in a string is a lone one, which can be neither written out nor shown."""
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        raise PydanticCustomError("not_unicode", "text that is not valid Unicode (a lone surrogate)")
+    return text
+
+
+def _json_number(value: Any) -> float:
+    """A JSON number as a float: a bool is none, and NaN, the infinities and an integer beyond any
+    float (which Python's json reads) are no finite number."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise PydanticKnownError("float_parsing")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise PydanticKnownError("finite_number") from None
+    if not math.isfinite(number):
+        raise PydanticKnownError("finite_number")
+    return number
+
+
+Text = Annotated[str, Field(strict=True, max_length=LONGEST_TEXT), AfterValidator(unicode_text)]
+Name = Annotated[str, Field(strict=True, min_length=1, max_length=LONGEST_TEXT), AfterValidator(unicode_text)]
+#: Text of any length that can be written out: a file's path.
+UnicodeText = Annotated[str, AfterValidator(unicode_text)]
+#: A finite number, an integer or not (never a bool).
+Number = Annotated[float, BeforeValidator(_json_number)]
+
+Game = Literal["azul", "pavilion"]
+AzulColor = Literal[azul.COLORS]  # type: ignore[valid-type]
+AzulTile = Literal[azul.COLORS + ("joker",)]  # type: ignore[valid-type]
+PavilionColor = Literal[pavilion_board.COLORS]  # type: ignore[valid-type]
+Side = Literal["colored", "grey"]
+
+#: More of one tile than any game has is a mistake (Azul 20 a colour, Summer Pavilion 22).
+MOST_TILES = 132
+Count = whole(0, MOST_TILES)
+Player = whole(0, 3)
+Players = Annotated[int, Field(strict=True, ge=2, le=4)] | Annotated[list[Name], Field(min_length=2, max_length=4)]
+
+
+class AzulOptions(Form):
+    wall: Side = "colored"
+    jokers: bool = False
+
+
+class PavilionOptions(Form):
+    side: Side = "colored"
+
+
+OPTIONS: dict[str, type[Form]] = {"azul": AzulOptions, "pavilion": PavilionOptions}
+
+
+def player_count(players: int | list[str]) -> int:
+    return len(players) if isinstance(players, list) else players
+
+
+def one_of_the_players(player: int | None, info: ValidationInfo, players: int | None = None) -> int | None:
+    """``player`` when it is a number below the game's count of players (the context's
+    ``players``, or ``players`` given); raises ``not_a_player`` otherwise."""
+    count = players if players is not None else (info.context or {}).get("players")
+    if player is not None and count is not None and player >= count:
+        raise PydanticCustomError("not_a_player", "not one of the {players} players", {"players": count})
+    return player

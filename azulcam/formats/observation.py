@@ -1,0 +1,96 @@
+"""Observations (``azulcam-observation/1``): what one photo shows, checked for form with the
+game's own tile names and slots. Whether a legal game shows it is the engine's to say
+(:func:`azulcam.engine.position.problems`)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, field_validator
+from pydantic_core import PydanticCustomError
+
+from ..engine.azul import SCORE_TRACK_TOP
+from ..engine.pavilion_board import SUPPLY_SPACES
+from ..engine.position import SLOT_IDS, TILE_NAMES
+from .fields import MOST_TILES, Count, Form, Game, OpenForm, Text, whole
+from .problems import checked
+
+OBSERVATION_FORMAT = "azulcam-observation/1"
+#: Image pixels far beyond any camera's, either side of the picture.
+MOST_PIXELS = 1e6
+Pixel = Annotated[float, Field(strict=False, ge=-MOST_PIXELS, le=MOST_PIXELS, allow_inf_nan=False)]
+#: More zones or warnings than any table has.
+MOST_ENTRIES = 1000
+
+
+class Head(OpenForm):
+    format: Literal["azulcam-observation/1"] = OBSERVATION_FORMAT
+    game: Game
+
+
+class Notice(Form):
+    code: Text
+    params: dict[Text, Any] = {}
+    text: Text = ""
+
+
+def _observation(which: str) -> type[OpenForm]:
+    tile = Literal[TILE_NAMES[which]]  # type: ignore[valid-type]
+    slots = SLOT_IDS[which]
+
+    class Display(Form):
+        center: Annotated[list[Pixel], Field(min_length=2, max_length=2)] | None
+        tiles: Annotated[list[tile], Field(max_length=MOST_TILES)]
+
+    class Board(Form):
+        player: whole(0, 3)  # type: ignore[valid-type]
+        slots: dict[Text, tile]
+        hand: dict[tile, Count] = {}  # type: ignore[valid-type]
+        if which == "azul":
+            score: whole(0, SCORE_TRACK_TOP) | None = None  # type: ignore[valid-type]
+
+        @field_validator("slots")
+        @classmethod
+        def _the_game_s_slots(cls, value: dict[str, str]) -> dict[str, str]:
+            unknown = sorted(s for s in value if s not in slots)
+            if unknown:
+                raise PydanticCustomError("unknown_slot", "no slot {slot} on this game's boards", {"slot": unknown[0][:40]})
+            return value
+
+    class Observation(OpenForm):
+        """Keys of its own at the top (``check``, ``final``, ``sample``) are the writer's: kept, not read."""
+
+        format: Literal["azulcam-observation/1"] = OBSERVATION_FORMAT
+        game: Literal[which]  # type: ignore[valid-type]
+        factories: Annotated[list[Display], Field(max_length=9)] = []
+        center: dict[tile, Count] = {}  # type: ignore[valid-type]
+        boards: Annotated[list[Board], Field(max_length=4)]
+        if which == "azul":
+            supply: None = None
+        else:
+            supply: Annotated[list[tile | None], Field(min_length=SUPPLY_SPACES, max_length=SUPPLY_SPACES)] | None = None
+        uncertain: Annotated[list[Text], Field(max_length=MOST_ENTRIES)] = []
+        warnings: Annotated[list[Text | Notice], Field(max_length=MOST_ENTRIES)] = []
+
+        @field_validator("boards")
+        @classmethod
+        def _each_player_once(cls, boards: list[Board]) -> list[Board]:
+            seen: set[int] = set()
+            for b in boards:
+                if b.player in seen:
+                    raise PydanticCustomError("players_twice", "player {player} has two boards", {"player": b.player})
+                seen.add(b.player)
+            return boards
+
+    return Observation
+
+
+OBSERVATIONS = {game: _observation(game) for game in SLOT_IDS}
+
+
+def read_observation(data: Any) -> dict[str, Any]:
+    """``data`` when it has an observation's form; raises :class:`FormatError` naming the first
+    field that has not."""
+    head = checked(Head, data)
+    checked(OBSERVATIONS[head.game], data)
+    return data

@@ -1,0 +1,127 @@
+"""Game records (``azulcam-record/1``): the record's own fields, then each event by its kind
+(a move by a player of the game, a deal, a refill, a position), its path named from the record's
+top (``events.12.move.line``). Replaying the events by the rules is the engine's (:func:`replay`)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, ValidationInfo, field_validator
+
+from ..engine.azul import FACTORIES_FOR_PLAYERS
+from ..engine.pavilion_board import SUPPLY_SPACES
+from .fields import (OPTIONS, AzulTile, Form, Game, OpenForm, PavilionColor, Players, one_of_the_players,
+                     player_count, whole)
+from .moves import MOVES
+from .problems import checked, refuse
+from .state import POSITIONS
+
+RECORD_FORMAT = "azulcam-record/1"
+#: The longest game a record may hold: far beyond any real one (a 4-player Summer Pavilion game has about 400 events).
+MOST_EVENTS = 100_000
+Seed = whole(-(2**63), 2**64 - 1)
+Display = Annotated[list, Field(max_length=4)]
+
+
+class Head(OpenForm):
+    """What a record is before anything else: a profile is not a record with odd keys."""
+
+    format: Literal["azulcam-record/1"]
+    game: Game
+
+
+class RecordFields(Form):
+    format: Literal["azulcam-record/1"]
+    game: Game
+    options: dict = {}
+    players: Players
+    start_player: whole(0, 3) = 0  # type: ignore[valid-type]
+    seed: Seed | None = None  # type: ignore[valid-type]
+    events: Annotated[list, Field(max_length=MOST_EVENTS)]
+
+    @field_validator("start_player")
+    @classmethod
+    def _starts(cls, value: int, info: ValidationInfo) -> int:
+        players = info.data.get("players")
+        return one_of_the_players(value, info, None if players is None else player_count(players))  # type: ignore[return-value]
+
+
+class MoveEvent(Form):
+    player: whole(0, 3)  # type: ignore[valid-type]
+    move: dict
+
+    _player = field_validator("player")(one_of_the_players)
+
+
+def _deal(game: str) -> type[Form]:
+    tile = AzulTile if game == "azul" else PavilionColor
+
+    class Dealt(Form):
+        factories: Annotated[list[Annotated[list[tile], Field(max_length=4)]],  # type: ignore[valid-type]
+                             Field(max_length=max(FACTORIES_FOR_PLAYERS.values()))]
+        if game == "pavilion":
+            supply: Annotated[list[tile], Field(max_length=SUPPLY_SPACES)] | None = None  # type: ignore[valid-type]
+
+    class Deal(Form):
+        deal: Dealt
+
+    return Deal
+
+
+class Refilled(Form):
+    supply: Annotated[list[PavilionColor], Field(max_length=SUPPLY_SPACES)]  # type: ignore[valid-type]
+
+
+class Refill(Form):
+    refill: Refilled
+
+
+class PositionEvent(Form):
+    position: dict
+    resynchronised: Literal[True] | None = None
+
+
+DEALS = {game: _deal(game) for game in ("azul", "pavilion")}
+
+
+def read_record(data: Any) -> dict[str, Any]:
+    """``data`` when it has a record's form, every event included; raises :class:`FormatError`
+    naming the first field that has not (the record's format before anything else)."""
+    head = checked(Head, data)
+    record = checked(RecordFields, data)
+    checked(OPTIONS[head.game], record.options, ("options",))
+    context = {"players": player_count(record.players), "game": head.game}
+    for k, event in enumerate(data["events"]):
+        read_event(event, context, ("events", k))
+    return data
+
+
+def read_event(event: Any, context: dict[str, Any], at: tuple[Any, ...] = ()) -> None:
+    """Checks one record event's form in a game of ``context`` (``game``, ``players``)."""
+    game = context["game"]
+    if not isinstance(event, dict) or not event:
+        refuse("invalid.event", at, kinds="player/move, deal, refill, position")
+    if "position" in event:
+        checked(PositionEvent, event, at)
+        read_position(event["position"], at + ("position",))
+    elif "move" in event or "player" in event:
+        checked(MoveEvent, event, at, context)
+        checked(MOVES[game], event["move"], at + ("move",))
+    elif "deal" in event:
+        checked(DEALS[game], event, at)
+    elif "refill" in event and game == "pavilion":
+        checked(Refill, event, at)
+    else:
+        refuse("invalid.event", at, kinds="player/move, deal, refill, position" if game == "pavilion"
+               else "player/move, deal, position")
+
+
+def read_position(data: Any, at: tuple[Any, ...] = ()) -> dict[str, Any]:
+    """``data`` when it has an ``azulcam-state/1`` position's form, of either game."""
+    if not isinstance(data, dict):
+        refuse("invalid.dict_type", at)
+    game = data.get("game")
+    if game not in POSITIONS:
+        refuse("invalid.literal_error", at + ("game",), expected="'azul' or 'pavilion'")
+    checked(POSITIONS[game], data, at)
+    return data
