@@ -116,13 +116,14 @@ def check_overrule(zone: str, content: Any, state: Any) -> None:
     ``state`` and ``content`` something the rules let lie there: a slot holds one tile of the
     game or nothing (a coloured wall's space only its printed colour), a zone of loose tiles a
     list of the game's tiles."""
+    one_tile = content is None or isinstance(content, str)  # a slot's: never a list
     tiles = set(TILE_ORDER[state.game])
     options = state.options
     if state.game == "azul" and not options.get("jokers"):
         tiles.discard("joker")
     if not re.fullmatch(ZONE_PATTERN, zone) or zone.endswith(".hand") and state.game == "azul":
         # (tiles lie beside a board in Summer Pavilion only)
-        raise Refused("follow.bad_zone", zone=zone[:40], content=repr(content))
+        raise Refused("follow.bad_zone", zone=zone[:40], content=repr(content)[:80])
     ok = False
     if is_loose(zone):
         displays = len(state.to_json()["factories"])
@@ -130,14 +131,14 @@ def check_overrule(zone: str, content: Any, state: Any) -> None:
               and (not zone.startswith("factories.") or int(zone.split(".")[1]) < displays)
               and (not zone.startswith("boards.") or int(zone.split(".")[1]) < state.players))
     elif zone.startswith("supply."):
-        ok = state.game == "pavilion" and zone in expected_slots("pavilion-scoring") and (content is None or content in tiles)
+        ok = state.game == "pavilion" and zone in expected_slots("pavilion-scoring") and one_tile and (content is None or content in tiles)
     elif zone.startswith("boards."):
         _, player, slot = zone.split(".", 2)
         layout = f"azul-{options['wall']}" if state.game == "azul" else f"pavilion-{options['side']}"
-        if int(player) < state.players and slot in expected_slots(layout):
+        if int(player) < state.players and slot in expected_slots(layout) and one_tile:
             printed = load_layout(layout)[slot].printed if state.game == "azul" else None
             ok = content is None or (content in tiles and content != "first_player" and (printed is None or content == printed))
             if slot.startswith("floor.") and content == "first_player":
                 ok = True
     if not ok:
-        raise Refused("follow.bad_zone", zone=zone, content=repr(content))
+        raise Refused("follow.bad_zone", zone=zone, content=repr(content)[:80])

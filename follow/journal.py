@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..engine.errors import EngineError
@@ -39,7 +39,11 @@ class JournalHead(Form):
     options: dict
     start_player: whole(0, 3)  # type: ignore[valid-type]
 
-    _start = field_validator("start_player")(one_of_the_players)
+    @field_validator("start_player")
+    @classmethod
+    def _a_player(cls, value: int, info: ValidationInfo) -> int:
+        players = info.data.get("players")
+        return one_of_the_players(value, info, None if players is None else player_count(players))  # type: ignore[return-value]
 
 
 class JournalEntry(Form):
@@ -187,7 +191,10 @@ def read_journal(path: str | Path) -> Resumed:
             head["start_player"] = line.start_player
         else:
             displays = [(x, y) for x, y in line.displays]  # type: ignore[union-attr]
-    game = Game.new(head["game"], head["players"], head["options"], head["start_player"])
+    try:
+        game = Game.new(head["game"], head["players"], head["options"], head["start_player"])
+    except (EngineError, ValueError) as exc:
+        raise JournalError(f"{path}, line 1: not a game this engine plays ({exc})") from None
     for event in events:
         try:
             game.apply(event)

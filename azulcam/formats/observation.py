@@ -13,7 +13,7 @@ from ..engine.azul import SCORE_TRACK_TOP
 from ..engine.pavilion_board import SUPPLY_SPACES
 from ..engine.position import SLOT_IDS, TILE_NAMES
 from .fields import MOST_TILES, Count, Form, Game, OpenForm, Text, whole
-from .problems import checked
+from .problems import checked, printable
 
 OBSERVATION_FORMAT = "azulcam-observation/1"
 #: Image pixels far beyond any camera's, either side of the picture.
@@ -54,7 +54,7 @@ def _observation(which: str) -> type[OpenForm]:
         def _the_game_s_slots(cls, value: dict[str, str]) -> dict[str, str]:
             unknown = sorted(s for s in value if s not in slots)
             if unknown:
-                raise PydanticCustomError("unknown_slot", "no slot {slot} on this game's boards", {"slot": unknown[0][:40]})
+                raise PydanticCustomError("unknown_slot", "no slot {slot} on this game's boards", {"slot": printable(unknown[0], 40)})
             return value
 
     class Observation(OpenForm):

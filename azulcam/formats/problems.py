@@ -21,6 +21,7 @@ WORDED_ERRORS = {
     "less_than": ("lt",), "less_than_equal": ("le",), "string_too_long": ("max_length",),
     "too_long": ("max_length",), "too_short": ("min_length",), "string_pattern_mismatch": (),
     "value_error": (), "not_unicode": (), "one_of": ("names",), "union_tag_invalid": ("discriminator", "expected_tags"),
+    "union_tag_not_found": ("discriminator",), "float_type": (), "none_required": (), "string_too_short": ("min_length",),
 }
 #: pydantic's error types worded as another's.
 SAME_AS = {"string_unicode": "not_unicode"}
@@ -74,7 +75,9 @@ def checked(model: Any, data: Any, at: tuple[Any, ...] = (), context: dict[str, 
 def refusal(where: tuple[str | int, ...], kind: str, message: str | None = None, **context: Any) -> ValidationError:
     """A model's refusal of the field at ``where``, to raise from a validator: pydantic puts the path
     of the value the validator checks in front of it. ``kind`` is one of pydantic's own error types
-    (with the context it takes), or, given a ``message``, one of :data:`RULES`."""
+    (with the context it takes), or, given a ``message``, one of :data:`RULES`. Text in the context
+    is made :func:`printable` (pydantic words the message with it)."""
+    context = {k: printable(v) if isinstance(v, str) else v for k, v in context.items()}
     if message is not None:
         details = InitErrorDetails(type=PydanticCustomError(kind, message, context), loc=where, input=None)
     else:

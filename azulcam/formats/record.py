@@ -121,7 +121,7 @@ def read_position(data: Any, at: tuple[Any, ...] = ()) -> dict[str, Any]:
     if not isinstance(data, dict):
         refuse("invalid.dict_type", at)
     game = data.get("game")
-    if game not in POSITIONS:
+    if not isinstance(game, str) or game not in POSITIONS:
         refuse("invalid.literal_error", at + ("game",), expected="'azul' or 'pavilion'")
     checked(POSITIONS[game], data, at)
     return data
