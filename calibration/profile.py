@@ -24,7 +24,7 @@ from ..engine import pavilion_board as topo
 from ..engine.azul import TILE_NAMES as AZUL_TILE_NAMES
 from ..engine.errors import show
 from ..formats import FormatError, checked
-from ..formats.fields import OPTIONS, Form, Game, Number, OpenForm, Players, Side, Text, UnicodeText, player_count, unicode_text
+from ..formats.fields import OPTIONS, Form, Game, ImagePoint, Number, OpenForm, Players, Side, Text, UnicodeText, player_count, unicode_text
 from ..formats.problems import refusal
 from .layouts import LayoutError, load_layout
 
@@ -34,8 +34,6 @@ GAMES = ("azul", "pavilion")
 _SIDE_OPTION = {"azul": "wall", "pavilion": "side"}
 #: Tile kinds a profile's ``colors`` may hold references of (``"game/kind"``).
 _COLOR_KINDS = {"azul": AZUL_TILE_NAMES, "pavilion": topo.COLORS + ("first_player",)}
-#: How far from the image a corner may lie, in pixels (a board partly out of view is fine; 1e300 is not).
-_MAX_PIXELS = 1_000_000
 
 Corners = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
 _UNIT_SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
@@ -171,10 +169,6 @@ def _convex(corners: list[list[float]]) -> list[list[float]]:
     if abs(cv2.contourArea(quad)) < 1.0 or not cv2.isContourConvex(quad):
         raise PydanticCustomError("not_convex", "no convex outline with an area")
     return corners
-
-
-#: An image point, within a million pixels of the image.
-ImagePoint = Annotated[list[Annotated[Number, Field(ge=-_MAX_PIXELS, le=_MAX_PIXELS)]], Field(min_length=2, max_length=2)]
 
 
 class BareModel(Form):

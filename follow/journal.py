@@ -22,9 +22,8 @@ from pydantic_core import PydanticCustomError
 from ..engine.errors import EngineError
 from ..engine.record import Game
 from ..formats import FormatError, checked
-from ..formats.fields import OPTIONS, Form, Players, one_of_the_players, player_count, whole
+from ..formats.fields import OPTIONS, Form, ImagePoint, Players, one_of_the_players, player_count, whole
 from ..formats.fields import Game as GameName
-from ..formats.observation import Pixel
 from ..formats.record import read_event
 
 JOURNAL_FORMAT = "azulcam-journal/1"
@@ -54,7 +53,7 @@ class JournalEntry(Form):
     frame: whole(0, 2**53) | None = None  # type: ignore[valid-type]
     corrected: Literal[True] | None = None  # the event a person gave (``replace``)
     start_player: whole(0, 3) | None = None  # type: ignore[valid-type]
-    displays: Annotated[list[Annotated[list[Pixel], Field(min_length=2, max_length=2)]], Field(max_length=9)] | None = None
+    displays: Annotated[list[ImagePoint], Field(max_length=9)] | None = None
     undo: Literal[True] | None = None
 
     _start = field_validator("start_player")(one_of_the_players)

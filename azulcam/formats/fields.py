@@ -62,6 +62,10 @@ Name = Annotated[str, Field(strict=True, min_length=1, max_length=LONGEST_TEXT),
 UnicodeText = Annotated[str, AfterValidator(unicode_text)]
 #: A finite number, an integer or not (never a bool).
 Number = Annotated[float, BeforeValidator(_json_number)]
+#: How far from the image a point may lie, in pixels (a board partly out of view is fine; 1e300 is not).
+MOST_PIXELS = 1_000_000
+#: ``[x, y]`` in image pixels.
+ImagePoint = Annotated[list[Annotated[Number, Field(ge=-MOST_PIXELS, le=MOST_PIXELS)]], Field(min_length=2, max_length=2)]
 
 Game = Literal["azul", "pavilion"]
 AzulColor = Literal[azul.COLORS]  # type: ignore[valid-type]

@@ -7,10 +7,12 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from ..engine.azul import FACTORIES_FOR_PLAYERS
 from ..engine.common import MOST_POINTS
 from .fields import AzulColor, Form, PavilionColor, whole
 
-Source = whole(0, 8) | Literal["center"]
+#: A display's number (as many as the largest game has), or the centre.
+Source = whole(0, max(FACTORIES_FOR_PLAYERS.values()) - 1) | Literal["center"]
 
 
 class AzulTake(Form):

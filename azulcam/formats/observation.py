@@ -12,13 +12,10 @@ from pydantic_core import PydanticCustomError
 from ..engine.azul import SCORE_TRACK_TOP
 from ..engine.pavilion_board import SUPPLY_SPACES
 from ..engine.position import SLOT_IDS, TILE_NAMES
-from .fields import MOST_TILES, Count, Form, Game, OpenForm, Text, whole
+from .fields import MOST_TILES, Count, Form, Game, ImagePoint, OpenForm, Text, whole
 from .problems import checked, printable
 
 OBSERVATION_FORMAT = "azulcam-observation/1"
-#: Image pixels far beyond any camera's, either side of the picture.
-MOST_PIXELS = 1e6
-Pixel = Annotated[float, Field(strict=False, ge=-MOST_PIXELS, le=MOST_PIXELS, allow_inf_nan=False)]
 #: More zones or warnings than any table has.
 MOST_ENTRIES = 1000
 
@@ -39,7 +36,7 @@ def _observation(which: str) -> type[OpenForm]:
     slots = SLOT_IDS[which]
 
     class Display(Form):
-        center: Annotated[list[Pixel], Field(min_length=2, max_length=2)] | None
+        center: ImagePoint | None
         tiles: Annotated[list[tile], Field(max_length=MOST_TILES)]
 
     class Board(Form):
