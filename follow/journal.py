@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..engine.errors import EngineError
@@ -38,11 +38,7 @@ class JournalHead(Form):
     options: dict
     start_player: whole(0, 3)  # type: ignore[valid-type]
 
-    @field_validator("start_player")
-    @classmethod
-    def _a_player(cls, value: int, info: ValidationInfo) -> int:
-        players = info.data.get("players")
-        return one_of_the_players(value, info, None if players is None else player_count(players))  # type: ignore[return-value]
+    _start = field_validator("start_player")(one_of_the_players)
 
 
 class JournalEntry(Form):

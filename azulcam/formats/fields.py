@@ -97,9 +97,11 @@ def player_count(players: int | list[str]) -> int:
 
 
 def one_of_the_players(player: int | None, info: ValidationInfo, players: int | None = None) -> int | None:
-    """``player`` when it is a number below the game's count of players (the context's
-    ``players``, or ``players`` given); raises ``not_a_player`` otherwise."""
+    """``player`` when it is a number below the game's count of players (``players`` given, the
+    context's, or the ``players`` field checked before it); raises ``not_a_player`` otherwise."""
     count = players if players is not None else (info.context or {}).get("players")
+    if count is None and (getattr(info, "data", None) or {}).get("players") is not None:
+        count = player_count(info.data["players"])
     if player is not None and count is not None and player >= count:
         raise PydanticCustomError("not_a_player", "not one of the {players} players", {"players": count})
     return player

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import Field, field_validator
 
 from ..engine.azul import FACTORIES_FOR_PLAYERS
 from ..engine.pavilion_board import SUPPLY_SPACES
@@ -39,11 +39,7 @@ class RecordFields(Form):
     seed: Seed | None = None  # type: ignore[valid-type]
     events: Annotated[list, Field(max_length=MOST_EVENTS)]
 
-    @field_validator("start_player")
-    @classmethod
-    def _starts(cls, value: int, info: ValidationInfo) -> int:
-        players = info.data.get("players")
-        return one_of_the_players(value, info, None if players is None else player_count(players))  # type: ignore[return-value]
+    _starts = field_validator("start_player")(one_of_the_players)
 
 
 class MoveEvent(Form):

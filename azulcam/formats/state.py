@@ -40,10 +40,7 @@ class _Position(Form):
     start_player: whole(0, 3)  # type: ignore[valid-type]
     pooled: bool = False
 
-    @field_validator("to_move", "start_player")
-    @classmethod
-    def _a_player(cls, value: int, info: ValidationInfo) -> int:
-        return one_of_the_players(value, info, info.data.get("players"))  # type: ignore[return-value]
+    _a_player = field_validator("to_move", "start_player")(one_of_the_players)
 
     @field_validator("factories", check_fields=False)
     @classmethod
@@ -59,7 +56,7 @@ class _Position(Form):
 
 
 def _holder(value: int | str | None, info: ValidationInfo) -> int | str | None:
-    return value if isinstance(value, str) else one_of_the_players(value, info, info.data.get("players"))
+    return value if isinstance(value, str) else one_of_the_players(value, info)
 
 
 class AzulLine(Form):
