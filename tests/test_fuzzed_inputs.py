@@ -11,7 +11,7 @@ from support.fuzzing import DOORS, attempt, mutate
 
 
 @pytest.mark.parametrize("name", sorted(DOORS))
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(rng=st.randoms(use_true_random=False))
 def test_a_mutated_input_is_read_or_refused_never_a_crash(name, rng):
     outcome, what = attempt(name, rng)

@@ -20,6 +20,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Callable
 
+from azulcam.calibration.layouts import Layout, LayoutError
 from azulcam.calibration.profile import Profile, ProfileError
 from azulcam.cli import main
 from azulcam.engine.errors import ObservationError
@@ -156,6 +157,13 @@ def profiles() -> tuple[dict[str, Any], ...]:
 
 
 @cache
+def layouts() -> tuple[dict[str, Any], ...]:
+    """The shipped layouts, every board side and the scoring board."""
+    folder = ROOT / "calibration" / "layouts"
+    return tuple(json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json")))
+
+
+@cache
 def journals() -> tuple[list[dict[str, Any]], ...]:
     """Each record's journal, as the watch writes it, line by line."""
     from azulcam.engine.record import Game
@@ -221,6 +229,28 @@ def score_door(data: Any) -> Outcome:
     except FormatError as exc:
         return "refused", exc.code
     return "refused", "the rules (replay)"
+
+
+def layout_door(data: Any) -> Outcome:
+    """``azulcam layout FILE``: a layout of the right form, usable (exit 0) or not (exit 1 and the
+    slots at fault); one of the wrong form refused with its field."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "layout.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        code, out, err = _run(["layout", str(path)])
+    if "internal error" in err or "Traceback" in err:
+        raise InternalError(err.strip())
+    if code == 0 and "usable" in out:
+        return "read", "layout"
+    if code == 1 and not err and len(out.strip().splitlines()) == 1:
+        return "refused", "not usable (slots)"
+    if code == 1 and len(err.strip().splitlines()) == 1 and "error:" in err:
+        try:
+            Layout.from_json(data)
+        except LayoutError as exc:
+            return "refused", exc.code or "the slots (check_layout)"
+        raise InternalError(f"refused, yet the layout reads: {err!r}")
+    raise InternalError(f"exit {code}: {out!r} {err!r}")
 
 
 def profile_door(data: Any) -> Outcome:
@@ -295,6 +325,7 @@ DOORS: dict[str, tuple[Callable[[], tuple[Any, ...]], tuple[Any, ...], Callable[
     "record": (records, (), score_door),
     "position": (positioned, ("events", 0, "position"), score_door),
     "profile": (profiles, (), profile_door),
+    "layout": (layouts, (), layout_door),
     "observation": (observations, (), observation_door),
     "journal": (journals, (), journal_door),
     "correction": (lambda: CORRECTIONS, (), correction_door),
