@@ -1,10 +1,10 @@
 """A stranger's files: 10,000 mutated inputs across the public formats, through the doors that read
-them (``azulcam score`` for records and positions, the profile, observation, journal and
-correction readers), and the count of each outcome.
+them (``azulcam score`` for records and positions, ``azulcam layout`` for layouts, the profile,
+observation, journal and correction readers), and the count of each outcome.
 
 Every input is one of the project's own valid ones (the committed records, a position taken up
-mid-game, the renderer's true profiles, what a perfect camera sees, a watch's journal, a person's
-corrections) with one to three mutations (tests/support/fuzzing.py). An input is ``read`` (a legal
+mid-game, the renderer's true profiles, the shipped layouts, what a perfect camera sees, a watch's
+journal, a person's corrections) with one to three mutations (tests/support/fuzzing.py). An input is ``read`` (a legal
 result: exit 0, a report, a game), ``refused`` (a clear one-line refusal, counted by its code), or
 an internal error: a crash, or an answer that is not one. Exits 1 if there was any.
 
@@ -14,7 +14,6 @@ an internal error: a crash, or an answer that is not one. Exits 1 if there was a
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import random
 import sys
 import time
@@ -25,12 +24,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _fuzzing():
-    """tests/support/fuzzing.py, the mutations and doors the property tests use (loaded by its path)."""
-    sys.path.insert(0, str(ROOT / "tests"))  # its own imports: ``support.tracking``
-    spec = importlib.util.spec_from_file_location("support.fuzzing", ROOT / "tests" / "support" / "fuzzing.py")
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
+    """tests/support/fuzzing.py: the mutations and doors the property tests use."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    import support.fuzzing
+
+    return support.fuzzing
 
 
 def main() -> int:

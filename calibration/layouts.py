@@ -11,7 +11,6 @@ Pavilion engine's topology; a test keeps the two equal.
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -199,16 +198,6 @@ def _track_json(track: tuple[tuple[Point, ...], ...]) -> list[list[list[float]]]
 
 def _points(polygon: list[list[float]]) -> tuple[Point, ...]:
     return tuple((x, y) for x, y in polygon)
-
-
-def is_number(v: Any) -> bool:
-    """A finite JSON number (not a bool; not NaN or infinite, which Python's json reads)."""
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return False
-    try:
-        return math.isfinite(float(v))
-    except OverflowError:  # an integer beyond any float
-        return False
 
 
 def _convex_area(poly: np.ndarray) -> float:

@@ -29,7 +29,6 @@ from ..formats.problems import refusal
 from .layouts import LayoutError, load_layout
 
 PROFILE_FORMAT = "azulcam-profile/1"
-GAMES = ("azul", "pavilion")
 #: The option that says which side of the boards is played, by game.
 _SIDE_OPTION = {"azul": "wall", "pavilion": "side"}
 #: Tile kinds a profile's ``colors`` may hold references of (``"game/kind"``).
@@ -107,14 +106,13 @@ class Profile:
     @property
     def game_options(self) -> dict[str, Any]:
         """Every option of the game: ``options`` with the defaults filled in, or, when the profile
-        has none, the side its first board's layout shows (a layout name with ``grey`` in it: the
+        has none (one built in code), the side its first board's layout names (``grey`` in it: the
         grey side) and no jokers."""
         if self.options is not None:
             try:
-                return checked(OPTIONS[self.game], self.options).model_dump()
+                return checked(OPTIONS[self.game], self.options, ("options",)).model_dump()
             except FormatError as exc:
-                where = exc.params["field"]
-                raise ProfileError(exc.code, {**exc.params, "field": "options" if where == "$" else f"options.{where}"}) from None
+                raise ProfileError(exc.code, exc.params) from None
         side = "grey" if self.boards and "grey" in self.boards[0].layout else "colored"
         return {"wall": side, "jokers": False} if self.game == "azul" else {"side": side}
 

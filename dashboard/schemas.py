@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from ..follow import corrections
+from ..formats.fields import unicode_text
+
+#: A player's name as the set-up page sends it: text a record can hold (not blank, valid Unicode).
+PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24), AfterValidator(unicode_text)]
 
 #: Words in every language of the catalogue: ``{"en": ..., "fr": ...}``.
 Words = dict[str, str]
@@ -148,7 +152,7 @@ class SetupStart(BaseModel):
     jokers: bool = Field(default=False, strict=True, description="Azul's joker tiles")
     boards: list[Corners] = Field(min_length=2, max_length=4)
     scoring: Corners | None = Field(default=None, description="Summer Pavilion's scoring board")
-    names: list[Annotated[str, Field(max_length=24)]] | None = Field(default=None, max_length=4)
+    names: list[PlayerName] | None = Field(default=None, max_length=4)
 
     def options(self) -> dict[str, Any]:
         return {"wall": self.side, "jokers": self.jokers} if self.game == "azul" else {"side": self.side}

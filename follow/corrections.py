@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..calibration.layouts import expected_slots, load_layout
+from ..engine.common import MOST_POINTS, MOST_ROUNDS
 from ..engine.observe import TILE_ORDER
 from ..formats import FormatError, checked
 from ..formats.record import read_event
@@ -40,8 +41,8 @@ class Overrule(BaseModel):
 
 class Join(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    round: int | None = Field(default=None, ge=1, le=100, strict=True)
-    scores: list[Annotated[int, Field(ge=0, le=1000, strict=True)]] | None = Field(default=None, min_length=2, max_length=4)
+    round: int | None = Field(default=None, ge=1, le=MOST_ROUNDS, strict=True)
+    scores: list[Annotated[int, Field(ge=0, le=MOST_POINTS, strict=True)]] | None = Field(default=None, min_length=2, max_length=4)
 
 
 class Correction(BaseModel):

@@ -22,7 +22,7 @@ from pydantic_core import PydanticCustomError
 from ..engine.errors import EngineError
 from ..engine.record import Game
 from ..formats import FormatError, checked
-from ..formats.fields import OPTIONS, Form, ImagePoint, Players, one_of_the_players, player_count, whole
+from ..formats.fields import OPTIONS, Form, ImagePoint, Player, Players, one_of_the_players, player_count, whole
 from ..formats.fields import Game as GameName
 from ..formats.record import read_event
 
@@ -36,7 +36,7 @@ class JournalHead(Form):
     game: GameName
     players: Players
     options: dict
-    start_player: whole(0, 3)  # type: ignore[valid-type]
+    start_player: Player  # type: ignore[valid-type]
 
     _start = field_validator("start_player")(one_of_the_players)
 
@@ -48,7 +48,7 @@ class JournalEntry(Form):
     event: dict | None = None
     frame: whole(0, 2**53) | None = None  # type: ignore[valid-type]
     corrected: Literal[True] | None = None  # the event a person gave (``replace``)
-    start_player: whole(0, 3) | None = None  # type: ignore[valid-type]
+    start_player: Player | None = None  # type: ignore[valid-type]
     displays: Annotated[list[ImagePoint], Field(max_length=9)] | None = None
     undo: Literal[True] | None = None
 
@@ -153,8 +153,8 @@ def read_journal(path: str | Path) -> Resumed:
     for n, line in enumerate(lines, start=1):
         try:
             entries.append(json.loads(line))
-        except json.JSONDecodeError:
-            if n == len(lines):  # cut short by a kill while it was written: never committed
+        except (ValueError, RecursionError) as exc:  # not JSON; a number too long to read; nested too deep
+            if n == len(lines) and isinstance(exc, json.JSONDecodeError):  # cut short by a kill while it was written: never committed
                 break
             raise JournalError(f"{path}, line {n}: not JSON") from None
     if not entries or not isinstance(entries[0], dict) or entries[0].get("format") != JOURNAL_FORMAT:

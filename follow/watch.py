@@ -497,8 +497,8 @@ def read_controls(lines: Any, into: queue.Queue) -> threading.Thread:
             if line.strip():
                 try:
                     into.put(json.loads(line))
-                except json.JSONDecodeError:
-                    into.put(line.strip())
+                except (ValueError, RecursionError):  # not JSON, a number too long to read, nested too deep
+                    into.put(line.strip()[:200])
 
     thread = threading.Thread(target=run, name="watch controls", daemon=True)
     thread.start()

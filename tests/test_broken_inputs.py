@@ -305,7 +305,7 @@ def _score(record: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> s
 def test_score_refuses_a_record_whose_game_is_a_list(tmp_path, capsys):
     record = copy.deepcopy(RECORDS[0])
     record["game"] = ["azul"]
-    assert "game must be 'azul' or 'pavilion'" in _score(record, tmp_path, capsys)
+    assert "game must be one of 'azul', 'pavilion'" in _score(record, tmp_path, capsys)
 
 
 def test_score_refuses_true_where_a_player_or_the_events_belong(tmp_path, capsys):

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from azulcam.i18n import catalogue_data
 from support.fuzzing import DOORS, attempt, mutate
 
 
@@ -16,6 +17,8 @@ from support.fuzzing import DOORS, attempt, mutate
 def test_a_mutated_input_is_read_or_refused_never_a_crash(name, rng):
     outcome, what = attempt(name, rng)
     assert outcome in ("read", "refused") and what
+    if what.startswith("invalid"):  # the form's refusal: worded in both languages
+        assert all(what in catalogue_data(lang) for lang in ("en", "fr")), what
 
 
 @pytest.mark.parametrize("name", sorted(DOORS))

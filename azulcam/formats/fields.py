@@ -7,11 +7,11 @@ from typing import Annotated, Any, Literal
 
 import math
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, create_model
 from pydantic_core import PydanticCustomError, PydanticKnownError
 
 from ..engine import azul, pavilion_board
-from ..engine.common import MOST_POINTS, MOST_ROUNDS  # noqa: F401  (re-exported for the models)
+from ..engine.options import OPTIONS as GAME_OPTIONS
 
 #: Longest text a format holds (a player's name, a file name): a stranger's megabyte is refused.
 LONGEST_TEXT = 200
@@ -73,23 +73,23 @@ AzulTile = Literal[azul.COLORS + ("joker",)]  # type: ignore[valid-type]
 PavilionColor = Literal[pavilion_board.COLORS]  # type: ignore[valid-type]
 Side = Literal["colored", "grey"]
 
-#: More of one tile than any game has is a mistake (Azul 20 a colour, Summer Pavilion 22).
+#: More tiles in one pile than a whole game has is a mistake (Summer Pavilion has 132, Azul 100 and 5 jokers).
 MOST_TILES = 132
 Count = whole(0, MOST_TILES)
 Player = whole(0, 3)
 Players = Annotated[int, Field(strict=True, ge=2, le=4)] | Annotated[list[Name], Field(min_length=2, max_length=4)]
 
 
-class AzulOptions(Form):
-    wall: Side = "colored"
-    jokers: bool = False
+def _options_model(game: str) -> type[Form]:
+    """The model of a game's options, from the engine's table of them (the first value is the default)."""
+    fields = {key: (bool if isinstance(values[0], bool) else Literal[values], values[0])  # type: ignore[valid-type]
+              for key, values in GAME_OPTIONS[game].items()}
+    return create_model(f"{game.title()}Options", __base__=Form, **fields)  # type: ignore[call-overload]
 
 
-class PavilionOptions(Form):
-    side: Side = "colored"
-
-
-OPTIONS: dict[str, type[Form]] = {"azul": AzulOptions, "pavilion": PavilionOptions}
+#: Each game's options as a record, a profile and a journal write them.
+OPTIONS: dict[str, type[Form]] = {game: _options_model(game) for game in GAME_OPTIONS}
+AzulOptions, PavilionOptions = OPTIONS["azul"], OPTIONS["pavilion"]
 
 
 def player_count(players: int | list[str]) -> int:

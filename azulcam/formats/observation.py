@@ -11,11 +11,10 @@ from pydantic_core import PydanticCustomError
 
 from ..engine.azul import SCORE_TRACK_TOP
 from ..engine.pavilion_board import SUPPLY_SPACES
-from ..engine.position import SLOT_IDS, TILE_NAMES
-from .fields import MOST_TILES, Count, Form, Game, ImagePoint, OpenForm, Text, whole
+from ..engine.position import OBSERVATION_FORMAT, SLOT_IDS, TILE_NAMES
+from .fields import MOST_TILES, Count, Form, Game, ImagePoint, OpenForm, Player, Text, UnicodeText, whole
 from .problems import checked, printable
 
-OBSERVATION_FORMAT = "azulcam-observation/1"
 #: More zones or warnings than any table has.
 MOST_ENTRIES = 1000
 
@@ -28,7 +27,7 @@ class Head(OpenForm):
 class Notice(Form):
     code: Text
     params: dict[Text, Any] = {}
-    text: Text = ""
+    text: UnicodeText = ""  # a reader's warning may quote an exception's text: any length
 
 
 def _observation(which: str) -> type[OpenForm]:
@@ -40,11 +39,13 @@ def _observation(which: str) -> type[OpenForm]:
         tiles: Annotated[list[tile], Field(max_length=MOST_TILES)]
 
     class Board(Form):
-        player: whole(0, 3)  # type: ignore[valid-type]
+        player: Player  # type: ignore[valid-type]
         slots: dict[Text, tile]
         hand: dict[tile, Count] = {}  # type: ignore[valid-type]
         if which == "azul":
             score: whole(0, SCORE_TRACK_TOP) | None = None  # type: ignore[valid-type]
+        else:  # (Summer Pavilion has no score track to read)
+            score: None = None
 
         @field_validator("slots")
         @classmethod

@@ -1,6 +1,7 @@
 """A model's refusal as a catalogue code with its parameters: the first mistake pydantic found,
 its field's path and what the template needs. The input itself is never echoed (it may be what
-cannot be encoded: NaN, a lone surrogate)."""
+cannot be encoded: NaN, a lone surrogate); a name a rule quotes (an unknown slot, a layout) is cut
+short and made :func:`printable`."""
 
 from __future__ import annotations
 
@@ -54,6 +55,11 @@ def field_problem(error: Any) -> tuple[str, dict[str, Any]]:
     params = {"field": field}
     for name in WORDED_ERRORS[kind]:
         params[name] = _plain(context.get(name, ""))
+    if kind == "literal_error" and (" or " in params["expected"] or ", " in params["expected"]):
+        # pydantic joins the values in English ("'a', 'b' or 'c'"): a list the catalogue's words can introduce
+        return "invalid.literal_choice", {**params, "expected": params["expected"].replace(" or ", ", ")}
+    if kind in ("too_short", "string_too_short") and params["min_length"] == 1:
+        return "invalid.empty", {"field": field}
     return f"invalid.{kind}", params
 
 

@@ -10,17 +10,15 @@ from pydantic import Field, field_validator
 
 from ..engine.azul import FACTORIES_FOR_PLAYERS
 from ..engine.pavilion_board import SUPPLY_SPACES
-from .fields import (OPTIONS, AzulTile, Form, Game, OpenForm, PavilionColor, Players, one_of_the_players,
+from .fields import (OPTIONS, AzulTile, Form, Game, OpenForm, PavilionColor, Player, Players, one_of_the_players,
                      player_count, whole)
 from .moves import MOVES
 from .problems import checked, refuse
 from .state import POSITIONS
 
-RECORD_FORMAT = "azulcam-record/1"
 #: The longest game a record may hold: far beyond any real one (a 4-player Summer Pavilion game has about 400 events).
 MOST_EVENTS = 100_000
 Seed = whole(-(2**63), 2**64 - 1)
-Display = Annotated[list, Field(max_length=4)]
 
 
 class Head(OpenForm):
@@ -35,7 +33,7 @@ class RecordFields(Form):
     game: Game
     options: dict = {}
     players: Players
-    start_player: whole(0, 3) = 0  # type: ignore[valid-type]
+    start_player: Player = 0  # type: ignore[valid-type]
     seed: Seed | None = None  # type: ignore[valid-type]
     events: Annotated[list, Field(max_length=MOST_EVENTS)]
 
@@ -43,7 +41,7 @@ class RecordFields(Form):
 
 
 class MoveEvent(Form):
-    player: whole(0, 3)  # type: ignore[valid-type]
+    player: Player  # type: ignore[valid-type]
     move: dict
 
     _player = field_validator("player")(one_of_the_players)
@@ -118,6 +116,6 @@ def read_position(data: Any, at: tuple[Any, ...] = ()) -> dict[str, Any]:
         refuse("invalid.dict_type", at)
     game = data.get("game")
     if not isinstance(game, str) or game not in POSITIONS:
-        refuse("invalid.literal_error", at + ("game",), expected="'azul' or 'pavilion'")
+        refuse("invalid.literal_choice", at + ("game",), expected="'azul', 'pavilion'")
     checked(POSITIONS[game], data, at)
     return data

@@ -14,11 +14,10 @@ from ..engine.azul import FACTORIES_FOR_PLAYERS, FLOOR_PENALTIES
 from ..engine.common import MOST_POINTS, MOST_ROUNDS, TERMINAL
 from ..engine.pavilion import MIN_SCORE, ROUNDS
 from ..engine.pavilion_board import SUPPLY_SPACES
-from .fields import (AzulColor, AzulOptions, AzulTile, Count, Form, PavilionColor, PavilionOptions, one_of_the_players,
+from .fields import (AzulColor, AzulOptions, AzulTile, Count, Form, PavilionColor, PavilionOptions, Player, one_of_the_players,
                      whole)
 from .moves import SpaceName
 
-STATE_FORMAT = "azulcam-state/1"
 Points = whole(0, MOST_POINTS)
 Penalties = whole(-MOST_POINTS, 0)
 #: A 64-bit fingerprint of a round's end (Azul's stall check).
@@ -37,7 +36,7 @@ class _Position(Form):
     format: Literal["azulcam-state/1"]
     players: whole(2, 4)  # type: ignore[valid-type]
     to_move: whole(TERMINAL, 3)  # type: ignore[valid-type]
-    start_player: whole(0, 3)  # type: ignore[valid-type]
+    start_player: Player  # type: ignore[valid-type]
     pooled: bool = False
 
     _a_player = field_validator("to_move", "start_player")(one_of_the_players)
@@ -88,7 +87,7 @@ class AzulBoard(Form):
         for r, line in enumerate(lines):
             if line.count + line.jokers > r + 1:
                 raise PydanticCustomError("line_too_full", "line {line} holds {got} tiles, at most {most}",
-                                          {"line": r, "got": line.count + line.jokers, "most": r + 1})
+                                          {"line": r + 1, "got": line.count + line.jokers, "most": r + 1})
         return lines
 
 
@@ -97,7 +96,7 @@ class AzulPosition(_Position):
     options: AzulOptions
     round: whole(1, MOST_ROUNDS)  # type: ignore[valid-type]
     phase: Literal["deal", "offer", "tiling", "over"]
-    marker: whole(0, 3) | Literal["center"] | None  # type: ignore[valid-type]
+    marker: Player | Literal["center"] | None  # type: ignore[valid-type]
     bag: dict[AzulTile, Count]  # type: ignore[valid-type]
     lid: dict[AzulTile, Count]  # type: ignore[valid-type]
     factories: list[Annotated[list[AzulTile], Field(max_length=4)]]  # type: ignore[valid-type]
@@ -127,7 +126,7 @@ class PavilionPosition(_Position):
     options: PavilionOptions
     round: whole(1, ROUNDS)  # type: ignore[valid-type]
     phase: Literal["deal", "acquire", "place", "bonus", "refill", "over"]
-    token: whole(0, 3) | Literal["center"] | None  # type: ignore[valid-type]
+    token: Player | Literal["center"] | None  # type: ignore[valid-type]
     bag: dict[PavilionColor, Count]  # type: ignore[valid-type]
     tower: dict[PavilionColor, Count]  # type: ignore[valid-type]
     supply: Annotated[list[PavilionColor | None], Field(min_length=SUPPLY_SPACES, max_length=SUPPLY_SPACES)]  # type: ignore[valid-type]

@@ -59,5 +59,5 @@ def start(request: Request, asked: SetupStart) -> dict[str, Any]:
     if asked.names is not None and len(asked.names) != len(asked.boards):
         raise refusal(422, "setup.names", players=len(asked.boards))
     request.app.state.live = setup.start(asked.game, asked.options(), asked.boards, asked.scoring,
-                                         [n.strip() for n in asked.names] if asked.names else None)
+                                         asked.names)
     return {"started": True}

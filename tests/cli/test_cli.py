@@ -240,9 +240,9 @@ def test_score_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     ('{"format": "azulcam-record/1", "game": "azul", ', "malformed JSON at line 1"),
     ("", "malformed JSON"),
     ("\xff\xfe garbage", None),
-    ('[1, 2, 3]', "record"),  # the whole input: "$ must be an object"
+    ('[1, 2, 3]', "$ must be an object"),
     ('{"format": "azulcam-record/2", "game": "azul", "players": 2, "events": []}', "format must be 'azulcam-record/1'"),
-    ('{"format": "azulcam-record/1", "game": "chess", "players": 2, "events": []}', "game must be 'azul' or 'pavilion'"),
+    ('{"format": "azulcam-record/1", "game": "chess", "players": 2, "events": []}', "game must be one of 'azul', 'pavilion'"),
     ('{"format": "azulcam-record/1", "game": "azul", "players": 7, "events": []}', "players must be at most 4"),
 ], ids=["truncated", "empty", "binary", "list", "format", "game", "players"])
 def test_score_malformed_record(text: str, message: str | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -280,7 +280,7 @@ def first_move(events: list[dict[str, Any]]) -> int:
     ("move", "missing colour", "holds no"),
     ("move", "wrong player", "is to move"),
     ("move", "bad line", "move.line must be at most 4"),
-    ("move", "unknown action", "move: 'action' must be 'take', 'wall'"),
+    ("move", "unknown action", "move: 'action' must be one of 'take', 'wall'"),
     ("deal", "wrong tile count", "tiles"),
     ("deal", "deal instead of move", "not chance"),
     ("end", "move after the end", "already over"),

@@ -50,7 +50,7 @@ def _with(record, *path_value):
     (AZUL, ("boards", 0, "bonus"), {"rows": True}, f"{AT}.boards.0.bonus.rows must be a whole number"),
     (AZUL, ("bag", "blue"), 14.0, f"{AT}.bag.blue must be a whole number"),
     (AZUL, ("boards", 1, "lines", 2), {"color": "red", "count": 3, "jokers": 1},
-     f"{AT}.boards.1.lines: pattern line 2 holds 4 tiles, at most 3"),
+     f"{AT}.boards.1.lines: pattern line 3 holds 4 tiles, at most 3"),
     (PAVILION, ("factories",), [[]], f"{AT}.factories must hold 5, not 1"),
 ])
 def test_a_position_s_field_out_of_its_range_is_named(record, path, value, answer, tmp_path, capsys):
@@ -72,4 +72,4 @@ def test_a_move_of_the_wrong_form_is_named_by_its_event(tmp_path, capsys):
     record["events"][k]["move"]["line"] = 5
     assert _score(record, tmp_path, capsys) == f"events.{k}.move.line must be at most 4"
     record["events"][k]["move"] = {"action": "steal"}
-    assert _score(record, tmp_path, capsys) == f"events.{k}.move: 'action' must be 'take', 'wall'"
+    assert _score(record, tmp_path, capsys) == f"events.{k}.move: 'action' must be one of 'take', 'wall'"

@@ -73,6 +73,6 @@ def test_render_a_bad_record_names_the_event(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
     code, _, err = run([str(bad), "--out", str(tmp_path / "o")], capsys)
-    assert code == 1 and "events.3.move.color must be 'blue'" in err
+    assert code == 1 and "events.3.move.color must be one of 'blue'" in err
     code, _, err = run([str(tmp_path / "absent.json"), "--out", str(tmp_path / "o")], capsys)
     assert code == 1 and "cannot read record" in err

@@ -86,7 +86,7 @@ def test_a_tapped_zone_offers_only_what_the_rules_allow_there_in_words(client):
     ({"undo": True, "new": True}, "invalid.one_of"),
     ({"undo": False}, "invalid.literal_error"),
     ({"overrule": {"zone": "boards.9.wall.0.0", "content": None}}, "invalid.string_pattern_mismatch"),
-    ({"overrule": {"zone": "boards.0.wall.0.0", "content": "banana"}}, "invalid.literal_error"),
+    ({"overrule": {"zone": "boards.0.wall.0.0", "content": "banana"}}, "invalid.literal_choice"),
     ({"overrule": {"zone": "boards.1.wall.0.0", "content": "red"}}, "follow.bad_zone"),  # printed blue there
     ({"join": {"round": 0}}, "invalid.greater_than_equal"),
     ({"shout": 1}, "invalid.extra_forbidden"),

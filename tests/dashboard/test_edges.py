@@ -19,7 +19,7 @@ def _code(reply) -> str:
 def test_an_unknown_tile_is_refused_before_it_reaches_the_tracker_and_the_game_goes_on(played, client):
     live, _, _, _ = played
     reply = client.post("/api/corrections", json={"overrule": {"zone": "boards.0.wall.0.0", "content": "banana"}})
-    assert reply.status_code == 422 and _code(reply) == "invalid.literal_error"
+    assert reply.status_code == 422 and _code(reply) == "invalid.literal_choice"
     assert reply.json()["detail"]["params"]["field"].startswith("body.overrule.content")
     taken = client.post("/api/corrections", json={"overrule": {"zone": "boards.0.wall.0.1", "content": None}})
     assert taken.status_code == 200 and taken.json()["done"]  # the tracker still takes corrections

@@ -4,6 +4,8 @@ that view; its profile and the boards' bare look are kept for the next run."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from azulcam.calibration.profile import Profile
@@ -46,9 +48,13 @@ def test_boards_placed_by_hand_are_refined_and_a_bad_placement_is_refused_in_wor
     assert wrong_game.status_code == 422 and wrong_game.json()["detail"]["code"] == "setup.unconfirmed"
     for body, code in (({"game": "azul", "boards": [[[0, 0]] * 3]}, "invalid.too_short"),
                        ({"game": "azul", "boards": truth, "jokers": "yes"}, "invalid.bool_type"),
-                       ({"game": "chess", "boards": truth}, "invalid.literal_error"),
-                       ({"game": "azul", "players": 9}, "invalid.less_than_equal")):
-        reply = client.post("/api/setup/find" if "players" in body else "/api/setup/start", json=body)
+                       ({"game": "chess", "boards": truth}, "invalid.literal_choice"),
+                       ({"game": "azul", "players": 9}, "invalid.less_than_equal"),
+                       # names a record can hold: a blank one would be refused when the game is read back
+                       ({"game": "azul", "boards": truth, "names": ["  ", "Bo", "Cy", "Di"]}, "invalid.empty"),
+                       ({"game": "azul", "boards": truth, "names": ["A\ud800", "Bo", "Cy", "Di"]}, "invalid.not_unicode")):
+        reply = client.post("/api/setup/find" if "players" in body else "/api/setup/start",  # JSON escapes a lone surrogate
+                            content=json.dumps(body), headers={"content-type": "application/json"})
         assert reply.status_code == 422 and reply.json()["detail"]["code"] == code, (body, reply.json())
     assert client.post("/api/setup/start", json={"game": "azul", "boards": truth}).status_code == 200
     assert client.get("/api/state").json()["players"] == 4

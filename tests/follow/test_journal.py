@@ -48,6 +48,8 @@ def test_an_undo_takes_the_last_event_back(tmp_path):
     (json.dumps({"event": {"player": 0, "move": {"action": "take", "source": 0, "color": "red", "line": 9}}}) + "\n",
      "line 7: event.move.line must be at most 4"),
     (json.dumps({"colour": "red"}) + "\n", "line 7: colour is not a known field"),
+    ('{"frame": ' + "9" * 5000 + "}\n", "line 7: not JSON"),  # more digits than Python reads
+    ("[" * 100_000 + "]" * 100_000 + "\n", "line 7: not JSON"),  # nested deeper than Python reads
 ])
 def test_a_damaged_journal_is_named_with_its_line(tmp_path, damage, message):
     _journal(tmp_path / "j", 4)
@@ -95,3 +97,16 @@ def test_a_write_that_fails_leaves_the_old_file_and_nothing_beside_it(tmp_path, 
     with pytest.raises(OSError, match="No space left"):
         write_atomically(path, "new")
     assert path.read_text(encoding="utf-8") == "old" and sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
+def test_a_control_line_that_cannot_be_read_is_passed_on_to_be_refused():
+    import io
+    import queue
+
+    from azulcam.follow.watch import read_controls
+
+    into: queue.Queue = queue.Queue()
+    lines = ['{"undo": true}\n', '{"join": ' + "9" * 5000 + "}\n", "[" * 100_000 + "\n", "not json\n"]
+    read_controls(io.StringIO("".join(lines)), into).join(5)
+    got = [into.get_nowait() for _ in range(into.qsize())]
+    assert got[0] == {"undo": True} and all(isinstance(g, str) for g in got[1:]) and len(got) == 4

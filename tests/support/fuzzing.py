@@ -10,9 +10,7 @@ code or kind. Anything else it raises is an internal error: what the property te
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import io
 import json
 import random
 import tempfile
@@ -22,7 +20,6 @@ from typing import Any, Callable
 
 from azulcam.calibration.layouts import Layout, LayoutError
 from azulcam.calibration.profile import Profile, ProfileError
-from azulcam.cli import main
 from azulcam.engine.errors import ObservationError
 from azulcam.engine.notice import as_json
 from azulcam.engine.observe import observation_of
@@ -35,6 +32,8 @@ from azulcam.formats import FormatError
 from azulcam.formats.observation import read_observation
 from azulcam.formats.record import read_record
 from azulcam.text import observation_text
+
+from .cli import run
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDS = sorted(p for p in (ROOT / "fixtures" / "records").glob("*.json") if not p.name.endswith(".score.json"))
@@ -196,16 +195,6 @@ CORRECTIONS: tuple[Any, ...] = (
 # --------------------------------------------------------------------------- doors
 
 
-def _run(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(argv)
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-    return code, out.getvalue(), err.getvalue()
-
-
 class InternalError(AssertionError):
     """What a door must never give: a crash, or an answer that is not one."""
 
@@ -216,7 +205,7 @@ def score_door(data: Any) -> Outcome:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "record.json"
         path.write_text(json.dumps(data), encoding="utf-8")  # a lone surrogate escaped, as JSON allows
-        code, out, err = _run(["score", str(path)])
+        code, out, err = run(["score", str(path)])
     if "internal error" in err or "Traceback" in err:
         raise InternalError(err.strip())
     if code == 0:
@@ -237,7 +226,7 @@ def layout_door(data: Any) -> Outcome:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "layout.json"
         path.write_text(json.dumps(data), encoding="utf-8")
-        code, out, err = _run(["layout", str(path)])
+        code, out, err = run(["layout", str(path)])
     if "internal error" in err or "Traceback" in err:
         raise InternalError(err.strip())
     if code == 0 and "usable" in out:
@@ -259,7 +248,7 @@ def profile_door(data: Any) -> Outcome:
         profile = Profile.from_json(data)
     except ProfileError as exc:
         str(exc).encode("utf-8")
-        return "refused", getattr(exc, "code", None) or "profile"
+        return "refused", exc.code
     again = Profile.from_json(json.loads(json.dumps(profile.to_json())))
     if again.to_json() != profile.to_json():
         raise InternalError("a profile read back is not the same")
