@@ -20,6 +20,7 @@ from ..calibration.layouts import expected_slots, load_layout
 from ..engine.common import MOST_POINTS, MOST_ROUNDS
 from ..engine.observe import TILE_ORDER
 from ..formats import FormatError, checked
+from ..formats.fields import exactly_one
 from ..formats.record import read_event
 from .track import Refused
 
@@ -65,11 +66,7 @@ class Correction(BaseModel):
 
     @model_validator(mode="after")
     def one_only(self) -> "Correction":
-        names = list(type(self).model_fields)
-        given = [k for k in names if getattr(self, k) is not None]
-        if len(given) != 1:
-            raise PydanticCustomError("one_of", "exactly one of {names} is expected, not {given}",
-                                      {"names": ", ".join(names), "given": ", ".join(given) or "none"})
+        exactly_one(self, tuple(type(self).model_fields))
         return self
 
     def command(self) -> dict[str, Any]:

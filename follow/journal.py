@@ -17,28 +17,20 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
-from pydantic_core import PydanticCustomError
 
 from ..engine.errors import EngineError
 from ..engine.record import Game
 from ..formats import FormatError, checked
-from ..formats.fields import OPTIONS, Form, ImagePoint, Player, Players, one_of_the_players, player_count, whole
-from ..formats.fields import Game as GameName
-from ..formats.record import read_event
+from ..formats.fields import Form, ImagePoint, Player, exactly_one, one_of_the_players, player_count, whole
+from ..formats.record import GameHead, read_event, read_head
 
 JOURNAL_FORMAT = "azulcam-journal/1"
 
 
-class JournalHead(Form):
+class JournalHead(GameHead):
     """A journal's first line: the game it holds."""
 
     format: Literal["azulcam-journal/1"]
-    game: GameName
-    players: Players
-    options: dict
-    start_player: Player  # type: ignore[valid-type]
-
-    _start = field_validator("start_player")(one_of_the_players)
 
 
 class JournalEntry(Form):
@@ -56,10 +48,10 @@ class JournalEntry(Form):
 
     @model_validator(mode="after")
     def _one_only(self) -> "JournalEntry":
-        given = [k for k in ("event", "start_player", "displays", "undo") if getattr(self, k) is not None]
-        if len(given) != 1 or ((self.frame is not None or self.corrected) and given != ["event"]):
-            raise PydanticCustomError("one_of", "exactly one of {names} is expected",
-                                      {"names": "event (with frame, corrected), start_player, displays, undo"})
+        shown = "event (with frame, corrected), start_player, displays, undo"
+        exactly_one(self, ("event", "start_player", "displays", "undo"), shown)
+        if (self.frame is not None or self.corrected) and self.event is None:
+            exactly_one(self, (), shown)  # (a frame without its event)
         return self
 
 
@@ -160,8 +152,7 @@ def read_journal(path: str | Path) -> Resumed:
     if not entries or not isinstance(entries[0], dict) or entries[0].get("format") != JOURNAL_FORMAT:
         raise JournalError(f"{path} is not an {JOURNAL_FORMAT} journal (its first line names no such format)")
     try:
-        head = checked(JournalHead, entries[0]).model_dump()
-        checked(OPTIONS[head["game"]], head["options"], ("options",))
+        head = read_head(JournalHead, entries[0]).model_dump()
     except FormatError as exc:
         raise JournalError(f"{path}, line 1: {exc}") from None
     context = {"game": head["game"], "players": player_count(head["players"])}

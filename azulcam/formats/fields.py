@@ -92,6 +92,12 @@ OPTIONS: dict[str, type[Form]] = {game: _options_model(game) for game in GAME_OP
 AzulOptions, PavilionOptions = OPTIONS["azul"], OPTIONS["pavilion"]
 
 
+def exactly_one(model: BaseModel, names: tuple[str, ...], shown: str | None = None) -> None:
+    """Raises ``one_of`` unless exactly one of the fields ``names`` of ``model`` is given (not null)."""
+    if sum(getattr(model, k) is not None for k in names) != 1:
+        raise PydanticCustomError("one_of", "exactly one of {names} is expected", {"names": shown or ", ".join(names)})
+
+
 def player_count(players: int | list[str]) -> int:
     return len(players) if isinstance(players, list) else players
 

@@ -28,16 +28,29 @@ class Head(OpenForm):
     game: Game
 
 
-class RecordFields(Form):
-    format: Literal["azulcam-record/1"]
+class GameHead(Form):
+    """The game a record or a watch's journal holds: its options, its players, who starts
+    (``players`` before ``start_player``, which is checked against it)."""
+
     game: Game
     options: dict = {}
     players: Players
     start_player: Player = 0  # type: ignore[valid-type]
+
+    _starts = field_validator("start_player")(one_of_the_players)
+
+
+class RecordFields(GameHead):
+    format: Literal["azulcam-record/1"]
     seed: Seed | None = None  # type: ignore[valid-type]
     events: Annotated[list, Field(max_length=MOST_EVENTS)]
 
-    _starts = field_validator("start_player")(one_of_the_players)
+
+def read_head(model: type[GameHead], data: Any) -> GameHead:
+    """``data`` read through ``model`` (a record's or a journal's head), its options the game's."""
+    head = checked(model, data)
+    checked(OPTIONS[head.game], head.options, ("options",))
+    return head
 
 
 class MoveEvent(Form):
@@ -81,10 +94,9 @@ DEALS = {game: _deal(game) for game in ("azul", "pavilion")}
 def read_record(data: Any) -> dict[str, Any]:
     """``data`` when it has a record's form, every event included; raises :class:`FormatError`
     naming the first field that has not (the record's format before anything else)."""
-    head = checked(Head, data)
-    record = checked(RecordFields, data)
-    checked(OPTIONS[head.game], record.options, ("options",))
-    context = {"players": player_count(record.players), "game": head.game}
+    checked(Head, data)
+    record = read_head(RecordFields, data)
+    context = {"players": player_count(record.players), "game": record.game}
     for k, event in enumerate(data["events"]):
         read_event(event, context, ("events", k))
     return data
