@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from ..follow import corrections
-from ..formats.fields import unicode_text
+from ..formats.fields import Game, Side, unicode_text
 
 #: A player's name as the set-up page sends it: text a record can hold (not blank, valid Unicode).
 PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24), AfterValidator(unicode_text)]
@@ -138,17 +138,17 @@ class SetupFind(BaseModel):
     """Find the boards of ``players`` players of ``game`` (printed side ``side``) in the newest frame."""
 
     model_config = ConfigDict(extra="forbid")
-    game: Literal["azul", "pavilion"]
+    game: Game
     players: int = Field(ge=2, le=4, strict=True)
-    side: Literal["colored", "grey"] = "colored"
+    side: Side = "colored"
 
 
 class SetupStart(BaseModel):
     """Begin the game from the newest frame (the start of the game, boards bare)."""
 
     model_config = ConfigDict(extra="forbid")
-    game: Literal["azul", "pavilion"]
-    side: Literal["colored", "grey"] = "colored"
+    game: Game
+    side: Side = "colored"
     jokers: bool = Field(default=False, strict=True, description="Azul's joker tiles")
     boards: list[Corners] = Field(min_length=2, max_length=4)
     scoring: Corners | None = Field(default=None, description="Summer Pavilion's scoring board")

@@ -13,14 +13,14 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..calibration.layouts import expected_slots, load_layout
 from ..engine.common import MOST_POINTS, MOST_ROUNDS
 from ..engine.observe import TILE_ORDER
 from ..formats import FormatError, checked
-from ..formats.fields import exactly_one
+from ..formats.fields import Form, exactly_one
 from ..formats.record import read_event
 from .track import Refused
 
@@ -32,24 +32,21 @@ ZONE_PATTERN = r"^(boards\.[0-3]\.[A-Za-z0-9_.]+|factories\.[0-9]|center|supply\
 TileName = Literal[tuple(dict.fromkeys(TILE_ORDER["azul"] + TILE_ORDER["pavilion"]))]  # type: ignore[valid-type]
 
 
-class Overrule(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Overrule(Form):
     zone: str = Field(pattern=ZONE_PATTERN, max_length=40,
                       description="an observation zone: boards.P.SLOT, boards.P.hand, factories.I, center, supply.N")
     content: TileName | None | Annotated[list[TileName], Field(max_length=40)] = \
         Field(description="a tile name or null for a slot; tile names for a loose zone")
 
 
-class Join(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Join(Form):
     round: int | None = Field(default=None, ge=1, le=MOST_ROUNDS, strict=True)
     scores: list[Annotated[int, Field(ge=0, le=MOST_POINTS, strict=True)]] | None = Field(default=None, min_length=2, max_length=4)
 
 
-class Correction(BaseModel):
+class Correction(Form):
     """One correction: exactly one of its fields."""
 
-    model_config = ConfigDict(extra="forbid")
     undo: Literal[True] | None = None
     replace: dict[str, Any] | None = None
     overrule: Overrule | None = None

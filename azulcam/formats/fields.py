@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
-
 import math
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, create_model
 from pydantic_core import PydanticCustomError, PydanticKnownError
@@ -102,10 +101,10 @@ def player_count(players: int | list[str]) -> int:
     return len(players) if isinstance(players, list) else players
 
 
-def one_of_the_players(player: int | None, info: ValidationInfo, players: int | None = None) -> int | None:
-    """``player`` when it is a number below the game's count of players (``players`` given, the
-    context's, or the ``players`` field checked before it); raises ``not_a_player`` otherwise."""
-    count = players if players is not None else (info.context or {}).get("players")
+def one_of_the_players(player: int | None, info: ValidationInfo) -> int | None:
+    """``player`` when it is a number below the game's count of players (the context's, or the
+    ``players`` field checked before it); raises ``not_a_player`` otherwise."""
+    count = (info.context or {}).get("players")
     if count is None and (getattr(info, "data", None) or {}).get("players") is not None:
         count = player_count(info.data["players"])
     if player is not None and count is not None and player >= count:

@@ -32,6 +32,7 @@ SAME_AS = {"string_unicode": "not_unicode"}
 RULES = ("not_a_player", "not_this_game", "wrong_count", "players_twice", "unknown_tile", "unknown_layout",
          "line_too_full", "unknown_slot", "not_convex", "not_a_player_board", "not_the_scoring_board", "wrong_side")
 
+
 class FormatError(ValueError):
     """Input of a public format whose form is wrong: ``code`` and ``params`` for the catalogue;
     the message is the English wording, the field's path first."""

@@ -88,7 +88,7 @@ class PositionEvent(Form):
     resynchronised: Literal[True] | None = None
 
 
-DEALS = {game: _deal(game) for game in ("azul", "pavilion")}
+DEALS = {game: _deal(game) for game in OPTIONS}
 
 
 def read_record(data: Any) -> dict[str, Any]:
@@ -105,8 +105,9 @@ def read_record(data: Any) -> dict[str, Any]:
 def read_event(event: Any, context: dict[str, Any], at: tuple[Any, ...] = ()) -> None:
     """Checks one record event's form in a game of ``context`` (``game``, ``players``)."""
     game = context["game"]
+    kinds = "player/move, deal, refill, position" if game == "pavilion" else "player/move, deal, position"
     if not isinstance(event, dict) or not event:
-        refuse("invalid.event", at, kinds="player/move, deal, refill, position")
+        refuse("invalid.event", at, kinds=kinds)
     if "position" in event:
         checked(PositionEvent, event, at)
         read_position(event["position"], at + ("position",))
@@ -118,8 +119,7 @@ def read_event(event: Any, context: dict[str, Any], at: tuple[Any, ...] = ()) ->
     elif "refill" in event and game == "pavilion":
         checked(Refill, event, at)
     else:
-        refuse("invalid.event", at, kinds="player/move, deal, refill, position" if game == "pavilion"
-               else "player/move, deal, position")
+        refuse("invalid.event", at, kinds=kinds)
 
 
 def read_position(data: Any, at: tuple[Any, ...] = ()) -> dict[str, Any]:
