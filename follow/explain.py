@@ -99,6 +99,8 @@ class View:
     change: dict[str, tuple[float, float]] = field(default_factory=dict)
     near: dict[str, frozenset[str]] = field(default_factory=dict)
     glimpse: bool = False
+    #: For the displays compared with how they looked empty: the log-odds that each holds tiles.
+    filled: dict[str, float] = field(default_factory=dict)
 
 
 #: How much a reading counts, beside a zone's measured change, in saying whether it changed: half
@@ -117,6 +119,9 @@ class Changes:
     log_odds: dict[str, tuple[float, float]]
     near: dict[str, frozenset[str]]
     baseline: dict[str, Any]
+    filled: dict[str, float] = field(default_factory=dict)
+    #: The zones a neighbour of which the game changed after their reference was taken.
+    changed_near: frozenset[str] = frozenset()
 
     def cost(self, zone: str, want: Any, read: ZoneRead, exp: dict[str, Any]) -> float:
         """How far ``want`` (what a state puts in ``zone``; ``exp``: all it puts) lies from what was
@@ -127,15 +132,32 @@ class Changes:
         changed zone, a reading of neither ``want`` nor what it held weighs against ``want`` too."""
         before = self.baseline[zone]
         plain, spilled = self.log_odds[zone]
+        if zone.startswith("factories."):
+            return self.display_cost(zone, want, before, plain, read)
         says = READING_SAYS * weight(read.confidence) * (-1.0 if read.content == before else 1.0)
         if want == before:
-            neighbour_changed = plain > 0.0 and any(exp.get(n, empty_content(n)) != self.baseline.get(n, empty_content(n))
-                                                    for n in self.near.get(zone, ()))
+            neighbour_changed = plain > 0.0 and (zone in self.changed_near or any(exp.get(n, empty_content(n)) != self.baseline.get(n, empty_content(n))
+                                                    for n in self.near.get(zone, ())))
             return max((spilled if neighbour_changed else plain) + says, 0.0)
         unseen = max(-(plain + says), 0.0)
         if read.content == want or read.content == before:
             return unseen
         return unseen + disagreement(want, read) / (1.0 + math.exp(-plain))
+
+    def display_cost(self, zone: str, want: Any, before: Any, changed: float, read: ZoneRead) -> float:
+        """How far ``want`` lies from what is seen on a display the game settled with ``before``
+        (``changed``: the log-odds that it changed since). A display is dealt whole and taken
+        whole: one the state leaves as it was is asked only whether it changed, one the state
+        empties only whether it changed and looks as it did empty (:attr:`filled`; without that
+        look, whether tiles are read on it). Its reading counts only for what a deal put there:
+        the engine cannot know a deal's colours. A printing read as tiles says nothing."""
+        if want == before:
+            return max(changed, 0.0)
+        unseen = max(-changed, 0.0)
+        if want:
+            return unseen + disagreement(want, read)
+        filled = self.filled.get(zone)
+        return unseen + (max(filled, 0.0) if filled is not None else count_disagreement(0, read))
 
 
 def _tiles(counts: dict[str, int]) -> tuple[str, ...]:
@@ -217,6 +239,15 @@ def disagreement(want: Any, read: ZoneRead) -> float:
         sure = sorted(c for n, c in zip(read.content, read.sureness or (1.0,) * len(read.content)) if n == name)
         total += sum(weight(c) for c in sure[:count])
     return total
+
+
+def as_changed(seen: tuple[str, ...], was: tuple[str, ...], now: tuple[str, ...]) -> tuple[str, ...]:
+    """The tiles read as ``seen`` in a zone of loose tiles that held ``was``, with what ``now``
+    adds to it added and what it takes away taken (those read there): what the reader would read
+    now if its misreadings there stay as they were."""
+    out = Counter(seen) + (Counter(now) - Counter(was))
+    out -= Counter(was) - Counter(now)
+    return tuple(sorted(out.elements()))
 
 
 def tiling_ahead(state: Any) -> tuple[str, ...]:
@@ -495,11 +526,15 @@ def cost_of(state: Any, zones: dict[str, ZoneRead], reference: dict[str, ZoneRea
                 total += d
                 where.append(zone)
             continue
-        if reference is not None and committed is not None:
-            before = reference.get(zone)
-            if before is not None and before.content == read.content and committed.get(zone, empty_content(zone)) == want:
-                continue
+        before = reference.get(zone) if reference is not None and committed is not None else None
+        if before is not None and before.content == read.content and committed.get(zone, empty_content(zone)) == want:  # type: ignore[union-attr]
+            continue
         d = disagreement(want, read)
+        if d and before is not None and isinstance(want, tuple) and not zone.startswith("factories."):
+            # The centre or a hand: weighed also by its change, what was read there at the last
+            # view explained changed as the state changes it (a printed cloth or a hidden tile
+            # read alike in both views says nothing); the nearer of the two.
+            d = min(d, disagreement(as_changed(before.content, committed.get(zone, ()), want), read))  # type: ignore[union-attr]
         if d:
             total += d
             where.append(zone)

@@ -181,6 +181,10 @@ class Tracker:
     #: only whether they changed since (:attr:`View.change`).
     baseline: dict[str, Any] = field(default_factory=dict)
     settled_at: dict[str, int] = field(default_factory=dict)
+    #: How many events the record held when each settled space's content last changed: a space
+    #: whose neighbour changed after its own reference was taken shows that neighbour's tile
+    #: reaching over it (a space left in doubt keeps an old reference).
+    changed_at: dict[str, int] = field(default_factory=dict)
     #: What was settled (zone -> whether the game changed it since its last settling) and forgotten
     #: (zones whose content is no longer known: a move taken back) since the frame loop last took
     #: them (:meth:`take_settled`): it keeps the view's patches of those zones as their references.
@@ -207,10 +211,12 @@ class Tracker:
         if view.glimpse and (self.joining is not None or self.unexplained_since is not None or not self.displays.places
                              or not self.game.record.events):
             return []  # a glimpse only carries a game followed on to the view between two moves
-        if not self.baseline and not self.game.record.events and self.joining is None:
+        starting = not self.baseline and not self.game.record.events and self.joining is None
+        if starting:
             # A game at its start: every space is known empty, whatever it reads like. The view
-            # is its reference, and the spaces count as unchanged in it.
-            self._settle(view.zones, expected(self.game.state), ())
+            # is its reference, and the spaces count as unchanged in it (its displays too, once
+            # numbered below).
+            self._settle({z: r for z, r in view.zones.items() if not z.startswith("factories.")}, expected(self.game.state), ())
             view = View(view.zones, view.displays, view.frame, view.time,
                         {z: (-MOST_WEIGHT, -MOST_WEIGHT) for z in self.settled}, view.near)
         if not self.displays.places:
@@ -221,6 +227,8 @@ class Tracker:
         matched = self.displays.match(view.displays)
         read = {**in_engine_numbers(view, matched), **self.overruled}
         zones = self.mixups.annotated(read)
+        if starting:
+            self._settle({z: r for z, r in zones.items() if z.startswith("factories.")}, expected(self.game.state), ())
         if self.joining is not None:
             return self._take_up(view, zones)
         self._remember_displays(zones)
@@ -326,7 +334,10 @@ class Tracker:
         first ``upto`` events, by default all)."""
         log_odds = {z: lo for z, lo in view.change.items() if z in self.baseline
                     and (upto is None or self.settled_at[z] <= upto)}
-        return Changes(log_odds, view.near, self.baseline) if log_odds else None
+        if not log_odds:
+            return None
+        since = {z for z in log_odds if any(self.changed_at.get(n, -1) > self.settled_at[z] for n in view.near.get(z, ()))}
+        return Changes(log_odds, view.near, self.baseline, view.filled, frozenset(since))
 
     def _settle(self, zones: dict[str, ZoneRead], exp: dict[str, Any], unsure: Any) -> None:
         """The board and supply spaces of the view, but ``unsure`` (where it disagreed with the
@@ -334,13 +345,15 @@ class Tracker:
         at = len(self.game.record.events)
         off = set(unsure)
         for zone in zones:
-            if zone in off or not (zone.startswith("supply.") or (zone.startswith("boards.") and not zone.endswith(".hand"))):
+            if zone in off or not (zone.startswith(("supply.", "factories.")) or (zone.startswith("boards.") and not zone.endswith(".hand"))):
                 continue
             content = exp.get(zone, empty_content(zone))
             if zone in self.baseline:
                 self.settled[zone] = self.baseline[zone] != content
             else:
                 self.settled.setdefault(zone, False)
+            if self.settled[zone]:
+                self.changed_at[zone] = at
             self.baseline[zone], self.settled_at[zone] = content, at
             self.forgotten.discard(zone)
 
@@ -440,6 +453,7 @@ class Tracker:
         then is in doubt, and they are read again until settled anew."""
         for zone in [z for z, at in self.settled_at.items() if at > count]:
             del self.baseline[zone], self.settled_at[zone]
+            self.changed_at.pop(zone, None)
             self.settled.pop(zone, None)
             self.forgotten.add(zone)
         self.seen_since_deal = [(at, seen) for at, seen in self.seen_since_deal if at <= count]

@@ -34,8 +34,8 @@ from .journal import Journal
 from .track import Refused
 from .mixups import Mixups
 from .still import CHANGED_PIXELS, MOVED_ALL, StillGate
-from ..vision.boards import AZUL_BOARD_MM, PAVILION_BOARD_MM, tile_mm
-from .change import SPILL, ChangeModel, moved_share, neighbours
+from ..vision.boards import AZUL_BOARD_MM, PAVILION_BOARD_MM, factory_diameter, tile_mm
+from .change import SPILL, ChangeModel, display_patches, moved_share, neighbours
 from .explain import View, ZoneRead, expected, loose_zone
 from .track import Displays, Tracker
 
@@ -104,6 +104,11 @@ class Watcher:
         #: Each settled space's patch at the view it was settled in: what its later views are compared with.
         self.references: dict[str, np.ndarray] = {}
         self.change_model = ChangeModel()
+        #: The displays' own: a display changes whole (all its tiles taken, or four dealt), unlike a slot.
+        self.display_change = ChangeModel()
+        #: Each display's patch at a view the game had it empty: its print alone, what an emptied
+        #: display is compared with (a printing read as tiles says nothing then).
+        self.display_bare: dict[str, np.ndarray] = {}
         # The last view's patches by zone, and their moved shares against their references.
         self._patches: dict[str, np.ndarray] = {}
         self._shares: dict[str, float] = {}
@@ -295,7 +300,40 @@ class Watcher:
         model = self.change_model
         view.change = {z: (model.log_odds(s), model.log_odds(s - SPILL)) for z, s in self._shares.items() if not np.isnan(s)}
         view.near = near
+        displays = self._display_patches(self._image)
+        self._patches.update(displays)
+        for zone, share in self._compared(displays, self.references).items():
+            self._shares[zone] = share
+            view.change[zone] = (self.display_change.log_odds(share),) * 2
+        view.filled = {z: self.display_change.log_odds(s) for z, s in self._compared(displays, self.display_bare).items()}
         return view
+
+    @staticmethod
+    def _compared(patches: dict[str, np.ndarray], references: dict[str, np.ndarray]) -> dict[str, float]:
+        """The moved share of each patch that has a reference (:func:`change.moved_share`), those
+        that lie wholly in the image."""
+        zones = [z for z in patches if z in references]
+        if not zones:
+            return {}
+        shares = moved_share(np.stack([patches[z] for z in zones]), np.stack([references[z] for z in zones]))
+        return {z: float(s) for z, s in zip(zones, shares) if not np.isnan(s)}
+
+    def _display_patches(self, image: np.ndarray | None) -> dict[str, np.ndarray]:
+        """Each display's patch (:func:`change.display_patches`) at its place as the tracker
+        numbered it, by zone (none before the displays are numbered)."""
+        places = self.tracker.displays.places
+        if image is None or not places:
+            return {}
+        patches = display_patches(image, places, self._display_px(image.shape))
+        return {f"factories.{i}": patch for i, patch in enumerate(patches)}
+
+    def _display_px(self, shape: tuple[int, ...]) -> float:
+        """A display's diameter in pixels of a frame of ``shape``: at the scale of the boards as
+        the profile places them (their mean), the displays lying among them."""
+        scale = shape[1] / self.profile.image_size[0]
+        board = AZUL_BOARD_MM if self.profile.game == "azul" else PAVILION_BOARD_MM
+        widths = [float(np.linalg.norm(np.subtract(b.corners[1], b.corners[0]))) for b in self.profile.boards]
+        return scale * float(np.mean(widths)) * factory_diameter(self.profile.game) / board[0]
 
     def _take_references(self) -> None:
         """The spaces the tracker settled take this view's patches as their references (and
@@ -304,13 +342,19 @@ class Watcher:
         moved = {z for z, changed in settled.items() if changed}
         last = self.follower.last_view
         near = last.near if last is not None else {}
+        if any(z.startswith("factories.") and z not in self._patches for z in settled):
+            # The displays numbered by this very view (its first): their patches are cut now.
+            self._patches.update(self._display_patches(self._image))
         for zone, changed in settled.items():
+            display = zone.startswith("factories.")
             # A slot beside a changed one is no sample of an unchanged slot: a tile's body seen
             # off its space reaches over it.
-            if zone in self._shares and (changed or not near.get(zone, frozenset()) & moved):
-                self.change_model.learn(self._shares[zone], changed)
+            if zone in self._shares and (changed or display or not near.get(zone, frozenset()) & moved):
+                (self.display_change if display else self.change_model).learn(self._shares[zone], changed)
             if zone in self._patches:
                 self.references[zone] = self._patches[zone]
+                if display and not self.tracker.baseline.get(zone):
+                    self.display_bare[zone] = self._patches[zone]
         for zone in forgotten:
             self.references.pop(zone, None)
         self._teach_table()
