@@ -421,13 +421,13 @@ class _Peeked:
 
 def cmd_watch(args: argparse.Namespace) -> int:
     from .calibration.profile import Profile, ProfileError
-    from .vision.analyze import ImageError, ProfileMismatch, default_locator, verified_profile
+    from .vision.analyze import default_locator
     from .vision.bare import BareError, load_bare_boards
     from .follow.capture import CaptureError, open_source
     from .follow.journal import Journal, JournalError, game_to_follow, write_atomically
-    from .follow.mixups import Mixups
-    from .follow.watch import Watcher, event_line, load_table, read_controls, resumed_tracker, watch
-    from .vision.references import TileReferences
+    from .follow.session import WatchConfig, check_first_view, nothing_committed, open_watcher
+    from .follow.track import Refused
+    from .follow.watch import event_line, read_controls, watch
     from .i18n import messages
     from .i18n.notices import notice_text, with_message
 
@@ -461,11 +461,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
         print("azulcam watch: note: --join left aside: the journal's game is resumed (--new joins afresh)", file=sys.stderr)
     model = _reading_model()
     # What earlier games at this table taught the camera of its tiles, kept beside the profile.
-    table_path = Path(args.profile).with_suffix(".tiles.json") if args.profile != "-" else None
-    try:
-        table, mixups = load_table(table_path) if table_path is not None else (TileReferences(), Mixups())
-    except ValueError as exc:
-        raise BadInput(f"{exc} (remove it: the next game teaches them again)") from None
+    config = WatchConfig.beside(profile, Path(args.profile) if args.profile != "-" else None, joining)
+    table_path = config.table_path
     controls = None
     if args.control:
         try:
@@ -510,14 +507,14 @@ def cmd_watch(args: argparse.Namespace) -> int:
         first = next(rest, None)
         if first is not None:
             try:
-                warnings, _ = verified_profile(first.image, profile)
-            except ProfileMismatch as exc:
-                if not args.force:
-                    raise BadInput(f"{source.name} does not match the profile {args.profile}: {exc} "
+                warnings, mismatch = check_first_view(first.image, profile, args.force)
+            except Refused as exc:
+                if exc.code == "follow.profile_mismatch":
+                    raise BadInput(f"{source.name} does not match the profile {args.profile}: {exc.params['reason']} "
                                    "(--force follows it all the same)") from None
-                warnings = [f"{source.name} does not match the profile {args.profile}: {exc} (followed all the same: --force)"]
-            except (ImageError, ProfileError) as exc:
-                raise BadInput(f"{source.name}, frame {first.index}: {exc}") from None
+                raise BadInput(f"{source.name}, frame {first.index}: {exc.params['reason']}") from None
+            if mismatch is not None:
+                warnings.append(f"{source.name} does not match the profile {args.profile}: {mismatch} (followed all the same: --force)")
             for warning in warnings:
                 print(f"azulcam watch: warning: {warning}", file=sys.stderr)
         source = _Peeked(source, first, rest)
@@ -544,10 +541,13 @@ def cmd_watch(args: argparse.Namespace) -> int:
     locator, note = default_locator()
     if note:
         print(f"azulcam watch: warning: {note}", file=sys.stderr)
-    watcher = Watcher(profile, model, resumed_tracker(game, displays, profile, mixups), emit, locator, bare,
-                      journal, record_path, table, table_path)
-    if joining is not None:
-        watcher.tracker.join(*joining)
+    try:
+        watcher = open_watcher(config, game, displays, emit, model, locator, bare, journal, record_path)
+    except Refused as exc:
+        if journal is not None:
+            journal.close()
+        raise BadInput(notice_text(messages("en"), exc.code, exc.params)) from None
+    events_before, over_before = len(game.record.events), game.state.is_over()
     watchers.append(watcher)
     if controls is not None:
         read_controls(controls, watcher.controls)
@@ -571,6 +571,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
     if lost is not None:  # the source ended on a table nothing explains: the record stops short
         raise BadInput(notice_text(messages("en"), "follow.lost", {
             "after": lost["after"], "frame": lost["frame"], "why": notice_text(messages("en"), lost["code"], lost["params"])}))
+    idle = nothing_committed(watcher, events_before, over_before)
+    if idle is not None:  # a watch that followed nothing must not pass for one that followed a game
+        raise BadInput(notice_text(messages("en"), *idle))
     return 0
 
 
@@ -622,6 +625,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .vision.analyze import bare_boards, default_locator
     from .vision.bare import BareError, load_bare_boards
     from .follow.capture import CaptureError, open_source
+    from .follow.session import table_path_of
 
     try:
         settings = Settings(host=args.host, port=args.port, token=args.token)
@@ -637,6 +641,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"azulcam serve: warning: {note}", file=sys.stderr)
     setup = None
     live = None
+    path = None  # the profile's file (the demo has none)
     if args.demo:
         source = DemoSource()
         profile = source.profile
@@ -662,14 +667,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise BadInput(f"cannot use the data folder {data}: {exc.strerror}") from None
 
-    def begin(profile: Profile, bare: dict, names: list[str] | None = None) -> LiveGame:
+    def begin(profile: Profile, bare: dict, names: list[str] | None = None, first: object = None,
+              profile_path: Path = data / PROFILE_NAME) -> LiveGame:
         live = LiveGame(source, profile, classifier, locator, bare, history, data, _reading_options(profile, False),
-                        names=names)
+                        names=names, table_path=None if args.demo else table_path_of(profile_path), first=first)
         live.start()
         return live
 
     if args.demo or path is not None:
-        live = begin(profile, bare)
+        live = begin(profile, bare, profile_path=path or data / PROFILE_NAME)
         where = f"following {source.name}"
     else:
         setup = TableSetup(source, classifier, data, begin)

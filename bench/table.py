@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 from azulcam.engine.record import Game
 from azulcam.follow.capture import VideoSource
-from azulcam.follow.watch import Watcher, resumed_tracker
+from azulcam.follow.session import WatchConfig, open_watcher
 from azulcam.vision.analyze import default_locator
 
 from track import calibrated, game_arguments, game_video, picked_games, reader_of, renumbered, sorted_deals  # noqa: E402  (bench/ is a folder of scripts)
@@ -52,8 +52,8 @@ def run(k: int, args, classifier, locator) -> dict:
     first = next(frames)
     hue, saturation = args.twist
     profile, bare, _ = calibrated(twisted(first.image, hue, saturation), truth[0], record, classifier)
-    watcher = Watcher(profile, classifier, resumed_tracker(Game.new(record.game, record.players, record.options), [], profile),
-                      lambda e: None, locator, bare)
+    watcher = open_watcher(WatchConfig(profile=profile), Game.new(record.game, record.players, record.options), [],
+                           lambda e: None, classifier, locator, bare)
     seen: list[tuple[int, Counter, Counter]] = []  # frame, displays as read, as weighed
     weigh = watcher._in_table_colours
 

@@ -45,7 +45,8 @@ from azulcam.vision.calibrate import CalibrationError, find_boards, profile_json
 from azulcam.follow.capture import Frame, VideoSource
 from azulcam.vision.classify import default_classifier, load_reader
 from azulcam.follow.journal import Journal, read_journal
-from azulcam.follow.watch import Watcher, load_table, resumed_tracker
+from azulcam.follow.session import WatchConfig, open_watcher
+from azulcam.follow.watch import Watcher
 
 CASES = (("azul", {"wall": "colored", "jokers": False}), ("pavilion", {"side": "colored"}),
          ("azul", {"wall": "grey", "jokers": True}), ("pavilion", {"side": "grey"}))
@@ -218,9 +219,8 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
 
     def watcher_for(game: Game, displays: list, frame: int) -> Watcher:
         journal = Journal.create(journal_path, game, displays, frame) if kill else None
-        table, mixups = load_table(table_path)
-        return Watcher(profile, classifier, resumed_tracker(game, displays, profile, mixups), lambda e: None, locator,
-                       bare, journal, table=table, table_path=table_path)
+        return open_watcher(WatchConfig(profile=profile, table_path=table_path), game, displays, lambda e: None,
+                            classifier, locator, bare, journal)
 
     watcher = watcher_for(game, [], -1)
     middle = len(truth) // 2

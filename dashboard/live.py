@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import json
 import queue
 import threading
@@ -31,7 +32,8 @@ from ..follow.capture import Frame, Source
 from ..follow.explain import empty_content, expected
 from ..follow.journal import Journal, game_to_follow
 from ..i18n.notices import notice_words, with_message
-from ..follow.watch import Watcher, resumed_tracker, watch
+from ..follow.session import WatchConfig, open_watcher
+from ..follow.watch import resumed_tracker, watch
 from .choices import zone_words
 from .history import History
 from .search import Searcher
@@ -101,7 +103,7 @@ class LiveGame:
 
     def __init__(self, source: Source, profile: Profile, classifier: Any, locator: Any, bare: Any,
                  history: History, folder: Path, options: dict[str, Any], pace: bool = True,
-                 names: list[str] | None = None) -> None:
+                 names: list[str] | None = None, table_path: Path | None = None, first: Frame | None = None) -> None:
         self.source, self.profile, self.history, self.folder = source, profile, history, folder
         #: The players' names a new game is recorded with (None: numbered only).
         self.players: int | list[str] = list(names) if names else profile.player_count
@@ -123,8 +125,11 @@ class LiveGame:
         self._behind = 0.0
         self.error: dict[str, Any] | None = None
         self.game_id, game, displays, self.after = self._game_to_follow()
-        self.watcher = Watcher(profile, classifier, resumed_tracker(game, displays, profile), self._heard, locator,
-                               bare, self._journal(game, displays, self.after))
+        #: The frame a set-up began the game from (its first view), handed to the watch first.
+        self.first = first if not game.record.events else None
+        # As every watch: this table's memory kept beside its profile (``table_path``).
+        self.watcher = open_watcher(WatchConfig(profile=profile, table_path=table_path), game, displays, self._heard,
+                                    classifier, locator, bare, self._journal(game, displays, self.after))
         self._zones = expected(game.state)  # every zone as the engine has it, to tell what an event changed
         self._changed: list[str] = []
         self.state = state_of(self.watcher.tracker.game, self.game_id, [], [], [], [])
@@ -154,7 +159,7 @@ class LiveGame:
     def _run(self) -> None:
         try:
             # A video or a folder resumed reads on after the journal's last frame; a camera shows the table as it is.
-            tapped = _Tapped(self.source, self._frame_seen, self.pace and not self.source.live, self.after)
+            tapped = _Tapped(self.source, self._frame_seen, self.pace and not self.source.live, self.after, self.first)
             watch(tapped, self.watcher, bool(self.watcher.tracker.game.record.events), self.after)
         except Exception as exc:  # noqa: BLE001 (a camera that cannot go on: the pages are told why)
             self.error = {"code": "dash.watch_stopped", "params": {"reason": f"{type(exc).__name__}: {exc}"}}
@@ -361,17 +366,18 @@ class LiveGame:
 
 
 class _Tapped:
-    """A source whose every frame is seen by ``on_frame`` before the watcher gets it; with
-    ``pace``, a video's (or the demo's) frames are handed over at their own time, as a camera's
-    would be, those up to ``after`` (where a resumed game's journal stopped) at once."""
+    """A source whose every frame is seen by ``on_frame`` before the watcher gets it, ``first``
+    (a set-up's start of the game) before them; with ``pace``, a video's (or the demo's) frames
+    are handed over at their own time, as a camera's would be, those up to ``after`` (where a
+    resumed game's journal stopped) at once."""
 
-    def __init__(self, source: Source, on_frame: Any, pace: bool = False, after: int = -1) -> None:
-        self._source, self._on_frame, self._pace, self._after = source, on_frame, pace, after
+    def __init__(self, source: Source, on_frame: Any, pace: bool = False, after: int = -1, first: Frame | None = None) -> None:
+        self._source, self._on_frame, self._pace, self._after, self._first = source, on_frame, pace, after, first
         self.name, self.live = source.name, source.live
 
     def frames(self) -> Iterator[Frame]:
         began: float | None = None
-        for frame in self._source.frames():
+        for frame in itertools.chain([self._first] if self._first is not None else [], self._source.frames()):
             if self._pace and frame.index > self._after:
                 began = time.monotonic() - frame.time if began is None else began
                 wait = began + frame.time - time.monotonic()

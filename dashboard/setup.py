@@ -23,10 +23,12 @@ PROFILE_NAME = "profile.json"
 
 
 class TableSetup:
-    """``source``'s frames, while a person sets the table up; ``begin(profile, bare, names)``
-    starts following the game (it takes the source over) and returns what follows it."""
+    """``source``'s frames, while a person sets the table up; ``begin(profile, bare, names, first)``
+    starts following the game from ``first`` (the frame the person took as its start: the watch's
+    first view) and takes the source over; it returns what follows the game."""
 
-    def __init__(self, source: Source, classifier: Any, folder: Path, begin: Callable[[Profile, dict, list[str] | None], Any]) -> None:
+    def __init__(self, source: Source, classifier: Any, folder: Path,
+                 begin: Callable[[Profile, dict, list[str] | None, Frame], Any]) -> None:
         self.source, self.classifier, self.folder, self.begin = source, classifier, folder, begin
         self._lock = threading.Lock()
         self._frame: Frame | None = None
@@ -72,9 +74,9 @@ class TableSetup:
     def start(self, game: str, options: dict[str, Any], boards: list, scoring: list | None, names: list[str] | None) -> Any:
         """The game begun from the newest frame (the start of the game, boards bare): its profile
         and bare boards kept beside :data:`PROFILE_NAME` in the folder, then ``begin``."""
-        image = self.frame().image
-        profile, bare = table_profile(np.ascontiguousarray(image), game, options, boards, scoring, self.classifier)
+        first = self.frame()
+        profile, bare = table_profile(np.ascontiguousarray(first.image), game, options, boards, scoring, self.classifier)
         kept = keep_profile(profile, bare, self.folder / PROFILE_NAME)
         self._stop.set()
         self._thread.join(timeout=5)
-        return self.begin(kept, bare, names)
+        return self.begin(kept, bare, names, first)

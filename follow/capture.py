@@ -103,15 +103,15 @@ class VideoSource:
             raise CaptureError(f"cannot read the video {path} (not a video OpenCV can decode?)")
         rate = float(self._capture.get(cv2.CAP_PROP_FPS) or 0.0)
         self.fps = rate if 0.0 < rate < 1000.0 else FOLDER_FPS
+        self._next = 0  # the file's own number of the next frame: a second ``frames()`` reads on
 
     def frames(self) -> Iterator[Frame]:
-        index = 0
         while True:
             ok, image = self._capture.read()
             if not ok or image is None:
                 return
+            index, self._next = self._next, self._next + 1
             yield Frame(index, index / self.fps, image)
-            index += 1
 
     def close(self) -> None:
         self._capture.release()

@@ -22,7 +22,7 @@ from typing import Any
 from ..calibration.layouts import expected_slots
 from ..engine.common import CHANCE, TERMINAL
 from ..engine.errors import EngineError
-from ..engine.observe import observation_of
+from ..engine.observe import TILE_ORDER, observation_of
 
 #: Events in a row one still view may be explained by: in Azul a move, the chance event it brings
 #: (the round's end and the next deal) and the next player's move, seen only after both; in Summer
@@ -75,6 +75,10 @@ class ZoneRead:
     confidence: float
     sureness: tuple[float, ...] = ()
     mixups: tuple[tuple[str, str, float], ...] = ()
+    #: A zone of loose tiles: how much a tile of each kind not seen there counts, as this
+    #: table's reader misses such tiles (:meth:`~.mixups.Mixups.missed`); others count as
+    #: ``confidence`` says.
+    missed: tuple[tuple[str, float], ...] = ()
 
 
 def loose_zone(tiles: list[tuple[str, float]]) -> ZoneRead:
@@ -160,6 +164,12 @@ class Changes:
         return unseen + (max(filled, 0.0) if filled is not None else count_disagreement(0, read))
 
 
+def tile_kinds(game: str, options: dict[str, Any]) -> list[str]:
+    """The kinds of tile a deal of ``game`` with ``options`` may put on a display: its colours,
+    and Azul's jokers where they are played (not the first-player marker)."""
+    return [t for t in TILE_ORDER[game] if t != "first_player" and (t != "joker" or options.get("jokers"))]
+
+
 def _tiles(counts: dict[str, int]) -> tuple[str, ...]:
     return tuple(sorted(name for name, n in counts.items() for _ in range(n)))
 
@@ -234,7 +244,11 @@ def disagreement(want: Any, read: ZoneRead) -> float:
             total += paired * w
             extra[seen_as] -= paired
             missing[was] -= paired
-    total += sum(missing.values()) * weight(read.confidence)
+    if read.missed:
+        unseen = dict(read.missed)
+        total += sum(n * unseen.get(kind, weight(read.confidence)) for kind, n in missing.items() if n > 0)
+    else:
+        total += sum(missing.values()) * weight(read.confidence)
     for name, count in (+extra).items():
         sure = sorted(c for n, c in zip(read.content, read.sureness or (1.0,) * len(read.content)) if n == name)
         total += sum(weight(c) for c in sure[:count])

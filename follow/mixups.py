@@ -28,12 +28,35 @@ class Mixups:
     """Readings of this table the game named: kind read -> Counter of the kinds they were."""
 
     named: dict[str, Counter] = field(default_factory=dict)
+    #: Loose tiles (the centre, the hands) the game names, by kind: how many were read there and
+    #: how many were not (a pile hides tiles; a printing may hide a kind, the first-player marker
+    #: on a patterned cloth): a tile of a kind this table's reader misses costs as it misses.
+    loose: dict[str, list[int]] = field(default_factory=dict)
 
     def learn(self, read: Any, was: Any) -> None:
         """One tile read as ``read`` that the game says is ``was`` (empty spaces are the change
         reader's question, not a mix-up: ignored)."""
         if isinstance(read, str) and isinstance(was, str):
             self.named.setdefault(read, Counter())[was] += 1
+
+    def learn_loose(self, read: tuple[str, ...], was: tuple[str, ...]) -> None:
+        """A zone of loose tiles read as ``read`` that the game says holds ``was``: each of its
+        tiles read there, or not."""
+        seen = Counter(read)
+        for kind, n in Counter(was).items():
+            counts = self.loose.setdefault(kind, [0, 0])
+            counts[0] += min(n, seen[kind])
+            counts[1] += max(n - seen[kind], 0)
+
+    def missed(self, kind: str, confidence: float) -> float:
+        """How much a tile of ``kind`` the state puts in a zone of loose tiles and the reader did
+        not see there counts (the zone read at ``confidence`` that nothing else lies there): the
+        log-odds of its being seen among this table's tiles of that kind, with the reader's own
+        word (:data:`PRIOR_READINGS` at ``confidence``); never more than the confidence alone says."""
+        seen, missed = self.loose.get(kind, (0, 0))
+        right = seen + PRIOR_READINGS * confidence
+        wrong = missed + PRIOR_READINGS * (1.0 - confidence)
+        return min(max(math.log(right / wrong), LEAST_WEIGHT), weight(confidence))
 
     def weight(self, read: str, was: str, confidence: float) -> float:
         """How much a tile read as ``read`` at ``confidence`` counts against its being ``was``:
@@ -45,6 +68,9 @@ class Mixups:
 
     def of(self, read: ZoneRead) -> ZoneRead:
         """``read`` with the mix-ups of the kinds it names (:attr:`ZoneRead.mixups`)."""
+        if isinstance(read.content, tuple) and self.loose:
+            read = ZoneRead(read.content, read.confidence, read.sureness, read.mixups,
+                            tuple((kind, self.missed(kind, read.confidence)) for kind in sorted(self.loose)))
         if not self.named:
             return read
         if isinstance(read.content, tuple):
@@ -57,11 +83,11 @@ class Mixups:
             return read
         mixups = tuple((kind, was, self.weight(kind, was, conf)) for kind, conf in least.items()
                        for was in self.named.get(kind, ()) if was != kind)
-        return ZoneRead(read.content, read.confidence, read.sureness, mixups) if mixups else read
+        return ZoneRead(read.content, read.confidence, read.sureness, mixups, read.missed) if mixups else read
 
     def annotated(self, zones: dict[str, ZoneRead]) -> dict[str, ZoneRead]:
         """Every zone of a view with its mix-ups (:meth:`of`)."""
-        if not any(was != read for read, named in self.named.items() for was in named):
+        if not self.loose and not any(was != read for read, named in self.named.items() for was in named):
             return zones
         return {zone: self.of(read) for zone, read in zones.items()}
 

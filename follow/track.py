@@ -12,6 +12,7 @@ right. It never commits a guess; a person may correct it (:meth:`Tracker.undo`, 
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections import Counter
@@ -24,7 +25,7 @@ from ..engine.join import position_from
 from ..engine.record import Game
 from .explain import (BEAM, CLOSE_FIT, MOST_CENTRE_TAKES, MOST_EVENTS, MOST_UNSEEN_DISPLAYS, MOST_WEIGHT, NOTHING_SEEN, Changes,
                       Explanation, View, ZoneRead, charged, common_prefix, cost_of, disagreement, empty_content, expected, explain, observation_seen,
-                      points_apart, tiling_ahead, unique_states, unsure_zones)
+                      points_apart, tile_kinds, tiling_ahead, unique_states, unsure_zones)
 from .mixups import Mixups
 
 #: After a gap between still views (a camera that dropped out), more events in a row are sought:
@@ -198,6 +199,10 @@ class Tracker:
     #: deal (how many events the record held then, and the readings): a deal read again must
     #: also explain where the moves since left their tiles (:meth:`_contradicted`).
     seen_since_deal: list[tuple[int, dict[str, ZoneRead]]] = field(default_factory=list)
+    #: How the displays of the round's deal were read at the view that committed it (the record's
+    #: index of the deal, and display zone -> each tile's kind and sureness): a deal is a hypothesis
+    #: over its colours until takes settle it (:func:`doubtful_deals`).
+    deal_doubt: tuple[int, dict[str, tuple[tuple[str, float], ...]]] = (-1, {})
     #: What the reader mistakes for what at this table, as the committed game named its readings.
     mixups: Mixups = field(default_factory=Mixups)
     #: Each board space's tile whose reading the mix-ups learnt (once a tile: the view that committed it).
@@ -228,7 +233,12 @@ class Tracker:
         read = {**in_engine_numbers(view, matched), **self.overruled}
         zones = self.mixups.annotated(read)
         if starting:
+            # Its displays too are empty, whatever they read like (a printing read as tiles): the
+            # game begins here, and nothing is explained yet (no deal of what the print looks like).
             self._settle({z: r for z, r in zones.items() if z.startswith("factories.")}, expected(self.game.state), ())
+            self.reference = zones
+            self._learn_loose(zones, expected(self.game.state))
+            return []
         if self.joining is not None:
             return self._take_up(view, zones)
         self._remember_displays(zones)
@@ -295,12 +305,16 @@ class Tracker:
             unsure_points = []
         shared = common_prefix([e.events for e in alike])
         out = revised + self._commit(shared, alike[0].start)
+        if any("deal" in e for e in shared):
+            self.deal_doubt = (self._round_deal(), {z: tuple(zip(r.content, r.sureness or (r.confidence,) * len(r.content)))
+                                                    for z, r in zones.items() if z.startswith("factories.")})
         if len(alike) == 1:
             self.pending, self.last_unsure = [], []
             self.reference = zones
             committed = expected(self.game.state)
             self._settle(zones, committed, self._in_doubt(alike[0], zones))
             self._learn_laid(zones, committed)
+            self._learn_loose(zones, committed)
             if any("deal" in e for e in shared):
                 self._learn_deal(zones, committed)
             self._keep_loose(zones)
@@ -397,6 +411,13 @@ class Tracker:
             elif self.named.get(zone) != content:
                 self.named[zone] = content
                 self.mixups.learn(read.content, content)
+
+    def _learn_loose(self, zones: dict[str, ZoneRead], committed: dict[str, Any]) -> None:
+        """The centre and each hand as read at a view the game settled: which of their tiles the
+        reader saw there (:meth:`Mixups.learn_loose`)."""
+        for zone, read in zones.items():
+            if (zone == "center" or zone.endswith(".hand")) and zone not in self.overruled:
+                self.mixups.learn_loose(read.content, committed.get(zone, ()))
 
     def _learn_deal(self, zones: dict[str, ZoneRead], committed: dict[str, Any]) -> None:
         """The displays of a deal just committed name their tiles as read: each tile read as the
@@ -562,10 +583,11 @@ class Tracker:
             found = self._revised_from(back, zones, most + back, view)
             if found is not None:
                 return found
-        return self._deal_revision(zones, view, None, best)
+        return self._deal_revision(zones, view, None, best, lost=True)
 
     def _deal_revision(self, zones: dict[str, ZoneRead], view: View, start: int | None = None,
-                       best: Explanation | None = None, swaps_only: bool = False) -> tuple[int, list[Explanation]] | None:
+                       best: Explanation | None = None, swaps_only: bool = False, lost: bool = False
+                       ) -> tuple[int, list[Explanation]] | None:
         """The round's deal and the moves since taken back, and the view explained with the deal
         read again, where one explanation fits clearly best; else None. Read again two ways: with
         a display as another view read it, or with one tile swapped for what the view's best
@@ -578,7 +600,7 @@ class Tracker:
             return None
         back = len(events) - deal
         # From where its tiles went, only a deal: what lay before a position taken up is unknown.
-        found = [r for r in (self._deal_substitutions(zones, view, deal, start, best),
+        found = [r for r in (self._deal_substitutions(zones, view, deal, start, best, lost),
                              self._revised_from(back, zones, back + MOST_EVENTS[self.game.record.game], view, start)
                              if back <= MOST_DEAL_REVISED and not swaps_only and "deal" in events[deal] else None)
                  if r is not None]
@@ -604,7 +626,7 @@ class Tracker:
                 self.deal_reads[1].setdefault(zone, Counter())[read.content] += 1
 
     def _deal_substitutions(self, zones: dict[str, ZoneRead], view: View, deal: int, start: int | None,
-                            best: Explanation | None) -> tuple[int, list[Explanation]] | None:
+                            best: Explanation | None, lost: bool = False) -> tuple[int, list[Explanation]] | None:
         """The deal read again, the moves since replayed on it, and the view explained from there,
         where that fits clearly best; else None. Read again with one display as a view since read
         it otherwise, or with one of its tiles of a colour that ``best`` puts in the centre or a
@@ -617,7 +639,10 @@ class Tracker:
         events = self.game.record.events
         dealt = events[deal]
         factories_read, centre_read = tiles_dealt(dealt)
-        start = self._first_mover() if start is None else start
+        # Who moved first: as given, as committed, or (no move recorded yet) as the view's best
+        # explanation has it, and where the game is lost each player.
+        starts = [start] if start is not None else [self._first_mover()] if self._moves_recorded() \
+            else list(range(self.game.record.player_count)) if lost or best is None else [best.start]
         candidates: dict[tuple, tuple[list[list[str]], dict[str, int]]] = {}
 
         def key(factories: list[list[str]], centre: dict[str, int]) -> tuple:
@@ -634,13 +659,24 @@ class Tracker:
                 consider(factories)
         for factories in [*swapped_deals(factories_read, best, zones), *mixed_deals(factories_read, self.mixups)]:
             consider(factories)
+        # The deal's doubtful readings, the likeliest first (each is a search): where the game as
+        # committed is lost, any; else those that put a colour the view lacks where it shows another.
+        doubt = self.deal_doubt[1] if self.deal_doubt[0] == deal else {}
+        taken = {e["move"].get("source") for e in [*events[deal + 1:], *(best.events if best else [])] if "move" in e}
+        prior: dict[tuple, float] = {}
+        towards = None if lost or best is None else lacking_and_shown(best, zones)
+        doubtful = doubtful_deals(factories_read, doubt, taken, tile_kinds(self.game.record.game, self.game.record.options), towards)
+        for factories, cost in sorted(doubtful, key=lambda d: d[1])[:MOST_DOUBTFUL_DEALS]:
+            if key(factories, centre_read) not in candidates:
+                consider(factories)
+                prior[key(factories, centre_read)] = cost
         if "position" in dealt:
             for centre in centres_read_again(centre_read, best, zones):
                 consider(factories_read, centre)
         candidates.pop(key(factories_read, centre_read), None)  # as committed
         counts = {at for at, _ in self.seen_since_deal}
 
-        def played(event: dict[str, Any]) -> tuple[Game, dict[int, dict[str, Any]]]:
+        def played(event: dict[str, Any], start: int) -> tuple[Game, dict[int, dict[str, Any]]]:
             """The game with the deal (or position) ``event`` and the moves since, and what it put
             in each zone at the counts of events kept views were committed at."""
             game = self._replayed(start)
@@ -655,26 +691,41 @@ class Tracker:
                     along[len(game.record.events)] = expected(game.state)
             return game, along
 
-        committed = played(dealt)[1]
+        committed = played(dealt, self._first_mover())[1]
         # As many events as the view's best explanation needed: a deal read again changes what
         # the moves since took, not how many there were (a search as deep as any, for each of
         # the readings tried, takes seconds where none fits).
         depth = MOST_EVENTS[self.game.record.game] if best is None else max(1, charged(best.events))
         tried = []
-        for factories, centre in candidates.values():
+        readings = []
+        for (known, (factories, centre)), start in itertools.product(candidates.items(), starts):
             event = read_again(dealt, factories, centre)
             if event is None:
                 continue  # more tiles of a colour than the game has
             try:
-                game, along = played(event)
+                game, along = played(event, start)
             except (EngineError, ValueError):
                 continue  # the bag could not have dealt it, or a move since no longer fits it
+            # What the views since and the deal's own reading hold against it: the least it can cost.
+            readings.append((max(self._contradicted(along, committed), 0.0) + prior.get(known, 0.0), game, start))
+        readings.sort(key=lambda r: r[0])
+        changes = self._changes(view)
+        for n, (least, game, start) in enumerate(readings):
+            # Each is a search: none that cannot fit, or cannot come near the best found, and
+            # only the likeliest few (the camera must keep up).
+            if n >= MOST_READ_AGAIN or least > FITS or (tried and least > min(e.cost for e in tried) + MARGIN):
+                break
             replayed = game.record.events[deal:]
-            history = self._contradicted(along, committed)
-            for e in explain(game.state, zones, self.display_count, None, None, depth, changes=self._changes(view))[:1]:
-                tried.append(Explanation(replayed + e.events, e.state, e.cost + max(history, 0.0), e.mismatches, 0.0, start))
+            # Judged as any view is, against the last view explained: the centre and hands as read
+            # there changed as the moves since change them (a deal read again changes neither).
+            for e in explain(game.state, zones, self.display_count, self.reference, expected(game.state), depth,
+                             beam=REVISION_SEARCH_BEAM, changes=changes)[:1]:
+                tried.append(Explanation(replayed + e.events, e.state, e.cost + least, e.mismatches, 0.0, start))
         tried = unique_states(sorted(tried, key=lambda e: e.cost))
-        if not tried or tried[0].cost > FITS or (len(tried) > 1 and tried[1].cost - tried[0].cost
+        # Where nothing fits the game as committed (``lost``), the likeliest reading that fits is
+        # taken, a hypothesis the next takes settle: it is read again from the deal at the next
+        # view that contradicts it. Else only one clearly better than what was committed.
+        if not tried or tried[0].cost > FITS or (not lost and len(tried) > 1 and tried[1].cost - tried[0].cost
                                                  < revision_margin(tried[0], best, zones)):
             return None
         return len(events) - deal, tried[:1]
@@ -944,6 +995,53 @@ def swapped_deals(factories: list[list[str]], best: Explanation | None, zones: d
                 if now != was and tiles.count(was) > MOST_SWAPPED:
                     out.append([list(f) for f in factories])
                     out[-1][i] = sorted(now if t == was else t for t in tiles)
+    return out
+
+
+#: A display's tiles read below this are in doubt: its deal is read again with them of another
+#: colour (:func:`doubtful_deals`), up to this many of one display at once (alike: one printing's
+#: colour read as another).
+DOUBTED_BELOW, MOST_DOUBTED = 0.9, 2
+#: The most such readings put forward at one view, the likeliest first.
+MOST_DOUBTFUL_DEALS = 12
+#: The most readings of a deal searched at one view (those the views since and the reading hold
+#: least against), and how many explanations each search keeps from one length to the next.
+MOST_READ_AGAIN, REVISION_SEARCH_BEAM = 8, 4
+
+
+def doubtful_deals(factories: list[list[str]], doubt: dict[str, tuple[tuple[str, float], ...]], taken: set[Any],
+                   kinds: list[str], towards: tuple[Counter, Counter] | None = None) -> list[tuple[list[list[str]], float]]:
+    """The deal ``factories`` read again where its reading was in doubt (``doubt``: each
+    display's tiles and their sureness at the view that committed it), on the displays taken from
+    since (``taken``: no view can tell the others yet): one of its tiles read below
+    :data:`DOUBTED_BELOW`, or up to :data:`MOST_DOUBTED` of them alike, of another of ``kinds``.
+    Each with what the reading holds against it: for each tile changed, the log-odds of the kind
+    read against the other (its doubt spread evenly over the other kinds). ``towards`` (the tiles
+    a view lacks and those it shows instead, :func:`lacking_and_shown`): only tiles of a kind it
+    lacks, read again as a kind it shows."""
+    out = []
+    others = max(len(kinds) - 1, 1)  # a reading's doubt is spread over every other kind
+    lacking, shown = towards if towards is not None else (None, None)
+    for i, tiles in enumerate(factories):
+        read = doubt.get(f"factories.{i}", ())
+        if i not in taken or sorted(t for t, _ in read) != sorted(tiles):
+            continue
+        doubtful = [(k, kind, sure) for k, (kind, sure) in enumerate(read)
+                    if sure < DOUBTED_BELOW and (lacking is None or lacking[kind] > 0)]
+        for n in range(1, min(MOST_DOUBTED, len(doubtful)) + 1):
+            for chosen in combinations(doubtful, n):
+                for now in kinds:
+                    if shown is not None and not shown[now]:
+                        continue
+                    if any(kind == now for _, kind, _ in chosen):
+                        continue
+                    swapped = [list(f) for f in factories]
+                    changed = [t for t, _ in read]
+                    for k, _, _ in chosen:
+                        changed[k] = now
+                    swapped[i] = sorted(changed)
+                    against = sum(max(math.log(max(sure, 1e-6) * others / max(1.0 - sure, 1e-6)), 0.0) for _, _, sure in chosen)
+                    out.append((swapped, against))
     return out
 
 

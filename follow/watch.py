@@ -22,7 +22,6 @@ import cv2
 import numpy as np
 
 from ..calibration.profile import Profile
-from ..engine.observe import TILE_ORDER
 from ..calibration.layouts import load_layout
 from ..vision import crops
 from ..vision.analyze import UNSURE, Reading, loose_patches, read
@@ -36,7 +35,7 @@ from .mixups import Mixups
 from .still import CHANGED_PIXELS, MOVED_ALL, StillGate
 from ..vision.boards import AZUL_BOARD_MM, PAVILION_BOARD_MM, factory_diameter, tile_mm
 from .change import SPILL, ChangeModel, display_patches, moved_share, neighbours
-from .explain import View, ZoneRead, expected, loose_zone
+from .explain import View, ZoneRead, expected, loose_zone, tile_kinds
 from .track import Displays, Tracker
 
 __all__ = ["EVENTS_FORMAT", "Watcher", "event_line", "read_controls", "resumed_tracker", "view_of", "watch"]
@@ -54,6 +53,10 @@ REREAD_UNEXPLAINED = 0.5
 #: take's tiles laid in a pile or a row, with the display they left; a hand's palm alone covers
 #: some twenty tiles, its arm hundreds.
 GLIMPSE_TILES = 16
+
+#: A display's tile read at least this surely is a reference, in its own view, for the loose
+#: tiles read less surely (:meth:`Watcher._in_table_colours`): the reader's surest readings.
+SURE_OF_ITSELF = 0.95
 
 
 def view_of(reading: Reading, frame: int = 0, time: float = 0.0) -> View:
@@ -376,24 +379,38 @@ class Watcher:
 
     def _colours(self) -> list[str]:
         """The tiles of this game a table's references name (the first-player marker aside)."""
-        options = self.tracker.game.record.options
-        return [t for t in TILE_ORDER[self.profile.game]
-                if t != "first_player" and (t != "joker" or options.get("jokers"))]
+        record = self.tracker.game.record
+        return tile_kinds(record.game, record.options)
 
     def _in_table_colours(self, reading: Reading, image: np.ndarray) -> Reading:
         """The displays' tiles (a deal's colours: what only the camera can tell) weighed with this
-        table's references (:func:`azulcam.vision.references.weighed`): those the reader is
-        unsure of, of a colour the references know, and those read as a kind
+        table's references (:func:`azulcam.vision.references.weighed`):
+        those the reader is unsure of, of a colour the references know, and those read as a kind
         that this table's tiles of another kind were read as (:class:`~.mixups.Mixups`), once the
-        references know both, with what those readings turned out to be as their prior."""
+        references know both, with what those readings turned out to be as their prior.
+
+        The references are what committed deals taught, and the displays' tiles of this very view
+        that the reader is sure of (:data:`SURE_OF_ITSELF`): on a table no deal has named yet, a
+        deal's sure tiles show what its unsure ones are not (a printing whose orange reads as a
+        doubtful yellow lies far from the yellows read surely: an orange, a colour not yet seen).
+        Not the centre's and hands' tiles: weighed with display tiles' colours, in the light of the
+        table round them, they were read worse (the renderer's Summer Pavilion tables, 2026-11-28)."""
         colours = self._colours()
-        known = self.table.knows(colours)
-        mixups = self.tracker.mixups
         n_slots = len(reading.slot_ids)
+        loose = [(k, item, reading.kinds[n_slots + k]) for k, item in enumerate(reading.loose)]
+        sure = [(k, kind) for k, item, (kind, conf) in loose
+                if item.zone.startswith("factories.") and kind in colours and conf >= SURE_OF_ITSELF]
+        doubtful = any(item.zone.startswith("factories.") and kind in colours and conf < UNSURE for _, item, (kind, conf) in loose)
+        table = self.table
+        if sure and doubtful:
+            table = TileReferences({kind: list(seen) for kind, seen in self.table.seen.items()})
+            outlines = np.array([reading.loose[k].outline for k, _ in sure], np.float64)
+            table.learn(loose_patches(image, outlines, reading.boards), [kind for _, kind in sure])
+        known = table.knows(colours)
+        mixups = self.tracker.mixups
         dealt, priors = [], []
-        for k, item in enumerate(reading.loose):
-            kind, conf = reading.kinds[n_slots + k]
-            if not item.zone.startswith("factories.") or kind not in colours:
+        for k, item, (kind, conf) in loose:
+            if kind not in colours or not item.zone.startswith("factories."):
                 continue
             mixed = [was for was in mixups.named.get(kind, ()) if was != kind]
             if mixed and kind in known and all(was in known for was in mixed):
@@ -409,7 +426,7 @@ class Watcher:
             return reading
         patches = loose_patches(image, np.array([reading.loose[k].outline for k in dealt], np.float64), reading.boards)
         kinds = list(reading.kinds)
-        for k, row, prior in zip(dealt, self.table.posterior(patches, colours), priors):
+        for k, row, prior in zip(dealt, table.posterior(patches, colours), priors):
             kinds[n_slots + k] = weighed(*kinds[n_slots + k], row, colours, prior)
         reading.kinds = kinds
         return reading

@@ -357,6 +357,25 @@ def check_board(image: np.ndarray, placement: BoardPlacement, homography: np.nda
     return BoardCheck(who, layout_name, verdict, seen, covered, figures)
 
 
+#: A board whose edge directions correlate with its own layout's below this (a random
+#: histogram's is near 0) shows no print of its game at all where the profile puts it: true
+#: boards the renderer draws in view, sharp or not, match at 0.5 or more.
+NO_PRINT = 0.15
+
+
 def check_boards(image: np.ndarray, boards: list[tuple[BoardPlacement, np.ndarray]]) -> list[BoardCheck]:
-    """One :class:`BoardCheck` per (placement, homography)."""
-    return [check_board(image, placement, h) for placement, h in boards]
+    """One :class:`BoardCheck` per (placement, homography). Where not one player's board shows
+    any print of its game (each mostly in view, each below :data:`NO_PRINT`, none more like the
+    other game's), however small or blurred: no board lies where the profile puts them (another
+    table, another camera, another game), each ``nothing``. One board alone may be under a hand."""
+    checks = [check_board(image, placement, h) for placement, h in boards]
+    players = [c for (placement, _), c in zip(boards, checks) if placement.player is not None]
+
+    def bare_of_print(c: BoardCheck) -> bool:
+        f = c.figures
+        return c.verdict in ("unsure", "nothing") and f.get("in_view", 0.0) >= 0.5 and "own" in f \
+            and f["own"] < NO_PRINT and f.get("other", 0.0) < MATCHES
+
+    if players and all(bare_of_print(c) for c in players):
+        checks = [BoardCheck(c.who, c.layout, "nothing", figures=c.figures) if c in players else c for c in checks]
+    return checks

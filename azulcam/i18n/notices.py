@@ -37,6 +37,8 @@ def notice_text(m: Catalogue, code: str, params: dict[str, Any]) -> str:
         return m.text(code, details=m.text("list.sep").join(details))
     if code == "follow.refused":
         return m.text(code, reason=notice_text(m, params["reason"], params.get("params", {})))
+    if code == "follow.nothing_explained":
+        return m.text(code, frames=params["frames"], reads=params["reads"], why=notice_text(m, params["code"], params.get("params", {})))
     return m.text(code, **params)
 
 

@@ -215,8 +215,28 @@ def test_a_profile_that_does_not_match_the_view_is_refused_unless_forced(table, 
     assert code == 1 and f"{still} does not match the profile" in line and "azul-grey" in line and "--force" in line
     assert _files(tmp_path) == before  # no journal, record or events file left behind
     code, _, err = run(args + ["--force"], capsys)
-    assert code == 0, err
-    assert "does not match" in err and (tmp_path / "g.json.journal").exists()
+    # Followed all the same, a still of the game's start commits nothing: no watch passes for one that followed a game.
+    assert code == 1 and "does not match" in err and (tmp_path / "g.json.journal").exists()
+    assert "Traceback" not in err and "committed nothing" in err.strip().splitlines()[-1]
+
+
+def test_a_profile_of_another_game_is_refused_at_the_first_frame_and_a_watch_that_commits_nothing_exits_1(
+        table, tmp_path, capsys):
+    folder, _, _ = table
+    other = json.loads((folder / "profile.json").read_text())
+    other.update(game="pavilion", options={"side": "colored"},
+                 scoring_board={"layout": "pavilion-scoring", "corners": [[20, 20], [200, 20], [200, 140], [20, 140]]})
+    for board in other["boards"]:
+        board["layout"] = "pavilion-colored"
+        board.pop("bare", None)
+        board["corners"] = [[x + 150, y] for x, y in board["corners"]]  # not where the Azul boards lie
+    (tmp_path / "pavilion.json").write_text(json.dumps(other))
+    args = ["watch", str(folder / "game.mp4"), "--profile", str(tmp_path / "pavilion.json"), "--out", str(tmp_path / "p.json")]
+    code, _, err = run(args, capsys)
+    line = assert_one_line_error(err)
+    assert code == 1 and "does not match the profile" in line and "pavilion-colored" in line
+    code, _, err = run(args + ["--force"], capsys)
+    assert code == 1 and "committed nothing in" in err.strip().splitlines()[-1]
 
 
 def test_an_out_file_that_is_no_watchs_record_is_not_replaced_unless_forced(table, tmp_path, capsys):
@@ -230,7 +250,7 @@ def test_an_out_file_that_is_no_watchs_record_is_not_replaced_unless_forced(tabl
     assert code == 1 and str(mine) in line and "would be replaced" in line and "--force replaces it" in line
     assert mine.read_text() == "my own notes\n" and not (tmp_path / "notes.json.journal").exists()
     code, _, err = run(args + ["--force"], capsys)
-    assert code == 0, err
+    assert code == 1 and "committed nothing" in err.strip().splitlines()[-1]  # a still of the start: nothing to follow
     assert Record.load(mine).events == [] and (tmp_path / "notes.json.journal").exists()
 
 
@@ -249,7 +269,7 @@ def test_a_resumed_watch_rewrites_its_record_from_the_journal_at_once(table, tmp
     (tmp_path / "g.json").write_text(behind.record.dumps())
     code, _, err = run(["watch", str(_still(folder, tmp_path / "still")), "--profile", str(folder / "profile.json"),
                         "--out", str(tmp_path / "g.json")], capsys)
-    assert code == 0, err
+    assert code == 1 and "committed nothing in 0 frames" in err.strip().splitlines()[-1]  # no frame after the journal's
     assert "3 events" in err and Record.load(tmp_path / "g.json").events == record.events[:3]
 
 

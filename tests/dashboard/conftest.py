@@ -111,7 +111,31 @@ def following(tmp_path):
 
 
 @pytest.fixture()
-def first_run(tmp_path):
+def begin_for():
+    """``begin_for(source, history, data)``: what a set-up calls on Start (``begin``), following
+    the game on ``source`` without pace from the frame it began it from, and the games it began;
+    each stopped after the test."""
+    started: list[LiveGame] = []
+
+    def make(source, history, data):
+        classifier = default_classifier()
+
+        def begin(profile, bare, names=None, first=None):
+            live = LiveGame(source, profile, classifier, default_locator()[0], bare, history, data,
+                            dict(profile.game_options), pace=False, names=names, first=first)
+            live.start()
+            started.append(live)
+            return live
+
+        return begin, classifier, started
+
+    yield make
+    for live in started:
+        live.stop()
+
+
+@pytest.fixture()
+def first_run(tmp_path, begin_for):
     """A first run: a folder holding one photo of a 4-player Azul table at the start of a game
     (as a camera would show it), no profile; the set-up, its history, the scene and the data
     folder. The game it begins is followed without pace, stopped after the test."""
@@ -123,18 +147,6 @@ def first_run(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
     history = History(data / "history.sqlite")
-    classifier = default_classifier()
     source = open_source(str(frames))
-    started = []
-
-    def begin(profile, bare, names=None):
-        live = LiveGame(source, profile, classifier, default_locator()[0], bare, history, data, dict(profile.game_options),
-                        pace=False, names=names)
-        live.start()
-        started.append(live)
-        return live
-
-    setup = TableSetup(source, classifier, data, begin)
-    yield setup, history, scene, data
-    for live in started:
-        live.stop()
+    begin, classifier, _ = begin_for(source, history, data)
+    yield TableSetup(source, classifier, data, begin), history, scene, data

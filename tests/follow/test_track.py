@@ -4,7 +4,7 @@ import pytest
 
 from azulcam.engine.players import make_player
 from azulcam.engine.record import Game, play_game, replay
-from azulcam.follow.explain import View, ZoneRead, exact_view, expected, loose_zone
+from azulcam.follow.explain import View, ZoneRead, empty_content, exact_view, expected, loose_zone
 from azulcam.follow.track import ALERT_AFTER, Tracker
 from support.tracking import started
 
@@ -552,3 +552,67 @@ def test_a_position_taken_up_again_with_another_player_to_move_is_read_again_fro
     assert events[before]["position"]["to_move"] == states[ahead].current_player
     assert _sorted(events[before + 1:]) == _sorted(truth.events[ahead:took + 3])
     Game(tracker.game.record)
+
+
+def _azul_game(deal, moves):
+    """A two-player Azul game (coloured wall) from ``deal`` (each display's tiles) and ``moves``
+    (each a move's JSON, the players in turn from player 0): its record and every state."""
+    game = Game.new("azul", 2, {"wall": "colored", "jokers": False}, 0)
+    game.apply({"deal": {"factories": deal}})
+    for k, move in enumerate(moves):
+        game.apply({"player": k % 2, "move": move})
+    return game.record, [game.record.new_state()] + [step.state.copy() for step in replay(game.record)]
+
+
+DEAL = [["blue", "blue", "red", "red"], ["black", "black", "white", "yellow"], ["blue", "white", "white", "yellow"],
+        ["black", "red", "white", "yellow"], ["blue", "red", "yellow", "yellow"]]
+
+
+def test_an_emptied_display_whose_print_reads_as_tiles_is_told_empty_by_its_change():
+    # A printing the reader never saw: each emptied display's print reads as four black tiles,
+    # surely. Compared with itself and with its look empty, it says it is empty.
+    record, states = _azul_game(DEAL, [{"action": "take", "source": 0, "color": "blue", "line": 1},
+                                       {"action": "take", "source": 1, "color": "black", "line": 1}])
+    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}, 0), first_near=(700, 400))
+    sure, unsure = 5.0, -5.0
+    for k, state in enumerate(states):
+        exp = expected(state)
+        empty = [i for i in range(5) if not exp[f"factories.{i}"]]
+        view = exact_view(state, float(k), {f"factories.{i}": loose_zone([("black", 0.97)] * 4) for i in empty})
+        if tracker.baseline:  # every settled zone: changed where the state since the last view changed it
+            was = expected(states[k - 1])
+            view.change = {z: ((sure if exp.get(z, empty_content(z)) != was.get(z, empty_content(z)) else unsure),) * 2
+                           for z in tracker.baseline}
+            view.filled = {f"factories.{i}": (unsure if i in empty else sure) for i in range(5)}
+        said = tracker.see(view)
+        assert not [e for e in said if e["kind"] == "alert"], said
+    assert _sorted(tracker.game.record.events) == _sorted(record.events)
+
+
+def test_a_deal_misread_where_its_leftovers_go_unseen_is_read_again_when_a_take_shows_them():
+    # Display 0's two reds read as yellows, unsure; the reds left in the centre are not read there
+    # (a pile the reader misses); a later take of them from the centre shows red on a pattern line.
+    moves = [{"action": "take", "source": 0, "color": "blue", "line": 1},
+             {"action": "take", "source": "center", "color": "red", "line": 2}]
+    record, states = _azul_game(DEAL, moves)
+    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}, 0), first_near=(700, 400))
+    misread_deal = {"factories.0": loose_zone([("blue", 0.97), ("blue", 0.97), ("yellow", 0.45), ("yellow", 0.45)])}
+    unseen_reds = {"center": loose_zone([("first_player", 0.9)])}
+    views = [exact_view(states[0], 0.0), exact_view(states[1], 1.0, misread_deal), exact_view(states[2], 2.0, unseen_reds),
+             exact_view(states[3], 3.0), exact_view(states[3], 3.6)]
+    for view in views:
+        tracker.see(view)
+    assert _sorted(tracker.game.record.events) == _sorted(record.events)
+
+
+def test_a_kind_the_reader_never_sees_among_loose_tiles_weighs_less_once_the_game_shows_it():
+    from azulcam.follow.mixups import Mixups
+    from azulcam.follow.explain import disagreement
+
+    table = Mixups()
+    for _ in range(6):  # the first-player marker, in the centre each time, never read there
+        table.learn_loose((), ("first_player",))
+        table.learn_loose(("red",), ("red",))
+    read = table.of(loose_zone([("red", 0.95)]))
+    assert disagreement(("first_player", "red"), read) < 0.5 < disagreement(("red", "red"), read)
+    assert disagreement(("first_player", "red"), loose_zone([("red", 0.95)])) > 2.0  # the reader's word alone

@@ -17,3 +17,24 @@ def started(seed: int = 4, views: int = 4):
     for k in range(views):
         tracker.see(exact_view(states[k], float(k)))
     return truth, tracker, states
+
+
+def same_game(got, played) -> bool:
+    """Whether record ``got`` is the game ``played``: the same player making each move, and after
+    each event the same table (the displays, whatever numbers the tracker gave them), the same
+    tiles in the centre and on every board, the same scores."""
+    from azulcam.engine.observe import observation_of
+
+    if len(got.events) != len(played.events) or got.start_player != played.start_player:
+        return False
+    a, b = Game(got), Game(played)
+    a_states = [step.state for step in replay(got)]
+    b_states = [step.state for step in replay(played)]
+    for x, y, ex, ey in zip(a_states, b_states, got.events, played.events):
+        if ex.get("player") != ey.get("player"):
+            return False
+        ox, oy = observation_of(x), observation_of(y)
+        if (ox["boards"] != oy["boards"] or ox["center"] != oy["center"] or x.scores() != y.scores()
+                or sorted(sorted(f["tiles"]) for f in ox["factories"]) != sorted(sorted(f["tiles"]) for f in oy["factories"])):
+            return False
+    return a.state.scores() == b.state.scores()
