@@ -32,7 +32,7 @@ from ..follow.capture import Frame, Source
 from ..follow.explain import empty_content, expected
 from ..follow.journal import Journal, game_to_follow
 from ..i18n.notices import notice_words, with_message
-from ..follow.session import WatchConfig, open_watcher
+from ..follow.session import WatchConfig, nothing_committed, open_watcher
 from ..follow.watch import resumed_tracker, watch
 from .choices import zone_words
 from .history import History
@@ -160,7 +160,14 @@ class LiveGame:
         try:
             # A video or a folder resumed reads on after the journal's last frame; a camera shows the table as it is.
             tapped = _Tapped(self.source, self._frame_seen, self.pace and not self.source.live, self.after, self.first)
-            watch(tapped, self.watcher, bool(self.watcher.tracker.game.record.events), self.after)
+            game = self.watcher.tracker.game
+            events_before, over_before = len(game.record.events), game.state.is_over()
+            watch(tapped, self.watcher, bool(game.record.events), self.after)
+            idle = nothing_committed(self.watcher, events_before, over_before)
+            if idle is not None:  # the source ended having followed nothing: the pages are told why
+                frame, seconds = self.watcher.last_seen
+                self._heard({"kind": "alert", "time": round(seconds, 3), "frame": frame, "zones": [], "code": idle[0],
+                             "params": idle[1]})
         except Exception as exc:  # noqa: BLE001 (a camera that cannot go on: the pages are told why)
             self.error = {"code": "dash.watch_stopped", "params": {"reason": f"{type(exc).__name__}: {exc}"}}
             self._heard({"kind": "alert", "zones": [], **self.error})

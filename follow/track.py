@@ -231,6 +231,11 @@ class Tracker:
             self.displays = Displays.numbered(seen, self.first_near)
         matched = self.displays.match(view.displays)
         read = {**in_engine_numbers(view, matched), **self.overruled}
+        for zone, filled in view.filled.items():
+            # A display that looks as it did empty is empty, whatever tiles its print reads as:
+            # no deal read off it, and one dealt there was taken.
+            if filled < -MARGIN and read.get(zone) is not None and read[zone].content and zone not in self.overruled:
+                read[zone] = ZoneRead((), NOTHING_SEEN)
         zones = self.mixups.annotated(read)
         if starting:
             # Its displays too are empty, whatever they read like (a printing read as tiles): the
