@@ -152,14 +152,16 @@ class Changes:
         """How far ``want`` lies from what is seen on a display the game settled with ``before``
         (``changed``: the log-odds that it changed since). A display is dealt whole and taken
         whole: one the state leaves as it was is asked only whether it changed, one the state
-        empties only whether it changed and looks as it did empty (:attr:`filled`; without that
-        look, whether tiles are read on it). Its reading counts only for what a deal put there:
+        empties only whether it changed and, where tiles are read on it, whether it looks as it
+        did empty (:attr:`filled`; without that look, the tiles read count). Its reading counts only for what a deal put there:
         the engine cannot know a deal's colours. A printing read as tiles says nothing."""
         if want == before:
             return max(changed, 0.0)
         unseen = max(-changed, 0.0)
         if want:
             return unseen + disagreement(want, read)
+        if not read.content:
+            return unseen  # read empty as the state empties it: its look is asked only of tiles read
         filled = self.filled.get(zone)
         return unseen + (max(filled, 0.0) if filled is not None else count_disagreement(0, read))
 

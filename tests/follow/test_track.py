@@ -616,3 +616,15 @@ def test_a_kind_the_reader_never_sees_among_loose_tiles_weighs_less_once_the_gam
     read = table.of(loose_zone([("red", 0.95)]))
     assert disagreement(("first_player", "red"), read) < 0.5 < disagreement(("red", "red"), read)
     assert disagreement(("first_player", "red"), loose_zone([("red", 0.95)])) > 2.0  # the reader's word alone
+
+
+def test_a_display_read_empty_as_the_state_empties_it_is_not_asked_its_look():
+    # Its place followed from where tiles lay on it, an emptied display may be cut off its empty
+    # look: read empty as the game empties it, that says nothing; its look is asked only of tiles read.
+    from azulcam.follow.explain import Changes
+
+    changes = Changes({"factories.0": (6.9, 6.9)}, {}, {"factories.0": ("blue", "red", "red", "white")},
+                      filled={"factories.0": 5.5})
+    assert changes.cost("factories.0", (), loose_zone([]), {}) == 0.0
+    assert changes.cost("factories.0", (), loose_zone([("black", 0.97)] * 4), {}) == 5.5  # tiles read: is it its print?
+    assert changes.cost("factories.0", ("blue", "red", "red", "white"), loose_zone([]), {}) == 6.9  # changed, and kept?
