@@ -22,10 +22,10 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-import cv2
 import numpy as np
 
 from ..calibration.layouts import load_layout
+from ..vision import crops
 
 #: Levels (of 255, in the card's light) a pixel must leave its neighbourhood's range by to have
 #: moved: above a frame's noise and a board's drift of light once the card is evened out, below
@@ -170,30 +170,15 @@ def neighbours(layout_name: str) -> dict[str, frozenset[str]]:
             for a in centres}
 
 
-#: A display's patch is cut this many pixels square, like a slot's: the patches of one view are
-#: compared with their references in one call (:func:`moved_share`).
-DISPLAY_PATCH = 32
-
-
 def display_patches(image: np.ndarray, centres: list[tuple[float, float]], side_px: float) -> np.ndarray:
     """A square of ``side_px`` pixels (a display's diameter at that place) round each of
-    ``centres`` (image pixels), shrunk to :data:`DISPLAY_PATCH` square: D x 32 x 32 x 3, black
-    where it leaves the image (:func:`moved_share` then says nothing of it).
+    ``centres`` (image pixels), cut as the reader cuts a patch (:func:`azulcam.vision.crops.cut`,
+    without its margin): D x 32 x 32 x 3, like a slot's, so that a view's patches are compared
+    with their references in one call (:func:`moved_share`).
 
     A display is a fixed place on the table whose tiles are all taken at once and dealt all at
     once: compared with itself at the view the game settled it in, and with how it looked empty
     (its print alone), it says whether it changed and whether it holds tiles, on any printing."""
-    h, w = image.shape[:2]
     half = max(side_px / 2.0, 1.0)
-    out = np.zeros((len(centres), DISPLAY_PATCH, DISPLAY_PATCH, 3), np.uint8)
-    for n, (x, y) in enumerate(centres):
-        x0, y0 = round(x - half), round(y - half)
-        x1, y1 = round(x + half), round(y + half)
-        if x1 <= x0 or y1 <= y0:
-            continue
-        cut = np.zeros((y1 - y0, x1 - x0, 3), np.uint8)
-        ax0, ay0, ax1, ay1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
-        if ax1 > ax0 and ay1 > ay0:
-            cut[ay0 - y0:ay1 - y0, ax0 - x0:ax1 - x0] = image[ay0:ay1, ax0:ax1, :3]
-        out[n] = cv2.resize(cut, (DISPLAY_PATCH, DISPLAY_PATCH), interpolation=cv2.INTER_AREA)
-    return out
+    corners = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
+    return crops.cut(image, np.asarray(centres, np.float64).reshape(-1, 1, 2) + corners, margin=0.0)

@@ -23,6 +23,7 @@ from typing import Any
 from ..engine.errors import EngineError, ObservationError
 from ..engine.join import position_from
 from ..engine.record import Game
+from ..vision.analyze import UNSURE
 from .explain import (BEAM, CLOSE_FIT, MOST_CENTRE_TAKES, MOST_EVENTS, MOST_UNSEEN_DISPLAYS, MOST_WEIGHT, NOTHING_SEEN, Changes,
                       Explanation, View, ZoneRead, charged, common_prefix, cost_of, disagreement, empty_content, expected, explain, observation_seen,
                       points_apart, tile_kinds, tiling_ahead, unique_states, unsure_zones)
@@ -1003,10 +1004,10 @@ def swapped_deals(factories: list[list[str]], best: Explanation | None, zones: d
     return out
 
 
-#: A display's tiles read below this are in doubt: its deal is read again with them of another
-#: colour (:func:`doubtful_deals`), up to this many of one display at once (alike: one printing's
-#: colour read as another).
-DOUBTED_BELOW, MOST_DOUBTED = 0.9, 2
+#: A deal's tiles read below the reader's own line of doubt (``analyze.UNSURE``) are read again
+#: of another colour (:func:`doubtful_deals`), up to this many of one display at once (alike: one
+#: printing's colour read as another).
+MOST_DOUBTED = 2
 #: The most such readings put forward at one view, the likeliest first.
 MOST_DOUBTFUL_DEALS = 12
 #: The most readings of a deal searched at one view (those the views since and the reading hold
@@ -1019,7 +1020,7 @@ def doubtful_deals(factories: list[list[str]], doubt: dict[str, tuple[tuple[str,
     """The deal ``factories`` read again where its reading was in doubt (``doubt``: each
     display's tiles and their sureness at the view that committed it), on the displays taken from
     since (``taken``: no view can tell the others yet): one of its tiles read below
-    :data:`DOUBTED_BELOW`, or up to :data:`MOST_DOUBTED` of them alike, of another of ``kinds``.
+    ``analyze.UNSURE``, or up to :data:`MOST_DOUBTED` of them alike, of another of ``kinds``.
     Each with what the reading holds against it: for each tile changed, the log-odds of the kind
     read against the other (its doubt spread evenly over the other kinds). ``towards`` (the tiles
     a view lacks and those it shows instead, :func:`lacking_and_shown`): only tiles of a kind it
@@ -1032,7 +1033,7 @@ def doubtful_deals(factories: list[list[str]], doubt: dict[str, tuple[tuple[str,
         if i not in taken or sorted(t for t, _ in read) != sorted(tiles):
             continue
         doubtful = [(k, kind, sure) for k, (kind, sure) in enumerate(read)
-                    if sure < DOUBTED_BELOW and (lacking is None or lacking[kind] > 0)]
+                    if sure < UNSURE and (lacking is None or lacking[kind] > 0)]
         for n in range(1, min(MOST_DOUBTED, len(doubtful)) + 1):
             for chosen in combinations(doubtful, n):
                 for now in kinds:

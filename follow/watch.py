@@ -393,25 +393,22 @@ class Watcher:
         that the reader is sure of (:data:`SURE_OF_ITSELF`): on a table no deal has named yet, a
         deal's sure tiles show what its unsure ones are not (a printing whose orange reads as a
         doubtful yellow lies far from the yellows read surely: an orange, a colour not yet seen).
-        Not the centre's and hands' tiles: weighed with display tiles' colours, in the light of the
-        table round them, they were read worse (the renderer's Summer Pavilion tables, 2026-11-28)."""
+        Not the centre's and hands' tiles: they lie in the table's light, not a display's."""
         colours = self._colours()
         n_slots = len(reading.slot_ids)
-        loose = [(k, item, reading.kinds[n_slots + k]) for k, item in enumerate(reading.loose)]
-        sure = [(k, kind) for k, item, (kind, conf) in loose
-                if item.zone.startswith("factories.") and kind in colours and conf >= SURE_OF_ITSELF]
-        doubtful = any(item.zone.startswith("factories.") and kind in colours and conf < UNSURE for _, item, (kind, conf) in loose)
+        # The displays' tiles of this game's colours: (index among the loose tiles, kind, confidence).
+        shown = [(k, *reading.kinds[n_slots + k]) for k, item in enumerate(reading.loose)
+                 if item.zone.startswith("factories.") and reading.kinds[n_slots + k][0] in colours]
+        sure = [(k, kind) for k, kind, conf in shown if conf >= SURE_OF_ITSELF]
         table = self.table
-        if sure and doubtful:
+        if sure and any(conf < UNSURE for _, _, conf in shown):
             table = TileReferences({kind: list(seen) for kind, seen in self.table.seen.items()})
             outlines = np.array([reading.loose[k].outline for k, _ in sure], np.float64)
             table.learn(loose_patches(image, outlines, reading.boards), [kind for _, kind in sure])
         known = table.knows(colours)
         mixups = self.tracker.mixups
         dealt, priors = [], []
-        for k, item, (kind, conf) in loose:
-            if kind not in colours or not item.zone.startswith("factories."):
-                continue
+        for k, kind, conf in shown:
             mixed = [was for was in mixups.named.get(kind, ()) if was != kind]
             if mixed and kind in known and all(was in known for was in mixed):
                 dealt.append(k)

@@ -369,13 +369,14 @@ def check_boards(image: np.ndarray, boards: list[tuple[BoardPlacement, np.ndarra
     other game's), however small or blurred: no board lies where the profile puts them (another
     table, another camera, another game), each ``nothing``. One board alone may be under a hand."""
     checks = [check_board(image, placement, h) for placement, h in boards]
-    players = [c for (placement, _), c in zip(boards, checks) if placement.player is not None]
+    players = [n for n, (placement, _) in enumerate(boards) if placement.player is not None]
 
     def bare_of_print(c: BoardCheck) -> bool:
         f = c.figures
         return c.verdict in ("unsure", "nothing") and f.get("in_view", 0.0) >= 0.5 and "own" in f \
             and f["own"] < NO_PRINT and f.get("other", 0.0) < MATCHES
 
-    if players and all(bare_of_print(c) for c in players):
-        checks = [BoardCheck(c.who, c.layout, "nothing", figures=c.figures) if c in players else c for c in checks]
+    if players and all(bare_of_print(checks[n]) for n in players):
+        for n in players:
+            checks[n] = BoardCheck(checks[n].who, checks[n].layout, "nothing", figures=checks[n].figures)
     return checks
