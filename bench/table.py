@@ -59,9 +59,9 @@ def run(k: int, args, classifier, locator) -> dict:
 
     def recorded(reading, image):
         raw = display_tiles(list(reading.kinds), reading)
-        out = weigh(reading, image)
+        out, likely = weigh(reading, image)
         seen.append((current[0], raw, display_tiles(list(out.kinds), out)))
-        return out
+        return out, likely
 
     watcher._in_table_colours = recorded  # type: ignore[method-assign]
     current = [0]

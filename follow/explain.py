@@ -79,12 +79,19 @@ class ZoneRead:
     #: table's reader misses such tiles (:meth:`~.mixups.Mixups.missed`); others count as
     #: ``confidence`` says.
     missed: tuple[tuple[str, float], ...] = ()
+    #: A display's tiles, in the order of ``content``: how likely each colour is, read also
+    #: against this table's own tiles (:meth:`~.watch.Watcher._in_table_colours`); empty where
+    #: only the reading's confidence is known (the rest of its doubt shared evenly).
+    likely: tuple[tuple[tuple[str, float], ...], ...] = ()
 
 
-def loose_zone(tiles: list[tuple[str, float]]) -> ZoneRead:
-    """A zone of loose tiles from each tile's name and confidence."""
-    ordered = sorted(tiles)
-    return ZoneRead(tuple(name for name, _ in ordered), NOTHING_SEEN, tuple(conf for _, conf in ordered))
+def loose_zone(tiles: list[tuple[str, float]] | list[tuple[str, float, tuple[tuple[str, float], ...]]]) -> ZoneRead:
+    """A zone of loose tiles from each tile's name and confidence, and where known how likely
+    each colour is (:attr:`ZoneRead.likely`)."""
+    ordered = sorted(tiles, key=lambda t: (t[0], t[1]))
+    likely = tuple(t[2] if len(t) > 2 else () for t in ordered)
+    return ZoneRead(tuple(t[0] for t in ordered), NOTHING_SEEN, tuple(t[1] for t in ordered),
+                    likely=likely if any(likely) else ())
 
 
 @dataclass

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .explain import LEAST_WEIGHT, ZoneRead, weight
@@ -69,8 +69,7 @@ class Mixups:
     def of(self, read: ZoneRead) -> ZoneRead:
         """``read`` with the mix-ups of the kinds it names (:attr:`ZoneRead.mixups`)."""
         if isinstance(read.content, tuple) and self.loose:
-            read = ZoneRead(read.content, read.confidence, read.sureness, read.mixups,
-                            tuple((kind, self.missed(kind, read.confidence)) for kind in sorted(self.loose)))
+            read = replace(read, missed=tuple((kind, self.missed(kind, read.confidence)) for kind in sorted(self.loose)))
         if not self.named:
             return read
         if isinstance(read.content, tuple):
@@ -83,7 +82,7 @@ class Mixups:
             return read
         mixups = tuple((kind, was, self.weight(kind, was, conf)) for kind, conf in least.items()
                        for was in self.named.get(kind, ()) if was != kind)
-        return ZoneRead(read.content, read.confidence, read.sureness, mixups, read.missed) if mixups else read
+        return replace(read, mixups=mixups) if mixups else read
 
     def annotated(self, zones: dict[str, ZoneRead]) -> dict[str, ZoneRead]:
         """Every zone of a view with its mix-ups (:meth:`of`)."""

@@ -70,12 +70,34 @@ def moved(now: np.ndarray, before: np.ndarray) -> np.ndarray:
     return out.any(axis=2) if out.ndim == 3 else out
 
 
+def steadied(now: np.ndarray, before: np.ndarray) -> tuple[np.ndarray, float]:
+    """``now`` (a small copy) shifted back onto ``before`` as a whole, by phase correlation to a
+    fraction of a pixel, and how far (small-copy pixels): a shaking camera's frames compared where
+    the table lies, not where the camera pointed. Each pixel of the shifted copy is a blend of
+    neighbours, so lies within their range in ``before`` (:func:`moved`) wherever nothing but the
+    camera moved; a fine print (a checked cloth) shaken by half a small pixel otherwise moves its
+    edges past that range."""
+    grey = lambda c: (cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) if c.ndim == 3 else c).astype(np.float64)  # noqa: E731
+    (dx, dy), _ = cv2.phaseCorrelate(grey(before), grey(now))
+    h, w = now.shape[:2]
+    back = cv2.warpAffine(now, np.float32([[1, 0, -dx], [0, 1, -dy]]), (w, h), borderMode=cv2.BORDER_REPLICATE)
+    return back, math.hypot(dx, dy)
+
+
+def moved_share(now: np.ndarray, before: np.ndarray) -> float:
+    """The share of ``now`` that moved (:func:`moved`) against ``before``, as it is or steadied
+    (:func:`steadied`), whichever is less: a print regular enough to fool the phase correlation
+    is compared as it lies."""
+    plain = float(moved(now, before).mean())
+    return min(plain, float(moved(steadied(now, before)[0], before).mean())) if plain > STILL_SHARE else plain
+
+
 @dataclass
 class StillGate:
     """Follows the frames of one camera and says when the table is still.
 
     ``update(image)`` is True when the last :data:`STILL_FRAMES` frames agree (a moved share of
-    at most :data:`STILL_SHARE` between each and the one before). ``changed_since_read`` says
+    at most :data:`STILL_SHARE` between each and the one before, steadied onto it: :func:`moved_share`). ``changed_since_read`` says
     where the still view differs from the last view read (:meth:`mark_read`)."""
 
     _previous: np.ndarray | None = None
@@ -90,7 +112,7 @@ class StillGate:
         now = small(image)
         if self._previous is None or self._previous.shape != now.shape:
             self._agreeing = 1
-        elif moved(now, self._previous).mean() <= STILL_SHARE:
+        elif moved_share(now, self._previous) <= STILL_SHARE:
             self._agreeing += 1
         else:
             self._agreeing = 1
@@ -163,15 +185,11 @@ class StillGate:
     def _shifted_as_a_whole(self) -> bool:
         if self._read is None or self.current is None or self._read.shape != self.current.shape:
             return False
-        grey = lambda c: (cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) if c.ndim == 3 else c).astype(np.float64)  # noqa: E731
-        (dx, dy), _ = cv2.phaseCorrelate(grey(self._read), grey(self.current))
-        if math.hypot(dx, dy) < 1.0:
+        back, shift = steadied(self.current, self._read)
+        if shift < 1.0:
             return False
-        shift = np.float32([[1, 0, dx], [0, 1, dy]])
-        h, w = self._read.shape[:2]
-        moved_read = cv2.warpAffine(self._read, shift, (w, h), borderMode=cv2.BORDER_REPLICATE)
         before = moved(self.current, self._read).mean()
-        return bool(moved(self.current, moved_read)[2:-2, 2:-2].mean() < 0.5 * before)
+        return bool(moved(back, self._read)[2:-2, 2:-2].mean() < 0.5 * before)
 
     def mark_read(self, small_copy: np.ndarray | None = None) -> None:
         """The current frame (or the earlier one whose small copy is ``small_copy``) was read:

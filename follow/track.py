@@ -196,14 +196,15 @@ class Tracker:
     #: deal, and display zone -> readings of its full count of tiles): a deal read wrong at its
     #: view may be read right in the next, and a take then says which (:meth:`_deal_substitutions`).
     deal_reads: tuple[int, dict[str, Counter]] = (-1, {})
-    #: The centre and hands as read at each view that committed the game alone since the round's
-    #: deal (how many events the record held then, and the readings): a deal read again must
-    #: also explain where the moves since left their tiles (:meth:`_contradicted`).
+    #: Each view that committed the game alone since the round's deal, as read (how many events
+    #: the record held then, and the readings of every zone but the displays): a deal read again
+    #: must also explain where the moves since left its tiles, in the centre, the hands and on the
+    #: boards (:meth:`_contradicted`).
     seen_since_deal: list[tuple[int, dict[str, ZoneRead]]] = field(default_factory=list)
     #: How the displays of the round's deal were read at the view that committed it (the record's
     #: index of the deal, and display zone -> each tile's kind and sureness): a deal is a hypothesis
     #: over its colours until takes settle it (:func:`doubtful_deals`).
-    deal_doubt: tuple[int, dict[str, tuple[tuple[str, float], ...]]] = (-1, {})
+    deal_doubt: tuple[int, dict[str, tuple[tuple[str, float, tuple[tuple[str, float], ...]], ...]]] = (-1, {})
     #: What the reader mistakes for what at this table, as the committed game named its readings.
     mixups: Mixups = field(default_factory=Mixups)
     #: Each board space's tile whose reading the mix-ups learnt (once a tile: the view that committed it).
@@ -312,7 +313,8 @@ class Tracker:
         shared = common_prefix([e.events for e in alike])
         out = revised + self._commit(shared, alike[0].start)
         if any("deal" in e for e in shared):
-            self.deal_doubt = (self._round_deal(), {z: tuple(zip(r.content, r.sureness or (r.confidence,) * len(r.content)))
+            self.deal_doubt = (self._round_deal(), {z: tuple(zip(r.content, r.sureness or (r.confidence,) * len(r.content),
+                                                                 r.likely or ((),) * len(r.content)))
                                                     for z, r in zones.items() if z.startswith("factories.")})
         if len(alike) == 1:
             self.pending, self.last_unsure = [], []
@@ -323,8 +325,8 @@ class Tracker:
             self._learn_loose(zones, committed)
             if any("deal" in e for e in shared):
                 self._learn_deal(zones, committed)
-            self._keep_loose(zones)
-            return out + self._forced() + unsure_points
+            self._keep_seen(zones)
+            return out + self._reweighed_deal() + self._forced() + unsure_points
         self.pending = [Explanation(e.events[len(shared):], e.state, 0.0, e.mismatches, e.total - best, e.start)
                         for e in alike]
         exp = [expected(e.state) for e in alike]
@@ -446,34 +448,35 @@ class Tracker:
         exp = expected(explanation.state)
         return [z for z in explanation.mismatches if zones[z].content != exp.get(z, empty_content(z))]
 
-    def _keep_loose(self, zones: dict[str, ZoneRead]) -> None:
-        """Keep the centre and hands as this view read them, for a deal read again later."""
+    def _keep_seen(self, zones: dict[str, ZoneRead]) -> None:
+        """Keep the view as read, for a deal read again later (:attr:`seen_since_deal`): all
+        but its displays, whose readings weigh a deal's readings once, as the deal's own doubt
+        (:func:`doubtful_deals`); the same misreading of a display seen again is no more evidence."""
         deal = self._round_deal()
         count = len(self.game.record.events)
         self.seen_since_deal = [(at, seen) for at, seen in self.seen_since_deal if at > deal >= 0]
         if deal >= 0 and count > deal + 1:
-            self.seen_since_deal.append((count, {z: r for z, r in zones.items() if z == "center" or z.endswith(".hand")}))
+            self.seen_since_deal.append((count, {z: r for z, r in zones.items() if not z.startswith("factories.")}))
 
     def _contradicted(self, revised: dict[int, dict[str, Any]], committed: dict[int, dict[str, Any]]) -> float:
         """How much worse than the committed game (``committed``: what it put in each zone after
         each count of events of :attr:`seen_since_deal`) a game read again from the round's deal
-        with the same moves since (``revised``, alike) fits the centre and hands as read at the
-        views that committed those moves: where the two put different tiles, the reading's
-        disagreement with the one less that with the other. A zone read alike while neither game
-        changed it counts once: the same pile seen again is one look (a tile hidden under another
-        stays hidden), not more evidence."""
-        total = 0.0
-        looks = set()
+        with the same moves since (``revised``, alike) fits the views that committed those moves:
+        where the two put different tiles (a take of another count of tiles leaves other
+        leftovers in the centre, and lays other tiles on a board), the reading's
+        disagreement with the one less that with the other. Each zone counts as one look, the
+        mean of its looks since: the same pile seen again, a tile or two laid on it, is the same
+        tiles hidden or misread (a tile hidden under another stays hidden), not more evidence."""
+        looks: dict[str, dict[tuple, float]] = {}
         for at, seen in self.seen_since_deal:
             if at not in committed or at not in revised:
                 continue
             was, now = committed[at], revised[at]
             for zone, read in seen.items():
                 a, b = was.get(zone, empty_content(zone)), now.get(zone, empty_content(zone))
-                if a != b and (zone, read.content, a, b) not in looks:
-                    looks.add((zone, read.content, a, b))
-                    total += disagreement(b, read) - disagreement(a, read)
-        return total
+                if a != b:
+                    looks.setdefault(zone, {})[(read.content, a, b)] = disagreement(b, read) - disagreement(a, read)
+        return sum(sum(zone.values()) / len(zone) for zone in looks.values())
 
     def _forget_after(self, count: int) -> None:
         """The spaces settled after the record's first ``count`` events: what the game had there
@@ -631,6 +634,69 @@ class Tracker:
             if zone.startswith("factories.") and exp.get(zone) and len(read.content) == len(exp[zone]):
                 self.deal_reads[1].setdefault(zone, Counter())[read.content] += 1
 
+    def _played_from(self, deal: int, event: dict[str, Any], start: int) -> tuple[Game, dict[int, dict[str, Any]]]:
+        """The game with the record's event ``deal`` (a deal or position) as ``event`` and the
+        moves since replayed on it (the game begun by ``start``), and what it put in each zone at
+        the counts of events the views of :attr:`seen_since_deal` were committed at. Raises
+        EngineError or ValueError where the bag could not have dealt it or a move no longer fits."""
+        events = self.game.record.events
+        counts = {at for at, _ in self.seen_since_deal}
+        game = self._replayed(start)
+        for _ in range(len(events) - deal):
+            game.pop()
+        if "position" in event:  # who moves first, as the game replayed has it
+            event = {**event, "position": {**event["position"], "to_move": start, "start_player": start}}
+        along = {}
+        for e in [event, *events[deal + 1:]]:
+            game.apply(e)
+            if len(game.record.events) in counts:
+                along[len(game.record.events)] = expected(game.state)
+        return game, along
+
+    def _reweighed_deal(self) -> list[dict[str, Any]]:
+        """The round's deal is a hypothesis over its doubtful colours (:func:`doubtful_deals`)
+        until its takes settle it: after each view committed, each reading of it is weighed by
+        what the views since (the centre and hands as read where the moves put its tiles) hold
+        for or against it beside the committed one, with the reading's own odds against it. The
+        record holds the likeliest: one likelier by :data:`explain.CLOSE_FIT` (odds of 3 to 1, so
+        that evidence about even does not swing it to and fro) replaces it, its moves replayed on
+        it: the events taken back and committed again (stream events marked ``revised``). Readings
+        the deal's own view holds :data:`MARGIN` against are not tried."""
+        deal = self._round_deal()
+        events = self.game.record.events
+        if deal < 0 or "deal" not in events[deal] or self.deal_doubt[0] != deal or len(events) <= deal + 1:
+            return []
+        factories, centre = tiles_dealt(events[deal])
+        taken = {e["move"].get("source") for e in events[deal + 1:] if "move" in e}
+        kinds = tile_kinds(self.game.record.game, self.game.record.options)
+        start = self._first_mover()
+        committed = self._played_from(deal, events[deal], start)[1]
+        best: tuple[float, Game] | None = None
+        for reading, against in sorted(doubtful_deals(factories, self.deal_doubt[1], taken, kinds),
+                                       key=lambda d: d[1])[:MOST_DOUBTFUL_DEALS]:
+            if against >= MARGIN:
+                break
+            event = read_again(events[deal], reading, centre)
+            if event is None:
+                continue
+            try:
+                game, along = self._played_from(deal, event, start)
+            except (EngineError, ValueError):
+                continue
+            score = self._contradicted(along, committed) + against
+            if score <= -CLOSE_FIT and (best is None or score < best[0]):
+                best = (score, game)
+        if best is None:
+            return []
+        replayed = best[1].record.events[deal:]
+        seen, reference = self.seen_since_deal, self.reference
+        out = [{**self._take_back(), "revised": True} for _ in range(len(events) - deal)]
+        out += self._commit(replayed, start)
+        # The same moves, the same views: what they showed is evidence still, and this view,
+        # explained by the reading now committed, is the one the next is judged against.
+        self.seen_since_deal, self.reference = seen, reference
+        return out
+
     def _deal_substitutions(self, zones: dict[str, ZoneRead], view: View, deal: int, start: int | None,
                             best: Explanation | None, lost: bool = False) -> tuple[int, list[Explanation]] | None:
         """The deal read again, the moves since replayed on it, and the view explained from there,
@@ -654,54 +720,50 @@ class Tracker:
         def key(factories: list[list[str]], centre: dict[str, int]) -> tuple:
             return tuple(map(tuple, map(sorted, factories))), tuple(sorted((c, n) for c, n in centre.items() if n))
 
-        def consider(factories: list[list[str]], centre: dict[str, int] = centre_read) -> None:
-            candidates[key(factories, centre)] = (factories, centre)
+        doubt = self.deal_doubt[1] if self.deal_doubt[0] == deal else {}
+        kinds = tile_kinds(self.game.record.game, self.game.record.options)
+        prior: dict[tuple, float] = {}
+
+        def consider(factories: list[list[str]], centre: dict[str, int] = centre_read, against: float = 0.0) -> None:
+            """A reading of the deal, with what the readings of its displays hold against it."""
+            if key(factories, centre) not in candidates:
+                candidates[key(factories, centre)] = (factories, centre)
+                prior[key(factories, centre)] = against
 
         for zone, seen in reads.items():
             i = int(zone.split(".")[1])
             for content in seen:
                 factories = [list(f) for f in factories_read]
                 factories[i] = list(content)
-                consider(factories)
+                # A display as another view read it, against as many views read it as dealt.
+                consider(factories, against=max(math.log(seen.get(tuple(sorted(factories_read[i])), 1) / seen[content]), 0.0))
         for factories in [*swapped_deals(factories_read, best, zones), *mixed_deals(factories_read, self.mixups)]:
             consider(factories)
         # The deal's doubtful readings, the likeliest first (each is a search): where the game as
         # committed is lost, any; else those that put a colour the view lacks where it shows another.
-        doubt = self.deal_doubt[1] if self.deal_doubt[0] == deal else {}
         taken = {e["move"].get("source") for e in [*events[deal + 1:], *(best.events if best else [])] if "move" in e}
-        prior: dict[tuple, float] = {}
+        # And the displays the view shows changed since the game settled them: a take the best
+        # explanation could not make of a deal misread (its leftovers are not what it dealt).
+        changed = self._changes(view)
+        taken |= {int(z.split(".")[1]) for z, (plain, _) in (changed.log_odds.items() if changed else ())
+                  if z.startswith("factories.") and plain > 0}
         towards = None if lost or best is None else lacking_and_shown(best, zones)
-        doubtful = doubtful_deals(factories_read, doubt, taken, tile_kinds(self.game.record.game, self.game.record.options), towards)
-        for factories, cost in sorted(doubtful, key=lambda d: d[1])[:MOST_DOUBTFUL_DEALS]:
-            if key(factories, centre_read) not in candidates:
-                consider(factories)
-                prior[key(factories, centre_read)] = cost
+        doubtful = doubtful_deals(factories_read, doubt, taken, kinds, towards)
+        for factories, against in sorted(doubtful, key=lambda d: d[1])[:MOST_DOUBTFUL_DEALS]:
+            consider(factories, against=against)
         if "position" in dealt:
             for centre in centres_read_again(centre_read, best, zones):
                 consider(factories_read, centre)
         candidates.pop(key(factories_read, centre_read), None)  # as committed
-        counts = {at for at, _ in self.seen_since_deal}
-
         def played(event: dict[str, Any], start: int) -> tuple[Game, dict[int, dict[str, Any]]]:
-            """The game with the deal (or position) ``event`` and the moves since, and what it put
-            in each zone at the counts of events kept views were committed at."""
-            game = self._replayed(start)
-            for _ in range(len(events) - deal):
-                game.pop()
-            if "position" in event:  # who moves first, as the game replayed has it
-                event = {**event, "position": {**event["position"], "to_move": start, "start_player": start}}
-            along = {}
-            for e in [event, *events[deal + 1:]]:
-                game.apply(e)
-                if len(game.record.events) in counts:
-                    along[len(game.record.events)] = expected(game.state)
-            return game, along
+            return self._played_from(deal, event, start)
 
         committed = played(dealt, self._first_mover())[1]
         # As many events as the view's best explanation needed: a deal read again changes what
         # the moves since took, not how many there were (a search as deep as any, for each of
-        # the readings tried, takes seconds where none fits).
-        depth = MOST_EVENTS[self.game.record.game] if best is None else max(1, charged(best.events))
+        # the readings tried, takes seconds where none fits). Where the game is lost, the best
+        # explanation is no guide: as many as any view may show.
+        depth = MOST_EVENTS[self.game.record.game] if best is None or lost else max(1, charged(best.events))
         tried = []
         readings = []
         for (known, (factories, centre)), start in itertools.product(candidates.items(), starts):
@@ -712,8 +774,10 @@ class Tracker:
                 game, along = played(event, start)
             except (EngineError, ValueError):
                 continue  # the bag could not have dealt it, or a move since no longer fits it
-            # What the views since and the deal's own reading hold against it: the least it can cost.
-            readings.append((max(self._contradicted(along, committed), 0.0) + prior.get(known, 0.0), game, start))
+            # What the views since and the deal's own reading hold against it, or for it (the
+            # views since weigh each reading against what was committed, as a beam weighs its
+            # hypotheses): the least it can cost.
+            readings.append((self._contradicted(along, committed) + prior.get(known, 0.0), game, start))
         readings.sort(key=lambda r: r[0])
         changes = self._changes(view)
         for n, (least, game, start) in enumerate(readings):
@@ -1005,8 +1069,8 @@ def swapped_deals(factories: list[list[str]], best: Explanation | None, zones: d
 
 
 #: A deal's tiles read below the reader's own line of doubt (``analyze.UNSURE``) are read again
-#: of another colour (:func:`doubtful_deals`), up to this many of one display at once (alike: one
-#: printing's colour read as another).
+#: of another colour (:func:`doubtful_deals`): up to this many of one display at once, or all
+#: those of it read alike (one printing's colour read as another, on every tile of it).
 MOST_DOUBTED = 2
 #: The most such readings put forward at one view, the likeliest first.
 MOST_DOUBTFUL_DEALS = 12
@@ -1015,39 +1079,52 @@ MOST_DOUBTFUL_DEALS = 12
 MOST_READ_AGAIN, REVISION_SEARCH_BEAM = 8, 4
 
 
-def doubtful_deals(factories: list[list[str]], doubt: dict[str, tuple[tuple[str, float], ...]], taken: set[Any],
-                   kinds: list[str], towards: tuple[Counter, Counter] | None = None) -> list[tuple[list[list[str]], float]]:
+def odds_against(kind: str, sure: float, likely: tuple[tuple[str, float], ...], now: str, kinds: int) -> float:
+    """What a tile's reading (``kind`` at ``sure``; ``likely``: how likely each colour was, where
+    known) holds against its being ``now``: the log-odds of the two (the reading's doubt spread
+    evenly over the other of ``kinds`` kinds where ``likely`` does not say); never below 0."""
+    odds = dict(likely)
+    if kind in odds and now in odds:
+        return max(math.log(max(odds[kind], 1e-6) / max(odds[now], 1e-6)), 0.0)
+    return max(math.log(max(sure, 1e-6) * max(kinds - 1, 1) / max(1.0 - sure, 1e-6)), 0.0)
+
+
+def doubtful_deals(factories: list[list[str]], doubt: dict[str, tuple[tuple[str, float, tuple[tuple[str, float], ...]], ...]],
+                   taken: set[Any], kinds: list[str], towards: tuple[Counter, Counter] | None = None
+                   ) -> list[tuple[list[list[str]], float]]:
     """The deal ``factories`` read again where its reading was in doubt (``doubt``: each
-    display's tiles and their sureness at the view that committed it), on the displays taken from
-    since (``taken``: no view can tell the others yet): one of its tiles read below
-    ``analyze.UNSURE``, or up to :data:`MOST_DOUBTED` of them alike, of another of ``kinds``.
-    Each with what the reading holds against it: for each tile changed, the log-odds of the kind
-    read against the other (its doubt spread evenly over the other kinds). ``towards`` (the tiles
-    a view lacks and those it shows instead, :func:`lacking_and_shown`): only tiles of a kind it
-    lacks, read again as a kind it shows."""
+    display's tiles, their sureness and how likely each colour was, :attr:`ZoneRead.likely`, at
+    the view that committed it), on the displays taken from since (``taken``: no view can tell
+    the others yet): its tiles read below ``analyze.UNSURE``, up to :data:`MOST_DOUBTED` of them
+    or any number read alike, as another of ``kinds``. Each with what the reading holds
+    against it: for each tile changed, the log-odds of the kind read against the other (as likely
+    as the reading found it, or its doubt spread evenly over the other kinds). ``towards`` (the
+    tiles a view lacks and those it shows instead, :func:`lacking_and_shown`): only tiles of a
+    kind it lacks, read again as a kind it shows."""
     out = []
-    others = max(len(kinds) - 1, 1)  # a reading's doubt is spread over every other kind
     lacking, shown = towards if towards is not None else (None, None)
+
     for i, tiles in enumerate(factories):
         read = doubt.get(f"factories.{i}", ())
-        if i not in taken or sorted(t for t, _ in read) != sorted(tiles):
+        if i not in taken or sorted(t for t, *_ in read) != sorted(tiles):
             continue
-        doubtful = [(k, kind, sure) for k, (kind, sure) in enumerate(read)
+        doubtful = [(k, kind, sure, likely) for k, (kind, sure, likely) in enumerate(read)
                     if sure < UNSURE and (lacking is None or lacking[kind] > 0)]
-        for n in range(1, min(MOST_DOUBTED, len(doubtful)) + 1):
+        for n in range(1, len(doubtful) + 1):
             for chosen in combinations(doubtful, n):
+                if n > MOST_DOUBTED and len({kind for _, kind, _, _ in chosen}) > 1:
+                    continue
                 for now in kinds:
                     if shown is not None and not shown[now]:
                         continue
-                    if any(kind == now for _, kind, _ in chosen):
+                    if any(kind == now for _, kind, _, _ in chosen):
                         continue
                     swapped = [list(f) for f in factories]
-                    changed = [t for t, _ in read]
-                    for k, _, _ in chosen:
+                    changed = [t for t, *_ in read]
+                    for k, *_ in chosen:
                         changed[k] = now
                     swapped[i] = sorted(changed)
-                    against = sum(max(math.log(max(sure, 1e-6) * others / max(1.0 - sure, 1e-6)), 0.0) for _, _, sure in chosen)
-                    out.append((swapped, against))
+                    out.append((swapped, sum(odds_against(kind, sure, likely, now, len(kinds)) for _, kind, sure, likely in chosen)))
     return out
 
 

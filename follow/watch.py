@@ -24,9 +24,10 @@ import numpy as np
 from ..calibration.profile import Profile
 from ..calibration.layouts import load_layout
 from ..vision import crops
-from ..vision.analyze import UNSURE, Reading, loose_patches, read
+from ..vision.analyze import UNSURE, Reading, loose_patches, read, reader_loose_likely
+from ..vision.classify import ruled_out
 from ..vision.bare import learn_empty
-from ..vision.references import TileReferences, weighed
+from ..vision.references import TileReferences, reading_prior, weighed_row
 from .capture import Frame, Source
 from .follower import EVENTS_FORMAT, Follower
 from .journal import Journal
@@ -59,19 +60,24 @@ GLIMPSE_TILES = 16
 SURE_OF_ITSELF = 0.95
 
 
-def view_of(reading: Reading, frame: int = 0, time: float = 0.0) -> View:
+#: How likely each colour is, for one tile: (colour, probability) pairs.
+Likely = tuple[tuple[str, float], ...]
+
+
+def view_of(reading: Reading, frame: int = 0, time: float = 0.0, likely: dict[int, Likely] | None = None) -> View:
     """What the tracker needs of a reading: every slot's kind and confidence, every display's,
-    the centre's and each hand's tiles with theirs, the displays' centres."""
+    the centre's and each hand's tiles with theirs (and, for the loose tiles in ``likely`` by
+    their index, how likely each colour is), the displays' centres."""
     zones: dict[str, ZoneRead] = {}
     n_slots = len(reading.slot_ids)
     for (prefix, slot_id), (kind, conf) in zip(reading.slot_ids, reading.kinds[:n_slots]):
         zones[f"{prefix}.{slot_id}" if prefix != "supply" else slot_id] = ZoneRead(kind, conf)
-    loose: dict[str, list[tuple[str, float]]] = {f"factories.{i}": [] for i in range(len(reading.factories))}
+    loose: dict[str, list[tuple[str, float, Likely]]] = {f"factories.{i}": [] for i in range(len(reading.factories))}
     loose["center"] = []
     loose.update((f"boards.{v.placement.player}.hand", []) for v in reading.boards if v.placement.player is not None)
-    for item, (kind, conf) in zip(reading.loose, reading.kinds[n_slots:]):
+    for k, (item, (kind, conf)) in enumerate(zip(reading.loose, reading.kinds[n_slots:])):
         if kind is not None:
-            loose.setdefault(item.zone, []).append((kind, conf))
+            loose.setdefault(item.zone, []).append((kind, conf, (likely or {}).get(k, ())))
     zones.update((zone, loose_zone(tiles)) for zone, tiles in loose.items())
     return View(zones, [(float(x), float(y)) for x, y in reading.factories], frame, time)
 
@@ -239,10 +245,11 @@ class Watcher:
         self._stirred = False
         # Every board is read again: a tile laid on its own print may hardly change the small
         # copy the still gate compares, but it changes its slot (the change reader's question).
-        reading = self.last_reading = self._in_table_colours(
+        reading, likely = self._in_table_colours(
             read(frame.image, self.profile, self.classifier, self.locator, self.bare), frame.image)
+        self.last_reading = reading
         self._image = frame.image
-        view = self._measured(reading, view_of(reading, frame.index, frame.time))
+        view = self._measured(reading, view_of(reading, frame.index, frame.time, likely))
         view.glimpse = glimpse
         t2 = time.perf_counter()
         self.follower.see(view)
@@ -382,18 +389,22 @@ class Watcher:
         record = self.tracker.game.record
         return tile_kinds(record.game, record.options)
 
-    def _in_table_colours(self, reading: Reading, image: np.ndarray) -> Reading:
+    def _in_table_colours(self, reading: Reading, image: np.ndarray) -> tuple[Reading, dict[int, Likely]]:
         """The displays' tiles (a deal's colours: what only the camera can tell) weighed with this
-        table's references (:func:`azulcam.vision.references.weighed`):
-        those the reader is unsure of, of a colour the references know, and those read as a kind
-        that this table's tiles of another kind were read as (:class:`~.mixups.Mixups`), once the
-        references know both, with what those readings turned out to be as their prior.
+        table's references (:func:`azulcam.vision.references.weighed_row`): those the reader is
+        unsure of, with the reading model's second thoughts as the shape of its doubt
+        (:func:`~azulcam.vision.references.reading_prior`), and those read as a kind that this
+        table's tiles of another kind were read as (:class:`~.mixups.Mixups`), once the references
+        know both, with what those readings turned out to be as their prior. Returns the reading
+        so weighed, and for each tile weighed (by its index among the loose tiles) how likely each
+        colour is: a deal's doubtful colours are hypotheses the takes settle (:attr:`ZoneRead.likely`).
 
-        The references are what committed deals taught, and the displays' tiles of this very view
-        that the reader is sure of (:data:`SURE_OF_ITSELF`): on a table no deal has named yet, a
-        deal's sure tiles show what its unsure ones are not (a printing whose orange reads as a
-        doubtful yellow lies far from the yellows read surely: an orange, a colour not yet seen).
-        Not the centre's and hands' tiles: they lie in the table's light, not a display's."""
+        The references are what the game settled, and the displays' tiles of this very view that
+        the reader is sure of (:data:`SURE_OF_ITSELF`): on a table no deal has named yet, a deal's
+        sure tiles show what its unsure ones are not (a printing whose orange reads as a doubtful
+        yellow lies far from the yellows read surely: an orange, a colour not yet seen). A sure
+        reading stands: a tile's shine or pattern may lie far from its colour's references. Not the
+        centre's and hands' tiles: they lie in the table's light, not a display's."""
         colours = self._colours()
         n_slots = len(reading.slot_ids)
         # The displays' tiles of this game's colours: (index among the loose tiles, kind, confidence).
@@ -407,32 +418,34 @@ class Watcher:
             table.learn(loose_patches(image, outlines, reading.boards), [kind for _, kind in sure])
         known = table.knows(colours)
         mixups = self.tracker.mixups
-        dealt, priors = [], []
+        weighed_here: list[tuple[int, list[float] | None]] = []
         for k, kind, conf in shown:
             mixed = [was for was in mixups.named.get(kind, ()) if was != kind]
             if mixed and kind in known and all(was in known for was in mixed):
-                dealt.append(k)
-                priors.append(mixups.probabilities(kind, conf, colours))
-            elif conf < UNSURE and kind in known and len(known) > 1:
-                # A sure reading stands: a tile's shine or pattern may lie far from its colour's
-                # references. Colours not yet seen here keep the reader's word (a tile far from
-                # every known colour may be one of them: :meth:`TileReferences.posterior`).
-                dealt.append(k)
-                priors.append(None)
-        if not dealt:
-            return reading
-        patches = loose_patches(image, np.array([reading.loose[k].outline for k in dealt], np.float64), reading.boards)
-        kinds = list(reading.kinds)
-        for k, row, prior in zip(dealt, table.posterior(patches, colours), priors):
-            kinds[n_slots + k] = weighed(*kinds[n_slots + k], row, colours, prior)
+                weighed_here.append((k, mixups.probabilities(kind, conf, colours)))
+            elif conf < UNSURE:
+                weighed_here.append((k, None))
+        if not weighed_here:
+            return reading, {}
+        patches = loose_patches(image, np.array([reading.loose[k].outline for k, _ in weighed_here], np.float64),
+                                reading.boards)
+        rows, columns = reader_loose_likely(patches, self.classifier, reading.game,
+                                            ruled_out(reading.game, self.profile.game_options))
+        shapes = rows[:, [columns.index(c) for c in colours]]
+        kinds, likely = list(reading.kinds), {}
+        for (k, prior), posterior, shape in zip(weighed_here, table.posterior(patches, colours), shapes):
+            kind, conf = kinds[n_slots + k]
+            row = weighed_row(reading_prior(kind, conf, colours, shape) if prior is None else np.asarray(prior), posterior)
+            best = int(row.argmax())
+            kinds[n_slots + k] = (colours[best], float(row[best]))
+            likely[k] = tuple((c, round(float(p), 4)) for c, p in zip(colours, row))
         reading.kinds = kinds
-        return reading
+        return reading, likely
 
     def _teach_table(self) -> None:
         """The game names the tiles of a deal, once it is committed: each display's tiles as the
-        engine has them, matched to those read there (the tiles read as the engine has them; the
-        rest where it is clear which they are: one tile left, or all of one colour). Loose tiles
-        only: a tile on a display lies in other light than one on a board."""
+        engine has them, matched to those read there (:func:`named_tiles`). Loose tiles only: a
+        tile on a display lies in other light than one on a board."""
         colours = set(self._colours())
         deals = sum("deal" in e for e in self.tracker.game.record.events)
         reading, view = self.last_reading, self.follower.last_view
@@ -445,25 +458,11 @@ class Watcher:
         n_slots = len(reading.slot_ids)
         outlines, kinds = [], []
         for engine, seen in self.tracker.displays.match(view.displays).items():
-            tiles = [(k, kind) for k, (item, (kind, _)) in enumerate(zip(reading.loose, reading.kinds[n_slots:]))
+            tiles = [(item.outline, kind) for item, (kind, _) in zip(reading.loose, reading.kinds[n_slots:])
                      if item.zone == f"factories.{seen}" and kind in colours]
-            left = Counter(exp.get(f"factories.{engine}", ()))
-            if len(tiles) != sum(left.values()):
-                continue
-            named, unnamed = [], []
-            for k, kind in tiles:
-                if left[kind] > 0:
-                    left[kind] -= 1
-                    named.append((k, kind))
-                else:
-                    unnamed.append((k, kind))
-            left = +left
-            if unnamed:
-                if len(left) > 1 and len(unnamed) > 1 or any(kind in exp.get(f"factories.{engine}", ()) for _, kind in unnamed):
-                    continue  # which tile was misread is not clear
-                named += [(k, next(iter(left))) for k, _ in unnamed]
-            outlines += [reading.loose[k].outline for k, _ in named]
-            kinds += [kind for _, kind in named]
+            for k, kind in named_tiles([kind for _, kind in tiles], list(exp.get(f"factories.{engine}", ()))):
+                outlines.append(tiles[k][0])
+                kinds.append(kind)
         if outlines:
             self.table.learn(loose_patches(self._image, np.array(outlines, np.float64), reading.boards), kinds)
 
@@ -495,6 +494,28 @@ class Watcher:
         for _, outline in self._outlines(shape):
             cv2.fillConvexPoly(mask, outline, 1)
         return mask
+
+
+def named_tiles(read: list[str], dealt: list[str]) -> list[tuple[int, str]]:
+    """Which of a display's tiles (``read``: each tile's kind as read) the game's deal
+    (``dealt``) names, and as what: the tiles read as the deal has them, and the rest where it
+    is clear which they are (one tile left, or all of one colour). None where the counts differ."""
+    left = Counter(dealt)
+    if len(read) != len(dealt):
+        return []
+    named, unnamed = [], []
+    for k, kind in enumerate(read):
+        if left[kind] > 0:
+            left[kind] -= 1
+            named.append((k, kind))
+        else:
+            unnamed.append((k, kind))
+    left = +left
+    if unnamed:
+        if len(left) > 1 and len(unnamed) > 1 or any(kind in dealt for _, kind in unnamed):
+            return []  # which tile was misread is not clear
+        named += [(k, next(iter(left))) for k, _ in unnamed]
+    return named
 
 
 def first_display_near(profile: Profile) -> tuple[float, float]:

@@ -246,6 +246,14 @@ def reader_loose(image: np.ndarray, outlines: np.ndarray, boards: list[BoardView
     return model.classify(reader.model_input(loose_patches(image, outlines, boards), None, None), game, without)
 
 
+def reader_loose_likely(patches: np.ndarray, model: Classifier, game: str, without: Collection[str] = ()
+                        ) -> tuple[np.ndarray, list[str | None]]:
+    """Loose tiles' patches (:func:`loose_patches`) as the reading model sees them: N x K
+    probabilities of ``game``'s kinds and empty (but ``without``), and the K kinds: its second
+    thoughts as well as its answer."""
+    return model.game_probabilities(reader.model_input(patches, None, None), game, without)
+
+
 def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: Any | None,
           bare: dict[int, BareBoard], fitter: BoardFitter | None) -> Reading:
     spent: dict[str, float] = {}

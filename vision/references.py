@@ -124,19 +124,35 @@ class TileReferences:
         return cls(seen)
 
 
+def reading_prior(kind: str, confidence: float, kinds: list[str], shape: np.ndarray | None = None) -> np.ndarray:
+    """What a tile's reading (``kind`` at ``confidence``) says of each of ``kinds``: ``confidence``
+    for ``kind``, its doubt shared among the others as ``shape`` (the reading model's
+    probabilities over ``kinds``: its second thoughts) has them, with a little of it (:data:`DOUBT`)
+    for every one; evenly where there is no ``shape``."""
+    mask = np.array([k != kind for k in kinds], np.float64)
+    even = mask / max(mask.sum(), 1.0)
+    shared = even
+    if shape is not None and float((np.asarray(shape, np.float64) * mask).sum()) > 0.0:
+        shaped = np.asarray(shape, np.float64) * mask
+        shared = (1.0 - DOUBT) * shaped / shaped.sum() + DOUBT * even
+    return np.where(mask > 0, (1.0 - confidence) * shared, confidence)
+
+
+def weighed_row(prior: np.ndarray, posterior: np.ndarray) -> np.ndarray:
+    """What a reading says of each kind (``prior``) weighed with what this table's references say
+    (``posterior``): each kind's probability, summing to 1."""
+    joint = np.asarray(prior, np.float64) * posterior
+    return joint / max(float(joint.sum()), 1e-300)
+
+
 def weighed(kind: str | None, confidence: float, posterior: np.ndarray, kinds: list[str],
             prior: list[float] | None = None) -> tuple[str | None, float]:
     """A tile's reading (``kind`` at ``confidence``) weighed with what this table's references
     say of it (``posterior`` over ``kinds``): the likeliest kind and its probability. ``prior``:
-    what the reading says of each of ``kinds`` (by default ``confidence`` for ``kind``, the rest
-    shared evenly). A kind the references do not know (the first-player marker, no tile) is left
-    as read."""
+    what the reading says of each of ``kinds`` (by default :func:`reading_prior`). A kind the
+    references do not know (the first-player marker, no tile) is left as read."""
     if kind not in kinds:
         return kind, confidence
-    if prior is None:
-        others = (1.0 - confidence) / max(len(kinds) - 1, 1)
-        prior = [confidence if k == kind else others for k in kinds]
-    joint = np.asarray(prior, np.float64) * posterior
-    joint /= joint.sum()
+    joint = weighed_row(reading_prior(kind, confidence, kinds) if prior is None else np.asarray(prior), posterior)
     best = int(joint.argmax())
     return kinds[best], float(joint[best])

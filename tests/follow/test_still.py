@@ -103,3 +103,21 @@ def test_a_hand_the_picture_cuts_off_is_one_large_change_a_tile_a_small_one():
     cv2.ellipse(hand, (300, 400), (60, 45), 30, 0, 360, (120, 150, 200), -1)  # a palm, no arm to the edge
     gate.update(hand)
     assert not gate.hand_in_view() and 0 < tile < 8 * (16 * 192 / 960) ** 2 < gate.largest_change()
+
+
+def test_a_camera_shaking_over_a_checked_cloth_is_still_and_a_tile_laid_there_is_not():
+    # A fine red-and-white check, shaken by three pixels of the frame (half a pixel of the small
+    # copy): its edges move past their neighbours' range unless the frames are steadied first.
+    y, x = np.mgrid[0:540, 0:960]
+    check = (((x // 13) + (y // 13)) % 2).astype(np.uint8)
+    cloth = np.where(check[..., None] == 1, np.array([60, 60, 220], np.uint8), np.array([245, 245, 245], np.uint8))
+    cloth[170:370, 380:580] = 200
+    gate = StillGate()
+    assert not gate.update(cloth)
+    assert gate.update(_shaken(cloth, 3.0, -2.0))
+    assert gate.update(_shaken(cloth, -2.5, 2.5))
+    gate.mark_read()
+    assert not gate.update(_with_arm(_shaken(cloth, 1.0, 1.0), 400))  # a hand is no shake
+    gate.update(_with_tile(_shaken(cloth, 2.0, -1.0)))
+    assert gate.update(_with_tile(_shaken(cloth, -1.0, 2.0)))  # still again, a tile laid
+    assert gate.changed()

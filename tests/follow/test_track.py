@@ -628,3 +628,33 @@ def test_a_display_read_empty_as_the_state_empties_it_is_not_asked_its_look():
     assert changes.cost("factories.0", (), loose_zone([]), {}) == 0.0
     assert changes.cost("factories.0", (), loose_zone([("black", 0.97)] * 4), {}) == 5.5  # tiles read: is it its print?
     assert changes.cost("factories.0", ("blue", "red", "red", "white"), loose_zone([]), {}) == 6.9  # changed, and kept?
+
+
+def test_a_deal_s_doubtful_colours_are_weighed_again_by_every_view_since():
+    # Display 0's red read as a yellow at the deal, doubtfully, red a close second; the take of
+    # its blues leaves it in the centre, read there as red but hardly surely at each view: too
+    # little in any one view to revise the deal, enough with the deal's own doubt weighed beside
+    # it. The record holds the likelier reading.
+    deal = [["blue", "blue", "red", "yellow"], *DEAL[1:]]
+    moves = [{"action": "take", "source": 0, "color": "blue", "line": 1},
+             {"action": "take", "source": 1, "color": "black", "line": 1},
+             {"action": "take", "source": 2, "color": "white", "line": 2}]
+    record, states = _azul_game(deal, moves)
+    likely = (("black", 0.02), ("blue", 0.02), ("red", 0.4), ("white", 0.02), ("yellow", 0.54))
+    misread_deal = {"factories.0": loose_zone([("blue", 0.97), ("blue", 0.97), ("yellow", 0.54, likely), ("yellow", 0.97)])}
+
+    def centre_as_read(state):  # the red there read as red, hardly surely
+        return {"center": loose_zone([(t, 0.55 if t == "red" else 0.9) for t in expected(state)["center"]])}
+
+    def followed(reweigh):
+        tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}, 0), first_near=(700, 400))
+        if not reweigh:
+            tracker._reweighed_deal = lambda: []
+        tracker.see(exact_view(states[0], 0.0))
+        tracker.see(exact_view(states[1], 1.0, misread_deal))
+        for k in range(2, len(states)):
+            tracker.see(exact_view(states[k], float(k), centre_as_read(states[k])))
+        return tracker
+
+    assert _sorted(followed(True).game.record.events) == _sorted(record.events)
+    assert _sorted(followed(False).game.record.events) != _sorted(record.events)  # no one view is enough

@@ -41,3 +41,34 @@ def test_references_are_kept_beside_the_profile_and_refused_when_damaged(tmp_pat
     (tmp_path / "bad.json").write_text('{"format": "azulcam-tile-references/1", "seen": {"blue": [[1, 2, 3]]}}')
     with pytest.raises(ValueError, match="bad.json"):
         TileReferences.load(tmp_path / "bad.json")
+
+
+def test_a_tile_unlike_every_colour_known_here_goes_to_the_reader_s_second_thought():
+    # Only yellow is known here; a tile read as a doubtful yellow lies far from it: of the colours
+    # not yet seen, the one the reading model thought of next is the likeliest.
+    from azulcam.vision.references import reading_prior, weighed_row
+
+    table = TileReferences()
+    table.learn(_tiles((30, 200, 230), 5), ["yellow"] * 5)
+    kinds = ["blue", "orange", "purple", "red", "yellow"]
+    posterior = table.posterior(_tiles((20, 110, 230), 1, 1), kinds)[0]  # an orange
+    shape = np.array([0.05, 0.2, 0.05, 0.05, 0.65])
+    row = weighed_row(reading_prior("yellow", 0.42, kinds, shape), posterior)
+    assert kinds[int(row.argmax())] == "orange" and row[1] > 2 * max(row[0], row[2], row[3])
+    even = weighed_row(reading_prior("yellow", 0.42, kinds), posterior)  # no second thought: no colour stands out
+    assert even[1] == pytest.approx(even[0])
+    assert reading_prior("yellow", 0.42, kinds, shape).sum() == pytest.approx(1.0)
+
+
+def test_a_deal_names_the_tiles_read_on_its_displays_only_where_it_is_clear_which():
+    from azulcam.follow.watch import named_tiles
+
+    assert named_tiles(["blue", "red", "red", "yellow"], ["blue", "red", "red", "yellow"]) == [
+        (0, "blue"), (1, "red"), (2, "red"), (3, "yellow")]
+    # One tile read as a kind the deal lacks: it is the one the deal has and the reading lacks.
+    assert sorted(named_tiles(["blue", "red", "purple", "yellow"], ["blue", "orange", "red", "yellow"])) == [
+        (0, "blue"), (1, "red"), (2, "orange"), (3, "yellow")]
+    # Read as a kind the deal has twice: which of the two tiles is the other kind is not clear.
+    assert named_tiles(["blue", "red", "yellow", "yellow"], ["blue", "orange", "red", "yellow"]) == []
+    assert named_tiles(["blue", "purple", "yellow", "white"], ["blue", "orange", "red", "yellow"]) == []  # which is which?
+    assert named_tiles(["blue", "red", "red"], ["blue", "red", "red", "yellow"]) == []  # a tile not read
