@@ -133,24 +133,35 @@ class Changes:
     filled: dict[str, float] = field(default_factory=dict)
     #: The zones a neighbour of which the game changed after their reference was taken.
     changed_near: frozenset[str] = frozenset()
+    #: What each space read as at the view it was settled in.
+    looked: dict[str, Any] = field(default_factory=dict)
 
     def cost(self, zone: str, want: Any, read: ZoneRead, exp: dict[str, Any]) -> float:
         """How far ``want`` (what a state puts in ``zone``; ``exp``: all it puts) lies from what was
         seen. Whether the zone changed is told by its change (:attr:`log_odds`) and, at
-        :data:`READING_SAYS` of its weight, by the reading: one that reads what the zone held
-        says it did not change, any other that it did. A zone seen unchanged keeps what the game
+        :data:`READING_SAYS` of its weight, by the reading: one that reads what the zone held, or
+        what it read as when it was settled (:attr:`looked`), says it did not change, any other
+        that it did. A zone seen unchanged keeps what the game
         gave it, however it reads; where the change is in doubt, the reading decides. In a
-        changed zone, a reading of neither ``want`` nor what it held weighs against ``want`` too."""
+        changed zone, a reading of neither ``want`` nor what it held weighs against ``want`` too.
+        An empty space whose print read as the tile ``want`` lays there is not asked whether it
+        changed (:attr:`looked`)."""
         before = self.baseline[zone]
         plain, spilled = self.log_odds[zone]
         if zone.startswith("factories."):
             return self.display_cost(zone, want, before, plain, read)
-        says = READING_SAYS * weight(read.confidence) * (-1.0 if read.content == before else 1.0)
+        # A reading of what the zone held, or of what it read as then (a print read as a tile),
+        # says it did not change.
+        unchanged = read.content == before or (zone in self.looked and read.content == self.looked[zone])
+        says = READING_SAYS * weight(read.confidence) * (-1.0 if unchanged else 1.0)
         if want == before:
             neighbour_changed = plain > 0.0 and (zone in self.changed_near or any(exp.get(n, empty_content(n)) != self.baseline.get(n, empty_content(n))
                                                     for n in self.near.get(zone, ())))
             return max((spilled if neighbour_changed else plain) + says, 0.0)
-        unseen = max(-(plain + says), 0.0)
+        # An empty space whose print read as the very tile now laid on it (a coloured wall
+        # printed as strongly as its tiles) cannot tell by its look that the tile came: the
+        # spaces the tile left, and the reading, tell it.
+        unseen = max(-(plain + says), 0.0) if not (before is None and want is not None and self.looked.get(zone) == want) else 0.0
         if read.content == want or read.content == before:
             return unseen
         return unseen + disagreement(want, read) / (1.0 + math.exp(-plain))

@@ -183,6 +183,9 @@ class Tracker:
     #: only whether they changed since (:attr:`View.change`).
     baseline: dict[str, Any] = field(default_factory=dict)
     settled_at: dict[str, int] = field(default_factory=dict)
+    #: What each settled space read as at the view it was settled in: a print that reads as a
+    #: tile (:attr:`Changes.looked`).
+    looked: dict[str, Any] = field(default_factory=dict)
     #: How many events the record held when each settled space's content last changed: a space
     #: whose neighbour changed after its own reference was taken shows that neighbour's tile
     #: reaching over it (a space left in doubt keeps an old reference).
@@ -359,7 +362,7 @@ class Tracker:
         if not log_odds:
             return None
         since = {z for z in log_odds if any(self.changed_at.get(n, -1) > self.settled_at[z] for n in view.near.get(z, ()))}
-        return Changes(log_odds, view.near, self.baseline, view.filled, frozenset(since))
+        return Changes(log_odds, view.near, self.baseline, view.filled, frozenset(since), self.looked)
 
     def _settle(self, zones: dict[str, ZoneRead], exp: dict[str, Any], unsure: Any) -> None:
         """The board and supply spaces of the view, but ``unsure`` (where it disagreed with the
@@ -377,6 +380,7 @@ class Tracker:
             if self.settled[zone]:
                 self.changed_at[zone] = at
             self.baseline[zone], self.settled_at[zone] = content, at
+            self.looked[zone] = zones[zone].content
             self.forgotten.discard(zone)
 
     def _taught_mixups(self, read: dict[str, ZoneRead], most: int, view: View, best: Explanation
@@ -483,6 +487,7 @@ class Tracker:
         then is in doubt, and they are read again until settled anew."""
         for zone in [z for z, at in self.settled_at.items() if at > count]:
             del self.baseline[zone], self.settled_at[zone]
+            self.looked.pop(zone, None)
             self.changed_at.pop(zone, None)
             self.settled.pop(zone, None)
             self.forgotten.add(zone)
@@ -887,6 +892,7 @@ class Tracker:
                                 if isinstance(content, list) else ZoneRead(content, 1.0 - 1e-6))
         if zone in self.baseline:  # a person's word on what a space holds now: read again from here
             del self.baseline[zone], self.settled_at[zone]
+            self.looked.pop(zone, None)
             self.forgotten.add(zone)
         self._afresh()
 

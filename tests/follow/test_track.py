@@ -658,3 +658,23 @@ def test_a_deal_s_doubtful_colours_are_weighed_again_by_every_view_since():
 
     assert _sorted(followed(True).game.record.events) == _sorted(record.events)
     assert _sorted(followed(False).game.record.events) != _sorted(record.events)  # no one view is enough
+
+
+def test_a_space_whose_print_reads_as_a_tile_is_judged_by_what_it_read_as_when_settled():
+    # A coloured wall printed as strongly as its tiles: its empty blue space reads as a blue tile,
+    # surely, from the game's start. Read so again, it did not change; a blue laid on it hardly
+    # changes its look, and that says nothing against the blue.
+    from azulcam.follow.explain import Changes
+
+    zone = "boards.0.wall.0.0"
+    printed = ZoneRead("blue", 0.99)
+    unchanged = {zone: (-1.0, -1.0)}  # its look hardly changed
+    plain = Changes(unchanged, {}, {zone: None})
+    looked = Changes(unchanged, {}, {zone: None}, looked={zone: "blue"})
+    assert plain.cost(zone, None, printed, {}) > 1.0  # a tile read where none lies, by the reading alone
+    assert looked.cost(zone, None, printed, {}) == 0.0  # read as it read when settled: unchanged
+    still = {zone: (-3.0, -3.0)}  # its look did not change
+    assert Changes(still, {}, {zone: None}).cost(zone, "blue", printed, {}) > 0.5
+    looked = Changes(still, {}, {zone: None}, looked={zone: "blue"})
+    assert looked.cost(zone, "blue", printed, {}) == 0.0  # its look cannot tell that the blue came
+    assert looked.cost(zone, "blue", ZoneRead("red", 0.99), {}) > 0.0  # a red read there still counts
