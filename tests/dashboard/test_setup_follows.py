@@ -30,7 +30,9 @@ def video(tmp_path_factory) -> tuple[Path, Record]:
 
 class CameraOnVideo:
     """A camera filming the video's table: each read gives the frame of this moment (a frame rate
-    of its own, never waiting for the reader), the last one for ever once the video is over."""
+    of its own, never waiting for the reader), the last one for ever once the video is over. The
+    table waits at its first frame until the players begin (:meth:`play`): however long the page's
+    set-up takes on a busy machine, no move is made before Start."""
 
     def __init__(self, path: Path) -> None:
         capture = cv2.VideoCapture(str(path))
@@ -42,6 +44,9 @@ class CameraOnVideo:
                 break
             self.images.append(image)
         capture.release()
+        self.began: float | None = None
+
+    def play(self) -> None:
         self.began = time.monotonic()
 
     def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
@@ -49,15 +54,16 @@ class CameraOnVideo:
 
     def read(self) -> tuple[bool, object]:
         time.sleep(0.5 / self.fps)
-        k = min(int((time.monotonic() - self.began) * self.fps), len(self.images) - 1)
+        k = 0 if self.began is None else min(int((time.monotonic() - self.began) * self.fps), len(self.images) - 1)
         return True, self.images[k]
 
     def release(self) -> None:
         pass
 
 
-def followed_from_the_page(source, data: Path, make_client, begin_for, wait_s: float, done) -> LiveGame:
-    """``source`` set up from the page (boards found, Start) and followed until ``done(live)``."""
+def followed_from_the_page(source, data: Path, make_client, begin_for, wait_s: float, done, play=lambda: None) -> LiveGame:
+    """``source`` set up from the page (boards found, Start), the players begun (``play``), and
+    followed until ``done(live)``."""
     history = History(data / "history.sqlite")
     begin, classifier, started = begin_for(source, history, data)
     setup = TableSetup(source, classifier, data, begin)
@@ -66,6 +72,7 @@ def followed_from_the_page(source, data: Path, make_client, begin_for, wait_s: f
     assert len(found["boards"]) == 2, found
     assert client.post("/api/setup/start", json={"game": "azul", "boards": found["boards"]}).status_code == 200
     live = started[0]
+    play()
     began = time.monotonic()
     while not done(live) and time.monotonic() - began < wait_s:
         time.sleep(0.2)
@@ -84,9 +91,10 @@ def test_the_page_set_up_on_a_video_follows_it_to_the_record_played(video, tmp_p
 def test_the_page_set_up_on_a_camera_that_shows_only_its_newest_frame_follows_the_game(video, tmp_path, make_client,
                                                                                       begin_for):
     path, played = video
-    source = LiveSource(lambda: CameraOnVideo(path), "camera on a video")
+    camera = CameraOnVideo(path)
+    source = LiveSource(lambda: camera, "camera on a video")
     live = followed_from_the_page(source, tmp_path, make_client, begin_for, 120.0,
-                                  lambda live: len(live.watcher.tracker.game.record.events) >= EVENTS)
+                                  lambda live: len(live.watcher.tracker.game.record.events) >= EVENTS, camera.play)
     # A camera gives the newest frame only: the reader may miss the still view between two takes
     # (here a take of red was recorded from the other display that held red). It ends where the game did.
     got = live.watcher.tracker.game.record
