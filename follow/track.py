@@ -262,6 +262,14 @@ class Tracker:
         revised: list[dict[str, Any]] = []
         if not fitting and view.glimpse:
             return []
+        if not fitting and not self.baseline and ranked and not ranked[0].events:
+            # A game resumed with no look of any space kept (a watcher restarted from its
+            # journal): where nothing happening is still the likeliest, the view is the table as
+            # the journal left it, whatever its print reads like (a wall printed as strongly as
+            # its tiles): every space's reference, as at a game's start.
+            self._settle(zones, expected(self.game.state), ())
+            self.reference = zones
+            return []
         if not fitting and self._tiling_ahead(ranked, zones, view):
             return []  # players tile at once: a board ahead of the record's order waits for its turn
         if not fitting and self.misses >= 1 and ranked:

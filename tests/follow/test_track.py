@@ -678,3 +678,22 @@ def test_a_space_whose_print_reads_as_a_tile_is_judged_by_what_it_read_as_when_s
     looked = Changes(still, {}, {zone: None}, looked={zone: "blue"})
     assert looked.cost(zone, "blue", printed, {}) == 0.0  # its look cannot tell that the blue came
     assert looked.cost(zone, "blue", ZoneRead("red", 0.99), {}) > 0.0  # a red read there still counts
+
+
+def test_a_game_resumed_from_its_journal_takes_its_first_view_as_the_table_the_journal_left():
+    # A watcher restarted keeps the game, not the look of any space; this table's wall prints
+    # read as tiles, surely. Nothing happening is still the likeliest: the view is the table as the
+    # journal left it, and the next take is followed against it.
+    from azulcam.engine.record import Record
+
+    moves = [{"action": "take", "source": 0, "color": "blue", "line": 1},
+             {"action": "take", "source": 1, "color": "black", "line": 1}]
+    record, states = _azul_game(DEAL, moves)
+    journal = Record(record.game, record.players, record.options, record.start_player, record.events[:2])
+    printed = {f"boards.{p}.wall.0.{c}": ZoneRead(colour, 0.99) for p in (0, 1)
+               for c, colour in enumerate(["blue", "yellow", "red"])}
+    tracker = Tracker(Game(journal), first_near=(700, 400))
+    assert tracker.see(exact_view(states[2], 0.0, printed)) == []
+    said = tracker.see(exact_view(states[3], 1.0, printed)) + tracker.see(exact_view(states[3], 1.6, printed))
+    assert _sorted(tracker.game.record.events) == _sorted(record.events)
+    assert not [s for s in said if s["kind"] == "alert"]
