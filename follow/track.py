@@ -669,8 +669,8 @@ class Tracker:
     def _reweighed_deal(self) -> list[dict[str, Any]]:
         """The round's deal is a hypothesis over its doubtful colours (:func:`doubtful_deals`)
         until its takes settle it: after each view committed, each reading of it is weighed by
-        what the views since (the centre and hands as read where the moves put its tiles) hold
-        for or against it beside the committed one, with the reading's own odds against it. The
+        what the views since (:meth:`_contradicted`: where the moves put its tiles) hold for or
+        against it beside the committed one, with the reading's own odds against it. The
         record holds the likeliest: one likelier by :data:`explain.CLOSE_FIT` (odds of 3 to 1, so
         that evidence about even does not swing it to and fro) replaces it, its moves replayed on
         it: the events taken back and committed again (stream events marked ``revised``). Readings
@@ -680,15 +680,16 @@ class Tracker:
         if deal < 0 or "deal" not in events[deal] or self.deal_doubt[0] != deal or len(events) <= deal + 1:
             return []
         factories, centre = tiles_dealt(events[deal])
-        taken = {e["move"].get("source") for e in events[deal + 1:] if "move" in e}
         kinds = tile_kinds(self.game.record.game, self.game.record.options)
+        readings = [(reading, against) for reading, against in sorted(
+            doubtful_deals(factories, self.deal_doubt[1], sources_taken(events[deal + 1:]), kinds),
+            key=lambda d: d[1])[:MOST_DOUBTFUL_DEALS] if against < MARGIN]
+        if not readings:
+            return []  # most views: no doubtful tile on a display taken from, nothing to replay
         start = self._first_mover()
         committed = self._played_from(deal, events[deal], start)[1]
         best: tuple[float, Game] | None = None
-        for reading, against in sorted(doubtful_deals(factories, self.deal_doubt[1], taken, kinds),
-                                       key=lambda d: d[1])[:MOST_DOUBTFUL_DEALS]:
-            if against >= MARGIN:
-                break
+        for reading, against in readings:
             event = read_again(events[deal], reading, centre)
             if event is None:
                 continue
@@ -754,11 +755,11 @@ class Tracker:
             consider(factories)
         # The deal's doubtful readings, the likeliest first (each is a search): where the game as
         # committed is lost, any; else those that put a colour the view lacks where it shows another.
-        taken = {e["move"].get("source") for e in [*events[deal + 1:], *(best.events if best else [])] if "move" in e}
+        taken = sources_taken([*events[deal + 1:], *(best.events if best else [])])
         # And the displays the view shows changed since the game settled them: a take the best
         # explanation could not make of a deal misread (its leftovers are not what it dealt).
-        changed = self._changes(view)
-        taken |= {int(z.split(".")[1]) for z, (plain, _) in (changed.log_odds.items() if changed else ())
+        changes = self._changes(view)
+        taken |= {int(z.split(".")[1]) for z, (plain, _) in (changes.log_odds.items() if changes else ())
                   if z.startswith("factories.") and plain > 0}
         towards = None if lost or best is None else lacking_and_shown(best, zones)
         doubtful = doubtful_deals(factories_read, doubt, taken, kinds, towards)
@@ -768,10 +769,7 @@ class Tracker:
             for centre in centres_read_again(centre_read, best, zones):
                 consider(factories_read, centre)
         candidates.pop(key(factories_read, centre_read), None)  # as committed
-        def played(event: dict[str, Any], start: int) -> tuple[Game, dict[int, dict[str, Any]]]:
-            return self._played_from(deal, event, start)
-
-        committed = played(dealt, self._first_mover())[1]
+        committed = self._played_from(deal, dealt, self._first_mover())[1]
         # As many events as the view's best explanation needed: a deal read again changes what
         # the moves since took, not how many there were (a search as deep as any, for each of
         # the readings tried, takes seconds where none fits). Where the game is lost, the best
@@ -784,7 +782,7 @@ class Tracker:
             if event is None:
                 continue  # more tiles of a colour than the game has
             try:
-                game, along = played(event, start)
+                game, along = self._played_from(deal, event, start)
             except (EngineError, ValueError):
                 continue  # the bag could not have dealt it, or a move since no longer fits it
             # What the views since and the deal's own reading hold against it, or for it (the
@@ -792,7 +790,6 @@ class Tracker:
             # hypotheses): the least it can cost.
             readings.append((self._contradicted(along, committed) + prior.get(known, 0.0), game, start))
         readings.sort(key=lambda r: r[0])
-        changes = self._changes(view)
         for n, (least, game, start) in enumerate(readings):
             # Each is a search: none that cannot fit, or cannot come near the best found, and
             # only the likeliest few (the camera must keep up).
@@ -1062,7 +1059,7 @@ def swapped_deals(factories: list[list[str]], best: Explanation | None, zones: d
     lacking, shown = lacking_and_shown(best, zones)
     # Two tiles at once only of a display that ``best`` takes from (the take's tiles misread
     # alike): of every display, the readings tried would take seconds to weigh.
-    taken = {e["move"].get("source") for e in best.events if "move" in e}
+    taken = sources_taken(best.events)
     out = []
     for i, tiles in enumerate(factories):
         misread = sorted((Counter(tiles) & lacking).elements())
@@ -1091,6 +1088,11 @@ MOST_DOUBTFUL_DEALS = 12
 #: The most readings of a deal searched at one view (those the views since and the reading hold
 #: least against), and how many explanations each search keeps from one length to the next.
 MOST_READ_AGAIN, REVISION_SEARCH_BEAM = 8, 4
+
+
+def sources_taken(events: list[dict[str, Any]]) -> set[Any]:
+    """The displays (and the centre) the moves among ``events`` took from."""
+    return {e["move"].get("source") for e in events if "move" in e}
 
 
 def odds_against(kind: str, sure: float, likely: tuple[tuple[str, float], ...], now: str, kinds: int) -> float:

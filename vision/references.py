@@ -5,7 +5,7 @@ light; the game being followed says what lay where. The tiles of every deal the 
 teach :class:`TileReferences` the colours of this table's tiles as they lie on its displays (the
 quartiles of CIELAB over the top face, in the nearest board's card light). A display's tile the
 reader is unsure of, or one of a kind the reader mixes up here, is read against them too
-(:meth:`TileReferences.posterior`, :func:`weighed`). Kept beside the profile: the next game at the
+(:meth:`TileReferences.posterior`, :func:`reading_prior`, :func:`weighed_row`). Kept beside the profile: the next game at the
 same table starts with them.
 """
 
@@ -143,16 +143,3 @@ def weighed_row(prior: np.ndarray, posterior: np.ndarray) -> np.ndarray:
     (``posterior``): each kind's probability, summing to 1."""
     joint = np.asarray(prior, np.float64) * posterior
     return joint / max(float(joint.sum()), 1e-300)
-
-
-def weighed(kind: str | None, confidence: float, posterior: np.ndarray, kinds: list[str],
-            prior: list[float] | None = None) -> tuple[str | None, float]:
-    """A tile's reading (``kind`` at ``confidence``) weighed with what this table's references
-    say of it (``posterior`` over ``kinds``): the likeliest kind and its probability. ``prior``:
-    what the reading says of each of ``kinds`` (by default :func:`reading_prior`). A kind the
-    references do not know (the first-player marker, no tile) is left as read."""
-    if kind not in kinds:
-        return kind, confidence
-    joint = weighed_row(reading_prior(kind, confidence, kinds) if prior is None else np.asarray(prior), posterior)
-    best = int(joint.argmax())
-    return kinds[best], float(joint[best])

@@ -5,7 +5,7 @@ import pytest
 
 from azulcam.follow.mixups import Mixups
 from azulcam.follow.watch import save_table
-from azulcam.vision.references import TileReferences, weighed
+from azulcam.vision.references import TileReferences, reading_prior, weighed_row
 
 
 def _tiles(bgr, n, seed=0):
@@ -25,11 +25,10 @@ def test_a_tile_is_told_by_the_colours_this_table_showed():
     posterior = table.posterior(_tiles((160, 60, 40), 1, 2), kinds)[0]
     assert posterior.argmax() == 0 and posterior[0] > 0.95
     # A reader sure of the wrong colour is overruled by what this table showed, one unsure kept.
-    assert weighed("red", 0.9, posterior, kinds)[0] == "blue"
+    assert kinds[weighed_row(reading_prior("red", 0.9, kinds), posterior).argmax()] == "blue"
     far = table.posterior(_tiles((30, 200, 230), 1, 3), kinds)[0]  # like no colour seen: yellow, never seen, stays possible
     assert far[2] > far[0] and far[2] > far[1]
-    assert weighed("yellow", 0.8, far, kinds)[0] == "yellow"
-    assert weighed("first_player", 0.7, posterior, kinds) == ("first_player", 0.7)
+    assert kinds[weighed_row(reading_prior("yellow", 0.8, kinds), far).argmax()] == "yellow"
 
 
 def test_references_are_kept_beside_the_profile_and_refused_when_damaged(tmp_path):
@@ -46,8 +45,6 @@ def test_references_are_kept_beside_the_profile_and_refused_when_damaged(tmp_pat
 def test_a_tile_unlike_every_colour_known_here_goes_to_the_reader_s_second_thought():
     # Only yellow is known here; a tile read as a doubtful yellow lies far from it: of the colours
     # not yet seen, the one the reading model thought of next is the likeliest.
-    from azulcam.vision.references import reading_prior, weighed_row
-
     table = TileReferences()
     table.learn(_tiles((30, 200, 230), 5), ["yellow"] * 5)
     kinds = ["blue", "orange", "purple", "red", "yellow"]
