@@ -27,7 +27,8 @@ from ..vision import crops
 from ..vision.analyze import UNSURE, Reading, loose_patches, read, reader_loose_likely
 from ..vision.classify import ruled_out
 from ..vision.bare import learn_empty
-from ..vision.references import TileReferences, reading_prior, weighed_row
+from ..vision import alike
+from ..vision.references import TileReferences, reading_prior, top_colour, weighed_row
 from .capture import Frame, Source
 from .follower import EVENTS_FORMAT, Follower
 from .journal import Journal
@@ -390,55 +391,64 @@ class Watcher:
         return tile_kinds(record.game, record.options)
 
     def _in_table_colours(self, reading: Reading, image: np.ndarray) -> tuple[Reading, dict[int, Likely]]:
-        """The displays' tiles (a deal's colours: what only the camera can tell) weighed with this
-        table's references (:func:`azulcam.vision.references.weighed_row`): those the reader is
-        unsure of, with the reading model's second thoughts as the shape of its doubt
-        (:func:`~azulcam.vision.references.reading_prior`), and those read as a kind that this
-        table's tiles of another kind were read as (:class:`~.mixups.Mixups`), once the references
-        know both, with what those readings turned out to be as their prior. Returns the reading
-        so weighed, and for each tile weighed (by its index among the loose tiles) how likely each
-        colour is: a deal's doubtful colours are hypotheses the takes settle (:attr:`ZoneRead.likely`).
+        """The displays' tiles and Summer Pavilion's supply (a deal's colours: what only the camera can tell) weighed as this
+        table shows them. Each tile's reading is its evidence: the reading model's answer with its
+        second thoughts as the shape of its doubt (:func:`~azulcam.vision.references.reading_prior`),
+        or, for a tile read as a kind that this table's tiles of another kind were read as
+        (:class:`~.mixups.Mixups`, once the references know both), what those readings turned
+        out to be; weighed with this table's references (:func:`~azulcam.vision.references.weighed_row`).
+        Then the tiles that look alike are named as one group, no two groups lightly one colour
+        (:mod:`azulcam.vision.alike`): a printing's orange that reads as a doubtful yellow, beside
+        the yellows read surely and looking nothing like them, is the colour the others leave.
 
         The references are what the game settled, and the displays' tiles of this very view that
-        the reader is sure of (:data:`SURE_OF_ITSELF`): on a table no deal has named yet, a deal's
-        sure tiles show what its unsure ones are not (a printing whose orange reads as a doubtful
-        yellow lies far from the yellows read surely: an orange, a colour not yet seen). A sure
-        reading stands: a tile's shine or pattern may lie far from its colour's references. Not the
+        the reader is sure of (:data:`SURE_OF_ITSELF`), each colour known from one such tile. Only the tiles the reader is unsure of, or
+        read as a mixed-up kind, are named anew: a sure reading stands (a tile under a glare may
+        look like no other of its colour). Returns the reading so weighed, and for each tile named
+        anew (by its index among the loose tiles) how likely each colour is: a deal's doubtful
+        colours are hypotheses the takes settle (:attr:`ZoneRead.likely`; the displays' only). Not the
         centre's and hands' tiles: they lie in the table's light, not a display's."""
         colours = self._colours()
         n_slots = len(reading.slot_ids)
-        # The displays' tiles of this game's colours: (index among the loose tiles, kind, confidence).
-        shown = [(k, *reading.kinds[n_slots + k]) for k, item in enumerate(reading.loose)
-                 if item.zone.startswith("factories.") and reading.kinds[n_slots + k][0] in colours]
-        sure = [(k, kind) for k, kind, conf in shown if conf >= SURE_OF_ITSELF]
-        table = self.table
-        if sure and any(conf < UNSURE for _, _, conf in shown):
-            table = TileReferences({kind: list(seen) for kind, seen in self.table.seen.items()})
-            outlines = np.array([reading.loose[k].outline for k, _ in sure], np.float64)
-            table.learn(loose_patches(image, outlines, reading.boards), [kind for _, kind in sure])
-        known = table.knows(colours)
+        # The deal's tiles of this game's colours, each by its index in reading.kinds: the
+        # displays' (loose tiles) and the supply's (Summer Pavilion: its spaces are dealt too).
+        dealt = [n_slots + k for k, item in enumerate(reading.loose) if item.zone.startswith("factories.")]
+        if reading.patches is not None:
+            dealt = [n for n, (prefix, _) in enumerate(reading.slot_ids) if prefix == "supply"] + dealt
+        shown = [(n, *reading.kinds[n]) for n in dealt if reading.kinds[n][0] in colours]
         mixups = self.tracker.mixups
-        weighed_here: list[tuple[int, list[float] | None]] = []
-        for k, kind, conf in shown:
-            mixed = [was for was in mixups.named.get(kind, ()) if was != kind]
-            if mixed and kind in known and all(was in known for was in mixed):
-                weighed_here.append((k, mixups.probabilities(kind, conf, colours)))
-            elif conf < UNSURE:
-                weighed_here.append((k, None))
-        if not weighed_here:
+        known = self.table.knows(colours)
+        mixed_up = {n: mixups.probabilities(kind, conf, colours) for n, kind, conf in shown
+                    if kind in known and (mixed := [was for was in mixups.named.get(kind, ()) if was != kind])
+                    and all(was in known for was in mixed)}
+        anew = [m for m, (n, _, conf) in enumerate(shown) if n in mixed_up or conf < UNSURE]
+        if not anew:
             return reading, {}
-        patches = loose_patches(image, np.array([reading.loose[k].outline for k, _ in weighed_here], np.float64),
-                                reading.boards)
+        in_slots = [n for n, _, _ in shown if n < n_slots]
+        patches = np.concatenate([reading.patches[in_slots] if in_slots else np.zeros((0, 32, 32, 3), np.uint8),
+                                  loose_patches(image, np.array([reading.loose[n - n_slots].outline for n, _, _ in shown
+                                                                 if n >= n_slots], np.float64).reshape(-1, 4, 2),
+                                                reading.boards)])
+        # The view's references: its displays' tiles read surely (a tile on a board lies in other light).
+        sure = [m for m, (n, _, conf) in enumerate(shown) if conf >= SURE_OF_ITSELF and n >= n_slots]
+        table = self.table
+        if sure:
+            table = TileReferences({kind: list(seen) for kind, seen in self.table.seen.items()}, least_seen=1)
+            table.learn(patches[sure], [shown[m][1] for m in sure])
         rows, columns = reader_loose_likely(patches, self.classifier, reading.game,
                                             ruled_out(reading.game, self.profile.game_options))
         shapes = rows[:, [columns.index(c) for c in colours]]
+        evidence = np.array([weighed_row(np.asarray(mixed_up[n]) if n in mixed_up else reading_prior(kind, conf, colours, shape),
+                                         posterior)
+                             for (n, kind, conf), shape, posterior in zip(shown, shapes, table.posterior(patches, colours))])
+        named = alike.named(alike.groups(top_colour(patches)), evidence)
         kinds, likely = list(reading.kinds), {}
-        for (k, prior), posterior, shape in zip(weighed_here, table.posterior(patches, colours), shapes):
-            kind, conf = kinds[n_slots + k]
-            row = weighed_row(reading_prior(kind, conf, colours, shape) if prior is None else np.asarray(prior), posterior)
+        for m in anew:
+            n, row = shown[m][0], named[m]
             best = int(row.argmax())
-            kinds[n_slots + k] = (colours[best], float(row[best]))
-            likely[k] = tuple((c, round(float(p), 4)) for c, p in zip(colours, row))
+            kinds[n] = (colours[best], float(row[best]))
+            if n >= n_slots:
+                likely[n - n_slots] = tuple((c, round(float(p), 4)) for c, p in zip(colours, row))
         reading.kinds = kinds
         return reading, likely
 

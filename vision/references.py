@@ -26,7 +26,9 @@ MIDDLE = 0.55
 #: Numbers kept of each tile: the quartiles of L, a and b over its top face.
 FEATURES = 9
 
-#: Tiles of a colour seen before it counts, and the most kept (the newest).
+#: Tiles of a colour seen before it counts, and the most kept (the newest): a few deals' tiles
+#: make a table's colour; one view's tiles read surely make that view's (one is enough there:
+#: the same light, and the spread every colour of the view shares).
 LEAST_SEEN, MOST_KEPT = 3, 200
 
 #: The least spread (CIELAB units) of a colour's tiles: a few alike samples are no promise that
@@ -66,6 +68,8 @@ class TileReferences:
     """Each colour's tiles as this table shows them (:func:`top_colour`, newest last)."""
 
     seen: dict[str, list[list[float]]] = field(default_factory=dict)
+    #: Tiles of a colour seen before it counts.
+    least_seen: int = LEAST_SEEN
 
     def learn(self, patches: np.ndarray, kinds: list[str]) -> None:
         """Tiles the game named: their patches (card light, as :func:`top_colour` takes them)."""
@@ -76,7 +80,7 @@ class TileReferences:
 
     def knows(self, kinds: list[str]) -> list[str]:
         """Those of ``kinds`` seen enough to be told by their colour."""
-        return [k for k in kinds if len(self.seen.get(k, ())) >= LEAST_SEEN]
+        return [k for k in kinds if len(self.seen.get(k, ())) >= self.least_seen]
 
     def posterior(self, patches: np.ndarray, kinds: list[str]) -> np.ndarray:
         """For each patch, how likely each of ``kinds`` is by its top face's colour alone: N x K,
