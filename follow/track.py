@@ -38,6 +38,10 @@ EVENTS_PER_SECOND = 1.0
 MOST_EVENTS_AFTER_A_GAP = 8
 LONG_SEARCHES = 2
 
+#: The views between two fits kept to tell apart paths that end alike (:meth:`Tracker._seen_between`):
+#: a hand's coming, carrying and going, for two or three moves.
+MOST_BETWEEN = 6
+
 #: Committed events a view that nothing explains may revise: the tracker looks again from before
 #: the last one, two or three of them (a move committed on a misread that later views contradict),
 #: keeping this many explanations from one length to the next (a gap's long search keeps more).
@@ -212,6 +216,10 @@ class Tracker:
     mixups: Mixups = field(default_factory=Mixups)
     #: Each board space's tile whose reading the mix-ups learnt (once a tile: the view that committed it).
     named: dict[str, str] = field(default_factory=dict)
+    #: The views nothing fitted since the last that did (the newest :data:`MOST_BETWEEN`), as read
+    #: and as measured: a hand's views between two moves show which was made first, where the
+    #: view after both shows only where they led (:meth:`_seen_between`).
+    between: list[tuple[dict[str, ZoneRead], Changes | None]] = field(default_factory=list)
 
     @property
     def display_count(self) -> int:
@@ -257,9 +265,12 @@ class Tracker:
         gap = view.time - self.last_fitted if self.last_fitted is not None and self.misses < LONG_SEARCHES else 0.0
         chain = MOST_EVENTS[self.game.record.game]
         most = min(max(chain, math.ceil(gap * EVENTS_PER_SECOND)), max(MOST_EVENTS_AFTER_A_GAP, chain))
-        ranked = self._explanations(zones, most, self._changes(view))
+        changes = self._changes(view)
+        ranked = self._explanations(zones, most, changes)
         fitting = [e for e in ranked if e.cost <= FITS]
         revised: list[dict[str, Any]] = []
+        if not fitting:
+            self.between = [*self.between, (zones, changes)][-MOST_BETWEEN:]
         if not fitting and view.glimpse:
             return []
         if not fitting and not self.baseline and ranked and not ranked[0].events:
@@ -311,7 +322,8 @@ class Tracker:
         self.displays.follow(view.displays, matched)
         best = min(e.total for e in fitting)
         alike = sorted((e for e in fitting if e.total - best < MARGIN), key=lambda e: (e.total, len(e.events)))
-        alike = unique_states(alike[:4 * BEAM])[:BEAM]
+        alike = unique_states(self._seen_between(alike[:4 * BEAM]))[:BEAM]
+        self.between = []
         apart = sorted({p for e in alike[1:] for p in points_apart(alike[0].state, e.state)})
         if apart and all(points_apart(alike[0].state, e.state) for e in alike[1:]):
             # Events the camera missed, in orders that leave the same table and score differently
@@ -348,6 +360,47 @@ class Tracker:
             self.last_unsure = differ
             out.append({"kind": "uncertain", "zones": differ})
         return out
+
+    def _seen_between(self, explanations: list[Explanation]) -> list[Explanation]:
+        """``explanations`` (best first), each that reaches the same state as another put in the
+        order the views between saw (:attr:`between`): moves in another order, or other players
+        taking from which display, leave the same table, which the view after them cannot tell
+        apart. Such paths are weighed by every view between on the zones where they part (a
+        display emptied first, what went to the centre), each by the nearest it came to that view
+        at any step on the way: a hand's view between two moves shows the first one made, and none
+        that is not yet; the zones it hides (a hand, a board) part no path from another. Where the
+        views between say nothing, the order stays as it was."""
+        if not self.between:
+            return explanations
+        by_state: dict[Any, list[int]] = {}
+        for n, e in enumerate(explanations):
+            by_state.setdefault(e.state.key(), []).append(n)
+        if all(len(same) < 2 for same in by_state.values()):
+            return explanations
+        committed = expected(self.game.state)
+        out = list(explanations)
+        for same in by_state.values():
+            if len(same) < 2:
+                continue
+            states = {n: states_along(*self._root_of(explanations[n])) for n in same}
+            tables = [[expected(state) for state in path] for path in states.values()]
+            steps = max(map(len, tables))
+            apart = {z for k in range(steps) for a, b in combinations(tables, 2)
+                     for x, y in [(a[min(k, len(a) - 1)], b[min(k, len(b) - 1)])]
+                     for z in x.keys() | y.keys() if x.get(z, empty_content(z)) != y.get(z, empty_content(z))}
+            weighed = sorted((sum(min(cost_of(state, {z: r for z, r in zones.items() if z in apart}, self.reference,
+                                              committed, changes)[0] for state in states[n])
+                                  for zones, changes in self.between), n) for n in same)
+            for n, (_, k) in zip(sorted(same), weighed):
+                out[n] = explanations[k]
+        return out
+
+    def _root_of(self, explanation: Explanation) -> tuple[Any, list[dict[str, Any]]]:
+        """The state an explanation's events start from (the committed game's, or the game begun
+        by its first mover before any move), and its events."""
+        if self._moves_recorded() or explanation.start == self._first_mover():
+            return self.game.state, explanation.events
+        return self._replayed(explanation.start).state, explanation.events
 
     def _tiling_ahead(self, ranked: list[Explanation], zones: dict[str, ZoneRead], view: View) -> bool:
         """Whether an explanation of the view reaches Azul's wall tiling and fits but for the boards
@@ -912,7 +965,7 @@ class Tracker:
 
     def _afresh(self) -> None:
         """After a correction: no hypothesis, reference or alert stands; the next view is judged anew."""
-        self.pending, self.reference, self.last_unsure = [], None, []
+        self.pending, self.reference, self.last_unsure, self.between = [], None, [], []
         self.unexplained_since, self.alerted = None, False
 
     def _taken_up_at(self) -> int:
@@ -974,6 +1027,19 @@ class Tracker:
         self.alerted = True
         code, params = self.unexplained_notice
         return [{"kind": "alert", "zones": self.unexplained_zones, "code": code, "params": params}]
+
+
+def states_along(state: Any, events: list[dict[str, Any]]) -> list[Any]:
+    """The states ``events`` pass through from ``state`` (a copy of it first, then after each)."""
+    out = [state.copy()]
+    for event in events:
+        after = out[-1].copy()
+        if "move" in event:
+            after.play_unchecked(next(m for m in after.legal_moves() if m.to_json() == event["move"]))
+        else:
+            after.apply_chance(event)
+        out.append(after)
+    return out
 
 
 def revision_margin(revised: Explanation, committed: Explanation | None, zones: dict[str, ZoneRead]) -> float:
