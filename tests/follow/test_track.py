@@ -680,6 +680,23 @@ def test_a_space_whose_print_reads_as_a_tile_is_judged_by_what_it_read_as_when_s
     assert looked.cost(zone, "blue", ZoneRead("red", 0.99), {}) > 0.0  # a red read there still counts
 
 
+def test_a_space_whose_reading_moved_since_it_was_settled_is_judged_changed_whatever_its_look():
+    # A Summer Pavilion red star's space, printed red, read empty when settled: a red tile laid
+    # on it hardly changes its look, but the reader, sure of the empty space then, is as sure of
+    # a red now. The reading weighs as much as the look: the tile counts as laid. The same red
+    # read where the space read red when settled (a print read as a tile) does not.
+    from azulcam.follow.explain import Changes
+
+    zone = "boards.0.3.1"
+    still = {zone: (-4.7, -6.9)}  # its look: no change, surely
+    red = ZoneRead("red", 0.999)
+    moved = Changes(still, {}, {zone: None}, looked={zone: None})
+    assert moved.cost(zone, "red", red, {}) < moved.cost(zone, None, red, {}) - 1.0
+    printed = Changes(still, {}, {zone: None}, looked={zone: "red"})
+    assert printed.cost(zone, None, red, {}) == 0.0
+    assert printed.cost(zone, "red", red, {}) == 0.0  # nor can it tell the red came: the game says
+
+
 def test_a_game_resumed_from_its_journal_takes_its_first_view_as_the_table_the_journal_left():
     # A watcher restarted keeps the game, not the look of any space; this table's wall prints
     # read as tiles, surely. Nothing happening is still the likeliest: the view is the table as the
@@ -697,3 +714,46 @@ def test_a_game_resumed_from_its_journal_takes_its_first_view_as_the_table_the_j
     said = tracker.see(exact_view(states[3], 1.0, printed)) + tracker.see(exact_view(states[3], 1.6, printed))
     assert _sorted(tracker.game.record.events) == _sorted(record.events)
     assert not [s for s in said if s["kind"] == "alert"]
+
+
+def test_two_takes_that_leave_one_table_are_committed_in_the_order_the_hand_s_view_between_showed():
+    """Two players each take the blues of a display holding as many (seed 4, events 2 and 3):
+    either taking from either leaves the same table, so the view after both cannot tell which
+    display went first. The view between, a hand carrying the first take's tiles (the taker's
+    board not yet changed), can: the path it shows is committed, whichever the view after alone
+    would have chosen."""
+    options = {"wall": "colored", "jokers": False}
+    truth = play_game("azul", [make_player("greedy", 4 + i) for i in range(2)], options, 4, start_player=0).record
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    first, second = truth.events[2], truth.events[3]
+    swapped = [{**first, "move": {**first["move"], "source": second["move"]["source"]}},
+               {**second, "move": {**second["move"], "source": first["move"]["source"]}}]
+    paths = {}
+    for events in ([first, second], swapped):
+        game = Game.new("azul", 2, options, truth.start_player)
+        for event in truth.events[:2] + events:
+            game.apply(event)
+        paths[events[0]["move"]["source"]] = (events, game)
+    assert len(paths) == 2 and len({g.state.key() for _, g in paths.values()}) == 1  # one table, two paths
+
+    def followed(between: int | None) -> list:
+        tracker = Tracker(Game.new("azul", 2, options), first_near=(700, 400))
+        for k in range(3):
+            tracker.see(exact_view(states[k], float(k)))
+        if between is not None:  # the hand over the taker's board: the display emptied, the line not yet filled
+            events, _ = paths[between]
+            game = Game.new("azul", 2, options, truth.start_player)
+            for event in truth.events[:2] + events[:1]:
+                game.apply(event)
+            mover = events[0]["player"]
+            before = exact_view(states[2], 3.0).zones
+            view = exact_view(game.state, 3.0, {z: r for z, r in before.items() if z.startswith(f"boards.{mover}.")})
+            tracker.see(view)
+        tracker.see(exact_view(states[4], 4.0))
+        assert len(tracker.game.record.events) == 4
+        return tracker.game.record.events[2:]
+
+    alone = followed(None)[0]["move"]["source"]
+    other = next(source for source in paths if source != alone)
+    assert followed(other) == paths[other][0]
+    assert followed(alone) == paths[alone][0]
