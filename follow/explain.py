@@ -151,11 +151,12 @@ class Changes:
         if zone.startswith("factories."):
             return self.display_cost(zone, want, before, plain, read)
         # A reading of what the zone held, or of what it read as then (a print read as a tile),
-        # says it did not change. One that is neither what it held nor what it read as then says
-        # it did, in full: the reader's own answer on the same space moved (a tile laid on a
-        # space printed in its colour, which its look alone hardly tells).
+        # says it did not change. A tile read on a space that read empty when settled says it
+        # did, in full: the reader's own answer on the same space moved (a tile laid on a space
+        # printed in its colour, which its look alone hardly tells). Not a tile read as gone: a
+        # board's tiles stay, and a printing the reader never saw has tiles it reads as empty.
         unchanged = read.content == before or (zone in self.looked and read.content == self.looked[zone])
-        moved = zone in self.looked and not unchanged
+        moved = not unchanged and zone in self.looked and self.looked[zone] is None and read.content is not None
         says = (1.0 if moved else READING_SAYS) * weight(read.confidence) * (-1.0 if unchanged else 1.0)
         if want == before:
             neighbour_changed = plain > 0.0 and (zone in self.changed_near or any(exp.get(n, empty_content(n)) != self.baseline.get(n, empty_content(n))
