@@ -534,49 +534,93 @@ def successors(state: Any, zones: dict[str, ZoneRead], displays: int) -> list[tu
 def cost_of(state: Any, zones: dict[str, ZoneRead], reference: dict[str, ZoneRead] | None,
             committed: dict[str, Any] | None, changes: Changes | None = None, behind_only: bool = False
             ) -> tuple[float, list[str]]:
-    """How far ``state``'s table lies from what is seen, and where. Where a zone's change is
-    measured (``changes``), by what changed (:meth:`Changes.cost`). Elsewhere by what was read: a
-    zone that reads as it read in the last explained view (``reference``) and that the state
-    leaves as the committed state had it (``committed``) says nothing: a misreading that lasts is
-    not evidence of a change. A display the state leaves as dealt is weighed by its count of
-    tiles alone. ``behind_only``: the boards :func:`tiling_ahead` names are left out."""
+    """How far ``state``'s table lies from what is seen, and where (:func:`zone_cost`, each zone
+    of the view). ``behind_only``: the boards :func:`tiling_ahead` names are left out."""
     exp = expected(state)
     total, where = 0.0, []
-    measured = changes.log_odds if changes is not None else {}
     ahead = tiling_ahead(state) if behind_only else ()
     for zone, read in zones.items():
         if ahead and zone.startswith(ahead):
             continue
-        want = exp.get(zone, empty_content(zone))
-        if zone in measured:
-            d = changes.cost(zone, want, read, exp)  # type: ignore[union-attr]
-            if d:
-                total += d
-                where.append(zone)
-            continue
-        if want == read.content:
-            continue  # agrees: nothing to weigh (most zones, most of the time)
-        if committed is not None and want and zone.startswith("factories.") and committed.get(zone) == want:
-            # A display holds what its deal put there until it is taken: the engine knows its
-            # colours, so the camera is asked only whether its tiles are still there.
-            d = count_disagreement(len(want), read)
-            if d:
-                total += d
-                where.append(zone)
-            continue
-        before = reference.get(zone) if reference is not None and committed is not None else None
-        if before is not None and before.content == read.content and committed.get(zone, empty_content(zone)) == want:  # type: ignore[union-attr]
-            continue
-        d = disagreement(want, read)
-        if d and before is not None and isinstance(want, tuple) and not zone.startswith("factories."):
-            # The centre or a hand: weighed also by its change, what was read there at the last
-            # view explained changed as the state changes it (a printed cloth or a hidden tile
-            # read alike in both views says nothing); the nearer of the two.
-            d = min(d, disagreement(as_changed(before.content, committed.get(zone, ()), want), read))  # type: ignore[union-attr]
+        d = zone_cost(zone, read, exp.get(zone, empty_content(zone)), exp, reference, committed, changes)
         if d:
             total += d
             where.append(zone)
     return total, where
+
+
+def zone_cost(zone: str, read: ZoneRead, want: Any, exp: dict[str, Any], reference: dict[str, ZoneRead] | None,
+              committed: dict[str, Any] | None, changes: Changes | None) -> float:
+    """How far what a state puts in ``zone`` (``want``; ``exp``: all it puts) lies from what was
+    seen there. Where the zone's change is measured (``changes``), by what changed
+    (:meth:`Changes.cost`). Elsewhere by what was read: a zone that reads as it read in the last
+    explained view (``reference``) and that the state leaves as the committed state had it
+    (``committed``) says nothing: a misreading that lasts is not evidence of a change. A display
+    the state leaves as dealt is weighed by its count of tiles alone. Depends on no other zone
+    than ``zone`` and its neighbours (:attr:`Changes.near`): :class:`ViewCost` counts on it."""
+    if changes is not None and zone in changes.log_odds:
+        return changes.cost(zone, want, read, exp)
+    if want == read.content:
+        return 0.0  # agrees: nothing to weigh (most zones, most of the time)
+    if committed is not None and want and zone.startswith("factories.") and committed.get(zone) == want:
+        # A display holds what its deal put there until it is taken: the engine knows its
+        # colours, so the camera is asked only whether its tiles are still there.
+        return count_disagreement(len(want), read)
+    before = reference.get(zone) if reference is not None and committed is not None else None
+    if before is not None and before.content == read.content and committed.get(zone, empty_content(zone)) == want:  # type: ignore[union-attr]
+        return 0.0
+    d = disagreement(want, read)
+    if d and before is not None and isinstance(want, tuple) and not zone.startswith("factories."):
+        # The centre or a hand: weighed also by its change, what was read there at the last
+        # view explained changed as the state changes it (a printed cloth or a hidden tile
+        # read alike in both views says nothing); the nearer of the two.
+        d = min(d, disagreement(as_changed(before.content, committed.get(zone, ()), want), read))  # type: ignore[union-attr]
+    return d
+
+
+class ViewCost:
+    """:func:`cost_of` for the many states a search weighs against one view: each zone is weighed
+    once for the committed state (``committed``), and for a state again only where the state
+    puts something else there or beside it (:func:`zone_cost` looks no further)."""
+
+    def __init__(self, zones: dict[str, ZoneRead], reference: dict[str, ZoneRead] | None, committed: dict[str, Any],
+                 changes: Changes | None = None) -> None:
+        self.zones, self.reference, self.committed, self.changes = zones, reference, committed, changes
+        self.order = {zone: n for n, zone in enumerate(zones)}
+        # Which zones' weights depend on each zone's content: itself, and the measured zones it lies beside.
+        self.watching: dict[str, set[str]] = {}
+        for zone, near in (changes.near.items() if changes is not None else ()):
+            if zone in zones and zone in changes.log_odds:  # type: ignore[union-attr]
+                for n in near:
+                    self.watching.setdefault(n, set()).add(zone)
+        self.costs = {zone: zone_cost(zone, read, committed.get(zone, empty_content(zone)), committed, reference,
+                                      committed, changes) for zone, read in zones.items()}
+        self.total = sum(self.costs.values())
+        self.alone: dict[tuple[str, Any], float] = {}
+
+    def __call__(self, state: Any) -> tuple[float, list[str]]:
+        exp = expected(state)
+        base = self.committed
+        changed = {z for z in exp.keys() | base.keys() if exp.get(z) != base.get(z)}
+        if not changed:
+            return self.total, [z for z, d in self.costs.items() if d]
+        again = {z for z in changed if z in self.zones}
+        for z in changed:
+            again |= self.watching.get(z, set())
+        total, costs = self.total, {}
+        measured = self.changes.log_odds if self.changes is not None else {}
+        for zone in sorted(again, key=self.order.__getitem__):  # in the view's order: the same sum in every run
+            want = exp.get(zone, empty_content(zone))
+            if zone in measured:
+                d = zone_cost(zone, self.zones[zone], want, exp, self.reference, base, self.changes)
+            else:  # weighed by its own content alone: once for each content any state gives it
+                key = (zone, want)
+                d = self.alone.get(key)
+                if d is None:
+                    d = self.alone[key] = zone_cost(zone, self.zones[zone], want, exp, self.reference, base, self.changes)
+            total += d - self.costs[zone]
+            costs[zone] = d
+        return total, [z for z, d in self.costs.items() if (costs[z] if z in costs else d)]
 
 
 def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: dict[str, ZoneRead] | None = None,
@@ -590,7 +634,8 @@ def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: di
     ``committed``, ``changes``: see :func:`cost_of` (by default, the state's own table)."""
     if committed is None:
         committed = expected(state)
-    cost, where = cost_of(state, zones, reference, committed, changes)
+    weigh = ViewCost(zones, reference, committed, changes)
+    cost, where = weigh(state)
     tried = [Explanation([], state, cost, where)]
     frontier = tried
     chain = MOST_EVENTS[state.game]
@@ -605,7 +650,7 @@ def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: di
                 events = parent.events + [event]
                 if charged(events) > most_events:
                     continue
-                cost, where = cost_of(after, zones, reference, committed, changes)
+                cost, where = weigh(after)
                 if "move" in event and any(z in lasting and z not in wrong for z in where):
                     # Many events in a row: only moves that leave no zone that only a deal
                     # refills further from the view, or the search drowns.

@@ -133,3 +133,36 @@ def test_a_board_registered_a_little_otherwise_is_no_change_a_tile_of_another_co
     bare = _patch((150, 160, 170), shift=(-3, 3), noise=3, seed=4)
     shares = moved_share(np.stack([off, other, bare]), np.stack([tiled, tiled, tiled]))
     assert shares[0] < 0.05 and shares[1] > 0.3 and shares[2] > 0.5
+
+
+@pytest.mark.parametrize("game, options, layout", [("azul", {"wall": "colored", "jokers": False}, "azul-colored"),
+                                                    ("pavilion", {"side": "colored"}, "pavilion-colored")])
+def test_a_view_weighs_each_state_as_every_zone_weighed_alone_would(game, options, layout):
+    """The search weighs thousands of states against one view (ViewCost): only the zones a state
+    puts something else in, or beside, are weighed again. The same figure and the same zones off
+    as weighing every zone of the view, for every state two events on, with changes measured,
+    neighbours that reach over and readings that disagree."""
+    from azulcam.follow.explain import Changes, ViewCost, cost_of, successors
+
+    truth = play_game(game, [make_player("greedy", 7 + i) for i in range(2)], options, 7, start_player=0).record
+    states = [step.state.copy() for step in replay(truth)]
+    state, later = states[5], states[9]
+    rng = np.random.default_rng(3)
+    view = exact_view(later, 1.0).zones
+    for zone in rng.choice(sorted(view), 12, replace=False):
+        view[zone] = ZoneRead(None if view[zone].content else "red", 0.9)  # readings that disagree
+    near = {f"boards.{p}.{slot}": frozenset(f"boards.{p}.{n}" for n in around)
+            for p in range(2) for slot, around in neighbours(layout).items()}
+    measured = {z: (float(a), float(a) - 2.0) for z, a in zip(sorted(near), rng.normal(0.0, 4.0, len(near)))}
+    committed = expected(state)
+    changes = Changes(measured, near, {z: committed.get(z, empty_content(z)) for z in measured})
+    reference = exact_view(state, 0.0).zones
+    weigh = ViewCost(view, reference, committed, changes)
+    tried = 0
+    for _, after in successors(state, view, len(state.to_json()["factories"]))[:40]:
+        for _, further in [(None, after)] + successors(after, view, len(after.to_json()["factories"]))[:10]:
+            total, where = weigh(further)
+            want_total, want_where = cost_of(further, view, reference, committed, changes)
+            assert total == pytest.approx(want_total, abs=1e-9) and where == want_where
+            tried += 1
+    assert tried > 10
