@@ -402,7 +402,9 @@ class Watcher:
         the yellows read surely and looking nothing like them, is the colour the others leave.
 
         The references are what the game settled, and the displays' tiles of this very view that
-        the reader is sure of (:data:`SURE_OF_ITSELF`), each colour known from one such tile. Only the tiles the reader is unsure of, or
+        the reader is sure of (:data:`SURE_OF_ITSELF`), each colour known from two such tiles (one may
+        lie in a shadow or a glare, and a colour known from it alone sends its other tiles to a
+        colour not seen). Only the tiles the reader is unsure of, or
         read as a mixed-up kind, are named anew: a sure reading stands (a tile under a glare may
         look like no other of its colour). Returns the reading so weighed, and for each tile named
         anew (by its index among the loose tiles) how likely each colour is: a deal's doubtful
@@ -433,7 +435,7 @@ class Watcher:
         sure = [m for m, (n, _, conf) in enumerate(shown) if conf >= SURE_OF_ITSELF and n >= n_slots]
         table = self.table
         if sure:
-            table = TileReferences({kind: list(seen) for kind, seen in self.table.seen.items()}, least_seen=1)
+            table = TileReferences({kind: list(seen) for kind, seen in self.table.seen.items()}, least_seen=2)
             table.learn(patches[sure], [shown[m][1] for m in sure])
         rows, columns = reader_loose_likely(patches, self.classifier, reading.game,
                                             ruled_out(reading.game, self.profile.game_options))

@@ -27,8 +27,8 @@ MIDDLE = 0.55
 FEATURES = 9
 
 #: Tiles of a colour seen before it counts, and the most kept (the newest): a few deals' tiles
-#: make a table's colour; one view's tiles read surely make that view's (one is enough there:
-#: the same light, and the spread every colour of the view shares).
+#: make a table's colour; two of one view's tiles read surely make that view's (the same light,
+#: and the spread every colour of the view shares; one alone may lie in a shadow).
 LEAST_SEEN, MOST_KEPT = 3, 200
 
 #: The least spread (CIELAB units) of a colour's tiles: a few alike samples are no promise that
