@@ -84,7 +84,7 @@ def steadied(now: np.ndarray, before: np.ndarray) -> tuple[np.ndarray, float]:
     return back, math.hypot(dx, dy)
 
 
-def moved_share(now: np.ndarray, before: np.ndarray) -> float:
+def steadied_share(now: np.ndarray, before: np.ndarray) -> float:
     """The share of ``now`` that moved (:func:`moved`) against ``before``, as it is or steadied
     (:func:`steadied`), whichever is less: a print regular enough to fool the phase correlation
     is compared as it lies."""
@@ -97,7 +97,7 @@ class StillGate:
     """Follows the frames of one camera and says when the table is still.
 
     ``update(image)`` is True when the last :data:`STILL_FRAMES` frames agree (a moved share of
-    at most :data:`STILL_SHARE` between each and the one before, steadied onto it: :func:`moved_share`). ``changed_since_read`` says
+    at most :data:`STILL_SHARE` between each and the one before, steadied onto it: :func:`steadied_share`). ``changed_since_read`` says
     where the still view differs from the last view read (:meth:`mark_read`)."""
 
     _previous: np.ndarray | None = None
@@ -112,7 +112,7 @@ class StillGate:
         now = small(image)
         if self._previous is None or self._previous.shape != now.shape:
             self._agreeing = 1
-        elif moved_share(now, self._previous) <= STILL_SHARE:
+        elif steadied_share(now, self._previous) <= STILL_SHARE:
             self._agreeing += 1
         else:
             self._agreeing = 1

@@ -391,7 +391,7 @@ class Tracker:
             weighed = sorted((sum(min(cost_of(state, {z: r for z, r in zones.items() if z in apart}, self.reference,
                                               committed, changes)[0] for state in states[n])
                                   for zones, changes in self.between), n) for n in same)
-            for n, (_, k) in zip(sorted(same), weighed):
+            for n, (_, k) in zip(same, weighed):
                 out[n] = explanations[k]
         return out
 
@@ -1035,7 +1035,7 @@ def states_along(state: Any, events: list[dict[str, Any]]) -> list[Any]:
     for event in events:
         after = out[-1].copy()
         if "move" in event:
-            after.play_unchecked(next(m for m in after.legal_moves() if m.to_json() == event["move"]))
+            after.play(event["move"])
         else:
             after.apply_chance(event)
         out.append(after)
@@ -1146,8 +1146,8 @@ def swapped_deals(factories: list[list[str]], best: Explanation | None, zones: d
 
 
 #: A deal's tiles read below the reader's own line of doubt (``analyze.UNSURE``) are read again
-#: of another colour (:func:`doubtful_deals`): up to this many of one display at once, or all
-#: those of it read alike (one printing's colour read as another, on every tile of it).
+#: of another colour (:func:`doubtful_deals`): up to this many of one display at once, or more
+#: of it read alike (one printing's colour read as another, on every tile of it).
 MOST_DOUBTED = 2
 #: The most such readings put forward at one view, the likeliest first.
 MOST_DOUBTFUL_DEALS = 12

@@ -6,8 +6,8 @@ a printing's colour, or take it for another (an orange for a doubtful yellow), b
 itself says which of its tiles are one colour. So the tiles of a deal are grouped by their look
 (:func:`groups`: their top faces' colour, :func:`azulcam.vision.references.top_colour`), and each
 group is named as a whole (:func:`named`): by what its tiles' readings say of it, one look for the
-group (the same art misread twice is one mistake, not two), and no two groups one colour. A group
-the reader is unsure of takes the colour the other groups leave it.
+group (the same art misread twice is one mistake, not two), and seldom two groups one colour
+(:data:`SPLIT`). A group the reader is unsure of takes the colour the other groups leave it.
 """
 
 from __future__ import annotations
