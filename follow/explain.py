@@ -112,6 +112,9 @@ class View:
     glimpse: bool = False
     #: For the displays compared with how they looked empty: the log-odds that each holds tiles.
     filled: dict[str, float] = field(default_factory=dict)
+    #: For the board spaces compared with how calibration saw them bare, where the game may be
+    #: taken up from this view (:attr:`~.track.Tracker.taking_up`): the log-odds that each holds a tile.
+    covered: dict[str, float] = field(default_factory=dict)
 
 
 #: How much a reading counts, beside a zone's measured change, in saying whether it changed: half

@@ -84,6 +84,24 @@ JOIN_SURE = 0.9
 RESYNC_AFTER, RESYNC_VIEWS = 8.0, 4
 
 
+def as_taken_up(zones: dict[str, ZoneRead], covered: dict[str, float]) -> dict[str, ZoneRead]:
+    """The zones a game is taken up from: a board space read as a tile that looks as it did bare
+    (``covered``: the log-odds that it holds one, :attr:`View.covered`) is empty, however its
+    print reads, as sure as its look says."""
+    out = dict(zones)
+    for zone, log_odds in covered.items():
+        read = zones.get(zone)
+        if log_odds < -MARGIN and read is not None and read.content is not None:
+            out[zone] = ZoneRead(None, 1.0 / (1.0 + math.exp(log_odds)))
+    return out
+
+
+def marker_seen(observation: dict[str, Any]) -> bool:
+    """Whether an ``azulcam-observation/1`` shows the first-player marker anywhere."""
+    return bool(observation["center"].get("first_player")) or any(
+        "first_player" in b["slots"].values() or b["hand"].get("first_player") for b in observation["boards"])
+
+
 class Refused(ValueError):
     """A correction the tracker cannot make: a notice code (``follow.*``) and its parameters, to
     be worded by the catalogue."""
@@ -224,6 +242,12 @@ class Tracker:
     @property
     def display_count(self) -> int:
         return len(self.game.state.to_json()["factories"])
+
+    @property
+    def taking_up(self) -> bool:
+        """Whether the game may be taken up from the next view: joining, or unexplained in views
+        enough to be taken up again (:meth:`_unexplained`)."""
+        return self.joining is not None or (self.misses >= RESYNC_VIEWS - 1 and bool(self.game.record.events))
 
     def see(self, view: View) -> list[dict[str, Any]]:
         if view.glimpse and (self.joining is not None or self.unexplained_since is not None or not self.displays.places
@@ -601,23 +625,37 @@ class Tracker:
         marked ``resynchronised`` where the game was lost), and its stream events; None where no
         legal game shows the view (:attr:`unexplained_notice` says why)."""
         record = self.game.record
-        seen = observation_seen(zones, record.game, record.player_count, self.display_count)
-        try:
-            position = position_from(seen, record.options, round, scores, to_move=0)
-        except ObservationError as exc:
-            self.unexplained_notice = ("follow.cannot_take_up", {"reason": str(exc)})
+        position, unsure = None, []
+        # The view as read; where no legal game shows it, with the spaces that look as they did
+        # bare taken as empty (a print read as a tile). Not first: a tile laid on a space printed
+        # in its colour may look much as the space did bare, where its reading is right.
+        for shown in (zones, as_taken_up(zones, view.covered)) if view.covered else (zones,):
+            seen = observation_seen(shown, record.game, record.player_count, self.display_count)
+            unsure = unsure_zones(shown, JOIN_SURE)
+            if not marker_seen(seen):
+                # In the taking, the first-player marker lies in the centre or with the player
+                # who took it from there: seen with no player, it is in the centre's pile.
+                seen["center"]["first_player"] = 1
+                unsure = sorted({*unsure, "center"})
+            try:
+                position = position_from(seen, record.options, round, scores, to_move=0)
+                break
+            except ObservationError as exc:
+                if position is None and shown is zones:
+                    self.unexplained_notice = ("follow.cannot_take_up", {"reason": str(exc)})
+        if position is None:
             return None
         after = len(record.events)
         self.joining = None
         self.game.apply({"position": position.to_json(), **({"resynchronised": True} if resynchronised else {})})
         self._afresh()
+        # The spaces' references are the view as read (a print read as a tile stays what it read as).
         self.reference = zones
-        self._settle(zones, expected(self.game.state), unsure_zones(zones, JOIN_SURE))
+        self._settle(zones, expected(self.game.state), unsure)
         self._fitted(view.time)
         out: list[dict[str, Any]] = [{"kind": "position", **record.events[-1]}]
         if resynchronised:
             out[0].update(code="follow.resynchronised", params={"after": after, "round": round})
-        unsure = unsure_zones(zones, JOIN_SURE)
         if unsure:
             self.last_unsure = unsure
             out.append({"kind": "uncertain", "zones": unsure})

@@ -292,8 +292,10 @@ class Watcher:
 
     def _measured(self, reading: Reading, view: View) -> View:
         """``view`` with what changed: each space of an aligned board that has a reference,
-        compared with it (:mod:`change`), and each space's neighbours."""
+        compared with it (:mod:`change`), and each space's neighbours; where the game may be taken
+        up from the view, each space also with how calibration saw it bare (:attr:`View.covered`)."""
         patches: dict[str, np.ndarray] = {}
+        bare: dict[str, np.ndarray] = {}  # each space's patch on its board as calibration saw it bare
         near: dict[str, frozenset[str]] = {}
         if reading.patches is not None:
             aligned = {v.placement.player: v for v in reading.boards if v.registration.aligned}
@@ -303,6 +305,8 @@ class Watcher:
                     continue
                 zone, head = (slot, "") if prefix == "supply" else (f"{prefix}.{slot}", f"{prefix}.")
                 patches[zone] = reading.patches[n]
+                if prefix != "supply" and reading.bare_patches is not None and reading.bare_patches[n].any():
+                    bare[zone] = reading.bare_patches[n]
                 near[zone] = frozenset(head + s for s in neighbours(aligned[player].placement.layout).get(slot, ()))
         compared = [z for z in patches if z in self.references]
         shares = moved_share(np.stack([patches[z] for z in compared]), np.stack([self.references[z] for z in compared])) \
@@ -310,6 +314,10 @@ class Watcher:
         self._patches, self._shares = patches, dict(zip(compared, map(float, shares)))
         model = self.change_model
         view.change = {z: (model.log_odds(s), model.log_odds(s - SPILL)) for z, s in self._shares.items() if not np.isnan(s)}
+        if self.tracker.taking_up and bare:
+            # A game taken up has no look of its spaces from the game: each is compared with
+            # itself on the board calibration saw bare (a print read as a tile looks as it did).
+            view.covered = {z: model.log_odds(s) for z, s in self._compared(patches, bare).items()}
         view.near = near
         displays = self._display_patches(self._image)
         self._patches.update(displays)

@@ -142,6 +142,9 @@ class Reading:
     patches: np.ndarray | None = None
     #: Each Azul player's score marker, by player (:func:`score_track.read_markers`).
     markers: dict[int, MarkerReading] = field(default_factory=dict)
+    #: Each slot on its board as calibration saw it bare, cut as :attr:`patches` (zeros where no
+    #: bare view was kept): what a slot looks like with no tile on it, on this very table.
+    bare_patches: np.ndarray | None = None
 
 
 @lru_cache(maxsize=1)
@@ -181,8 +184,9 @@ def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, Bar
     slot on its board as calibration saw it bare where ``bare`` holds that board, and beside the
     photo's consensus of its print (:func:`reader.consensus`): the slot ids
     ``(prefix, id)``, the N x K probabilities of the game's kinds, those K kinds (None: empty)
-    and the slots' patches as the model saw them (N x 32 x 32 x 3). One batched call; the kinds
-    ``without`` (those the game's options rule out) have probability 0."""
+    and the slots' patches as the model saw them, now and bare (N x 32 x 32 x 6: its first six
+    channels, zeros where no bare view was kept). One batched call; the kinds ``without`` (those
+    the game's options rule out) have probability 0."""
     slot_ids, inputs, cuts = [], [], []
     for view in boards:
         layout = load_layout(view.placement.layout)
@@ -199,7 +203,7 @@ def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, Bar
                                          agreed))
     patches = np.concatenate(inputs) if inputs else np.zeros((0, crops.PATCH, crops.PATCH, reader.CHANNELS), np.uint8)
     probabilities, kinds = model.game_probabilities(patches, game, without)
-    return slot_ids, probabilities, kinds, patches[..., :3]
+    return slot_ids, probabilities, kinds, patches[..., :6]
 
 
 def decoded_slots(profile: Profile, slot_ids: list[tuple[str, str]], probabilities: np.ndarray,
@@ -280,7 +284,8 @@ def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: 
         lap("locate")
     reading = _with_loose_tiles(image, profile, classifier, boards, slot_ids, kinds, factories, loose,
                                 warnings + seen_warnings, spent, lap)
-    reading.probabilities, reading.columns, reading.patches = probabilities, slot_kinds, patches
+    reading.probabilities, reading.columns = probabilities, slot_kinds
+    reading.patches, reading.bare_patches = patches[..., :3], patches[..., 3:6]
     reading.markers = markers
     return reading
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from azulcam.engine.azul import COLOR_INDEX, wall_column
 from azulcam.engine.players import make_player
 from azulcam.engine.record import Game, play_game, replay
 from azulcam.follow.explain import View, ZoneRead, empty_content, exact_view, expected, loose_zone
@@ -193,6 +194,50 @@ def test_a_game_joined_mid_way_is_taken_up_from_the_view_and_followed(game, opti
     with pytest.raises(ValueError, match="follow.taken_up_here"):
         for _ in range(len(events)):
             tracker.undo()
+
+
+def test_a_game_is_taken_up_past_a_print_read_as_a_tile_and_a_marker_hidden_in_the_centre():
+    """Joined where a wall space printed in its colour reads as that tile while its pattern line
+    holds the colour (no legal game shows that), and the first-player marker lies unseen in the
+    centre: the space looks as it did bare, so it is empty, and the marker is in the centre's pile.
+    Without its look the view cannot be taken up."""
+    options = {"wall": "colored", "jokers": False}
+    truth = play_game("azul", [make_player("greedy", 21 + i) for i in range(2)], options, 21, start_player=0).record
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+
+    def printed_under_its_line(state):
+        data = state.to_json()
+        for p, board in enumerate(data["boards"]):
+            for row, line in enumerate(board["lines"]):
+                if line["count"] and data["marker"] == "center":
+                    return p, row, line["color"]
+        return None
+
+    k = next(k for k in range(1, len(states)) if states[k].to_json()["phase"] == "offer"
+             and states[k].current_player >= 0 and printed_under_its_line(states[k]))
+    player, row, colour = printed_under_its_line(states[k])
+    column = wall_column(COLOR_INDEX[colour], row)  # printed in the line's colour, and empty
+    print_read = f"boards.{player}.wall.{row}.{column}"
+    centre = [t for t in expected(states[k])["center"] if t != "first_player"]
+    misread = {print_read: ZoneRead(colour, 1.0), "center": loose_zone([(t, 0.95) for t in centre])}
+
+    def view(time, covered):
+        seen = exact_view(states[k], time, misread)
+        seen.covered = covered
+        return seen
+
+    tracker = Tracker(Game.new("azul", 2, options), first_near=(700, 400))
+    tracker.join(states[k].round, states[k].scores())
+    assert tracker.see(view(0.0, {})) == []  # as read, no legal game
+    assert tracker.unexplained_notice[0] == "follow.cannot_take_up"
+    exp = expected(states[k])
+    looks = {z: (7.0 if exp.get(z) is not None else -7.0) for z in exact_view(states[k], 0.0).zones
+             if z.startswith("boards.") and not z.endswith(".hand")}
+    said = tracker.see(view(1.0, looks))
+    assert said[0]["kind"] == "position"
+    assert tracker.game.state.to_json()["boards"] == states[k].to_json()["boards"]
+    assert tracker.game.state.to_json()["marker"] == "center"
+    assert "center" in next(s for s in said if s["kind"] == "uncertain")["zones"]
 
 
 def test_a_centre_misread_where_the_game_was_taken_up_is_read_again_from_a_take_of_it():
