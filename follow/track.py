@@ -336,8 +336,9 @@ class Tracker:
             # of the tile read wrong). Where the deal read again from where its tiles went
             # explains the view clearly better, the deal is revised.
             first = min(fitting, key=lambda e: (e.total, len(e.events)))
-            if first.events and first.mismatches and not view.glimpse:
-                revision = self._deal_revision(zones, view, first.start, first)
+            if first.events and first.mismatches and not view.glimpse and first.cost >= least_revision_margin(first, zones):
+                revision = self._deal_revision(zones, view, first.start, first,
+                                               within=first.cost - least_revision_margin(first, zones))
                 if revision is not None and revision[1][0].cost + revision_margin(revision[1][0], first, zones) <= first.cost:
                     undone, fitting = revision
                     for _ in range(undone):
@@ -699,21 +700,23 @@ class Tracker:
         return self._deal_revision(zones, view, None, best, lost=True)
 
     def _deal_revision(self, zones: dict[str, ZoneRead], view: View, start: int | None = None,
-                       best: Explanation | None = None, swaps_only: bool = False, lost: bool = False
-                       ) -> tuple[int, list[Explanation]] | None:
+                       best: Explanation | None = None, swaps_only: bool = False, lost: bool = False,
+                       within: float = FITS) -> tuple[int, list[Explanation]] | None:
         """The round's deal and the moves since taken back, and the view explained with the deal
         read again, where one explanation fits clearly best; else None. Read again two ways: with
         a display as another view read it, or with one tile swapped for what the view's best
         explanation (``best``) lacks (:meth:`_deal_substitutions`), and (up to
         :data:`MOST_DEAL_REVISED` events, unless ``swaps_only``) from where its tiles went.
-        ``start``: who moved first (by default, as committed)."""
+        ``start``: who moved first (by default, as committed). ``within``: the most a revision may
+        cost and still be of use (a reading that cannot come within :data:`MARGIN` of it is not
+        searched: it could neither win nor stand beside the one that does)."""
         events = self.game.record.events
         deal = self._round_deal()
         if deal < 0:
             return None
         back = len(events) - deal
         # From where its tiles went, only a deal: what lay before a position taken up is unknown.
-        found = [r for r in (self._deal_substitutions(zones, view, deal, start, best, lost),
+        found = [r for r in (self._deal_substitutions(zones, view, deal, start, best, lost, within),
                              self._revised_from(back, zones, back + MOST_EVENTS[self.game.record.game], view, start)
                              if back <= MOST_DEAL_REVISED and not swaps_only and "deal" in events[deal] else None)
                  if r is not None]
@@ -803,7 +806,8 @@ class Tracker:
         return out
 
     def _deal_substitutions(self, zones: dict[str, ZoneRead], view: View, deal: int, start: int | None,
-                            best: Explanation | None, lost: bool = False) -> tuple[int, list[Explanation]] | None:
+                            best: Explanation | None, lost: bool = False, within: float = FITS
+                            ) -> tuple[int, list[Explanation]] | None:
         """The deal read again, the moves since replayed on it, and the view explained from there,
         where that fits clearly best; else None. Read again with one display as a view since read
         it otherwise, or with one of its tiles of a colour that ``best`` puts in the centre or a
@@ -884,7 +888,7 @@ class Tracker:
         for n, (least, game, start) in enumerate(readings):
             # Each is a search: none that cannot fit, or cannot come near the best found, and
             # only the likeliest few (the camera must keep up).
-            if n >= MOST_READ_AGAIN or least > FITS or (tried and least > min(e.cost for e in tried) + MARGIN):
+            if n >= MOST_READ_AGAIN or least > min(within + MARGIN, FITS) or (tried and least > min(e.cost for e in tried) + MARGIN):
                 break
             replayed = game.record.events[deal:]
             # Judged as any view is, against the last view explained: the centre and hands as read
@@ -1086,7 +1090,13 @@ def revision_margin(revised: Explanation, committed: Explanation | None, zones: 
     off and the committed explanation had two or more tiles off (``zones``: the view): one
     reading of the deal that accounts for all of them (a take's tiles in a hand and its leftovers
     in the centre) is evidence enough, where a tile read at 0.95 weighs less than the margin."""
-    if committed is not None and not revised.mismatches and committed.mismatches:
+    return CLOSE_FIT if not revised.mismatches and least_revision_margin(committed, zones) < MARGIN else MARGIN
+
+
+def least_revision_margin(committed: Explanation | None, zones: dict[str, ZoneRead]) -> float:
+    """The least :func:`revision_margin` any revision of ``committed`` may need: an explanation
+    that fits better than that by no more needs no deal read again (each reading tried is a search)."""
+    if committed is not None and committed.mismatches:
         lacking, shown = lacking_and_shown(committed, zones)
         if len(committed.mismatches) >= 2 or max(sum(lacking.values()), sum(shown.values())) >= 2:
             return CLOSE_FIT
