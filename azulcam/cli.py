@@ -567,13 +567,13 @@ def cmd_watch(args: argparse.Namespace) -> int:
     status = "over" if state.is_over() else "not over"
     print(f"azulcam watch: {len(record.events)} events, game {status}, scores {state.scores()}"
           + (f" -> {record_path}" if record_path else ""), file=sys.stderr)
+    idle = nothing_committed(watcher, events_before, over_before)
+    if idle is not None:  # a watch that followed nothing must not pass for one that followed a game
+        raise BadInput(notice_text(messages("en"), *idle))
     lost = watcher.tracker.lost()
     if lost is not None:  # the source ended on a table nothing explains: the record stops short
         raise BadInput(notice_text(messages("en"), "follow.lost", {
             "after": lost["after"], "frame": lost["frame"], "why": notice_text(messages("en"), lost["code"], lost["params"])}))
-    idle = nothing_committed(watcher, events_before, over_before)
-    if idle is not None:  # a watch that followed nothing must not pass for one that followed a game
-        raise BadInput(notice_text(messages("en"), *idle))
     return 0
 
 
