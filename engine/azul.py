@@ -1001,6 +1001,11 @@ class AzulState(GameState):
             for b in self._boards
         ]
 
+    def marker_cells(self) -> list[int]:
+        """Where each player's score marker stands on their board's score track: the score
+        before the end bonuses (players add those at the end, from the walls), within 0..100."""
+        return [min(max(b.score - sum(b.bonus), 0), SCORE_TRACK_TOP) for b in self._boards]
+
     def winners(self) -> list[int]:
         """The players with the most points; a tie goes to the most complete wall rows, and a
         tie on both is shared. During a game: who would win if it ended now."""

@@ -115,6 +115,8 @@ class View:
     #: For the board spaces compared with how calibration saw them bare, where the game may be
     #: taken up from this view (:attr:`~.track.Tracker.taking_up`): the log-odds that each holds a tile.
     covered: dict[str, float] = field(default_factory=dict)
+    #: Each Azul player's score marker read surely: the cell of the score track it stands on.
+    markers: dict[int, int] = field(default_factory=dict)
 
 
 #: How much a reading counts, beside a zone's measured change, in saying whether it changed: half

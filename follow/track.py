@@ -96,6 +96,18 @@ def as_taken_up(zones: dict[str, ZoneRead], covered: dict[str, float]) -> dict[s
     return out
 
 
+def as_marked(explanations: list[Explanation], markers: dict[int, int]) -> list[Explanation]:
+    """Of ``explanations`` that the view fits alike, those whose scores the players' score markers
+    (read surely: :attr:`View.markers`) disagree with least: players move their markers as they
+    score, and a cube on a track reads alike on any printing, where a tile laid on a space printed
+    in its colour may hardly change its look. All of them where the markers tell none apart."""
+    if len(explanations) < 2 or not markers or not hasattr(explanations[0].state, "marker_cells"):
+        return explanations
+    off = [sum(1 for p, cell in enumerate(cells) if p in markers and markers[p] != cell)
+           for cells in (e.state.marker_cells() for e in explanations)]
+    return [e for e, n in zip(explanations, off) if n == min(off)]
+
+
 def marker_seen(observation: dict[str, Any]) -> bool:
     """Whether an ``azulcam-observation/1`` shows the first-player marker anywhere."""
     return bool(observation["center"].get("first_player")) or any(
@@ -347,7 +359,7 @@ class Tracker:
         self.displays.follow(view.displays, matched)
         best = min(e.total for e in fitting)
         alike = sorted((e for e in fitting if e.total - best < MARGIN), key=lambda e: (e.total, len(e.events)))
-        alike = unique_states(self._seen_between(alike[:4 * BEAM]))[:BEAM]
+        alike = as_marked(unique_states(self._seen_between(alike[:4 * BEAM]))[:BEAM], view.markers)
         self.between = []
         apart = sorted({p for e in alike[1:] for p in points_apart(alike[0].state, e.state)})
         if apart and all(points_apart(alike[0].state, e.state) for e in alike[1:]):

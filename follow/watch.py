@@ -68,7 +68,7 @@ Likely = tuple[tuple[str, float], ...]
 def view_of(reading: Reading, frame: int = 0, time: float = 0.0, likely: dict[int, Likely] | None = None) -> View:
     """What the tracker needs of a reading: every slot's kind and confidence, every display's,
     the centre's and each hand's tiles with theirs (and, for the loose tiles in ``likely`` by
-    their index, how likely each colour is), the displays' centres."""
+    their index, how likely each colour is), the displays' centres, the score markers read surely."""
     zones: dict[str, ZoneRead] = {}
     n_slots = len(reading.slot_ids)
     for (prefix, slot_id), (kind, conf) in zip(reading.slot_ids, reading.kinds[:n_slots]):
@@ -80,7 +80,8 @@ def view_of(reading: Reading, frame: int = 0, time: float = 0.0, likely: dict[in
         if kind is not None:
             loose.setdefault(item.zone, []).append((kind, conf, (likely or {}).get(k, ())))
     zones.update((zone, loose_zone(tiles)) for zone, tiles in loose.items())
-    return View(zones, [(float(x), float(y)) for x, y in reading.factories], frame, time)
+    markers = {p: m.cell for p, m in reading.markers.items() if m.cell is not None and m.sure}
+    return View(zones, [(float(x), float(y)) for x, y in reading.factories], frame, time, markers=markers)
 
 
 class Watcher:

@@ -36,7 +36,7 @@ from ..vision.boards import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, SCORE_MARKER_MM,
 from ..vision.timing import Stopwatch
 from .camera import Camera, ViewRanges, sample_camera
 from .props import Prop
-from .table import (Arrangement, Item, Marker, Table, arrange, build_table, contents_of, marker_cells, observation, rotate,
+from .table import (Arrangement, Item, Marker, Table, arrange, build_table, contents_of, observation, rotate,
                     score_markers, zone_contents)
 
 SCENE_FORMAT = "azulcam-scene/1"
@@ -771,7 +771,7 @@ def _markers(seed: int | tuple[int, ...], moment: int, arrangement: Arrangement,
     if arrangement.game != "azul":
         return []
     rng = np.random.default_rng((*((seed,) if isinstance(seed, int) else seed), _MARKERS_STREAM, moment))
-    return score_markers(arrangement, marker_cells(state), rng)
+    return score_markers(arrangement, state.marker_cells(), rng)
 
 
 def render_state(state: Any, seed: int | tuple[int, ...], options: SceneOptions = SceneOptions(),

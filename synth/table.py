@@ -22,7 +22,7 @@ import numpy as np
 
 from ..calibration.layouts import Layout, load_layout
 from ..engine import pavilion_board as topo
-from ..engine.azul import FACTORIES_FOR_PLAYERS, SCORE_TRACK_TOP
+from ..engine.azul import FACTORIES_FOR_PLAYERS
 from ..engine.observe import TILE_ORDER
 from ..vision import boards as geo
 from ..vision.boards import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_mm
@@ -308,13 +308,6 @@ def build_table(arrangement: Arrangement, contents: dict[str, list[str]], rng: n
             items.append(Item(tiles[0], zone, x + jitter[0], y + jitter[1], piece.slot_angle(slot) + 2.0 * jitter[2],
                               BOARD_HEIGHT_MM))
     return Table(arrangement, items)
-
-
-def marker_cells(state: Any) -> list[int]:
-    """Where each player's score marker stands on an Azul score track: the score before the
-    end-of-game bonuses (players add those at the end, from the walls), within 0..100."""
-    return [min(max(int(score - b["rows"] - b["columns"] - b["colors"]), 0), SCORE_TRACK_TOP)
-            for score, b in zip(state.scores(), state.breakdown())]
 
 
 def score_markers(arrangement: Arrangement, cells: list[int], rng: np.random.Generator) -> list[Marker]:

@@ -2,7 +2,8 @@
 
 Each record event is shown as a real table shows it: a hand reaches in to where the tiles
 leave, carries them to where they arrive (tiles from the bag or to the lid come from or go
-beyond the table's edge), and leaves. The camera shakes a little and the light drifts. Each
+beyond the table's edge), and leaves. Azul's score markers stand where the scores put them. The
+camera shakes a little and the light drifts. Each
 frame's truth goes to a JSON-lines sidecar: the observation of what lies on the table in that
 frame, the profile, what is hidden, and the last record event applied.
 """
@@ -23,7 +24,7 @@ from ..engine.record import Record, replay
 from .camera import Camera, ViewRanges, sample_camera
 from .render import Look, SceneOptions, Solid, compose, layout_name, make_clutter, make_hand, sample_look, scene_truth
 from ..vision.boards import tile_mm
-from .table import Arrangement, Item, Table, arrange, build_table, zone_contents
+from .table import Arrangement, Item, Marker, Table, arrange, build_table, score_markers, zone_contents
 
 #: Frames per phase of one event: still, reach in, carry, put down and leave.
 STILL, REACH, CARRY, LEAVE = 2, 3, 3, 2
@@ -85,7 +86,22 @@ def bumped(table: Table, bump: Bump) -> Table:
     boards = tuple(replace(b, x=b.x + dx, y=b.y + dy) if b.player == bump.player else b for b in arr.boards)
     prefix = f"boards.{bump.player}."
     items = [replace(i, x=i.x + dx, y=i.y + dy) if i.zone.startswith(prefix) else i for i in table.items]
-    return Table(replace(arr, boards=boards), items)
+    markers = [replace(m, x=m.x + dx, y=m.y + dy) if m.player == bump.player else m for m in table.markers]
+    return Table(replace(arr, boards=boards), items, markers)
+
+
+#: Added to a video's seed for its score markers' generator: the rest of the video draws as it
+#: did before they were drawn.
+MARKERS_STREAM = 7927
+
+
+def moved_markers(table: Table, state: Any, seed: int, index: int) -> list[Marker]:
+    """Azul's score markers where ``state``'s scores put them: those whose cell did not change
+    left where ``table`` has them, the others put down afresh (record event ``index``)."""
+    fresh = score_markers(table.arrangement, state.marker_cells() if state.game == "azul" else [],
+                          np.random.default_rng((seed, MARKERS_STREAM, index + 1)))
+    kept = {m.player: m for m in table.markers}
+    return [kept[m.player] if m.player in kept and kept[m.player].cell == m.cell else m for m in fresh]
 
 
 #: A video's camera is drawn again until player 0's board lies lowest in the image, clearly (by
@@ -119,6 +135,7 @@ def frames(record: Record, seed: int = 0, size: tuple[int, int] = (960, 540), fi
     look = replace(look, defocus=min(look.defocus, 0.8), motion=(0.0, 0.0))
     clutter = [make_clutter(rng, arrangement.extent()) for _ in range(int(rng.integers(0, 3)))]
     table = build_table(arrangement, zone_contents(state), rng)
+    table.markers = moved_markers(table, state, seed, -1)
     count = 0
     final = len(record.events) - 1 if last is None else min(last, len(record.events) - 1)
     shot = _Shot(camera, params, look, clutter, rng, state.options)
@@ -129,6 +146,7 @@ def frames(record: Record, seed: int = 0, size: tuple[int, int] = (960, 540), fi
     for step in replay(record):
         mover = step.event.get("player") if isinstance(step.event, dict) else None
         after = build_table(table.arrangement, zone_contents(step.state), rng, previous=table)
+        after.markers = moved_markers(table, step.state, seed, step.index)
         if last is not None and step.index > last:
             return
         if step.index < first:
@@ -190,12 +208,12 @@ def _event_frames(shot: _Shot, before: Table, after: Table, index: int, mover: i
     for k in range(REACH):
         yield shot.frame(before, hand_at(_lerp(home, source, (k + 1) / REACH), 60.0), index, "reach", count)
         count += 1
-    lifted = Table(arr, [i for i in before.items if id(i) in kept_after])
+    lifted = Table(arr, [i for i in before.items if id(i) in kept_after], before.markers)
     for k in range(CARRY):
         point = _lerp(source, target, (k + 1) / CARRY)
         carried = [Item(i.kind, "carried", point[0] + (i.x - source[0]) * 0.3, point[1] + (i.y - source[1]) * 0.3,
                         i.angle, 25.0) for i in leaving[:8]]
-        carrying = Table(arr, lifted.items + carried)
+        carrying = Table(arr, lifted.items + carried, before.markers)
         yield shot.frame(carrying, hand_at(point, 60.0), index, "carry", count)
         count += 1
     for k in range(LEAVE):

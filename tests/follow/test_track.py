@@ -240,6 +240,42 @@ def test_a_game_is_taken_up_past_a_print_read_as_a_tile_and_a_marker_hidden_in_t
     assert "center" in next(s for s in said if s["kind"] == "uncertain")["zones"]
 
 
+def test_a_round_s_last_take_that_its_wall_tile_hardly_shows_is_told_by_the_score_markers():
+    """The last take of a round completes one pattern line or another (or goes to the floor), and
+    the wall tile it led to hardly changes its space's look: the view reads the wall as the wrong
+    take would have left it, unsurely. The players' score markers, read surely, say which it was;
+    without them the wrong take fits best."""
+    options = {"wall": "colored", "jokers": False}
+    truth = play_game("azul", [make_player("greedy", 30 + i) for i in range(2)], options, 3).record
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    k = next(k for k, e in enumerate(truth.events) if "move" in e and "deal" in truth.events[k + 1]
+             and any(m.to_json() != e["move"] for m in states[k].legal_moves()))
+    after = states[k + 1]
+    # Another take the view cannot tell from the one made but by its wall and its points.
+    others = []
+    for move in states[k].legal_moves():
+        other = states[k].copy()
+        other.play(move)
+        apart = {z for z in expected(other).keys() | expected(after).keys()
+                 if expected(other).get(z) != expected(after).get(z)}
+        if apart and all(".wall." in z for z in apart) and other.marker_cells() != after.marker_cells():
+            others.append((other, apart))
+    assert others, "the seed gives a take whose wall tile alone tells it"
+    other, apart = others[0]
+    misread = {z: ZoneRead(expected(other).get(z), 0.5) for z in apart}
+
+    def followed(markers):
+        tracker = Tracker(Game.new("azul", 2, options), first_near=(700, 400))
+        for j in range(k + 4):
+            view = exact_view(states[j], float(j), misread if j > k else None)
+            view.markers = dict(enumerate(states[j].marker_cells())) if markers else {}
+            tracker.see(view)
+        return tracker.game.record.events
+
+    assert _sorted(followed(markers=True)[:k + 1]) == _sorted(truth.events[:k + 1])
+    assert _sorted(followed(markers=False)[:k + 1]) != _sorted(truth.events[:k + 1])
+
+
 def test_a_centre_misread_where_the_game_was_taken_up_is_read_again_from_a_take_of_it():
     # A tile hidden under another in the centre when the game is joined, and at every view until
     # a player takes that colour from the centre: the take shows it on the board, and the
