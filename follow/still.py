@@ -103,6 +103,8 @@ class StillGate:
     _previous: np.ndarray | None = None
     _agreeing: int = 0
     _read: np.ndarray | None = field(default=None, repr=False)
+    #: The small copy of the last view read with something reaching in (:meth:`mark_read`).
+    _reached: np.ndarray | None = field(default=None, repr=False)
     current: np.ndarray | None = field(default=None, repr=False)
     #: What was measured of the current frame against the last one read, asked again of the same
     #: frame (by the still view's test and the test between two hands): kept until either changes.
@@ -152,19 +154,28 @@ class StillGate:
         arms come in across its edge; tiles moved on the table change only regions inside it, or
         on a board cut by the edge. A change over :data:`MOVED_ALL` of the frame is the camera
         moved, not a hand."""
+        return bool(self.arms(boards, tile_px).any())
+
+    def arms(self, boards: np.ndarray | None = None, tile_px: float | None = None) -> np.ndarray:
+        """Where something reaches in from the picture's edge since the last view read (see
+        :meth:`hand_in_view`): the changed regions that cross it, at the small copy's size."""
+        asked = (None if boards is None else id(boards), tile_px)
+        if self._measured.get("arms", (None,))[0] == asked:
+            return self._measured["arms"][1]
         changed = self.changed_since_read()
-        if changed is None or changed.mean() > MOVED_ALL or self.camera_moved():
-            return False
-        count, labels = self._pieces()
-        if count <= 1:
-            return False
-        edge = np.zeros(labels.shape, bool)
-        edge[0], edge[-1], edge[:, 0], edge[:, -1] = True, True, True, True
-        if boards is not None:
-            edge &= ~boards.astype(bool)
-        crossing = np.bincount(labels[edge & changed], minlength=count)  # the change itself, not its grown outline
-        crossing[0] = 0
-        return bool(crossing.max() >= (ARM_TILES * tile_px if tile_px else ARM_PIXELS))
+        out = np.zeros((0, 0), bool) if changed is None else np.zeros(changed.shape, bool)
+        if changed is not None and changed.mean() <= MOVED_ALL and not self.camera_moved():
+            count, labels = self._pieces()
+            if count > 1:
+                edge = np.zeros(labels.shape, bool)
+                edge[0], edge[-1], edge[:, 0], edge[:, -1] = True, True, True, True
+                if boards is not None:
+                    edge &= ~boards.astype(bool)
+                crossing = np.bincount(labels[edge & changed], minlength=count)  # the change itself, not its grown outline
+                crossing[0] = 0
+                out = np.isin(labels, np.flatnonzero(crossing >= (ARM_TILES * tile_px if tile_px else ARM_PIXELS)))
+        self._measured["arms"] = (asked, out)
+        return out
 
     def largest_change(self) -> int:
         """The pixels of the largest connected region changed since the last view read (0 before
@@ -191,10 +202,22 @@ class StillGate:
         before = moved(self.current, self._read).mean()
         return bool(moved(back, self._read)[2:-2, 2:-2].mean() < 0.5 * before)
 
-    def mark_read(self, small_copy: np.ndarray | None = None) -> None:
+    def mark_read(self, small_copy: np.ndarray | None = None, reaching: np.ndarray | None = None) -> None:
         """The current frame (or the earlier one whose small copy is ``small_copy``) was read:
-        later changes are measured from it."""
-        self._read = self.current if small_copy is None else small_copy
+        later changes are measured from it; but where something reached in across the picture's
+        edge (``reaching``: :meth:`arms`, a view read with a hand in it), from the view before,
+        so that the hand leaving is no hand coming in."""
+        now = self.current if small_copy is None else small_copy
+        reached, self._reached = self._reached, None
+        if reaching is not None and reaching.any() and self._read is not None and now is not None \
+                and self._read.shape == now.shape:
+            # What reached in and lies as it lay at the view read before with something reaching
+            # in (a cup put down at the edge, an arm resting) is the table now.
+            stayed = reaching & ~(moved(now, reached) | moved(reached, now)) \
+                if reached is not None and reached.shape == now.shape else np.zeros_like(reaching)
+            self._reached = now
+            now = np.where((reaching & ~stayed)[..., None], self._read, now)
+        self._read = now
         self._measured = {}
 
     @staticmethod

@@ -185,9 +185,10 @@ class Watcher:
             self._between_hands(frame)
             return
         self._glimpse = None
-        if self.gate.hand_in_view(self._boards_mask(frame.image.shape), self._tile_px(frame.image.shape)):
+        reaching = self.gate.arms(self._boards_mask(frame.image.shape), self._tile_px(frame.image.shape))
+        if reaching.any():
             # Something reaches in from the edge. Past HAND_WAIT of a still table it is read all
-            # the same: a cup put down at the edge, or a view read with a hand in it before.
+            # the same: a hand resting, or a cup put down at the edge.
             self._hand_since = frame.time if self._hand_since is None else self._hand_since
             if frame.time - self._hand_since < HAND_WAIT:
                 self._held = frame
@@ -199,7 +200,9 @@ class Watcher:
             return
         self._read(frame)
         if self.tracker.unexplained_since is None:
-            self.gate.mark_read()
+            # Not where it reached in: measured from there, the hand's leaving would look like a
+            # hand coming in for ever (a cup left there is read past HAND_WAIT each time).
+            self.gate.mark_read(reaching=reaching)
         # Else the gate goes on measuring from the last view explained: a view nothing explains
         # may have a hand in it that the gate took for the table, and measured from it the hand's
         # leaving would look like a hand coming in for ever.

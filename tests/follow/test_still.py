@@ -121,3 +121,37 @@ def test_a_camera_shaking_over_a_checked_cloth_is_still_and_a_tile_laid_there_is
     gate.update(_with_tile(_shaken(cloth, 2.0, -1.0)))
     assert gate.update(_with_tile(_shaken(cloth, -1.0, 2.0)))  # still again, a tile laid
     assert gate.changed()
+
+
+def test_a_view_read_with_an_arm_in_it_leaves_no_hand_once_the_arm_is_gone():
+    """A still view read with a hand resting at the edge (read past the wait): the table where the
+    arm lay stays as it was before, so the arm's leaving is no hand coming in."""
+    table, gate = _table(), StillGate()
+    gate.update(table)
+    gate.update(table)
+    gate.mark_read()
+    gate.update(_with_arm(table, 300))
+    gate.update(_with_arm(table, 300))
+    reaching = gate.arms()
+    assert reaching.any()
+    gate.mark_read(reaching=reaching)
+    gate.update(table)
+    gate.update(table)
+    assert not gate.hand_in_view() and not gate.changed()
+
+
+def test_a_thing_put_down_at_the_edge_becomes_the_table_once_it_stays():
+    """A cup put down across the edge is read past the wait; still there, as it lay, at the next
+    view read so, it is the table: no hand in view after."""
+    table, gate = _table(), StillGate()
+    cup = _with_arm(table, 120)
+    gate.update(table)
+    gate.update(table)
+    gate.mark_read()
+    for _ in range(2):
+        gate.update(cup)
+        gate.update(cup)
+        assert gate.hand_in_view()
+        gate.mark_read(reaching=gate.arms())
+    gate.update(cup)
+    assert not gate.hand_in_view()
