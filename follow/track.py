@@ -347,7 +347,9 @@ class Tracker:
             # The likeliest change fits, but not every zone: a deal misread fits that way (a take
             # of the tile read wrong). Where the deal read again from where its tiles went
             # explains the view clearly better, the deal is revised.
-            first = min(fitting, key=lambda e: (e.total, len(e.events)))
+            least = min(e.total for e in fitting)
+            first = min(as_marked([e for e in fitting if e.total - least < MARGIN], view.markers),
+                        key=lambda e: (e.total, len(e.events)))
             if first.events and first.mismatches and not view.glimpse and first.cost >= least_revision_margin(first, zones):
                 revision = self._deal_revision(zones, view, first.start, first,
                                                within=first.cost - least_revision_margin(first, zones))
@@ -355,6 +357,8 @@ class Tracker:
                     undone, fitting = revision
                     for _ in range(undone):
                         revised.append({**self._take_back(), "revised": True})
+                else:
+                    fitting = self._deal_read_again_within(first, zones, view) or fitting
         self._fitted(view.time)
         self.displays.follow(view.displays, matched)
         best = min(e.total for e in fitting)
@@ -397,6 +401,33 @@ class Tracker:
             self.last_unsure = differ
             out.append({"kind": "uncertain", "zones": differ})
         return out
+
+    def _deal_read_again_within(self, first: Explanation, zones: dict[str, ZoneRead], view: View) -> list[Explanation]:
+        """``first`` with the deal among its own events read again, as a committed deal is at a
+        take's view (:meth:`_deal_revision`): a deal seen while a move before it was in doubt is
+        committed with the takes after it, and one of its tiles misread then shows only in a take.
+        The deal is played on for the search alone; the explanation with it read again where that
+        fits clearly better, else none."""
+        at = max((k for k, e in enumerate(first.events) if "deal" in e), default=-1)
+        if at < 0 or not any("move" in e for e in first.events[at + 1:]) or not self._moves_recorded():
+            return []
+        head = first.events[:at + 1]
+        for event in head:
+            self.game.apply(event)
+        try:
+            rest = Explanation(first.events[at + 1:], first.state, first.cost, first.mismatches, 0.0, first.start)
+            revision = self._deal_revision(zones, view, first.start, rest,
+                                           within=first.cost - least_revision_margin(first, zones))
+        finally:
+            for _ in head:
+                self.game.pop()
+        if revision is None or revision[1][0].cost + revision_margin(revision[1][0], first, zones) > first.cost:
+            return []
+        undone, (better, *_) = revision
+        # What it takes back is the deal played on for the search (or nothing, where the same deal
+        # with other moves fits): the revision's events go on from there.
+        return [Explanation(head[:len(head) - undone] + better.events, better.state, better.cost, better.mismatches,
+                            first.prior, first.start)]
 
     def _seen_between(self, explanations: list[Explanation]) -> list[Explanation]:
         """``explanations`` (best first), each that reaches the same state as another put in the

@@ -276,6 +276,50 @@ def test_a_round_s_last_take_that_its_wall_tile_hardly_shows_is_told_by_the_scor
     assert _sorted(followed(markers=False)[:k + 1]) != _sorted(truth.events[:k + 1])
 
 
+def test_a_deal_committed_with_the_take_after_it_is_read_again_from_that_take():
+    """The round's last take is in doubt (its wall tile hardly shows, the markers unseen) when the
+    next deal is laid, one of its blues read as white: the deal waits with that doubt. The markers
+    seen at the next take settle the doubt, and the deal is committed with the take after it; the
+    take shows the blue (two on the pattern line, no white left in the centre), so the deal is read
+    again there."""
+    options = {"wall": "colored", "jokers": False}
+    truth = play_game("azul", [make_player("greedy", 30 + i) for i in range(2)], options, 3).record
+    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
+    k = next(k for k, e in enumerate(truth.events) if "move" in e and "deal" in truth.events[k + 1]
+             and any(m.to_json() != e["move"] for m in states[k].legal_moves()))
+    after = states[k + 1]
+    other = next(o for o in (_played(states[k], m) for m in states[k].legal_moves())
+                 if o.marker_cells() != after.marker_cells()
+                 and all(".wall." in z for z in _apart(o, after)) and _apart(o, after))
+    misread = {z: ZoneRead(expected(other).get(z), 0.5) for z in _apart(other, after)}
+    take = truth.events[k + 2]["move"]
+    dealt = list(expected(states[k + 2])[f"factories.{take['source']}"])
+    assert dealt.count(take["color"]) >= 2, "the seed's first take after the deal takes two tiles"
+    white = next(c for c in ("white", "black", "red", "yellow", "blue") if c not in dealt)
+    dealt[dealt.index(take["color"])] = white
+    # The take's second tile on its pattern line read less surely (as a hand's shadow leaves it).
+    second = f"boards.{truth.events[k + 2]['player']}.line.{take['line']}.1"
+    tracker = Tracker(Game.new("azul", 2, options), first_near=(700, 400))
+    for j in range(k + 5):
+        view = exact_view(states[j], float(j), {**misread, **({f"factories.{take['source']}": loose_zone(
+            [(t, 0.97) for t in dealt])} if j == k + 2 else {}), **({second: ZoneRead(take["color"], 0.9)}
+                                                                     if j > k + 2 else {})} if j > k else None)
+        view.markers = dict(enumerate(states[j].marker_cells())) if j <= k or j > k + 2 else {}
+        tracker.see(view)
+    got = tracker.game.record.events
+    assert _sorted(got[:k + 4]) == _sorted(truth.events[:k + 4])
+
+
+def _played(state, move):
+    out = state.copy()
+    out.play(move)
+    return out
+
+
+def _apart(a, b):
+    return {z for z in expected(a).keys() | expected(b).keys() if expected(a).get(z) != expected(b).get(z)}
+
+
 def test_a_centre_misread_where_the_game_was_taken_up_is_read_again_from_a_take_of_it():
     # A tile hidden under another in the centre when the game is joined, and at every view until
     # a player takes that colour from the centre: the take shows it on the board, and the
