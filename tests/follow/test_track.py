@@ -240,29 +240,40 @@ def test_a_game_is_taken_up_past_a_print_read_as_a_tile_and_a_marker_hidden_in_t
     assert "center" in next(s for s in said if s["kind"] == "uncertain")["zones"]
 
 
-def test_a_round_s_last_take_that_its_wall_tile_hardly_shows_is_told_by_the_score_markers():
-    """The last take of a round completes one pattern line or another (or goes to the floor), and
-    the wall tile it led to hardly changes its space's look: the view reads the wall as the wrong
-    take would have left it, unsurely. The players' score markers, read surely, say which it was;
-    without them the wrong take fits best."""
+def _last_take_in_doubt():
+    """A seeded Azul game's first round's last take, and the view of its result read as another
+    take would have left it, unsurely: that take completes another pattern line (or goes to the
+    floor), so the two differ only in a wall tile (one that hardly changes its space's look) and
+    in the points. The options, the truth, its states, the take's index and the misreading."""
     options = {"wall": "colored", "jokers": False}
     truth = play_game("azul", [make_player("greedy", 30 + i) for i in range(2)], options, 3).record
     states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
     k = next(k for k, e in enumerate(truth.events) if "move" in e and "deal" in truth.events[k + 1]
              and any(m.to_json() != e["move"] for m in states[k].legal_moves()))
     after = states[k + 1]
-    # Another take the view cannot tell from the one made but by its wall and its points.
-    others = []
-    for move in states[k].legal_moves():
-        other = states[k].copy()
-        other.play(move)
-        apart = {z for z in expected(other).keys() | expected(after).keys()
-                 if expected(other).get(z) != expected(after).get(z)}
-        if apart and all(".wall." in z for z in apart) and other.marker_cells() != after.marker_cells():
-            others.append((other, apart))
-    assert others, "the seed gives a take whose wall tile alone tells it"
-    other, apart = others[0]
-    misread = {z: ZoneRead(expected(other).get(z), 0.5) for z in apart}
+    other = next((o for o in (_played(states[k], m) for m in states[k].legal_moves())
+                  if o.marker_cells() != after.marker_cells() and _apart(o, after)
+                  and all(".wall." in z for z in _apart(o, after))), None)
+    assert other is not None, "the seed gives a take whose wall tile alone tells it"
+    return options, truth, states, k, {z: ZoneRead(expected(other).get(z), 0.5) for z in _apart(other, after)}
+
+
+def _played(state, move):
+    out = state.copy()
+    out.play(move)
+    return out
+
+
+def _apart(a, b):
+    return {z for z in expected(a).keys() | expected(b).keys() if expected(a).get(z) != expected(b).get(z)}
+
+
+def test_a_round_s_last_take_that_its_wall_tile_hardly_shows_is_told_by_the_score_markers():
+    """The last take of a round completes one pattern line or another (or goes to the floor), and
+    the wall tile it led to hardly changes its space's look: the view reads the wall as the wrong
+    take would have left it, unsurely. The players' score markers, read surely, say which it was;
+    without them the wrong take fits best."""
+    options, truth, states, k, misread = _last_take_in_doubt()
 
     def followed(markers):
         tracker = Tracker(Game.new("azul", 2, options), first_near=(700, 400))
@@ -282,16 +293,7 @@ def test_a_deal_committed_with_the_take_after_it_is_read_again_from_that_take():
     seen at the next take settle the doubt, and the deal is committed with the take after it; the
     take shows the blue (two on the pattern line, no white left in the centre), so the deal is read
     again there."""
-    options = {"wall": "colored", "jokers": False}
-    truth = play_game("azul", [make_player("greedy", 30 + i) for i in range(2)], options, 3).record
-    states = [truth.new_state()] + [step.state.copy() for step in replay(truth)]
-    k = next(k for k, e in enumerate(truth.events) if "move" in e and "deal" in truth.events[k + 1]
-             and any(m.to_json() != e["move"] for m in states[k].legal_moves()))
-    after = states[k + 1]
-    other = next(o for o in (_played(states[k], m) for m in states[k].legal_moves())
-                 if o.marker_cells() != after.marker_cells()
-                 and all(".wall." in z for z in _apart(o, after)) and _apart(o, after))
-    misread = {z: ZoneRead(expected(other).get(z), 0.5) for z in _apart(other, after)}
+    options, truth, states, k, misread = _last_take_in_doubt()
     take = truth.events[k + 2]["move"]
     dealt = list(expected(states[k + 2])[f"factories.{take['source']}"])
     assert dealt.count(take["color"]) >= 2, "the seed's first take after the deal takes two tiles"
@@ -301,23 +303,16 @@ def test_a_deal_committed_with_the_take_after_it_is_read_again_from_that_take():
     second = f"boards.{truth.events[k + 2]['player']}.line.{take['line']}.1"
     tracker = Tracker(Game.new("azul", 2, options), first_near=(700, 400))
     for j in range(k + 5):
-        view = exact_view(states[j], float(j), {**misread, **({f"factories.{take['source']}": loose_zone(
-            [(t, 0.97) for t in dealt])} if j == k + 2 else {}), **({second: ZoneRead(take["color"], 0.9)}
-                                                                     if j > k + 2 else {})} if j > k else None)
-        view.markers = dict(enumerate(states[j].marker_cells())) if j <= k or j > k + 2 else {}
+        seen = dict(misread) if j > k else {}
+        if j == k + 2:  # the deal's view
+            seen[f"factories.{take['source']}"] = loose_zone([(t, 0.97) for t in dealt])
+        if j > k + 2:  # the take's
+            seen[second] = ZoneRead(take["color"], 0.9)
+        view = exact_view(states[j], float(j), seen)
+        view.markers = dict(enumerate(states[j].marker_cells())) if j <= k or j > k + 2 else {}  # unseen in between
         tracker.see(view)
     got = tracker.game.record.events
     assert _sorted(got[:k + 4]) == _sorted(truth.events[:k + 4])
-
-
-def _played(state, move):
-    out = state.copy()
-    out.play(move)
-    return out
-
-
-def _apart(a, b):
-    return {z for z in expected(a).keys() | expected(b).keys() if expected(a).get(z) != expected(b).get(z)}
 
 
 def test_a_centre_misread_where_the_game_was_taken_up_is_read_again_from_a_take_of_it():
