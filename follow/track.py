@@ -22,6 +22,7 @@ from typing import Any
 
 from ..engine.errors import EngineError, ObservationError
 from ..engine.join import position_from
+from ..engine.position import tiles_in_view
 from ..engine.record import Game
 from ..vision.analyze import UNSURE
 from .explain import (BEAM, CLOSE_FIT, MOST_CENTRE_TAKES, MOST_EVENTS, MOST_UNSEEN_DISPLAYS, MOST_WEIGHT, NOTHING_SEEN, Changes,
@@ -101,17 +102,11 @@ def as_marked(explanations: list[Explanation], markers: dict[int, int]) -> list[
     (read surely: :attr:`View.markers`) disagree with least: players move their markers as they
     score, and a cube on a track reads alike on any printing, where a tile laid on a space printed
     in its colour may hardly change its look. All of them where the markers tell none apart."""
-    if len(explanations) < 2 or not markers or not hasattr(explanations[0].state, "marker_cells"):
+    if len(explanations) < 2 or not markers or explanations[0].state.game != "azul":
         return explanations
     off = [sum(1 for p, cell in enumerate(cells) if p in markers and markers[p] != cell)
            for cells in (e.state.marker_cells() for e in explanations)]
     return [e for e, n in zip(explanations, off) if n == min(off)]
-
-
-def marker_seen(observation: dict[str, Any]) -> bool:
-    """Whether an ``azulcam-observation/1`` shows the first-player marker anywhere."""
-    return bool(observation["center"].get("first_player")) or any(
-        "first_player" in b["slots"].values() or b["hand"].get("first_player") for b in observation["boards"])
 
 
 class Refused(ValueError):
@@ -345,25 +340,22 @@ class Tracker:
                 revised.append({**self._take_back(), "revised": True})
         else:
             # The likeliest change fits, but not every zone: a deal misread fits that way (a take
-            # of the tile read wrong). Where the deal read again from where its tiles went
-            # explains the view clearly better, the deal is revised.
-            least = min(e.total for e in fitting)
-            first = min(as_marked([e for e in fitting if e.total - least < MARGIN], view.markers),
-                        key=lambda e: (e.total, len(e.events)))
-            if first.events and first.mismatches and not view.glimpse and first.cost >= least_revision_margin(first, zones):
-                revision = self._deal_revision(zones, view, first.start, first,
-                                               within=first.cost - least_revision_margin(first, zones))
-                if revision is not None and revision[1][0].cost + revision_margin(revision[1][0], first, zones) <= first.cost:
-                    undone, fitting = revision
+            # of the tile read wrong). Where the deal read again (the round's, or one among the
+            # explanation's own events) explains the view clearly better, the deal is revised.
+            first = as_marked(alike_best(fitting), view.markers)[0]
+            margin = least_revision_margin(first, zones)
+            if first.events and first.mismatches and not view.glimpse and first.cost >= margin:
+                revision = self._deal_revision(zones, view, first.start, first, within=first.cost - margin)
+                if beats(revision, first, zones):
+                    undone, fitting = revision  # type: ignore[misc]
                     for _ in range(undone):
                         revised.append({**self._take_back(), "revised": True})
                 else:
-                    fitting = self._deal_read_again_within(first, zones, view) or fitting
+                    fitting = self._deal_read_again_within(first, zones, view, first.cost - margin) or fitting
         self._fitted(view.time)
         self.displays.follow(view.displays, matched)
         best = min(e.total for e in fitting)
-        alike = sorted((e for e in fitting if e.total - best < MARGIN), key=lambda e: (e.total, len(e.events)))
-        alike = as_marked(unique_states(self._seen_between(alike[:4 * BEAM]))[:BEAM], view.markers)
+        alike = as_marked(unique_states(self._seen_between(alike_best(fitting)[:4 * BEAM]))[:BEAM], view.markers)
         self.between = []
         apart = sorted({p for e in alike[1:] for p in points_apart(alike[0].state, e.state)})
         if apart and all(points_apart(alike[0].state, e.state) for e in alike[1:]):
@@ -402,12 +394,13 @@ class Tracker:
             out.append({"kind": "uncertain", "zones": differ})
         return out
 
-    def _deal_read_again_within(self, first: Explanation, zones: dict[str, ZoneRead], view: View) -> list[Explanation]:
+    def _deal_read_again_within(self, first: Explanation, zones: dict[str, ZoneRead], view: View, within: float
+                                ) -> list[Explanation]:
         """``first`` with the deal among its own events read again, as a committed deal is at a
-        take's view (:meth:`_deal_revision`): a deal seen while a move before it was in doubt is
-        committed with the takes after it, and one of its tiles misread then shows only in a take.
-        The deal is played on for the search alone; the explanation with it read again where that
-        fits clearly better, else none."""
+        take's view (:meth:`_deal_revision`, ``within`` as it takes it): a deal seen while a move
+        before it was in doubt is committed with the takes after it, and one of its tiles misread
+        then shows only in a take. The deal is played on for the search alone; the explanation
+        with it read again where that fits clearly better, else none."""
         at = max((k for k, e in enumerate(first.events) if "deal" in e), default=-1)
         if at < 0 or not any("move" in e for e in first.events[at + 1:]) or not self._moves_recorded():
             return []
@@ -416,14 +409,13 @@ class Tracker:
             self.game.apply(event)
         try:
             rest = Explanation(first.events[at + 1:], first.state, first.cost, first.mismatches, 0.0, first.start)
-            revision = self._deal_revision(zones, view, first.start, rest,
-                                           within=first.cost - least_revision_margin(first, zones))
+            revision = self._deal_revision(zones, view, first.start, rest, within=within)
         finally:
             for _ in head:
                 self.game.pop()
-        if revision is None or revision[1][0].cost + revision_margin(revision[1][0], first, zones) > first.cost:
+        if not beats(revision, first, zones):
             return []
-        undone, (better, *_) = revision
+        undone, (better, *_) = revision  # type: ignore[misc]
         # What it takes back is the deal played on for the search (or nothing, where the same deal
         # with other moves fits): the revision's events go on from there.
         return [Explanation(head[:len(head) - undone] + better.events, better.state, better.cost, better.mismatches,
@@ -676,7 +668,7 @@ class Tracker:
         for shown in (zones, as_taken_up(zones, view.covered)) if view.covered else (zones,):
             seen = observation_seen(shown, record.game, record.player_count, self.display_count)
             unsure = unsure_zones(shown, JOIN_SURE)
-            if not marker_seen(seen):
+            if not tiles_in_view(seen)["first_player"]:
                 # In the taking, the first-player marker lies in the centre or with the player
                 # who took it from there: seen with no player, it is in the centre's pile.
                 seen["center"]["first_player"] = 1
@@ -685,7 +677,7 @@ class Tracker:
                 position = position_from(seen, record.options, round, scores, to_move=0)
                 break
             except ObservationError as exc:
-                if position is None and shown is zones:
+                if shown is zones:  # why the view as read cannot be: what an alert says
                     self.unexplained_notice = ("follow.cannot_take_up", {"reason": str(exc)})
         if position is None:
             return None
@@ -1134,6 +1126,19 @@ def revision_margin(revised: Explanation, committed: Explanation | None, zones: 
     reading of the deal that accounts for all of them (a take's tiles in a hand and its leftovers
     in the centre) is evidence enough, where a tile read at 0.95 weighs less than the margin."""
     return CLOSE_FIT if not revised.mismatches and least_revision_margin(committed, zones) < MARGIN else MARGIN
+
+
+def beats(revision: tuple[int, list[Explanation]] | None, committed: Explanation, zones: dict[str, ZoneRead]) -> bool:
+    """Whether a deal read again (:meth:`Tracker._deal_revision`) fits the view clearly better
+    than ``committed``: by :func:`revision_margin`."""
+    return revision is not None and revision[1][0].cost + revision_margin(revision[1][0], committed, zones) <= committed.cost
+
+
+def alike_best(explanations: list[Explanation]) -> list[Explanation]:
+    """Those of ``explanations`` within :data:`MARGIN` of the best, best first (the fewer events
+    first among equals): what the view cannot tell apart."""
+    best = min(e.total for e in explanations)
+    return sorted((e for e in explanations if e.total - best < MARGIN), key=lambda e: (e.total, len(e.events)))
 
 
 def least_revision_margin(committed: Explanation | None, zones: dict[str, ZoneRead]) -> float:

@@ -299,7 +299,7 @@ class Watcher:
         compared with it (:mod:`change`), and each space's neighbours; where the game may be taken
         up from the view, each space also with how calibration saw it bare (:attr:`View.covered`)."""
         patches: dict[str, np.ndarray] = {}
-        bare: dict[str, np.ndarray] = {}  # each space's patch on its board as calibration saw it bare
+        rows: dict[str, int] = {}  # each board space's row in the reading's patches
         near: dict[str, frozenset[str]] = {}
         if reading.patches is not None:
             aligned = {v.placement.player: v for v in reading.boards if v.registration.aligned}
@@ -309,8 +309,8 @@ class Watcher:
                     continue
                 zone, head = (slot, "") if prefix == "supply" else (f"{prefix}.{slot}", f"{prefix}.")
                 patches[zone] = reading.patches[n]
-                if prefix != "supply" and reading.bare_patches is not None and reading.bare_patches[n].any():
-                    bare[zone] = reading.bare_patches[n]
+                if prefix != "supply":
+                    rows[zone] = n
                 near[zone] = frozenset(head + s for s in neighbours(aligned[player].placement.layout).get(slot, ()))
         compared = [z for z in patches if z in self.references]
         shares = moved_share(np.stack([patches[z] for z in compared]), np.stack([self.references[z] for z in compared])) \
@@ -318,9 +318,10 @@ class Watcher:
         self._patches, self._shares = patches, dict(zip(compared, map(float, shares)))
         model = self.change_model
         view.change = {z: (model.log_odds(s), model.log_odds(s - SPILL)) for z, s in self._shares.items() if not np.isnan(s)}
-        if self.tracker.taking_up and bare:
+        if self.tracker.taking_up and reading.bare_patches is not None:
             # A game taken up has no look of its spaces from the game: each is compared with
             # itself on the board calibration saw bare (a print read as a tile looks as it did).
+            bare = {z: reading.bare_patches[n] for z, n in rows.items() if reading.bare_patches[n].any()}
             view.covered = {z: model.log_odds(s) for z, s in self._compared(patches, bare).items()}
         view.near = near
         displays = self._display_patches(self._image)
