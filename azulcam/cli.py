@@ -365,16 +365,17 @@ def _found_profile(image: object, args: argparse.Namespace) -> object:
         raise BadInput("--wall is an Azul option and --side a Summer Pavilion one")
     side = args.wall if args.game == "azul" else args.side
     options = {("wall" if args.game == "azul" else "side"): side} if side else {}
-    try:
-        found = photo_profile(image, args.game, args.players, options)  # type: ignore[arg-type]
+    try:  # a photo of some of the boards is read too (a player scoring the board before them)
+        found = photo_profile(image, args.game, args.players, options, least=1)  # type: ignore[arg-type]
     except CalibrationError as exc:
         raise BadInput(f"{args.image}: {exc}") from None
     side = found["options"]["wall" if args.game == "azul" else "side"]
     what = "wall" if args.game == "azul" else "side"
-    print(f"azulcam analyze: found {args.players} boards ({found['boards'][0]['layout']}: the {side} {what}"
-          f"{', told from their print' if not options else ''})"
+    seen = len(found["boards"])
+    print(f"azulcam analyze: found {seen if seen == args.players else f'{seen} of the {args.players}'} boards "
+          f"({found['boards'][0]['layout']}: the {side} {what}{', told from their print' if not options else ''})"
           f"{' and the scoring board' if found['scoring_board'] else ''}", file=sys.stderr)
-    return Profile.from_json(found)
+    return Profile.from_json(found) if seen == args.players else Profile.in_view(found, args.players)
 
 
 def _writable_folder(path: Path) -> None:

@@ -517,7 +517,7 @@ def _warning(w: _Writer, item: Any) -> str:
     if coded is None or coded[0] not in m:
         return _plain(m, item)
     code, params = coded
-    v = {k: params[k] for k in ("x", "y", "pw", "ph", "w", "h", "layout") if k in params}
+    v = {k: params[k] for k in ("x", "y", "pw", "ph", "w", "h", "layout", "seen", "players") if k in params}
     if "player" in params:
         player = params["player"]
         v["board"] = m.text("warning.scoring_board") if player is None else m.text("warning.board_of", n=int(player) + 1)

@@ -152,6 +152,22 @@ class Profile:
                    model.colors, model.options if model.options is not None else _derived_options(model.game, model.boards),
                    model.players if model.players is not None else len(boards))
 
+    @classmethod
+    def in_view(cls, data: dict[str, Any], players: int) -> "Profile":
+        """The profile of the boards one photo shows, fewer than the ``players`` at the table, as
+        ``calibrate.photo_profile`` finds them with ``least`` (numbered by seat among themselves;
+        Summer Pavilion's scoring board where it shows). It reads that one photo and is never
+        written: the format, and a watch, hold every board."""
+        def placement(board: dict[str, Any], player: int | None) -> BoardPlacement:
+            return BoardPlacement(player, board["layout"], tuple((float(x), float(y)) for x, y in board["corners"]))
+
+        profile = cls(data["game"], (int(data["image_size"][0]), int(data["image_size"][1])),
+                      tuple(placement(b, n) for n, b in enumerate(data["boards"])),
+                      placement(data["scoring_board"], None) if data.get("scoring_board") else None,
+                      None, data.get("options"), players)
+        profile.game_options  # the options checked
+        return profile
+
 
 def _placement(board: BoardModel, player: int | None) -> BoardPlacement:
     bare = board.bare.model_dump(exclude_unset=True) if board.bare is not None else None

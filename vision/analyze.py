@@ -725,9 +725,19 @@ def analyze(image: np.ndarray, profile: Profile, classifier: Classifier, locator
     skipped. ``bare``: the boards as calibration saw them bare, by player (:func:`read`)."""
     note = None
     checked, skipped = verified_profile(image, profile, force)
-    if locator is None:
+    seen = len(profile.boards)
+    if seen < profile.player_count:
+        # A photo of some of the boards (``Profile.in_view``): they are read, the table is not
+        # (its displays and centre stand among every player's board).
+        locator, note = None, Notice("warning.boards_in_view", f"boards in view: {seen} of {profile.player_count}, read and "
+                                     "numbered by seat among themselves; the other boards, the displays and the centre "
+                                     "are not read", seen=seen,
+                                     players=profile.player_count)
+    elif locator is None:
         locator, note = default_locator()
     reading = read(image, profile, classifier, locator, bare)
     observation = without_boards(assemble(reading), skipped)
     observation["warnings"] += as_json(checked + ([note] if note else []))
+    if seen < profile.player_count:
+        observation["uncertain"] = [*observation["uncertain"], "center"]
     return observation

@@ -108,18 +108,20 @@ def identify(image: np.ndarray, quads: list[np.ndarray], fitter: BoardFitter | N
 
 
 def find_boards(image: np.ndarray, game: str, players: int, side: str = "colored",
-                fitter: BoardFitter | None = None) -> tuple[list[Match], Match | None]:
+                fitter: BoardFitter | None = None, least: int | None = None) -> tuple[list[Match], Match | None]:
     """The players' boards (numbered: nearest the image's bottom first, then clockwise) and,
     for Summer Pavilion, the scoring board, the same in every process (OpenCV without IPP:
     :func:`~azulcam.vision.register.without_ipp`): proposed by the board-fitting model
     (``fitter``, by default the shipped one) and the photo's quadrilaterals, decided by their
     printed outlines (see the module's steps), in the photo shrunk to :data:`FIND_LONG_SIDE`.
-    Raises :class:`CalibrationError` when fewer boards than players are found."""
+    Raises :class:`CalibrationError` when fewer boards than players are found (than ``least``,
+    where a photo may show only some of the boards)."""
     h, w = image.shape[:2]
     scale = min(1.0, FIND_LONG_SIDE / max(h, w))
     small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     with without_ipp():
-        boards, scoring = _find_boards(small, game, players, side, fitter or load_board_fitter())
+        boards, scoring = _find_boards(small, game, players, side, fitter or load_board_fitter(),
+                                       players if least is None else least)
     if scale == 1.0:
         return boards, scoring
     # Corners are pixel centres: a pixel of the smaller photo covers 1 / scale of the photo's.
@@ -128,18 +130,20 @@ def find_boards(image: np.ndarray, game: str, players: int, side: str = "colored
 
 
 def photo_profile(image: np.ndarray, game: str, players: int, options: dict | None = None,
-                  fitter: BoardFitter | None = None) -> dict:
+                  fitter: BoardFitter | None = None, least: int | None = None) -> dict:
     """The ``azulcam-profile/1`` of a photo nobody calibrated: its boards found
     (:func:`find_boards`), and their side, where ``options`` do not give it (``wall`` for Azul,
     ``side`` for Summer Pavilion), from their print (:func:`~azulcam.vision.verify.check_board`:
     the coloured side groups its slots' colours by the colour printed under them). Raises
     :class:`CalibrationError` where the boards (or Summer Pavilion's scoring board) are not
-    found."""
+    found. With ``least``, a photo of fewer boards than players (``least`` of them or more) gives
+    the profile of those it shows (``players`` the count found; :meth:`Profile.in_view` reads it
+    for the whole table), with or without Summer Pavilion's scoring board."""
     options = dict(options or {})
     key = "wall" if game == "azul" else "side"
     given = options.get(key)
-    boards, scoring = find_boards(image, game, players, given or "colored", fitter)
-    if game == "pavilion" and scoring is None:
+    boards, scoring = find_boards(image, game, players, given or "colored", fitter, least)
+    if game == "pavilion" and scoring is None and len(boards) == players:
         raise CalibrationError("the scoring board was not found; give its corners with --scoring "
                                "(and the boards' with --board) to azulcam calibrate")
     if given is None:
@@ -163,7 +167,7 @@ def photo_profile(image: np.ndarray, game: str, players: int, options: dict | No
     return profile_json(image, game, boards, scoring, options)
 
 
-def _find_boards(image: np.ndarray, game: str, players: int, side: str, fitter: BoardFitter
+def _find_boards(image: np.ndarray, game: str, players: int, side: str, fitter: BoardFitter, least: int
                  ) -> tuple[list[Match], Match | None]:
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape
@@ -186,8 +190,8 @@ def _find_boards(image: np.ndarray, game: str, players: int, side: str, fitter: 
     if more:
         raise CalibrationError(f"found {players + len(more)} boards of {game}, but --players {players}: "
                                "give the right player count")
-    chosen = chosen[:players]
-    if len(chosen) < players:
+    chosen = chosen[:players] if len(chosen) >= players else confirmed[:players] if least < players else chosen
+    if len(chosen) < least:
         other, one, many = (("pavilion-colored", "a Summer Pavilion board", "Summer Pavilion boards") if game == "azul"
                             else ("azul-colored", "an Azul board", "Azul boards"))
         seen = len(_outlined(grad, grey, fits, starts, other, players, chosen, seek=False))

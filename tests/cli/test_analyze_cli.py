@@ -129,12 +129,45 @@ def test_analyze_finds_the_boards_and_their_side_without_a_profile(family, seed,
     (["--game", "azul"], "--game and --players"),
     (["--players", "2"], "--game and --players"),
     (["--game", "azul", "--players", "2", "--side", "grey"], "--side a Summer Pavilion one"),
-    (["--game", "azul", "--players", "4"], "found 2 of the 4 boards"),
+    (["--game", "pavilion", "--players", "2"], "found 0 of the 2 boards"),
 ])
 def test_analyze_without_a_profile_refuses_what_it_cannot_do(argv, message, tmp_path, capsys):
     image, _, _ = _scene("azul-grey-jokers", tmp_path)
     code, _, err = run(["analyze", str(image), *argv], capsys)
     assert code == 1 and message in err, err
+
+
+def test_a_photo_of_one_board_is_read_and_says_what_is_not_in_view(tmp_path, capsys):
+    """A player scoring the board before them: a photo of one board of a two-player table is
+    read (that board, its slots as the truth has them), and the warning says the other board,
+    the displays and the centre are not; the centre is not claimed empty."""
+    import random
+
+    import cv2
+    import numpy as np
+
+    from azulcam.synth.dataset import random_position
+    from azulcam.synth.render import SceneOptions, render_state
+
+    scene = render_state(random_position(random.Random(2)), 2, SceneOptions(size=(1920, 1080), hands=0.0))
+    photo, truth = scene.image, scene.truth
+    assert truth["observation"]["game"] == "azul" and len(truth["profile"]["boards"]) == 2
+    corners = np.array(truth["profile"]["boards"][0]["corners"])
+    margin = 0.15 * np.ptp(corners, axis=0).max()
+    (x0, y0), (x1, y1) = np.maximum(corners.min(0) - margin, 0).astype(int), (corners.max(0) + margin).astype(int)
+    one = tmp_path / "one-board.png"
+    cv2.imwrite(str(one), photo[y0:y1, x0:x1])
+    code, out, err = run(["analyze", str(one), "--game", "azul", "--players", "2", "--wall", "colored"], capsys)
+    assert code == 0, err
+    assert "found 1 of the 2 boards" in err
+    seen = json.loads(out)
+    assert [b["player"] for b in seen["boards"]] == [0] and seen["factories"] == [] and "center" in seen["uncertain"]
+    assert [(w["code"], w["params"]) for w in seen["warnings"] if w["code"] == "warning.boards_in_view"] == [
+        ("warning.boards_in_view", {"seen": 1, "players": 2})]
+    want = truth["observation"]["boards"][0]["slots"]
+    got = seen["boards"][0]["slots"]
+    wrong = sum(want.get(slot) != got.get(slot) for slot in {*want, *got})
+    assert wrong <= 2, (want, got)
 
 
 def test_analyze_takes_the_game_from_its_profile_not_twice(tmp_path, capsys):
