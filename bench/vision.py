@@ -6,7 +6,7 @@ user's clicks would be), and prints the figures issue 5 names:
 
 - per-slot error (every board slot and supply space, hidden ones excluded); the share of slots
   listed in `uncertain`, and how many of the others (the sure ones) are right;
-- factory displays whose contents are exactly right;
+- factory displays whose contents are exactly right, and centres whose every count is;
 - whole observations exactly right;
 - milliseconds per image by stage, and for a 4-player table at 1920x1080: each image is read twice,
   as a camera's first and next frames of one table, and the next frame is timed (the first
@@ -225,6 +225,7 @@ def main() -> None:
           f"{figures['sure_slots_right'] * 100:.3f}% right ({total.sure_slot_errors} wrong)")
     print(f"  factories exact       {figures['factories_exact'] * 100:.2f}%  ({total.factories_right} of {total.factories},"
           f" {total.factories_missed} not found)")
+    print(f"  centres exact         {figures['centres_exact'] * 100:.1f}%  ({total.centres_right} of {total.centres} in view)")
     print(f"  observations exact    {figures['observations_exact'] * 100:.1f}%  ({total.images_right} of {total.images})")
     if total.markers:
         print(f"  score markers right   {figures['markers_right'] * 100:.1f}%  ({total.markers_right} of {total.markers})")
@@ -232,7 +233,7 @@ def main() -> None:
         if s.images:
             f = s.figures()
             print(f"  {game:9} slots {f['slot_error_rate'] * 100:.3f}%  factories {f['factories_exact'] * 100:.2f}%  "
-                  f"observations {f['observations_exact'] * 100:.1f}%")
+                  f"centres {f['centres_exact'] * 100:.1f}%  observations {f['observations_exact'] * 100:.1f}%")
     print(f"  mistakes by zone      {dict(total.errors.most_common())}")
     if args.find:
         print(f"  boards found unaided  {found_photos} of {args.images} photos every board "

@@ -43,6 +43,9 @@ class Score:
     factories: int = 0
     factories_right: int = 0
     factories_missed: int = 0
+    #: Centres in view, and those whose every count is right.
+    centres: int = 0
+    centres_right: int = 0
     images: int = 0
     images_right: int = 0
     #: Azul score markers in view, and those read on their cell.
@@ -56,7 +59,7 @@ class Score:
         return Counter(_zone_kind(m.zone) for m in self.mistakes)
 
     def add(self, other: "Score") -> None:
-        for name in ("slots", "slot_errors", "unsure_slots", "sure_slot_errors", "factories", "factories_right", "factories_missed", "images", "images_right", "markers", "markers_right"):
+        for name in ("slots", "slot_errors", "unsure_slots", "sure_slot_errors", "factories", "factories_right", "factories_missed", "centres", "centres_right", "images", "images_right", "markers", "markers_right"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.mistakes += other.mistakes
 
@@ -66,6 +69,7 @@ class Score:
             "unsure_slots": self.unsure_slots / max(self.slots, 1),
             "sure_slots_right": 1 - self.sure_slot_errors / max(self.slots - self.unsure_slots, 1),
             "factories_exact": self.factories_right / max(self.factories, 1),
+            "centres_exact": self.centres_right / max(self.centres, 1),
             "observations_exact": self.images_right / max(self.images, 1),
             "markers_right": self.markers_right / max(self.markers, 1),
         }
@@ -144,8 +148,12 @@ def compare(seen: dict[str, Any], truth: dict[str, Any]) -> Score:
         else:
             wrong.append(Mistake(zone, sorted(f["tiles"]), sorted(match["tiles"])))
     wrong += [Mistake("factories.extra", None, sorted(g["tiles"])) for g in seen_factories]
-    if "center" not in hidden and want["center"] != seen["center"]:
-        wrong.append(Mistake("center", want["center"], seen["center"]))
+    if "center" not in hidden:
+        score.centres += 1
+        if want["center"] == seen["center"]:
+            score.centres_right += 1
+        else:
+            wrong.append(Mistake("center", want["center"], seen["center"]))
     score.images_right = int(not wrong)
     score.mistakes = wrong
     return score

@@ -38,6 +38,7 @@ def test_each_kind_of_mistake_is_counted_where_it_is():
     score = compare(seen, truth)
     assert score.images_right == 0 and score.slot_errors == 1 and score.factories_missed == 1
     assert score.errors["center"] == 1 and score.errors["factories"] == 1
+    assert (score.centres, score.centres_right, score.figures()["centres_exact"]) == (1, 0, 0.0)
     # Each mistake says what the truth holds there and what was read.
     lost_at = len(seen["factories"])  # the truth's displays and the observation's are in the same order
     assert [(m.zone, m.wanted, m.read) for m in score.mistakes] == [
