@@ -37,7 +37,7 @@ import numpy as np
 from azulcam.progress import Progress
 
 #: Bumped whenever the architecture, the input contract or the training data change.
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 INPUT_SIZE = 32
 #: Patches of one worker job; many small jobs keep both workers busy to the end.
 SCENES_PER_JOB = 50

@@ -289,7 +289,7 @@ def _blend(name: str) -> Family:
         fields[key] = low + strength * (high - low)
     origin = sources[int(rng.integers(len(sources)))]
     fields["patterns"] = origin.patterns
-    fields["tables"] = tuple(sorted({t for f in sources for t in f.tables}))
+    fields["tables"] = tuple(sorted({t for f in sources for t in f.tables} | set(PRINTED_CLOTHS)))
     return Family(**fields)  # type: ignore[arg-type]
 
 #: Internal supersampling of small sprites and the pixel budget that caps it.
@@ -1187,14 +1187,93 @@ def board_art(layout_name: str, px_per_mm: float, family_name: str = "classic") 
 # --------------------------------------------------------------------------- factory displays
 
 
+#: A real display's print, from the rim inwards (fractions of its radius; the project's notes on
+#: real boards): a thin rim, a band about a quarter of the radius wide with a ring of dark
+#: S-shaped swirls, a thin ring of small dots, then a medallion of dark rays round a small dark
+#: centre. Each family (and each blend) draws its own: how many swirls and rays, how wide each
+#: ring, which ornament the band carries. Its marks are as dark as a black tile's pattern.
+DISC_BAND = (0.70, 0.78)
+DISC_SWIRLS = (10, 18)
+DISC_RAYS = (12, 24)
+DISC_MEDALLION = (0.45, 0.62)
+
+
 @lru_cache(maxsize=64)
-def factory_sprite(size_px: int, family_name: str = "classic") -> np.ndarray:
-    """BGRA image ``size_px`` square of a factory display: a cardboard disc (the classic family's:
-    cream with a blue and orange ornamental ring); alpha 0 outside the disc."""
-    field, band, ornament = family(family_name).disc
+def factory_sprite(size_px: int, family_name: str = "classic", game: str = "azul") -> np.ndarray:
+    """BGRA image ``size_px`` square of a factory display, alpha 0 outside the disc. Azul's is
+    printed as a real one is (:data:`DISC_BAND`: rim, band of swirls, ring of dots, medallion of
+    rays), Summer Pavilion's banded (:func:`_banded_disc`), in the family's field, band and
+    ornament colours."""
     if not isinstance(size_px, (int, np.integer)) or size_px < 4:
         raise ValueError(f"size_px must be an integer >= 4, not {size_px!r}")
     size_px = int(size_px)
+    if game == "pavilion":
+        return _banded_disc(size_px, family_name)
+    field, band, ornament = family(family_name).disc
+    design = np.random.default_rng(_seed("disc-design", family_name))
+    k = max(1, min(SUPERSAMPLE, 1024 // size_px))
+    s = size_px * k
+    c = (s / 2, s / 2)
+    R = s / 2
+    ink = _shade(band, -0.55)  # the swirls and the rays' dark half: near black in any colour
+    img = _paper(s, s, field, _seed("factory", size_px, family_name), mottle=4.0)
+    # The rim, then the band's swirls.
+    inner = float(design.uniform(*DISC_BAND))
+    _circle(img, c, R * 0.985, ornament, max(1, int(round(R * 0.035))))
+    swirls = int(design.integers(DISC_SWIRLS[0], DISC_SWIRLS[1] + 1))
+    mid, reach = (1.0 + inner) / 2 * 0.97, (0.97 - inner) / 2
+    style = "swirl" if family_name in FAMILIES or design.random() < 0.6 else str(design.choice(["leaf", "dot"]))
+    turn0 = float(design.uniform(0, 2 * math.pi))
+    for i in range(swirls):
+        a = turn0 + 2 * math.pi * i / swirls
+        along = np.array([-math.sin(a), math.cos(a)])  # tangent to the ring
+        out = np.array([math.cos(a), math.sin(a)])
+        centre = np.array(c) + out * R * mid
+        half = math.pi * R * mid / swirls * 0.45
+        if style == "swirl":  # an S across the band, its two curls one either side
+            t = np.linspace(-1.0, 1.0, 24)
+            pts = centre + np.outer(np.sin(math.pi * t) * half, along) + np.outer(t * reach * R * 0.8, out)
+            cv2.polylines(img, [_fixed(pts).reshape(-1, 1, 2)], False, ink, max(1, int(round(R * 0.04))),
+                          cv2.LINE_AA, 4)
+            _circle(img, pts[0], R * 0.03, ink)
+            _circle(img, pts[-1], R * 0.03, ink)
+        elif style == "leaf":
+            leaf = np.array([centre + along * half, centre + out * reach * R * 0.8,
+                             centre - along * half, centre - out * reach * R * 0.8])
+            _poly(img, leaf, ink)
+        else:
+            _circle(img, centre, reach * R * 0.6, ink)
+    # A thin ring of small dots, ornament and dark in turn.
+    dots = 2 * swirls + int(design.integers(8, 20))
+    for i in range(dots):
+        a = turn0 + 2 * math.pi * (i + 0.5) / dots
+        _circle(img, (c[0] + R * (inner - 0.04) * math.cos(a), c[1] + R * (inner - 0.04) * math.sin(a)),
+                R * 0.018, ornament if i % 2 else ink)
+    # The medallion: rays dark and light in turn round a small dark centre.
+    medallion = float(design.uniform(*DISC_MEDALLION))
+    rays = int(design.integers(DISC_RAYS[0] // 2, DISC_RAYS[1] // 2 + 1)) * 2
+    light = _mix(band, field, 0.55)
+    for i in range(rays):
+        a, w = turn0 + 2 * math.pi * i / rays, math.pi / rays * 0.9
+        tip = medallion * (1.0 if i % 2 == 0 else 0.72)
+        ray = np.array([c, (c[0] + R * 0.25 * math.cos(a - w), c[1] + R * 0.25 * math.sin(a - w)),
+                        (c[0] + R * tip * math.cos(a), c[1] + R * tip * math.sin(a)),
+                        (c[0] + R * 0.25 * math.cos(a + w), c[1] + R * 0.25 * math.sin(a + w))])
+        _poly(img, ray, band if i % 2 == 0 else light)
+    _circle(img, c, R * float(design.uniform(0.06, 0.12)), ink)
+    img = _disc_finish(img, s, np.random.default_rng(_seed("factory-finish", size_px)))
+    mask = np.zeros((s, s), np.uint8)
+    _circle(mask, c, R - 0.5, 255)
+    bgr = _shrink(np.clip(img, 0, 255), (size_px, size_px))
+    alpha = _shrink(mask, (size_px, size_px)).astype(np.float32)[..., None]
+    return _frozen(np.clip(np.concatenate([bgr, alpha], axis=2) + 0.5, 0, 255).astype(np.uint8))
+
+
+
+def _banded_disc(size_px: int, family_name: str) -> np.ndarray:
+    """A Summer Pavilion factory display: a cardboard disc with a coloured band round its rim and
+    a faint rosette in its middle (the classic family's: cream, a blue band, orange ornaments)."""
+    field, band, ornament = family(family_name).disc
     k = max(1, min(SUPERSAMPLE, 1024 // size_px))
     s = size_px * k
     c = (s / 2, s / 2)
@@ -1295,22 +1374,65 @@ def _texture(index: int, n: int) -> np.ndarray:
         img = _cloth(rng, n, (118, 120, 122), 0.16, max(3, n // 128), 0.04)
     elif index == 4:  # white tablecloth, fine weave
         img = _cloth(rng, n, (228, 232, 234), 0.08, max(2, n // 170), 0.025)
-    else:  # dark slate laminate
+    elif index == 5:  # dark slate laminate
         img = np.empty((n, n, 3), np.float32)
         img[:] = (62, 60, 58)
         img *= (1.0 + 0.08 * _periodic_noise(rng, n, n / 10, n / 10) + 0.04 * _periodic_noise(rng, n, 1.5, 1.5))[..., None]
+    else:
+        img = _printed_cloth(rng, n, ("flowers", "checks", "swirls")[index - 6])
     return np.clip(img + 0.5, 0, 255).astype(np.uint8)
 
 
-#: Number of table surfaces: light wood, dark wood, green felt, grey cloth, white tablecloth, slate.
-TABLE_TEXTURES = 6
+def _printed_cloth(rng: np.random.Generator, n: int, motif: str) -> np.ndarray:
+    """A printed tablecloth (``n`` px spans 45 cm): flowers, checks or swirls about a tile's size,
+    in strong colours that a tile may have too. Real tables are covered so; only a tile's body
+    tells it from a print the size and colour of a tile."""
+    field = tuple(int(c) for c in rng.integers(150, 235, 3))
+    img = _cloth(rng, n, field, 0.06, max(2, n // 170), 0.03)
+    inks = [tuple(int(c) for c in rng.integers(20, 200, 3)) for _ in range(3)]
+    mm = n / 450.0  # pixels per millimetre of the cloth
+    if motif == "checks":  # gingham: bands of one ink crossing, darker where they cross
+        period = rng.uniform(18, 36) * mm
+        ys, xs = np.mgrid[0:n, 0:n].astype(np.float32)
+        band_x = (np.floor(xs / period) % 2 == 0).astype(np.float32)
+        band_y = (np.floor(ys / period) % 2 == 0).astype(np.float32)
+        t = (0.45 * (band_x + band_y))[..., None]
+        img = img * (1 - t) + np.array(inks[0], np.float32) * t
+        return img
+    count = int(n * n / (rng.uniform(30, 60) * mm) ** 2)
+    for _ in range(count):
+        c = rng.uniform(0, n, 2)
+        size = rng.uniform(6, 16) * mm
+        ink = inks[int(rng.integers(len(inks)))]
+        if motif == "flowers":  # five round petals and a heart
+            turn = rng.uniform(0, 2 * math.pi)
+            for k in range(5):
+                a = turn + 2 * math.pi * k / 5
+                _circle(img, (c[0] + size * 0.55 * math.cos(a), c[1] + size * 0.55 * math.sin(a)), size * 0.42, ink)
+            _circle(img, tuple(c), size * 0.3, inks[(inks.index(ink) + 1) % len(inks)])
+        else:  # a dark curl
+            t = np.linspace(0, rng.uniform(3, 5) * math.pi, 30)
+            r = size * (0.2 + 0.8 * t / t[-1])
+            a0 = rng.uniform(0, 2 * math.pi)
+            pts = np.stack([c[0] + r * np.cos(t + a0), c[1] + r * np.sin(t + a0)], 1)
+            cv2.polylines(img, [_fixed(pts).reshape(-1, 1, 2)], False, _shade(ink, -0.4), max(1, int(round(1.8 * mm))),
+                          cv2.LINE_AA, 4)
+    return img
+
+
+#: Number of table surfaces: light wood, dark wood, green felt, grey cloth, white tablecloth, slate,
+#: and cloths printed with flowers, checks or swirls (:func:`_printed_cloth`).
+TABLE_TEXTURES = 9
+#: The printed cloths: every blend may be seen on them (training's many worlds), no named family
+#: is yet (their scenes are the tests' and benches'; finding boards on such a cloth is not done).
+PRINTED_CLOTHS = (6, 7, 8)
 
 
 @lru_cache(maxsize=32)
 def table_texture(index: int, size_px: int = 512) -> np.ndarray:
     """BGR uint8 tileable texture (``size_px`` square) of a table surface; ``index`` in
     ``0 .. TABLE_TEXTURES - 1``: light wood, dark wood, green felt, grey cloth, white tablecloth,
-    dark slate. Raises ValueError for an index out of range or ``size_px < 16``."""
+    dark slate, printed cloths. Raises ValueError for an index out of range or ``size_px < 16``."""
     if not isinstance(index, (int, np.integer)) or not 0 <= index < TABLE_TEXTURES:
         raise ValueError(f"table texture index must be 0..{TABLE_TEXTURES - 1}, not {index!r}")
     if not isinstance(size_px, (int, np.integer)) or size_px < 16:

@@ -23,14 +23,14 @@ FAMILY_NAMES: tuple[str, ...] = tuple(art.FAMILIES) + tuple(OTHER_HANDS)
 @dataclass(frozen=True)
 class Drawing:
     """One family's drawing: its components (``board_art(layout, px_per_mm)``,
-    ``factory_sprite(px)``, ``tile_sprite(game, kind, px)``, ``tile_side_color(game, kind)``,
+    ``factory_sprite(px, game=G)``, ``tile_sprite(game, kind, px)``, ``tile_side_color(game, kind)``,
     ``marker_sprite(px)`` and ``marker_side`` (Azul's score marker), ``table_texture(index)``:
     one function for all of one hand's families, which share its tables), its tables, and its
     light (``None``: the renderer's own)."""
 
     name: str
     board_art: Callable[[str, float], np.ndarray]
-    factory_sprite: Callable[[int], np.ndarray]
+    factory_sprite: Callable[[int, str], np.ndarray]
     tile_sprite: Callable[[str, str, int], tuple[np.ndarray, np.ndarray]]
     tile_side_color: Callable[[str, str], tuple[int, int, int]]
     marker_sprite: Callable[[int], tuple[np.ndarray, np.ndarray]]

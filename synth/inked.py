@@ -421,8 +421,9 @@ def board_art(layout_name: str, px_per_mm: float) -> np.ndarray:
 
 
 @lru_cache(maxsize=64)
-def factory_sprite(size_px: int) -> np.ndarray:
-    """A factory display, ``size_px`` square BGRA: a navy disc, a gold rim, a pale eight-pointed star."""
+def factory_sprite(size_px: int, game: str = "azul") -> np.ndarray:
+    """A factory display of either game, ``size_px`` square BGRA: a navy disc, a gold rim, a pale
+    eight-pointed star."""
     if not isinstance(size_px, (int, np.integer)) or size_px < 4:
         raise ValueError(f"size_px must be an integer >= 4, not {size_px!r}")
     s_out = int(size_px)

@@ -466,7 +466,7 @@ def draw_table(table: Table, camera: Camera, look: Look, lying: Sequence[Prop] =
     # Factory displays.
     diameter = factory_diameter(arr.game)
     disc_px = next((s for s in _SPRITE_LADDER if s >= diameter * ppm), _SPRITE_LADDER[-1])
-    disc = drawn.factory_sprite(disc_px)
+    disc = drawn.factory_sprite(disc_px, game=arr.game)
     for (fx, fy), turn in zip(arr.factories, arr.factory_angles):
         c = lift(np.array([[fx, fy]]), FACTORY_HEIGHT_MM, cam_xy, cam_h)[0]
         cv2.circle(shade, tuple(np.round(canvas.xy(np.array([[fx, fy]]) + light * 4)[0] * 16).astype(int)),

@@ -336,12 +336,19 @@ def _factory_items(arr: Arrangement, index: int, tiles: list[str], rng: np.rando
     else:  # four rhombuses as a pinwheel, long diagonals pointing out from the disc's centre
         offsets = [(0.0, -0.62), (0.62, 0.0), (0.0, 0.62), (-0.62, 0.0)]
         spacing, spin = geo.PAVILION_TILE_SIDE_MM * 1.4, 90.0
+    # A loose cluster, as hands leave it on a real display: two by two over the middle, the gaps
+    # between tiles anywhere from none to a third of a tile, each tile a little off and turned;
+    # on a display that size, one may reach over the band of its print.
+    # (Summer Pavilion's rhombuses reach the disc's rim already: their pinwheel stays close.)
+    # Drawn apart from the table's own stream (seeded by the display's turn), so that a seed lays
+    # the same table, camera and hands as before displays had their real size.
+    spread = np.random.default_rng(int(arr.factory_angles[index] * 1e6)).uniform(1.0, 1.35 if arr.game == "azul" else 1.08)
     for k, n in enumerate(order):
         ox, oy = offsets[k % 4]
-        dx, dy = rotate(ox * spacing, oy * spacing, turn)
+        dx, dy = rotate(ox * spacing * spread, oy * spacing * spread, turn)
         jitter = rng.normal(0, 1.0, 3)
-        out.append(Item(tiles[n], f"factories.{index}", fx + dx + jitter[0], fy + dy + jitter[1],
-                        turn + k * spin + 6.0 * jitter[2], FACTORY_HEIGHT_MM))
+        out.append(Item(tiles[n], f"factories.{index}", fx + dx + 1.8 * jitter[0], fy + dy + 1.8 * jitter[1],
+                        turn + k * spin + 8.0 * jitter[2], FACTORY_HEIGHT_MM))
     return out
 
 

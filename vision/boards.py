@@ -25,8 +25,9 @@ AZUL_TILE_HEIGHT_MM = 7.0
 #: Summer Pavilion tiles: a 60-degree rhombus the size of a board space (side = star radius / sqrt 3).
 PAVILION_TILE_SIDE_MM = topo.STAR_RADIUS / 3 ** 0.5 * PAVILION_BOARD_MM[0]
 PAVILION_TILE_HEIGHT_MM = 6.0
-#: Factory displays: cardboard discs about 2.5 tiles across (a little more, so four tiles sit on one).
-FACTORY_DIAMETER_MM = 2.7 * AZUL_TILE_MM
+#: Factory displays: cardboard discs about 3.6 tiles across (3.5 to 3.7 measured on real ones),
+#: four tiles in a loose cluster over the middle.
+FACTORY_DIAMETER_MM = 3.6 * AZUL_TILE_MM
 #: Azul's score markers: black cubes about 8 mm on a side, one on each player's score track.
 SCORE_MARKER_MM = 8.0
 #: How far a board's and a factory display's top lie above the table.

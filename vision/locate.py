@@ -389,8 +389,9 @@ def tile_view_ppm(plane: Plane) -> float:
 
 def _discs_in_view(view: View, plane: Plane, game: str) -> list[Disc]:
     """Discs in the top-down view: a circular Hough transform at the disc's known radius (the
-    rim's outer edge and its inner edge against the cream card both vote for the centre, along
-    their gradients, whatever the table's colour), then at most as many discs as the game has
+    rim's outer edge and the edge just inside it both vote for the centre, along their gradients
+    either way, whatever the table's colour; each of the four ways counts as strongly as it
+    gathers at as many places as there are displays, :func:`_gathered`), then at most as many discs as the game has
     factories (5, 7 or 9 for 2, 3 or 4 players), each with most of its rim seen.
 
     A disc with four tiles on it shows little of its rim and votes a fifth as much as an empty
@@ -417,20 +418,27 @@ def _discs_in_view(view: View, plane: Plane, game: str) -> list[Disc]:
     ux, uy = gx.reshape(-1)[at] / (4 * m), gy.reshape(-1)[at] / (4 * m)
     weight = np.sqrt(m)
     fx, fy = xs.astype(np.float64), ys.astype(np.float64)
-    # Each edge pixel votes at the centre of the outer and of the inner rim on both sides of it:
-    # four votes, counted in one pass; a vote off the view goes to a last bin, dropped.
+    # Each edge pixel votes at the centre of the rim's outer edge and of the edge just inside it,
+    # on both sides of it: four votes; a vote off the view goes to a last bin, dropped.
     cells = np.empty((4, len(at)), np.int64)
-    for k, (r, s) in enumerate(((radius * 0.99, 1.0), (radius * 0.99, -1.0), (radius * 0.8, 1.0), (radius * 0.8, -1.0))):
+    for k, (r, s) in enumerate(((radius * 0.99, 1.0), (radius * 0.99, -1.0), (radius * 0.96, 1.0), (radius * 0.96, -1.0))):
         vx = np.round(fx + s * r * ux).astype(np.int64)
         vy = np.round(fy + s * r * uy).astype(np.int64)
         np.copyto(cells[k], np.where((vx >= 0) & (vx < w) & (vy >= 0) & (vy < h), vy * w + vx, h * w))
-    acc = np.bincount(cells.reshape(-1), np.tile(weight, 4), h * w + 1)[:h * w]
-    acc = cv2.GaussianBlur(acc.reshape(h, w).astype(np.float32), (0, 0), 1.0)
+    wanted = FACTORIES_FOR_PLAYERS[sum(1 for p in plane.players if p is not None)]
+    # Every display on a table is the same card on the same cloth: its rim's edges run the same way
+    # (darker outside or inside) on each. The votes of each rim and side count as strongly as
+    # the displays they gather, so that the gap between two displays, where the wrong side's
+    # votes of both meet, does not pass for one.
+    maps = [cv2.GaussianBlur(np.bincount(cells[k], weight, h * w + 1)[:h * w].reshape(h, w).astype(np.float32),
+                             (0, 0), 1.0) for k in range(4)]
+    gathered = np.array([_gathered(a, wanted) for a in maps])
+    trust = (gathered / max(float(gathered.max()), 1e-9)) ** 2
+    acc = sum(t * a for t, a in zip(trust, maps)) * (4.0 / max(float(trust.sum()), 1e-9))
     acc /= 2 * math.pi * radius
     peaks = (acc == cv2.dilate(acc, np.ones((5, 5), np.uint8))) & (acc > 0.05)
     pys, pxs = np.nonzero(peaks)
     order = np.argsort(-acc[pys, pxs])
-    wanted = FACTORIES_FOR_PLAYERS[sum(1 for p in plane.players if p is not None)]
     top_peaks = [i for i in order[:5 * wanted] if not mask[pys[i], pxs[i]]]
     points = np.array([[float(pxs[i]), float(pys[i])] for i in top_peaks]).reshape(-1, 2)
     cands = [(float(acc[pys[i], pxs[i]]) * seen, p, seen)
@@ -445,6 +453,13 @@ def _discs_in_view(view: View, plane: Plane, game: str) -> list[Disc]:
     chosen = _on_even_ring(_chosen_discs(distinct[:3 * wanted], radius, wanted), wanted)
     return _discs_at(plane, np.array([p / ppm + view.origin for _, p, _ in chosen]), radius_mm,
                      [score for score, _, _ in chosen], [seen for _, _, seen in chosen])
+
+
+def _gathered(votes: np.ndarray, wanted: int) -> float:
+    """How strongly a map of votes gathers at as many places as there are displays: the sum of its
+    ``wanted`` strongest local peaks."""
+    peaks = votes[(votes == cv2.dilate(votes, np.ones((5, 5), np.uint8))) & (votes > 0)]
+    return float(np.sort(peaks)[-wanted:].sum()) if peaks.size else 0.0
 
 
 def _chosen_discs(distinct: list[tuple[float, np.ndarray, float]], radius: float, wanted: int
@@ -674,10 +689,13 @@ def rotations(degrees: Any) -> np.ndarray:
 
 #: What :func:`factory_tiles` tries for a disc: the square's (or pinwheel's) turn, in degrees.
 _DISC_TURNS = np.arange(0.0, 90.0, 3.0)
+#: How far apart a display's tiles may lie, of their places' spacing (:func:`display_offsets`):
+#: tiles touching, up to gaps of a third of a tile.
+_DISC_SPREADS = np.array([1.0, 1.12, 1.25, 1.38])
 #: What it tries for each tile after: a few degrees and millimetres off the disc's fit, and the
 #: prior that prefers the fit where the edges do not say much (one per turn and shift).
-_NUDGE_TURNS = np.arange(-9.0, 9.1, 3.0)
-_NUDGE_SHIFTS = np.array([(dx, dy) for dx in np.arange(-2.0, 2.1, 1.0) for dy in np.arange(-2.0, 2.1, 1.0)])
+_NUDGE_TURNS = np.arange(-12.0, 12.1, 3.0)
+_NUDGE_SHIFTS = np.array([(dx, dy) for dx in np.arange(-3.0, 3.1, 1.0) for dy in np.arange(-3.0, 3.1, 1.0)])
 _NUDGE_PRIOR = (1.0 - 0.01 * (np.abs(_NUDGE_TURNS)[:, None] / 3 + np.abs(_NUDGE_SHIFTS).sum(axis=1)[None])).ravel()
 
 
@@ -722,12 +740,14 @@ def factory_tiles(view: View, plane: Plane, game: str, discs: list[Disc]) -> lis
         return []
     # Where a tile's top appears: raised by the disc and the tile, seen from the camera.
     tops = display_tops(plane, np.array([discs[n].plane for n in occupied], np.float64), game)  # D x 2
-    around = offsets[None, :, None, :] @ rotations(_DISC_TURNS)[:, None]  # T x 4 x 1 x 2
-    faces = base[None, None] @ rotations(_DISC_TURNS[:, None] + spins[None])  # T x 4 x 4 x 2
-    polys = (tops[:, None, None, None] + around[None]) + faces[None]  # D x T x 4 x 4 x 2
-    scores = _edge_support(gx, gy, view, polys).sum(axis=2)  # D x T
-    best = _DISC_TURNS[np.argmax(scores, axis=1)]  # D
-    centres = tops[:, None] + (offsets[None, :, None, :] @ rotations(best)[:, None])[:, :, 0]  # D x 4 x 2
+    # Every turn of the cluster and every spread of it (hands leave gaps between the tiles).
+    turns_spreads = np.array([(t, s) for s in _DISC_SPREADS for t in _DISC_TURNS])  # TS x 2
+    around = (offsets[None, :, None, :] * turns_spreads[:, 1, None, None, None]) @ rotations(turns_spreads[:, 0])[:, None]
+    faces = base[None, None] @ rotations(turns_spreads[:, 0, None] + spins[None])  # TS x 4 x 4 x 2
+    polys = (tops[:, None, None, None] + around[None]) + faces[None]  # D x TS x 4 x 4 x 2
+    scores = _edge_support(gx, gy, view, polys).sum(axis=2)  # D x TS
+    best, spread = turns_spreads[np.argmax(scores, axis=1)].T  # D, D
+    centres = tops[:, None] + ((offsets[None] * spread[:, None, None])[:, :, None, :] @ rotations(best)[:, None])[:, :, 0]
     turns = best[:, None] + spins[None]  # D x 4
     outlines = _refined_tiles(gx, gy, view, centres.reshape(-1, 2), base, turns.ravel())
     return [(n, outline) for n, outline in zip(np.repeat(occupied, 4), outlines)]

@@ -324,7 +324,7 @@ def test_peaks_on_the_boards_take_no_zone(monkeypatch):
         detect.player_heatmaps(detector, view, plane), game, CANDIDATE_FLOOR)], np.float64))
     on_board = detect.on_the_boards(every, plane)
     assert on_board.sum() >= 5  # the scene has peaks on its boards
-    zoned = np.vstack(zoned)
+    zoned = np.unique(np.vstack(zoned), axis=0)  # (a weak fifth peak on a display is zoned again with its four)
     assert len(zoned) == (~on_board).sum()
     assert not any(np.isclose(zoned, p).all(axis=1).any() for p in every[on_board])
 
