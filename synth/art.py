@@ -1261,12 +1261,7 @@ def factory_sprite(size_px: int, family_name: str = "classic", game: str = "azul
                         (c[0] + R * 0.25 * math.cos(a + w), c[1] + R * 0.25 * math.sin(a + w))])
         _poly(img, ray, band if i % 2 == 0 else light)
     _circle(img, c, R * float(design.uniform(0.06, 0.12)), ink)
-    img = _disc_finish(img, s, np.random.default_rng(_seed("factory-finish", size_px)))
-    mask = np.zeros((s, s), np.uint8)
-    _circle(mask, c, R - 0.5, 255)
-    bgr = _shrink(np.clip(img, 0, 255), (size_px, size_px))
-    alpha = _shrink(mask, (size_px, size_px)).astype(np.float32)[..., None]
-    return _frozen(np.clip(np.concatenate([bgr, alpha], axis=2) + 0.5, 0, 255).astype(np.uint8))
+    return _display_sprite(img, size_px)
 
 
 
@@ -1300,9 +1295,16 @@ def _banded_disc(size_px: int, family_name: str) -> np.ndarray:
                 max(1, int(round(R * 0.012))))
     _circle(img, c, R * 0.12, _mix(field, ornament, 0.25))
     _circle(img, c, R * 0.985, _shade(band, -0.3), max(1, int(round(R * 0.02))))
+    return _display_sprite(img, size_px)
+
+
+def _display_sprite(img: np.ndarray, size_px: int) -> np.ndarray:
+    """A display drawn ``s`` px square (``img``, supersampled) finished as a photo shows a disc and
+    shrunk to ``size_px``, BGRA, alpha 0 outside the disc."""
+    s = img.shape[0]
     img = _disc_finish(img, s, np.random.default_rng(_seed("factory-finish", size_px)))
     mask = np.zeros((s, s), np.uint8)
-    _circle(mask, c, R - 0.5, 255)
+    _circle(mask, (s / 2, s / 2), s / 2 - 0.5, 255)
     bgr = _shrink(np.clip(img, 0, 255), (size_px, size_px))
     alpha = _shrink(mask, (size_px, size_px)).astype(np.float32)[..., None]
     return _frozen(np.clip(np.concatenate([bgr, alpha], axis=2) + 0.5, 0, 255).astype(np.uint8))
