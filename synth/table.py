@@ -343,12 +343,13 @@ def _factory_items(arr: Arrangement, index: int, tiles: list[str], rng: np.rando
     # Drawn apart from the table's own stream (seeded by the display's turn), so that a seed lays
     # the same table, camera and hands as before displays had their real size.
     spread = np.random.default_rng(int(arr.factory_angles[index] * 1e6)).uniform(1.0, 1.35 if arr.game == "azul" else 1.08)
+    off, twist = (1.8, 8.0) if arr.game == "azul" else (1.0, 6.0)  # each tile's own offset (mm) and turn (degrees)
     for k, n in enumerate(order):
         ox, oy = offsets[k % 4]
         dx, dy = rotate(ox * spacing * spread, oy * spacing * spread, turn)
         jitter = rng.normal(0, 1.0, 3)
-        out.append(Item(tiles[n], f"factories.{index}", fx + dx + 1.8 * jitter[0], fy + dy + 1.8 * jitter[1],
-                        turn + k * spin + 8.0 * jitter[2], FACTORY_HEIGHT_MM))
+        out.append(Item(tiles[n], f"factories.{index}", fx + dx + off * jitter[0], fy + dy + off * jitter[1],
+                        turn + k * spin + twist * jitter[2], FACTORY_HEIGHT_MM))
     return out
 
 

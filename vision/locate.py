@@ -690,8 +690,9 @@ def rotations(degrees: Any) -> np.ndarray:
 #: What :func:`factory_tiles` tries for a disc: the square's (or pinwheel's) turn, in degrees.
 _DISC_TURNS = np.arange(0.0, 90.0, 3.0)
 #: How far apart a display's tiles may lie, of their places' spacing (:func:`display_offsets`):
-#: tiles touching, up to gaps of a third of a tile.
-_DISC_SPREADS = np.array([1.0, 1.12, 1.25, 1.38])
+#: Azul's squares from touching to gaps of a third of a tile; Summer Pavilion's rhombuses reach
+#: the disc's rim already, their pinwheel stays close.
+_DISC_SPREADS = {"azul": np.array([1.0, 1.12, 1.25, 1.38]), "pavilion": np.array([1.0])}
 #: What it tries for each tile after: a few degrees and millimetres off the disc's fit, and the
 #: prior that prefers the fit where the edges do not say much (one per turn and shift).
 _NUDGE_TURNS = np.arange(-12.0, 12.1, 3.0)
@@ -741,7 +742,7 @@ def factory_tiles(view: View, plane: Plane, game: str, discs: list[Disc]) -> lis
     # Where a tile's top appears: raised by the disc and the tile, seen from the camera.
     tops = display_tops(plane, np.array([discs[n].plane for n in occupied], np.float64), game)  # D x 2
     # Every turn of the cluster and every spread of it (hands leave gaps between the tiles).
-    turns_spreads = np.array([(t, s) for s in _DISC_SPREADS for t in _DISC_TURNS])  # TS x 2
+    turns_spreads = np.array([(t, s) for s in _DISC_SPREADS[game] for t in _DISC_TURNS])  # TS x 2
     around = (offsets[None, :, None, :] * turns_spreads[:, 1, None, None, None]) @ rotations(turns_spreads[:, 0])[:, None]
     faces = base[None, None] @ rotations(turns_spreads[:, 0, None] + spins[None])  # TS x 4 x 4 x 2
     polys = (tops[:, None, None, None] + around[None]) + faces[None]  # D x TS x 4 x 4 x 2
