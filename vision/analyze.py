@@ -726,7 +726,8 @@ def analyze(image: np.ndarray, profile: Profile, classifier: Classifier, locator
     note = None
     checked, skipped = verified_profile(image, profile, force)
     seen = len(profile.boards)
-    if seen < profile.player_count:
+    partial = seen < profile.player_count
+    if partial:
         # A photo of some of the boards (``Profile.in_view``): they are read, the table is not
         # (its displays and centre stand among every player's board).
         locator, note = None, Notice("warning.boards_in_view", f"boards in view: {seen} of {profile.player_count}, read and "
@@ -738,6 +739,6 @@ def analyze(image: np.ndarray, profile: Profile, classifier: Classifier, locator
     reading = read(image, profile, classifier, locator, bare)
     observation = without_boards(assemble(reading), skipped)
     observation["warnings"] += as_json(checked + ([note] if note else []))
-    if seen < profile.player_count:
+    if partial:
         observation["uncertain"] = [*observation["uncertain"], "center"]
     return observation

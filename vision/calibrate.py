@@ -190,7 +190,9 @@ def _find_boards(image: np.ndarray, game: str, players: int, side: str, fitter: 
     if more:
         raise CalibrationError(f"found {players + len(more)} boards of {game}, but --players {players}: "
                                "give the right player count")
-    chosen = chosen[:players] if len(chosen) >= players else confirmed[:players] if least < players else chosen
+    if len(chosen) < players and least < players:
+        chosen = confirmed  # some boards out of view: only those whose print is confirmed
+    chosen = chosen[:players]
     if len(chosen) < least:
         other, one, many = (("pavilion-colored", "a Summer Pavilion board", "Summer Pavilion boards") if game == "azul"
                             else ("azul-colored", "an Azul board", "Azul boards"))

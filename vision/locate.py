@@ -436,8 +436,7 @@ def _discs_in_view(view: View, plane: Plane, game: str) -> list[Disc]:
     trust = (gathered / max(float(gathered.max()), 1e-9)) ** 2
     acc = sum(t * a for t, a in zip(trust, maps)) * (4.0 / max(float(trust.sum()), 1e-9))
     acc /= 2 * math.pi * radius
-    peaks = (acc == cv2.dilate(acc, np.ones((5, 5), np.uint8))) & (acc > 0.05)
-    pys, pxs = np.nonzero(peaks)
+    pys, pxs = np.nonzero(_local_peaks(acc) & (acc > 0.05))
     order = np.argsort(-acc[pys, pxs])
     top_peaks = [i for i in order[:5 * wanted] if not mask[pys[i], pxs[i]]]
     points = np.array([[float(pxs[i]), float(pys[i])] for i in top_peaks]).reshape(-1, 2)
@@ -458,8 +457,13 @@ def _discs_in_view(view: View, plane: Plane, game: str) -> list[Disc]:
 def _gathered(votes: np.ndarray, wanted: int) -> float:
     """How strongly a map of votes gathers at as many places as there are displays: the sum of its
     ``wanted`` strongest local peaks."""
-    peaks = votes[(votes == cv2.dilate(votes, np.ones((5, 5), np.uint8))) & (votes > 0)]
+    peaks = votes[_local_peaks(votes) & (votes > 0)]
     return float(np.sort(peaks)[-wanted:].sum()) if peaks.size else 0.0
+
+
+def _local_peaks(votes: np.ndarray) -> np.ndarray:
+    """Where a map of votes is the largest of its 5 x 5 neighbourhood."""
+    return votes == cv2.dilate(votes, np.ones((5, 5), np.uint8))
 
 
 def _chosen_discs(distinct: list[tuple[float, np.ndarray, float]], radius: float, wanted: int
