@@ -229,23 +229,29 @@ def _outlined(grad: Gradients, grey: np.ndarray, fits: list[BoardFit], starts: l
 
     def add(matches: list[Match]) -> None:
         for m in sorted(matches, key=lambda m: -m.score):
-            if not any(overlaps(m.corners, o.corners) for o in [*taken, *found]):
+            if _convex(m.corners) and not any(overlaps(m.corners, o.corners) for o in [*taken, *found]):
                 found.append(m)
 
     modelled: list[Match] = []
-    seen: list[np.ndarray] = []
-    for f in sorted(fits, key=lambda f: -f.probability(layout)):
-        # Outlines of one board some centimetres apart end on one fit: it is looked at once.
-        if f.probability(layout) >= FIT_LAYOUT_PROBABILITY and not any(same_place(f.corners, c, 0.05) for c in seen):
-            seen.append(f.corners)
-            # The model's fit, or the outlines' fit from it where they line up better (a fit
-            # some centimetres off, on a board partly covered).
-            best = Match(f.corners, layout, outline_contrast(grad, f.corners, layout))
-            outlined = register_outline(grad, f.corners, layout)
-            if outlined is not None and outlined.contrast > best.score:
-                best = Match(outlined.corners, layout, outlined.contrast)
-            if best.score >= MODEL_CONTRAST:
-                modelled.append(best)
+    places: list[list[Match]] = []  # the model's fits of this layout, grouped by place
+    for f in fits:
+        if f.probability(layout) >= FIT_LAYOUT_PROBABILITY and _convex(f.corners):
+            fit = Match(f.corners, layout, outline_contrast(grad, f.corners, layout))
+            group = next((g for g in places if same_place(g[0].corners, f.corners, 0.05)), None)
+            if group is None:
+                places.append([fit])
+            else:
+                group.append(fit)
+    for group in places:
+        # Outlines of one board some centimetres apart end on fits a little apart: the one that
+        # lines up best stands for them, or the outlines' fit from it where they line up better
+        # (a fit some centimetres off, on a board partly covered).
+        best = max(group, key=lambda m: m.score)
+        outlined = register_outline(grad, best.corners, layout)
+        if outlined is not None and outlined.contrast > best.score and _convex(outlined.corners):
+            best = Match(outlined.corners, layout, outlined.contrast)
+        if best.score >= MODEL_CONTRAST:
+            modelled.append(best)
     add(modelled)
     if len(found) < wanted:
         add([Match(f.corners, layout, f.contrast) for f in outline_boards(grad, starts, layout)])
@@ -261,6 +267,12 @@ def _outlined(grad: Gradients, grey: np.ndarray, fits: list[BoardFit], starts: l
             add([Match(f.corners, layout, f.contrast)
                  for f in outline_boards(grad, places, layout, min_promise=-1.0)])
     return sorted(found, key=lambda m: -m.score)
+
+
+def _convex(corners: np.ndarray) -> bool:
+    """Whether four corners can be a board's: finite and convex (a fit can fold over itself)."""
+    quad = np.asarray(corners, np.float32)
+    return bool(np.isfinite(quad).all() and cv2.isContourConvex(quad))
 
 
 def _facing_out(boards: list[Match], others: list[Match]) -> list[Match]:
@@ -289,7 +301,7 @@ def _refined(image: np.ndarray, grad: Gradients, match: Match, fitter: BoardFitt
     the same board and lines up at least as well (:func:`~azulcam.vision.outline.outline_contrast`):
     on a printing it knows, the model's fit is the finer."""
     reg = fit_board(image, match.corners, match.layout, keeps_shape=False, fitter=fitter)
-    if reg.aligned and same_place(reg.corners, match.corners, 0.05) \
+    if reg.aligned and _convex(reg.corners) and same_place(reg.corners, match.corners, 0.05) \
             and outline_contrast(grad, reg.corners, match.layout) >= match.score - REFIT_SLACK:
         return Match(reg.corners, match.layout, match.score)
     return match
