@@ -33,6 +33,7 @@ import numpy as np
 
 from ..calibration.layouts import load_layout
 from ..calibration.profile import BoardPlacement, Profile, board_homography
+from ..engine.azul import FACTORIES_FOR_PLAYERS  # Summer Pavilion has the same counts
 from ..engine.notice import Notice, as_json
 from ..engine.observe import TILE_ORDER
 from . import crops, decode, detect, light, locate, reader, score_track, verify
@@ -339,6 +340,7 @@ def _with_loose_tiles(image: np.ndarray, profile: Profile, classifier: Classifie
     named = one_marker(kinds, loose, named, answers)
     named = beside_the_boards(profile.game, loose, named)
     loose, named = settled_displays(loose, named)
+    named = within_leftovers(profile.player_count, loose, named)
     return Reading(profile.game, boards, factories, loose, slot_ids, kinds + named, warnings, spent)
 
 
@@ -479,6 +481,27 @@ def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
     keep = [n for n in range(len(loose)) if n not in dropped]
     return ([replace(loose[n], zone="center") if n in centre else loose[n] for n in keep],
             [(None, answers[n][1]) if n in emptied else filled.get(n, answers[n]) for n in keep])
+
+
+#: A display emptied this round has left at most this many tiles in the centre (it held four and
+#: at least one was taken from it); nothing else puts a tile there, in either game.
+LEFTOVERS_PER_DISPLAY = 3
+
+
+def within_leftovers(players: int, loose: list[Loose], answers: list[tuple[str | None, float]]
+                     ) -> list[tuple[str | None, float]]:
+    """The centre's tiles no more than the displays emptied this round can have left there
+    (:data:`LEFTOVERS_PER_DISPLAY` each; a display of the game's count not read as holding a tile,
+    seen or not, counts as emptied): where more are read, the likeliest stand and the others are
+    read as no tile, with no confidence, so that the centre is listed as uncertain. The
+    first-player marker is not a leftover and stays."""
+    holding = {x.zone for x, (kind, _) in zip(loose, answers) if x.zone.startswith("factories.") and kind is not None}
+    room = LEFTOVERS_PER_DISPLAY * max(FACTORIES_FOR_PLAYERS.get(players, 0) - len(holding), 0)
+    centre = [n for n, x in enumerate(loose) if x.zone == "center" and answers[n][0] not in (None, MARKER)]
+    if len(centre) <= room:
+        return answers
+    kept = set(sorted(centre, key=lambda n: -answers[n][1])[:room])
+    return [(None, 0.0) if n in centre and n not in kept else a for n, a in enumerate(answers)]
 
 
 def confirms(place: Loose, kind: str | None, peak: Loose, peak_kind: str | None) -> bool:

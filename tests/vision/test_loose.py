@@ -89,6 +89,28 @@ def test_one_first_player_marker():
     assert one_marker(floor_free, [tile], plain, {}) == plain
 
 
+def test_the_centre_holds_no_more_than_the_emptied_displays_left():
+    """Each display emptied this round leaves at most three tiles in the centre: more read there
+    are cut to the likeliest, the rest read as no tile (so the centre is uncertain); the marker
+    stays."""
+    from azulcam.vision.analyze import Loose, within_leftovers
+
+    o = np.zeros((4, 2))
+    full = [Loose(o, f"factories.{i}") for i in range(5) for _ in range(4)]  # two players: five displays
+    held = [("red", 0.99)] * 20
+    centre = [Loose(o, "center", "blue", c) for c in (0.9, 0.5, 0.8, 0.7)] + [Loose(o, "center", "first_player", 0.9)]
+    read = [(x.kind, x.confidence) for x in centre]
+    # Every display full: no tile can be in the centre, only the marker.
+    out = within_leftovers(2, full + centre, held + read)
+    assert out[:20] == held and out[20:] == [(None, 0.0)] * 4 + [("first_player", 0.9)]
+    # One display emptied (its places read empty): three tiles at most, the likeliest.
+    emptied = held[:16] + [(None, 0.95)] * 4
+    out = within_leftovers(2, full + centre, emptied + read)
+    assert out[20:] == [("blue", 0.9), (None, 0.0), ("blue", 0.8), ("blue", 0.7), ("first_player", 0.9)]
+    # Displays not seen at all count as emptied too; within the room, nothing changes.
+    assert within_leftovers(2, full[:12] + centre, held[:12] + read) == held[:12] + read
+
+
 def test_a_display_is_read_once_by_the_classifier_or_by_the_detector():
     from azulcam.vision.analyze import Loose, settled_displays
 
