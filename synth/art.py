@@ -95,7 +95,11 @@ class Family:
     and ``pattern_scale`` their size. ``disc`` is the factory display's field, band and ornament;
     ``tables`` the table surfaces (:func:`table_texture` indices) this family is seen on;
     ``print_turn`` how far (radians, about the grey axis) the hue of the boards' coloured print
-    is turned from the tiles' own (another printer's inks on the card than on the tiles)."""
+    is turned from the tiles' own (another printer's inks on the card than on the tiles).
+    ``disc_motif`` is empty for a display printed as the game's are, or the motif of one no one
+    designed (:data:`DISC_MOTIFS`); ``joker`` is the joker tile's drawing (:data:`JOKER_STYLES`);
+    ``cell_face``, where set, the Azul tile whose face is printed, ``wall_print`` strong, on every
+    pattern-line, floor and grey wall cell."""
 
     name: str
     azul_base: dict[str, tuple[int, int, int]]
@@ -122,6 +126,9 @@ class Family:
     disc: tuple[tuple[int, int, int], tuple[int, int, int], tuple[int, int, int]]
     tables: tuple[int, ...]
     print_turn: float = 0.0
+    disc_motif: str = ""
+    joker: str = "wedges"
+    cell_face: str = ""
 
 
 #: The art the renderer has always drawn: pale wall prints, glossy tiles, cream discs.
@@ -284,13 +291,62 @@ def _blend(name: str) -> Family:
             fields[key] = tuple(int(np.clip(round(level + t), 0, 255)) for t in rng.uniform(-12, 12, 3))
     if rng.random() < BLEND_FREE_SHARE:
         fields["print_turn"] = float(rng.uniform(-BLEND_PRINT_TURN, BLEND_PRINT_TURN))
+    if rng.random() < BLEND_UNDESIGNED_SHARE:
+        _undesigned(rng, fields)
     strength = float(rng.uniform(0.0, 1.0))  # one printing: its wall and its stars alike
     for key, (low, high) in BLEND_PRINT.items():
         fields[key] = low + strength * (high - low)
     origin = sources[int(rng.integers(len(sources)))]
     fields["patterns"] = origin.patterns
-    fields["tables"] = tuple(sorted({t for f in sources for t in f.tables} | set(PRINTED_CLOTHS)))
+    tables = {t for f in sources for t in f.tables} | set(PRINTED_CLOTHS)
+    fields["tables"] = tuple(sorted(tables | (set(TILE_CLOTHS) if fields.get("disc_motif") else set())))
     return Family(**fields)  # type: ignore[arg-type]
+
+
+#: Share of blends printed as no one designed them (:func:`_undesigned`), and what such a
+#: printing draws its display's medallion and its joker tiles with.
+BLEND_UNDESIGNED_SHARE = 0.4
+DISC_MOTIFS = ("star", "snowflake", "lattice", "rings", "rays", "tiles")
+JOKER_STYLES = ("wedges", "stripes", "quarters", "dots")
+#: Share of those whose plain cells (pattern lines, floor, grey wall) carry a tile's face.
+BLEND_CELL_FACE_SHARE = 0.35
+
+
+def _luma(colour) -> float:
+    return 0.114 * colour[0] + 0.587 * colour[1] + 0.299 * colour[2]
+
+
+def _undesigned(rng: np.random.Generator, fields: dict) -> None:
+    """A printing no one designed, drawn from the tiles' own inks and motifs at full strength:
+    a display of any field colour (a tile's among them) with a medallion drawn from a tile's
+    pattern, or tile faces printed flat; a card and cells of any light colour; jokers drawn
+    otherwise; cloths printed in tile inks. Only a tile's body then tells it from the print."""
+    inks = [*fields["azul_base"].values(), *fields["pavilion_base"].values(), (245, 245, 245), (25, 25, 25)]
+
+    def ink() -> tuple[int, int, int]:
+        if rng.random() < 0.7:
+            return tuple(int(c) for c in inks[int(rng.integers(len(inks)))])
+        return tuple(int(c) for c in rng.integers(0, 256, 3))
+
+    field = ink()
+    contrasting = [c for c in inks if abs(_luma(c) - _luma(field)) > 70] or [(245, 245, 245), (25, 25, 25)]
+    band, ornament = (tuple(int(v) for v in contrasting[int(rng.integers(len(contrasting)))]) for _ in range(2))
+    fields["disc"] = (field, band, ornament)
+    fields["disc_motif"] = str(rng.choice(DISC_MOTIFS))
+    fields["joker"] = str(rng.choice(JOKER_STYLES))
+
+    def light() -> tuple[int, int, int]:
+        level = rng.uniform(175, 250)
+        return tuple(int(np.clip(round(level + t), 0, 255)) for t in rng.uniform(-25, 25, 3))
+
+    fields["card"] = light()
+    fields["pav_card"] = light()
+    cells = fields["card"] if rng.random() < 0.4 else light()
+    fields["line_cell"], fields["floor_cell"] = cells, cells if rng.random() < 0.5 else light()
+    edge = tuple(int(c) for c in rng.integers(20, 140, 3))
+    fields["line_edge"], fields["floor_edge"] = edge, edge
+    if rng.random() < BLEND_CELL_FACE_SHARE:
+        fields["cell_face"] = str(rng.choice(["blue", "yellow", "red", "black", "white"]))
 
 #: Internal supersampling of small sprites and the pixel budget that caps it.
 SUPERSAMPLE = 4
@@ -526,6 +582,9 @@ def _paint_azul_first_player(img: np.ndarray, s: int, fam: Family) -> None:
 
 
 def _paint_azul_joker(img: np.ndarray, s: int, fam: Family) -> None:
+    if fam.joker != "wedges":
+        _paint_other_joker(img, s, fam)
+        return
     # Five pie wedges in the five tile colours (each with a hint of its pattern colour) ...
     c = (s / 2, s / 2)
     kinds = ("blue", "yellow", "red", "black", "white")
@@ -541,6 +600,31 @@ def _paint_azul_joker(img: np.ndarray, s: int, fam: Family) -> None:
     _poly(img, _star_points(c, 0.40 * s, 0.18 * s), (30, 30, 30))
     _poly(img, _star_points(c, 0.36 * s, 0.155 * s), GOLD)
     _poly(img, _star_points(c, 0.22 * s, 0.095 * s), (250, 252, 252))
+
+
+def _paint_other_joker(img: np.ndarray, s: int, fam: Family) -> None:
+    """A joker drawn otherwise (:attr:`Family.joker`): the five tile colours as stripes, as
+    quarters round a gold star, or as dots, on a dark or a light ground."""
+    kinds = ("blue", "yellow", "red", "black", "white")
+    rng = np.random.default_rng(_seed("joker", fam.name))
+    ground = (32, 30, 30) if rng.random() < 0.5 else (236, 238, 240)
+    img[:] = ground
+    if fam.joker == "stripes":
+        for k, kind in enumerate(kinds):
+            y0 = s * (0.1 + 0.16 * k)
+            _poly(img, np.array([(0.08 * s, y0), (0.92 * s, y0), (0.92 * s, y0 + 0.11 * s), (0.08 * s, y0 + 0.11 * s)]),
+                  fam.azul_base[kind])
+    elif fam.joker == "quarters":
+        for k, kind in enumerate(kinds[:4]):
+            x0, y0 = (k % 2) * s / 2, (k // 2) * s / 2
+            _poly(img, np.array([(x0, y0), (x0 + s / 2, y0), (x0 + s / 2, y0 + s / 2), (x0, y0 + s / 2)]),
+                  fam.azul_base[kind])
+        _poly(img, _star_points((s / 2, s / 2), 0.3 * s, 0.14 * s, 8), GOLD)
+    else:
+        for k, kind in enumerate(kinds):
+            a = math.radians(-90 + 72 * k)
+            _circle(img, (s / 2 + 0.3 * s * math.cos(a), s / 2 + 0.3 * s * math.sin(a)), 0.14 * s, fam.azul_base[kind])
+        _circle(img, (s / 2, s / 2), 0.1 * s, GOLD)
 
 
 def _paint_azul_yellow_b(img: np.ndarray, s: int, fam: Family) -> None:
@@ -902,6 +986,7 @@ def _azul_board(name: str, w: int, h: int, fam: Family) -> np.ndarray:
             p = _slot_px(layout, f"line.{r}.{i}", w, h)
             rim = max(1, int(round(0.004 * u)))
             _poly(img, p, fam.line_cell)
+            _cell_face(img, p, fam)
             _poly(img, _inset(p, rim / 2), fam.line_edge, rim)  # the rim is printed inside the square
         p = _slot_px(layout, f"line.{r}.0", w, h)
         yc = (p[0][1] + p[2][1]) / 2
@@ -981,7 +1066,16 @@ def _azul_wall(img: np.ndarray, layout: Layout, w: int, h: int, colored: bool, f
                        fam.wall_print)
             else:
                 _poly(img, p, fam.grey_cell)
+                _cell_face(img, p, fam)
                 _poly(img, p, _shade(fam.grey_cell, 0.25), max(1, int(round(0.002 * w))))
+
+
+def _cell_face(img: np.ndarray, p: np.ndarray, fam: Family) -> None:
+    """A plain cell ``p`` printed with :attr:`Family.cell_face`'s tile face, where the family has one."""
+    if fam.cell_face:
+        side = max(4, int(round(p[1][0] - p[0][0])))
+        tile, _ = tile_sprite("azul", fam.cell_face, side, fam.name)
+        _paste(img, tile[..., :3], p[0][0], p[0][1], p[2][0], p[2][1], fam.wall_print)
 
 
 def _azul_floor(img: np.ndarray, layout: Layout, w: int, h: int, fam: Family) -> None:
@@ -989,6 +1083,7 @@ def _azul_floor(img: np.ndarray, layout: Layout, w: int, h: int, fam: Family) ->
         slot = layout[f"floor.{i}"]
         p = _slot_px(layout, slot.id, w, h)
         _poly(img, p, fam.floor_cell)
+        _cell_face(img, p, fam)
         rim = max(1, int(round(0.003 * w)))
         _poly(img, _inset(p, rim / 2), fam.floor_edge, rim)
         if slot.number is not None:  # the penalty printed above the cell
@@ -1207,6 +1302,8 @@ def factory_sprite(size_px: int, family_name: str = "classic", game: str = "azul
     if not isinstance(size_px, (int, np.integer)) or size_px < 4:
         raise ValueError(f"size_px must be an integer >= 4, not {size_px!r}")
     size_px = int(size_px)
+    if family(family_name).disc_motif:
+        return _undesigned_disc(size_px, family_name)
     if game == "pavilion":
         return _banded_disc(size_px, family_name)
     field, band, ornament = family(family_name).disc
@@ -1263,6 +1360,67 @@ def factory_sprite(size_px: int, family_name: str = "classic", game: str = "azul
     _circle(img, c, R * float(design.uniform(0.06, 0.12)), ink)
     return _display_sprite(img, size_px)
 
+
+
+def _undesigned_disc(size_px: int, family_name: str) -> np.ndarray:
+    """A display no one designed (:attr:`Family.disc_motif`): a field of any colour, perhaps a
+    rim and a ring of small marks, and a medallion of one of a tile's motifs (a star, a
+    snowflake, a lattice, rings, rays) or four tile faces printed flat, a tile's size, in the
+    middle where the tiles lie."""
+    fam = family(family_name)
+    field, band, ornament = fam.disc
+    design = np.random.default_rng(_seed("disc-design", family_name))
+    k = max(1, min(SUPERSAMPLE, 1024 // size_px))
+    s = size_px * k
+    c = (s / 2, s / 2)
+    R = s / 2
+    img = _paper(s, s, field, _seed("factory", size_px, family_name), mottle=4.0)
+    if design.random() < 0.6:
+        _circle(img, c, R * 0.985, band, max(1, int(round(R * design.uniform(0.02, 0.07)))))
+    if design.random() < 0.5:
+        marks, at, dot = int(design.integers(8, 25)), design.uniform(0.72, 0.88), design.random() < 0.5
+        for i in range(marks):
+            a = 2 * math.pi * i / marks
+            p = (c[0] + R * at * math.cos(a), c[1] + R * at * math.sin(a))
+            if dot:
+                _circle(img, p, R * 0.04, ornament)
+            else:
+                _poly(img, _star_points(p, R * 0.07, R * 0.03, 5, math.degrees(a)), ornament)
+    m = R * float(design.uniform(0.35, 0.8))
+    line = max(1, int(round(R * design.uniform(0.02, 0.05))))
+    filled = design.random() < 0.5
+    motif = fam.disc_motif
+    if motif == "star":
+        pts = _star_points(c, m, m * design.uniform(0.45, 0.75), int(design.integers(5, 11)), design.uniform(0, 360))
+        _poly(img, pts, band, -1 if filled else line)
+    elif motif == "snowflake":
+        _paint_snowflake(img, c, m, band, line)
+    elif motif == "lattice":
+        step = m / float(design.integers(2, 5))
+        for t in np.arange(-m, m + 1e-6, step):
+            h = math.sqrt(max(m * m - t * t, 0.0))
+            _line(img, (c[0] + t, c[1] - h), (c[0] + t, c[1] + h), band, line)
+            _line(img, (c[0] - h, c[1] + t), (c[0] + h, c[1] + t), band, line)
+    elif motif == "rings":
+        for j in range(int(design.integers(2, 5))):
+            _circle(img, c, m * (1 - 0.28 * j), band if j % 2 == 0 else ornament, line)
+    elif motif == "rays":
+        rays = int(design.integers(6, 13)) * 2
+        for i in range(rays):
+            a, w = 2 * math.pi * i / rays, math.pi / rays * 0.9
+            tip = m * (1.0 if i % 2 == 0 else 0.7)
+            _poly(img, np.array([c, (c[0] + m * 0.2 * math.cos(a - w), c[1] + m * 0.2 * math.sin(a - w)),
+                                 (c[0] + tip * math.cos(a), c[1] + tip * math.sin(a)),
+                                 (c[0] + m * 0.2 * math.cos(a + w), c[1] + m * 0.2 * math.sin(a + w))]),
+                  band if i % 2 == 0 else ornament)
+    else:  # four tile faces printed flat where the tiles lie: only a tile's body tells them apart
+        side = max(4, int(round(s / 3.6 * design.uniform(0.8, 1.0))))
+        kinds = ("blue", "yellow", "red", "black", "white")
+        for j, (dx, dy) in enumerate(((-1, -1), (1, -1), (-1, 1), (1, 1))):
+            face = _azul_face(kinds[int(design.integers(len(kinds)))], side, fam)[..., :3].astype(np.float32)
+            x0, y0 = int(round(c[0] + dx * side * 0.55 - side / 2)), int(round(c[1] + dy * side * 0.55 - side / 2))
+            img[y0:y0 + side, x0:x0 + side] = face
+    return _display_sprite(img, size_px)
 
 
 def _banded_disc(size_px: int, family_name: str) -> np.ndarray:
@@ -1380,8 +1538,10 @@ def _texture(index: int, n: int) -> np.ndarray:
         img = np.empty((n, n, 3), np.float32)
         img[:] = (62, 60, 58)
         img *= (1.0 + 0.08 * _periodic_noise(rng, n, n / 10, n / 10) + 0.04 * _periodic_noise(rng, n, 1.5, 1.5))[..., None]
-    else:
+    elif index in PRINTED_CLOTHS:
         img = _printed_cloth(rng, n, ("flowers", "checks", "swirls")[index - 6])
+    else:
+        img = _tile_ink_cloth(rng, n, index == TILE_CLOTHS[0])
     return np.clip(img + 0.5, 0, 255).astype(np.uint8)
 
 
@@ -1422,12 +1582,36 @@ def _printed_cloth(rng: np.random.Generator, n: int, motif: str) -> np.ndarray:
     return img
 
 
+def _tile_ink_cloth(rng: np.random.Generator, n: int, gingham: bool) -> np.ndarray:
+    """A cloth printed in the tiles' own inks (``n`` px spans 45 cm): a gingham of a tile's size
+    in one of them on white, or squares a tile's size in several, scattered and turned."""
+    inks = [AZUL_BASE[k] for k in ("blue", "yellow", "red", "black", "white")]
+    img = _cloth(rng, n, (236, 238, 240), 0.06, max(2, n // 170), 0.03)
+    mm = n / 450.0
+    if gingham:
+        period = rng.uniform(16, 26) * mm
+        ink = np.array(inks[int(rng.integers(len(inks)))], np.float32)
+        ys, xs = np.mgrid[0:n, 0:n].astype(np.float32)
+        t = (0.5 * ((np.floor(xs / period) % 2 == 0).astype(np.float32)
+                    + (np.floor(ys / period) % 2 == 0).astype(np.float32)))[..., None]
+        return img * (1 - t) + ink * t
+    for _ in range(int(n * n / (rng.uniform(35, 60) * mm) ** 2)):
+        c, side, turn = rng.uniform(0, n, 2), rng.uniform(14, 22) * mm, rng.uniform(0, math.pi / 2)
+        corners = [(c[0] + side / math.sqrt(2) * math.cos(turn + j * math.pi / 2),
+                    c[1] + side / math.sqrt(2) * math.sin(turn + j * math.pi / 2)) for j in range(4)]
+        _poly(img, np.array(corners), inks[int(rng.integers(len(inks)))])
+    return img
+
+
 #: Number of table surfaces: light wood, dark wood, green felt, grey cloth, white tablecloth, slate,
-#: and cloths printed with flowers, checks or swirls (:func:`_printed_cloth`).
-TABLE_TEXTURES = 9
+#: cloths printed with flowers, checks or swirls (:func:`_printed_cloth`), and cloths printed in
+#: the tiles' own inks (:func:`_tile_ink_cloth`).
+TABLE_TEXTURES = 11
 #: The printed cloths: every blend may be seen on them (training's many worlds), no named family
 #: is yet (their scenes are the tests' and benches'; finding boards on such a cloth is not done).
 PRINTED_CLOTHS = (6, 7, 8)
+#: The cloths printed in tile inks: only blends printed as no one designed them are seen on them.
+TILE_CLOTHS = (9, 10)
 
 
 @lru_cache(maxsize=32)

@@ -281,7 +281,8 @@ def test_a_blend_mixes_its_sources_and_is_the_same_every_time():
     blend = art.family(name)
     assert blend == art.family(name) and blend.name == name
     assert blend.patterns in {art.FAMILIES[s].patterns for s in sources}
-    assert set(blend.tables) == {t for s in sources for t in art.FAMILIES[s].tables} | set(art.PRINTED_CLOTHS)
+    own_tables = {t for s in sources for t in art.FAMILIES[s].tables} | set(art.PRINTED_CLOTHS)
+    assert set(blend.tables) == own_tables | (set(art.TILE_CLOTHS) if blend.disc_motif else set())
     for colour in ("blue", "yellow", "red", "black", "white"):
         mixed = np.array(blend.azul_base[colour], float)
         own = np.array([art.FAMILIES[s].azul_base[colour] for s in sources] + [art.REAL_AZUL_INKS[colour]], float)
@@ -313,6 +314,38 @@ def test_some_blends_draw_what_no_source_decides_freely():
     plain = dataclasses.replace(turned, print_turn=0.0)
     assert not np.array_equal(art._azul_board("azul-colored", 200, 200, turned),
                               art._azul_board("azul-colored", 200, 200, plain))
+
+
+def test_some_blends_are_printed_as_no_one_designed_them():
+    """A share of the blends print their displays, cards and jokers as no one designed them: a
+    display of any field with a tile's motif or flat tile faces where the tiles lie, cloths in
+    tile inks. The named families keep their own designs."""
+    sources = tuple(art.FAMILIES)
+    blends = [art.family(art.blend_name(k, sources)) for k in range(200)]
+    undesigned = [b for b in blends if b.disc_motif]
+    assert 0.25 < len(undesigned) / len(blends) < 0.55
+    assert {b.disc_motif for b in undesigned} == set(art.DISC_MOTIFS)
+    assert {b.joker for b in undesigned} == set(art.JOKER_STYLES)
+    assert 0.15 < sum(bool(b.cell_face) for b in undesigned) / len(undesigned) < 0.6
+    faced = next(b for b in undesigned if b.cell_face)
+    plain = dataclasses.replace(faced, cell_face="")
+    for side in ("azul-colored", "azul-grey"):  # pattern lines, floor and the grey wall carry the face
+        assert np.abs(art._azul_board(side, 300, 300, faced) - art._azul_board(side, 300, 300, plain)).mean() > 1
+    assert all(set(art.TILE_CLOTHS) <= set(b.tables) for b in undesigned)
+    assert all(not set(art.TILE_CLOTHS) & set(b.tables) for b in blends if not b.disc_motif)
+    assert all(f.disc_motif == "" and f.joker == "wedges" for f in art.FAMILIES.values())
+    assert min(art._luma(b.disc[0]) for b in undesigned) < 60 < 180 < max(art._luma(b.disc[0]) for b in undesigned)
+    for motif in art.DISC_MOTIFS:
+        blend = next(b for b in undesigned if b.disc_motif == motif)
+        disc = art.factory_sprite(64, blend.name)
+        assert disc.shape == (64, 64, 4) and disc[32, 32, 3] == 255 and disc[0, 0, 3] == 0
+        inside = disc[16:48, 16:48, :3].reshape(-1, 3).astype(float)
+        assert inside.std(axis=0).max() > 15  # a medallion, not a bare field
+        assert np.array_equal(art.factory_sprite(64, blend.name, game="pavilion"), disc)
+    other = next(b for b in undesigned if b.joker != "wedges")
+    joker = art._azul_face("joker", 32, other)
+    assert joker.shape == (32, 32, 4)
+    assert np.abs(joker.astype(int) - art._azul_face("joker", 32, dataclasses.replace(other, joker="wedges"))).mean() > 20
 
 
 def test_a_hue_turn_keeps_greys_and_moves_colours():
