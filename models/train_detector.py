@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train import export_onnx, one_cycle, run_jobs, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
 
 #: Bumped whenever the architecture, the input contract or the training data change.
-VERSION = "2.2.0"
+VERSION = "2.3.0"
 
 
 def _samples_job(job: tuple[int, int], edge_light_share: float = 0.0, families: tuple[str, ...] = ("classic",),
