@@ -31,7 +31,7 @@ import numpy as np
 from azulcam.models.train import build_model, export_onnx, figures, one_cycle, print_figures, run_jobs, write_model_files
 
 #: Bumped whenever the architecture, the input contract or the training data change.
-VERSION = "1.5.0"
+VERSION = "1.6.0"
 
 
 def _reader_job(job: tuple[int, int], families: tuple[str, ...], reference_share: float, full_hd_share: float,
