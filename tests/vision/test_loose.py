@@ -111,6 +111,36 @@ def test_the_centre_holds_no_more_than_the_emptied_displays_left():
     assert within_leftovers(2, full[:12] + centre, held[:12] + read) == held[:12] + read
 
 
+def test_the_marker_is_found_where_nothing_was_read_as_it(monkeypatch):
+    """The first-player marker is always in the centre or with a player: where nothing is read as
+    it, the loose tile off the displays that the reading model takes for it most is it, unsurely,
+    where the model gives it at least MARKER_SOMEWHERE; never a display's tile."""
+    from azulcam.vision import analyze
+    from azulcam.vision.analyze import MARKER_SOMEWHERE, Loose, marker_somewhere
+
+    o = np.zeros((4, 2))
+    loose = [Loose(o, "factories.0", "white", 0.9), Loose(o + 1, "center", "blue", 0.8), Loose(o + 2, "center", "white", 0.6)]
+    named = [("white", 0.9), ("blue", 0.8), ("white", 0.6)]
+    kinds = [None, "blue", "white", "first_player"]
+    seen = []
+
+    def likely(patches, classifier, game, without=()):
+        seen.append(len(patches))
+        return np.array([[0.0, 0.99, 0.0, 0.01], [0.0, 0.0, 0.8, marker]]), kinds
+
+    monkeypatch.setattr(analyze, "loose_patches", lambda image, outlines, boards: outlines)
+    monkeypatch.setattr(analyze, "reader_loose_likely", likely)
+    marker = 0.2
+    out = marker_somewhere(None, "azul", [], loose, named, [], None)
+    assert out == [("white", 0.9), ("blue", 0.8), ("first_player", 0.2)] and seen == [2]  # the display's tile is not asked
+    marker = MARKER_SOMEWHERE / 2  # too unlikely: the marker may lie under a hand
+    assert marker_somewhere(None, "azul", [], loose, named, [], None) == named
+    # A floor slot or a loose tile read as the marker: nothing is asked.
+    assert marker_somewhere(None, "azul", [("first_player", 0.95)], loose, named, [], None) == named
+    with_marker = named[:2] + [("first_player", 0.7)]
+    assert marker_somewhere(None, "azul", [], loose, with_marker, [], None) == with_marker and seen == [2, 2]
+
+
 def test_a_display_is_read_once_by_the_classifier_or_by_the_detector():
     from azulcam.vision.analyze import Loose, settled_displays
 
