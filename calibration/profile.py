@@ -177,10 +177,16 @@ def _placement(board: BoardModel, player: int | None) -> BoardPlacement:
 # --------------------------------------------------------------------------- the format's model
 
 
-def _convex(corners: list[list[float]]) -> list[list[float]]:
-    """Refuses corners that outline no board: a quadrilateral that is not convex, or has no area."""
+def outlines_a_board(corners: Any) -> bool:
+    """Whether four corners (pixels) can outline a board: finite, convex and with an area (a fit can
+    fold over itself, or shrink to a line)."""
     quad = np.array(corners, np.float32)
-    if abs(cv2.contourArea(quad)) < 1.0 or not cv2.isContourConvex(quad):
+    return bool(np.isfinite(quad).all() and abs(cv2.contourArea(quad)) >= 1.0 and cv2.isContourConvex(quad))
+
+
+def _convex(corners: list[list[float]]) -> list[list[float]]:
+    """Refuses corners that outline no board (:func:`outlines_a_board`)."""
+    if not outlines_a_board(corners):
         raise PydanticCustomError("not_convex", "no convex outline with an area")
     return corners
 

@@ -1545,6 +1545,17 @@ def _texture(index: int, n: int) -> np.ndarray:
     return np.clip(img + 0.5, 0, 255).astype(np.uint8)
 
 
+def _gingham(img: np.ndarray, period: float, ink, strength: float) -> np.ndarray:
+    """A gingham on a square cloth ``img``: bands of ``ink`` ``period`` pixels wide crossing,
+    ``strength`` of it where one band lies, twice that where two cross."""
+    n = img.shape[0]
+    ys, xs = np.mgrid[0:n, 0:n].astype(np.float32)
+    band_x = (np.floor(xs / period) % 2 == 0).astype(np.float32)
+    band_y = (np.floor(ys / period) % 2 == 0).astype(np.float32)
+    t = (strength * (band_x + band_y))[..., None]
+    return img * (1 - t) + np.array(ink, np.float32) * t
+
+
 def _printed_cloth(rng: np.random.Generator, n: int, motif: str) -> np.ndarray:
     """A printed tablecloth (``n`` px spans 45 cm): flowers, checks or swirls about a tile's size,
     in strong colours that a tile may have too. Real tables are covered so; only a tile's body
@@ -1553,14 +1564,8 @@ def _printed_cloth(rng: np.random.Generator, n: int, motif: str) -> np.ndarray:
     img = _cloth(rng, n, field, 0.06, max(2, n // 170), 0.03)
     inks = [tuple(int(c) for c in rng.integers(20, 200, 3)) for _ in range(3)]
     mm = n / 450.0  # pixels per millimetre of the cloth
-    if motif == "checks":  # gingham: bands of one ink crossing, darker where they cross
-        period = rng.uniform(18, 36) * mm
-        ys, xs = np.mgrid[0:n, 0:n].astype(np.float32)
-        band_x = (np.floor(xs / period) % 2 == 0).astype(np.float32)
-        band_y = (np.floor(ys / period) % 2 == 0).astype(np.float32)
-        t = (0.45 * (band_x + band_y))[..., None]
-        img = img * (1 - t) + np.array(inks[0], np.float32) * t
-        return img
+    if motif == "checks":
+        return _gingham(img, rng.uniform(18, 36) * mm, inks[0], 0.45)
     count = int(n * n / (rng.uniform(30, 60) * mm) ** 2)
     for _ in range(count):
         c = rng.uniform(0, n, 2)
@@ -1590,11 +1595,7 @@ def _tile_ink_cloth(rng: np.random.Generator, n: int, gingham: bool) -> np.ndarr
     mm = n / 450.0
     if gingham:
         period = rng.uniform(16, 26) * mm
-        ink = np.array(inks[int(rng.integers(len(inks)))], np.float32)
-        ys, xs = np.mgrid[0:n, 0:n].astype(np.float32)
-        t = (0.5 * ((np.floor(xs / period) % 2 == 0).astype(np.float32)
-                    + (np.floor(ys / period) % 2 == 0).astype(np.float32)))[..., None]
-        return img * (1 - t) + ink * t
+        return _gingham(img, period, inks[int(rng.integers(len(inks)))], 0.5)
     for _ in range(int(n * n / (rng.uniform(35, 60) * mm) ** 2)):
         c, side, turn = rng.uniform(0, n, 2), rng.uniform(14, 22) * mm, rng.uniform(0, math.pi / 2)
         corners = [(c[0] + side / math.sqrt(2) * math.cos(turn + j * math.pi / 2),

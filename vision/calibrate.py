@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ..calibration.profile import PROFILE_FORMAT, BoardPlacement, board_homography
+from ..calibration.profile import PROFILE_FORMAT, BoardPlacement, board_homography, outlines_a_board
 from .board_fit import BoardFit, BoardFitter, load_board_fitter
 from .outline import Gradients, outline_boards, outline_contrast, overlaps, register_outline, same_place
 from .register import FIT_LAYOUT_PROBABILITY, fit_board, without_ipp
@@ -229,13 +229,13 @@ def _outlined(grad: Gradients, grey: np.ndarray, fits: list[BoardFit], starts: l
 
     def add(matches: list[Match]) -> None:
         for m in sorted(matches, key=lambda m: -m.score):
-            if _convex(m.corners) and not any(overlaps(m.corners, o.corners) for o in [*taken, *found]):
+            if outlines_a_board(m.corners) and not any(overlaps(m.corners, o.corners) for o in [*taken, *found]):
                 found.append(m)
 
     modelled: list[Match] = []
     places: list[list[Match]] = []  # the model's fits of this layout, grouped by place
     for f in fits:
-        if f.probability(layout) >= FIT_LAYOUT_PROBABILITY and _convex(f.corners):
+        if f.probability(layout) >= FIT_LAYOUT_PROBABILITY and outlines_a_board(f.corners):
             fit = Match(f.corners, layout, outline_contrast(grad, f.corners, layout))
             group = next((g for g in places if same_place(g[0].corners, f.corners, 0.05)), None)
             if group is None:
@@ -248,7 +248,7 @@ def _outlined(grad: Gradients, grey: np.ndarray, fits: list[BoardFit], starts: l
         # (a fit some centimetres off, on a board partly covered).
         best = max(group, key=lambda m: m.score)
         outlined = register_outline(grad, best.corners, layout)
-        if outlined is not None and outlined.contrast > best.score and _convex(outlined.corners):
+        if outlined is not None and outlined.contrast > best.score and outlines_a_board(outlined.corners):
             best = Match(outlined.corners, layout, outlined.contrast)
         if best.score >= MODEL_CONTRAST:
             modelled.append(best)
@@ -267,12 +267,6 @@ def _outlined(grad: Gradients, grey: np.ndarray, fits: list[BoardFit], starts: l
             add([Match(f.corners, layout, f.contrast)
                  for f in outline_boards(grad, places, layout, min_promise=-1.0)])
     return sorted(found, key=lambda m: -m.score)
-
-
-def _convex(corners: np.ndarray) -> bool:
-    """Whether four corners can be a board's: finite and convex (a fit can fold over itself)."""
-    quad = np.asarray(corners, np.float32)
-    return bool(np.isfinite(quad).all() and cv2.isContourConvex(quad))
 
 
 def _facing_out(boards: list[Match], others: list[Match]) -> list[Match]:
@@ -301,7 +295,7 @@ def _refined(image: np.ndarray, grad: Gradients, match: Match, fitter: BoardFitt
     the same board and lines up at least as well (:func:`~azulcam.vision.outline.outline_contrast`):
     on a printing it knows, the model's fit is the finer."""
     reg = fit_board(image, match.corners, match.layout, keeps_shape=False, fitter=fitter)
-    if reg.aligned and _convex(reg.corners) and same_place(reg.corners, match.corners, 0.05) \
+    if reg.aligned and outlines_a_board(reg.corners) and same_place(reg.corners, match.corners, 0.05) \
             and outline_contrast(grad, reg.corners, match.layout) >= match.score - REFIT_SLACK:
         return Match(reg.corners, match.layout, match.score)
     return match
