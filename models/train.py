@@ -154,6 +154,16 @@ def build_model(classes: int, channels: int = 3, width: float = 1.0):
     return TileNet()
 
 
+def separable(cin: int, cout: int, dilation: int = 1, stride: int = 1) -> list:
+    """A depthwise-separable block (3 x 3 depthwise, dilated and strided as asked, then 1 x 1), each
+    convolution with batch norm and ReLU: the fully convolutional models' building block."""
+    from torch import nn
+
+    return [nn.Conv2d(cin, cin, 3, stride=stride, padding=dilation, dilation=dilation, groups=cin, bias=False),
+            nn.BatchNorm2d(cin), nn.ReLU(inplace=True),
+            nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+
 def augment(x, gen):
     """Light augmentation of a float NHWC batch (0..255): a random quarter turn and flip (the
     patch's orientation follows the tile's, which may be any), a brightness and a contrast

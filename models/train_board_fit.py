@@ -31,7 +31,7 @@ import numpy as np
 from azulcam.progress import Progress
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import export_onnx, one_cycle, run_jobs, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
+from train import export_onnx, one_cycle, run_jobs, separable, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
 
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "1.0.0"
@@ -82,11 +82,6 @@ def build_model(kinds: int):
     cell its shift and the log of its expected error."""
     import torch
     from torch import nn
-
-    def separable(cin: int, cout: int, dilation: int = 1, stride: int = 1) -> list[nn.Module]:
-        return [nn.Conv2d(cin, cin, 3, stride=stride, padding=dilation, dilation=dilation, groups=cin, bias=False),
-                nn.BatchNorm2d(cin), nn.ReLU(inplace=True),
-                nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
     class BoardFitNet(nn.Module):
         def __init__(self) -> None:

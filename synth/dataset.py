@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from ..calibration.layouts import load_layout
-from ..calibration.profile import Profile, board_homography, to_image
+from ..calibration.profile import Profile, board_homography, outlines_a_board, to_image
 from ..engine.players import make_player
 from ..engine.record import play_game, replay
 from ..vision import crops, light
@@ -388,3 +388,31 @@ def board_fit_samples(image: np.ndarray, truth: dict[str, Any], rng: np.random.G
                                np.zeros(0, np.int64), np.zeros(0, np.int64))
     return BoardFitSamples(np.stack(views), np.stack(shifts), np.array(kinds, np.int64), np.array(turns, np.int64))
 
+
+
+# --------------------------------------------------------------------------- board-finding frames
+
+
+def board_finder_frame(image: np.ndarray, truth: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """A scene as the board-finding model sees it: the photo shrunk as at inference
+    (:func:`board_finder.network_input`, unpadded), and its targets at that size (2 x H x W uint8,
+    0 or 255): every board's card (the players' and the scoring board, where they lie under a hand
+    too), and its core (:func:`board_finder.core_outline`)."""
+    from ..vision import board_finder
+
+    scale = board_finder.input_scale(image.shape)
+    h, w = image.shape[:2]
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    frame = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    profile = truth["profile"]
+    placements = list(profile["boards"]) + ([profile["scoring_board"]] if profile["scoring_board"] else [])
+    masks = np.zeros((2, size[1], size[0]), np.uint8)
+    shift = 4  # sub-pixel corners for fillPoly (a sixteenth of a pixel)
+    for p in placements:
+        corners = np.asarray(p["corners"], np.float64)
+        if not outlines_a_board(corners) or np.abs(corners).max() > 20 * max(h, w):
+            continue  # a board reaching behind the camera: its corners project nowhere it lies
+        for k, outline in enumerate((corners, board_finder.core_outline(corners))):
+            at = ((outline + 0.5) * scale - 0.5) * (1 << shift)
+            cv2.fillPoly(masks[k], [np.round(at).astype(np.int32)], 255, lineType=cv2.LINE_8, shift=shift)
+    return frame, masks

@@ -1,7 +1,8 @@
 """Finding the boards without a profile: ``azulcam calibrate``.
 
 1. :func:`board_candidates`: convex quadrilaterals among the image's edges, large enough to
-   be a board; the board-fitting model (:mod:`board_fit`, :func:`identify`) fits each as the
+   be a board, and where the board-finding model (:mod:`board_finder`) sees boards' cards in the
+   whole photo; the board-fitting model (:mod:`board_fit`, :func:`identify`) fits each as the
    board it may be: learned models propose;
 2. geometry decides (:mod:`outline`): each outline is fitted by the layout's printed slots,
    which every printing shares, and is a board where they line up on the photo's edges and not
@@ -24,6 +25,7 @@ import numpy as np
 
 from ..calibration.profile import PROFILE_FORMAT, BoardPlacement, board_homography, outlines_a_board
 from .board_fit import BoardFit, BoardFitter, load_board_fitter
+from .board_finder import BoardFinder, load_board_finder
 from .outline import Gradients, outline_boards, outline_contrast, overlaps, register_outline, same_place
 from .register import FIT_LAYOUT_PROBABILITY, fit_board, without_ipp
 from .seek import seek_boards, table_view
@@ -108,11 +110,13 @@ def identify(image: np.ndarray, quads: list[np.ndarray], fitter: BoardFitter | N
 
 
 def find_boards(image: np.ndarray, game: str, players: int, side: str = "colored",
-                fitter: BoardFitter | None = None, least: int | None = None) -> tuple[list[Match], Match | None]:
+                fitter: BoardFitter | None = None, least: int | None = None, finder: BoardFinder | None = None
+                ) -> tuple[list[Match], Match | None]:
     """The players' boards (numbered: nearest the image's bottom first, then clockwise) and,
     for Summer Pavilion, the scoring board, the same in every process (OpenCV without IPP:
-    :func:`~azulcam.vision.register.without_ipp`): proposed by the board-fitting model
-    (``fitter``, by default the shipped one) and the photo's quadrilaterals, decided by their
+    :func:`~azulcam.vision.register.without_ipp`): proposed by the board-finding model
+    (``finder``) and the photo's quadrilaterals, fitted by the board-fitting model (``fitter``;
+    both by default the shipped ones), decided by their
     printed outlines (see the module's steps), in the photo shrunk to :data:`FIND_LONG_SIDE`.
     Raises :class:`CalibrationError` when fewer boards than players are found (than ``least``,
     where a photo may show only some of the boards)."""
@@ -121,7 +125,7 @@ def find_boards(image: np.ndarray, game: str, players: int, side: str = "colored
     small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     with without_ipp():
         boards, scoring = _find_boards(small, game, players, side, fitter or load_board_fitter(),
-                                       players if least is None else least)
+                                       finder or load_board_finder(), players if least is None else least)
     if scale == 1.0:
         return boards, scoring
     # Corners are pixel centres: a pixel of the smaller photo covers 1 / scale of the photo's.
@@ -167,12 +171,12 @@ def photo_profile(image: np.ndarray, game: str, players: int, options: dict | No
     return profile_json(image, game, boards, scoring, options)
 
 
-def _find_boards(image: np.ndarray, game: str, players: int, side: str, fitter: BoardFitter, least: int
-                 ) -> tuple[list[Match], Match | None]:
+def _find_boards(image: np.ndarray, game: str, players: int, side: str, fitter: BoardFitter, finder: BoardFinder,
+                 least: int) -> tuple[list[Match], Match | None]:
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape
     grad = Gradients.of(grey)
-    quads = board_candidates(grey, min_area=0.004 * h * w)
+    quads = finder.quads(image) + board_candidates(grey, min_area=0.004 * h * w)
     fits = identify(image, quads, fitter)
     # The model proposes (its fitted outlines, beside the raw ones); the boards' geometry decides.
     starts = [f.corners for f in fits] + quads
@@ -223,8 +227,9 @@ def _outlined(grad: Gradients, grey: np.ndarray, fits: list[BoardFit], starts: l
       (:data:`MODEL_CONTRAST`; fitted by their outlines where those line up better);
     - then, while fewer than ``wanted``, the boards the ``starts`` lead to by their outlines
       (:func:`~azulcam.vision.outline.outline_boards`);
-    - then, while still fewer, those sought on the table's plane beside the boards found
-      (:mod:`~azulcam.vision.seek`)."""
+    - then, while still fewer (or where some line up only faintly beside others that line up
+      surely: the better of the two stands), those sought on the table's plane beside the boards
+      found (:mod:`~azulcam.vision.seek`)."""
     found: list[Match] = []
 
     def add(matches: list[Match]) -> None:
@@ -255,6 +260,14 @@ def _outlined(grad: Gradients, grey: np.ndarray, fits: list[BoardFit], starts: l
     add(modelled)
     if len(found) < wanted:
         add([Match(f.corners, layout, f.contrast) for f in outline_boards(grad, starts, layout)])
+    # A board lining up only faintly where others line up surely may be a fit half a board off (a
+    # rough start on a board partly covered): it is sought again on the plane the sure ones fix,
+    # and the better of the two stands.
+    faint = [m for m in found if m.score < SURE_CONTRAST]
+    if not any(m.score >= SURE_CONTRAST for m in [*found, *taken]):
+        faint = []
+    if faint:
+        found[:] = [m for m in found if m.score >= SURE_CONTRAST]
     anchors = sorted([*found, *taken], key=lambda m: -m.score)
     if seek and len(found) < wanted and anchors:
         # The plane from every board that lines up surely (one board's, carried across the table,
@@ -264,8 +277,8 @@ def _outlined(grad: Gradients, grey: np.ndarray, fits: list[BoardFit], starts: l
         if view is not None:
             places = seek_boards(view, layout, [m.corners for m in anchors], wanted - len(found))
             # Few places, each where a board's print gathers: every one is fitted, however faint.
-            add([Match(f.corners, layout, f.contrast)
-                 for f in outline_boards(grad, places, layout, min_promise=-1.0)])
+            faint += [Match(f.corners, layout, f.contrast) for f in outline_boards(grad, places, layout, min_promise=-1.0)]
+    add(faint)
     return sorted(found, key=lambda m: -m.score)
 
 
