@@ -326,6 +326,24 @@ def training_parser(doc: str, scenes: int, val_scenes: int, epochs: int, batch: 
     return parser
 
 
+def add_hold_out(parser: argparse.ArgumentParser) -> None:
+    """``--hold-out F``: an art family no training scene is drawn in (:func:`families_held`)."""
+    parser.add_argument("--hold-out", default=None,
+                        help="an art family no training scene is drawn in; the held-out scenes are all of it")
+
+
+def families_held(parser: argparse.ArgumentParser, hold_out: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The families training scenes are drawn in (every family but ``hold_out``) and those the
+    held-out scenes are (``hold_out`` alone, or all of them); a family the renderer lacks is the
+    command line's error."""
+    from azulcam.synth.art import FAMILIES
+
+    if hold_out and hold_out not in FAMILIES:
+        parser.error(f"no art family {hold_out!r}: one of {', '.join(FAMILIES)}")
+    families = tuple(f for f in FAMILIES if f != hold_out)
+    return families, ((hold_out,) if hold_out else families)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = training_parser(__doc__, scenes=10000, val_scenes=500, epochs=16, batch=256, lr=3e-3)
     parser.add_argument("--edge-light-share", type=float, default=0.12,

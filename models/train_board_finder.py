@@ -33,7 +33,7 @@ import numpy as np
 from azulcam.progress import Progress
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import export_onnx, one_cycle, run_jobs, separable, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
+from train import add_hold_out, export_onnx, families_held, one_cycle, run_jobs, separable, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
 
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "1.0.0"
@@ -231,19 +231,14 @@ def proposal_figures(model, frames: list[np.ndarray], boards: list[list[tuple[np
 
 def main(argv: list[str] | None = None) -> int:
     parser = training_parser(__doc__, scenes=2400, val_scenes=150, epochs=16, batch=16, lr=4e-3)
-    parser.add_argument("--hold-out", default=None,
-                        help="an art family no training scene is drawn in; the held-out scenes are all of it")
+    add_hold_out(parser)
     parser.add_argument("--blend-share", type=float, default=0.5)
     parser.add_argument("--edge-light-share", type=float, default=0.2)
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "board_finder.onnx")
     args = parser.parse_args(argv)
-    from azulcam.synth.art import FAMILIES
     from azulcam.vision.board_finder import CORE, LONG_SIDE, STRIDE
 
-    if args.hold_out and args.hold_out not in FAMILIES:
-        parser.error(f"no art family {args.hold_out!r}: one of {', '.join(FAMILIES)}")
-    families = tuple(f for f in FAMILIES if f != args.hold_out)
-    held = (args.hold_out,) if args.hold_out else families
+    families, held = families_held(parser, args.hold_out)
     started = time.perf_counter()
     # Seeds: training scenes from seed*100000 + 50001.., held-out from seed*100000 + 95000.. (disjoint
     # from each other and from the other models').

@@ -31,7 +31,7 @@ import numpy as np
 from azulcam.progress import Progress
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import export_onnx, one_cycle, run_jobs, separable, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
+from train import add_hold_out, export_onnx, families_held, one_cycle, run_jobs, separable, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
 
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "1.0.0"
@@ -188,22 +188,17 @@ def held_out_figures(model, data, none: int, batch: int = 256) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = training_parser(__doc__, scenes=1600, val_scenes=120, epochs=12, batch=64, lr=3e-3)
-    parser.add_argument("--hold-out", default=None,
-                        help="an art family no training scene is drawn in; the held-out scenes are all of it")
+    add_hold_out(parser)
     parser.add_argument("--blend-share", type=float, default=0.5)
     parser.add_argument("--full-hd-share", type=float, default=0.4)
     parser.add_argument("--edge-light-share", type=float, default=0.2)
     parser.add_argument("--props-share", type=float, default=0.5)
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "board_fit.onnx")
     args = parser.parse_args(argv)
-    from azulcam.synth.art import FAMILIES
     from azulcam.synth.dataset import BoardFitSamples
     from azulcam.vision.board_fit import KINDS, MARGIN, SHIFT_SCALE, STRIDE, VIEW_PX
 
-    if args.hold_out and args.hold_out not in FAMILIES:
-        parser.error(f"no art family {args.hold_out!r}: one of {', '.join(FAMILIES)}")
-    families = tuple(f for f in FAMILIES if f != args.hold_out)
-    held = (args.hold_out,) if args.hold_out else families
+    families, held = families_held(parser, args.hold_out)
     shares = {"full_hd_share": args.full_hd_share, "edge_light_share": args.edge_light_share,
               "props_share": args.props_share}
     started = time.perf_counter()
