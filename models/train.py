@@ -310,6 +310,15 @@ def one_cycle(model, samples: int, args: argparse.Namespace):
     return optimizer, schedule, steps_per_epoch, torch.Generator().manual_seed(args.seed)
 
 
+def descend(optimizer, schedule, loss) -> None:
+    """One step of every training script: the gradients of ``loss``, a step of ``optimizer``,
+    then of its ``schedule``."""
+    optimizer.zero_grad(set_to_none=True)
+    loss.backward()
+    optimizer.step()
+    schedule.step()
+
+
 def training_parser(doc: str, scenes: int, val_scenes: int, epochs: int, batch: int, lr: float
                     ) -> argparse.ArgumentParser:
     """The command line every training script starts from (its description: ``doc``'s first
@@ -398,10 +407,7 @@ def main(argv: list[str] | None = None) -> int:
             x = augment(x_all[idx].float(), gen)
             logits = model(x)
             loss = torch.nn.functional.cross_entropy(logits, y_all[idx], weight=weights, label_smoothing=0.02)
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            optimizer.step()
-            schedule.step()
+            descend(optimizer, schedule, loss)
             total += float(loss.detach()) * len(idx)
             seen += len(idx)
             bar.advance()

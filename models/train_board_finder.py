@@ -33,7 +33,7 @@ import numpy as np
 from azulcam.progress import Progress
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import add_hold_out, export_onnx, families_held, one_cycle, run_jobs, separable, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
+from train import add_hold_out, descend, export_onnx, families_held, one_cycle, run_jobs, separable, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
 
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "1.0.0"
@@ -198,7 +198,6 @@ def recolour(x, gen):
 def proposal_figures(model, frames: list[np.ndarray], boards: list[list[tuple[np.ndarray, tuple[int, int]]]]) -> dict:
     """Held-out: of the boards seen whole, how many get a proposal (:func:`board_finder.quads_of`)
     with every corner within 5 % and 10 % of their diagonal, and how many proposals a photo gets."""
-    import cv2
     import torch
 
     from azulcam.vision import board_finder
@@ -208,8 +207,7 @@ def proposal_figures(model, frames: list[np.ndarray], boards: list[list[tuple[np
     with torch.no_grad():
         for frame, placed in zip(frames, boards):
             h, w = frame.shape[:2]
-            padded = cv2.copyMakeBorder(frame, 0, (-h) % board_finder.INPUT_MULTIPLE, 0,
-                                        (-w) % board_finder.INPUT_MULTIPLE, cv2.BORDER_CONSTANT, value=(0, 0, 0))
+            padded, _ = board_finder.network_input(frame)  # the frame is shrunk already: padded only
             maps = torch.sigmoid(model(torch.from_numpy(padded[None]).float()))[0].numpy()
             quads = board_finder.quads_of(*maps)
             proposals += len(quads)
@@ -276,10 +274,7 @@ def main(argv: list[str] | None = None) -> int:
             logits = model(x)
             loss = (torch.nn.functional.binary_cross_entropy_with_logits(logits, torch.from_numpy(t), reduction="none")
                     * weights).mean()
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            optimizer.step()
-            schedule.step()
+            descend(optimizer, schedule, loss)
             total += float(loss.detach()) * len(idx)
             seen += len(idx)
             bar.advance()

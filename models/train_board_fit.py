@@ -31,7 +31,7 @@ import numpy as np
 from azulcam.progress import Progress
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import add_hold_out, export_onnx, families_held, one_cycle, run_jobs, separable, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
+from train import add_hold_out, descend, export_onnx, families_held, one_cycle, run_jobs, separable, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
 
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "1.0.0"
@@ -233,10 +233,7 @@ def main(argv: list[str] | None = None) -> int:
             idx = order[i:i + args.batch]
             parts = losses(model, augment(views[idx].float(), gen), shifts[idx].float(), kinds[idx], turns[idx], none)
             loss = parts[0] + parts[1] + parts[2]
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            optimizer.step()
-            schedule.step()
+            descend(optimizer, schedule, loss)
             totals += [float(p.detach()) * len(idx) for p in parts]
             seen += len(idx)
             bar.advance()

@@ -32,7 +32,7 @@ import numpy as np
 from azulcam.progress import Progress
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import export_onnx, one_cycle, run_jobs, separable, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
+from train import descend, export_onnx, one_cycle, run_jobs, separable, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
 
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "2.3.0"
@@ -240,10 +240,7 @@ def main(argv: list[str] | None = None) -> int:
             idx = order[i:i + args.batch]
             x, t, w = augment(views[idx].float(), heat[idx].float(), weight[idx].float(), gen)
             loss = focal_loss(model(x), t, w)
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            optimizer.step()
-            schedule.step()
+            descend(optimizer, schedule, loss)
             total += float(loss.detach()) * len(idx)
             seen += len(idx)
             bar.advance()

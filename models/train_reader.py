@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from azulcam.models.train import build_model, export_onnx, figures, one_cycle, print_figures, run_jobs, write_model_files
+from azulcam.models.train import build_model, descend, export_onnx, figures, one_cycle, print_figures, run_jobs, write_model_files
 
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "1.6.0"
@@ -231,10 +231,7 @@ def main(argv: list[str] | None = None) -> int:
             if named.any():
                 loss = loss + torch.nn.functional.cross_entropy(logits[named, 1:], y[named] - 1, weight=weights,
                                                                 label_smoothing=0.02) * named.float().mean()
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            optimizer.step()
-            schedule.step()
+            descend(optimizer, schedule, loss)
             total += float(loss.detach()) * len(idx)
             seen += len(idx)
             bar.advance()

@@ -395,18 +395,16 @@ def board_fit_samples(image: np.ndarray, truth: dict[str, Any], rng: np.random.G
 
 def board_finder_frame(image: np.ndarray, truth: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     """A scene as the board-finding model sees it: the photo shrunk as at inference
-    (:func:`board_finder.network_input`, unpadded), and its targets at that size (2 x H x W uint8,
+    (:func:`board_finder.shrunk`), and its targets at that size (2 x H x W uint8,
     0 or 255): every board's card (the players' and the scoring board, where they lie under a hand
     too), and its core (:func:`board_finder.core_outline`)."""
     from ..vision import board_finder
 
-    scale = board_finder.input_scale(image.shape)
+    frame, scale = board_finder.shrunk(image)
     h, w = image.shape[:2]
-    size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    frame = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     profile = truth["profile"]
     placements = list(profile["boards"]) + ([profile["scoring_board"]] if profile["scoring_board"] else [])
-    masks = np.zeros((2, size[1], size[0]), np.uint8)
+    masks = np.zeros((2, *frame.shape[:2]), np.uint8)
     shift = 4  # sub-pixel corners for fillPoly (a sixteenth of a pixel)
     for p in placements:
         corners = np.asarray(p["corners"], np.float64)

@@ -61,15 +61,20 @@ def input_scale(shape: tuple[int, ...]) -> float:
     return LONG_SIDE / max(shape[:2])
 
 
-def network_input(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """The photo shrunk to :data:`LONG_SIDE` on its long side, padded at the bottom and right to a
-    multiple of :data:`INPUT_MULTIPLE` (black), as uint8 BGR; and the factor it was shrunk by."""
+def shrunk(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The photo shrunk to :data:`LONG_SIDE` on its long side, and the factor it was shrunk by."""
     scale = input_scale(image.shape)
     h, w = image.shape[:2]
-    size = (max(1, round(w * scale)), max(1, round(h * scale)))
-    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-    pad_h, pad_w = (-size[1]) % INPUT_MULTIPLE, (-size[0]) % INPUT_MULTIPLE
-    return cv2.copyMakeBorder(small, 0, pad_h, 0, pad_w, cv2.BORDER_CONSTANT, value=(0, 0, 0)), scale
+    return cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA), scale
+
+
+def network_input(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The photo :func:`shrunk`, padded at the bottom and right to a multiple of
+    :data:`INPUT_MULTIPLE` (black), as uint8 BGR; and the factor it was shrunk by."""
+    small, scale = shrunk(image)
+    h, w = small.shape[:2]
+    return cv2.copyMakeBorder(small, 0, (-h) % INPUT_MULTIPLE, 0, (-w) % INPUT_MULTIPLE, cv2.BORDER_CONSTANT,
+                              value=(0, 0, 0)), scale
 
 
 def _quad_of(points: np.ndarray) -> np.ndarray | None:

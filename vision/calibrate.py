@@ -263,10 +263,9 @@ def _outlined(grad: Gradients, grey: np.ndarray, fits: list[BoardFit], starts: l
     # A board lining up only faintly where others line up surely may be a fit half a board off (a
     # rough start on a board partly covered): it is sought again on the plane the sure ones fix,
     # and the better of the two stands.
-    faint = [m for m in found if m.score < SURE_CONTRAST]
-    if not any(m.score >= SURE_CONTRAST for m in [*found, *taken]):
-        faint = []
-    if faint:
+    faint: list[Match] = []
+    if any(m.score >= SURE_CONTRAST for m in [*found, *taken]):
+        faint = [m for m in found if m.score < SURE_CONTRAST]
         found[:] = [m for m in found if m.score >= SURE_CONTRAST]
     anchors = sorted([*found, *taken], key=lambda m: -m.score)
     if seek and len(found) < wanted and anchors:
