@@ -99,7 +99,8 @@ class Family:
     ``disc_motif`` is empty for a display printed as the game's are, or the motif of one no one
     designed (:data:`DISC_MOTIFS`); ``joker`` is the joker tile's drawing (:data:`JOKER_STYLES`);
     ``cell_face``, where set, the Azul tile whose face is printed, ``wall_print`` strong, on every
-    pattern-line, floor and grey wall cell."""
+    pattern-line, floor and grey wall cell. ``board_print``, where set, is the seed of a printing
+    of the boards no one designed (:mod:`printings`)."""
 
     name: str
     azul_base: dict[str, tuple[int, int, int]]
@@ -129,6 +130,7 @@ class Family:
     disc_motif: str = ""
     joker: str = "wedges"
     cell_face: str = ""
+    board_print: int = 0
 
 
 #: The art the renderer has always drawn: pale wall prints, glossy tiles, cream discs.
@@ -293,6 +295,10 @@ def _blend(name: str) -> Family:
         fields["print_turn"] = float(rng.uniform(-BLEND_PRINT_TURN, BLEND_PRINT_TURN))
     if rng.random() < BLEND_UNDESIGNED_SHARE:
         _undesigned(rng, fields)
+    # Drawn apart from the rest, so that a blend's other parts do not depend on it.
+    boards = np.random.default_rng([seed, 1])
+    if boards.random() < BLEND_FREE_BOARD_SHARE:
+        fields["board_print"] = int(boards.integers(1, 1 << 31))
     strength = float(rng.uniform(0.0, 1.0))  # one printing: its wall and its stars alike
     for key, (low, high) in BLEND_PRINT.items():
         fields[key] = low + strength * (high - low)
@@ -308,6 +314,8 @@ def _blend(name: str) -> Family:
 BLEND_UNDESIGNED_SHARE = 0.4
 DISC_MOTIFS = ("star", "snowflake", "lattice", "rings", "rays", "tiles")
 JOKER_STYLES = ("wedges", "stripes", "quarters", "dots")
+#: Share of blends whose boards are printed as no one designed them (:mod:`printings`).
+BLEND_FREE_BOARD_SHARE = 0.5
 #: Share of those whose plain cells (pattern lines, floor, grey wall) carry a tile's face.
 BLEND_CELL_FACE_SHARE = 0.35
 
@@ -1270,7 +1278,11 @@ def board_art(layout_name: str, px_per_mm: float, family_name: str = "classic") 
     Raises ValueError for an unknown side or family or a non-positive scale."""
     fam = family(family_name)
     w, h = sheet_size(layout_name, px_per_mm)
-    if layout_name.startswith("azul"):
+    if fam.board_print:
+        from . import printings  # it draws with this module's primitives
+
+        img = printings.board(layout_name, w, h, fam, fam.board_print)
+    elif layout_name.startswith("azul"):
         img = _azul_board(layout_name, w, h, fam)
     elif layout_name == "pavilion-scoring":
         img = _scoring_board(layout_name, w, h, fam)
