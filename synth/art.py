@@ -324,6 +324,17 @@ def _luma(colour) -> float:
     return 0.114 * colour[0] + 0.587 * colour[1] + 0.299 * colour[2]
 
 
+def any_colour(rng: np.random.Generator) -> tuple[int, int, int]:
+    """Any BGR colour, each channel drawn alike."""
+    return tuple(int(c) for c in rng.integers(0, 256, 3))  # type: ignore[return-value]
+
+
+def tinted_grey(rng: np.random.Generator, low: float, high: float, tint: float) -> tuple[int, int, int]:
+    """A grey of a level drawn from ``low`` to ``high``, each channel moved by up to ``tint``."""
+    level = rng.uniform(low, high)
+    return tuple(int(np.clip(round(level + t), 0, 255)) for t in rng.uniform(-tint, tint, 3))  # type: ignore[return-value]
+
+
 def _undesigned(rng: np.random.Generator, fields: dict) -> None:
     """A printing no one designed, drawn from the tiles' own inks and motifs at full strength:
     a display of any field colour (a tile's among them) with a medallion drawn from a tile's
@@ -334,7 +345,7 @@ def _undesigned(rng: np.random.Generator, fields: dict) -> None:
     def ink() -> tuple[int, int, int]:
         if rng.random() < 0.7:
             return tuple(int(c) for c in inks[int(rng.integers(len(inks)))])
-        return tuple(int(c) for c in rng.integers(0, 256, 3))
+        return any_colour(rng)
 
     field = ink()
     contrasting = [c for c in inks if abs(_luma(c) - _luma(field)) > 70] or [(245, 245, 245), (25, 25, 25)]
@@ -344,8 +355,7 @@ def _undesigned(rng: np.random.Generator, fields: dict) -> None:
     fields["joker"] = str(rng.choice(JOKER_STYLES))
 
     def light() -> tuple[int, int, int]:
-        level = rng.uniform(175, 250)
-        return tuple(int(np.clip(round(level + t), 0, 255)) for t in rng.uniform(-25, 25, 3))
+        return tinted_grey(rng, 175, 250, 25)
 
     fields["card"] = light()
     fields["pav_card"] = light()

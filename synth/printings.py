@@ -43,32 +43,18 @@ class CellStyle:
     inner: bool
 
 
-def _light(rng: np.random.Generator) -> tuple[int, int, int]:
-    level = rng.uniform(150, 252)
-    return tuple(int(np.clip(round(level + t), 0, 255)) for t in rng.uniform(-35, 35, 3))  # type: ignore[return-value]
-
-
-def _any(rng: np.random.Generator) -> tuple[int, int, int]:
-    return tuple(int(c) for c in rng.integers(0, 256, 3))  # type: ignore[return-value]
-
-
-def _dark(rng: np.random.Generator) -> tuple[int, int, int]:
-    level = rng.uniform(10, 110)
-    return tuple(int(np.clip(round(level + t), 0, 255)) for t in rng.uniform(-30, 30, 3))  # type: ignore[return-value]
-
-
 def _ink(rng: np.random.Generator, fam: art.Family) -> tuple[int, int, int]:
     """A colour a printer would use: a tile's ink (a share), a dark one, or any."""
     u = rng.random()
     if u < 0.35:
         inks = [*fam.azul_base.values(), *fam.pavilion_base.values()]
         return tuple(int(c) for c in inks[int(rng.integers(len(inks)))])  # type: ignore[return-value]
-    return _dark(rng) if u < 0.75 else _any(rng)
+    return art.tinted_grey(rng, 10, 110, 30) if u < 0.75 else art.any_colour(rng)
 
 
 def _card_colour(rng: np.random.Generator) -> tuple[int, int, int]:
     u = rng.random()
-    return _light(rng) if u < 0.7 else _any(rng) if u < 0.9 else _dark(rng)
+    return art.tinted_grey(rng, 150, 252, 35) if u < 0.7 else art.any_colour(rng) if u < 0.9 else art.tinted_grey(rng, 10, 110, 30)
 
 
 def _card(rng: np.random.Generator, h: int, w: int, colour: tuple[int, int, int], fam: art.Family) -> np.ndarray:
@@ -131,7 +117,7 @@ def _ornaments(img: np.ndarray, rng: np.random.Generator, fam: art.Family, count
     for _ in range(count):
         c = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
         r = float(rng.uniform(0.01, 0.06)) * w
-        colour = _ink(rng, fam) if rng.random() < 0.8 else _light(rng)
+        colour = _ink(rng, fam) if rng.random() < 0.8 else art.tinted_grey(rng, 150, 252, 35)
         thick = -1 if rng.random() < 0.6 else max(1, int(round(rng.uniform(0.002, 0.006) * w)))
         kind = rng.choice(["circle", "star", "diamond", "line", "word", "rect"])
         if kind == "circle":
@@ -156,7 +142,7 @@ def _ornaments(img: np.ndarray, rng: np.random.Generator, fam: art.Family, count
 def _style(rng: np.random.Generator, card: tuple[int, int, int], fam: art.Family) -> CellStyle:
     """One group's printing: a filled, outlined, ruled or bare look of its own."""
     u = rng.random()
-    fill = None if u < 0.3 else _light(rng) if u < 0.75 else card if u < 0.85 else _any(rng)
+    fill = None if u < 0.3 else art.tinted_grey(rng, 150, 252, 35) if u < 0.75 else card if u < 0.85 else art.any_colour(rng)
     edged = fill is None or fill == card or rng.random() < 0.7  # a space is always printed somehow
     return CellStyle(fill=fill, edge=_ink(rng, fam), edge_px=float(rng.uniform(0.001, 0.007)) if edged else 0.0,
                      inset=float(rng.choice([1.0, rng.uniform(0.8, 1.0)])),
@@ -207,7 +193,7 @@ def _azul(layout_name: str, w: int, h: int, fam: art.Family, rng: np.random.Gene
         return art._slot_px(layout, slot_id, w, h)
 
     def panel() -> tuple[int, int, int] | None:
-        return None if rng.random() < 0.6 else (_light(rng) if rng.random() < 0.6 else _any(rng))
+        return None if rng.random() < 0.6 else (art.tinted_grey(rng, 150, 252, 35) if rng.random() < 0.6 else art.any_colour(rng))
 
     track = [np.array([(x * w, y * h) for x, y in cell]) for cell in layout.track]
     if rng.random() < 0.85:
@@ -281,13 +267,13 @@ def _pavilion(layout_name: str, w: int, h: int, fam: art.Family, rng: np.random.
     _ornaments(img, rng, fam, int(rng.integers(0, 10)))
     if rng.random() < 0.6:  # something in each gap between the stars
         centre, outer = topo.star_center(0), [topo.star_center(s) for s in range(1, 7)]
-        colour, r = (_light(rng) if rng.random() < 0.5 else _ink(rng, fam)), float(rng.uniform(0.012, 0.03)) * w
+        colour, r = (art.tinted_grey(rng, 150, 252, 35) if rng.random() < 0.5 else _ink(rng, fam)), float(rng.uniform(0.012, 0.03)) * w
         for s in range(6):
             for a, b in ((centre, outer[s]), (outer[s], outer[(s + 1) % 6])):
                 art._circle(img, ((a[0] + b[0]) / 2 * w, (a[1] + b[1]) / 2 * h), r, colour)
     style = _style(rng, card, fam)
     strength = float(rng.uniform(*PRINT_STRENGTH))
-    grey = _light(rng) if rng.random() < 0.5 else _any(rng)
+    grey = art.tinted_grey(rng, 150, 252, 35) if rng.random() < 0.5 else art.any_colour(rng)
     numbers = rng.random() < 0.8
     number_ink = _ink(rng, fam)
     for i in range(topo.SPACES):
@@ -304,7 +290,7 @@ def _pavilion(layout_name: str, w: int, h: int, fam: art.Family, rng: np.random.
     corners = [art._slot_px(layout, c, w, h) for c in topo.CORNER_NAMES]
     _cells(img, corners, _style(rng, card, fam))
     if rng.random() < 0.5:  # the player's colour near the top
-        art._circle(img, (0.5 * w, 0.075 * h), float(rng.uniform(0.02, 0.04)) * w, _any(rng))
+        art._circle(img, (0.5 * w, 0.075 * h), float(rng.uniform(0.02, 0.04)) * w, art.any_colour(rng))
     return img
 
 
@@ -316,7 +302,7 @@ def _scoring(layout_name: str, w: int, h: int, fam: art.Family, rng: np.random.G
     nx, ny = max(3, int(round(w / cell))), max(3, int(round(h / cell)))
     cw, ch = w / nx, h / ny
     if rng.random() < 0.6:
-        art._poly(img, np.array([(cw, ch), (w - cw, ch), (w - cw, h - ch), (cw, h - ch)]), _any(rng))
+        art._poly(img, np.array([(cw, ch), (w - cw, ch), (w - cw, h - ch), (cw, h - ch)]), art.any_colour(rng))
     _ornaments(img, rng, fam, int(rng.integers(0, 8)))
     ring = [(i, 0) for i in range(nx)] + [(nx - 1, j) for j in range(1, ny)] + \
            [(i, ny - 1) for i in range(nx - 2, -1, -1)] + [(0, j) for j in range(ny - 2, 0, -1)]
