@@ -635,7 +635,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.demo == bool(args.source):
         raise BadInput("serve needs --demo, or --source (with --profile, or set up from the page on a first run)")
     data = Path(args.data).expanduser()
-    _port_free(args.host, args.port)
     classifier = _reading_model()
     locator, note = default_locator()
     if note:
@@ -667,6 +666,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise BadInput(str(exc)) from None
     except OSError as exc:
         raise BadInput(f"cannot use the data folder {data}: {exc.strerror}") from None
+    # The port last: what the user gave (source, profile, history) is judged first, and a port
+    # another program holds (the README's demo, say) is named only where all of that is right.
+    try:
+        _port_free(args.host, args.port)
+    except BadInput:
+        source.close()
+        history.shut()
+        raise
 
     def begin(profile: Profile, bare: dict, names: list[str] | None = None, first: object = None,
               profile_path: Path = data / PROFILE_NAME) -> LiveGame:

@@ -38,3 +38,18 @@ def test_serve_refuses_a_port_in_use_before_saying_it_serves(capsys):
         code, out, err = run(["serve", "--demo", "--port", str(port)], capsys)
     assert code == 1 and out == "" and f"cannot serve on 127.0.0.1:{port}" in assert_one_line_error(err)
     assert "http://" not in err  # no success line first
+
+
+def test_serve_names_what_the_user_gave_before_a_port_another_program_holds(tmp_path, capsys):
+    """The README's demo may hold the port: a wrong source or a damaged history is still named as such."""
+    import socket
+
+    (tmp_path / "history.sqlite").write_bytes(b"not a database" * 100)
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = str(held.getsockname()[1])
+        code, _, err = run(["serve", "--source", "/no/such/video.mp4", "--port", port], capsys)
+        assert code == 1 and "no camera, stream, video or folder" in assert_one_line_error(err)
+        code, _, err = run(["serve", "--demo", "--data", str(tmp_path), "--port", port], capsys)
+        assert code == 1 and str(tmp_path / "history.sqlite") in assert_one_line_error(err)
