@@ -205,6 +205,9 @@ class Tracker:
     misses: int = 0
     #: Zones a person said what lies in (:meth:`overrule`), until the game changes them.
     overruled: dict[str, ZoneRead] = field(default_factory=dict)
+    #: The event a person took back (:meth:`undo`), not recorded again while the table still shows
+    #: just it: a view it alone explains is the view it was taken back at (None: none held).
+    held: dict[str, Any] | None = None
     #: The round and scores of a game to take up from the next view (:meth:`join`); None: follow.
     joining: tuple[int, list[int]] | None = None
     #: The board spaces (and supply spaces) the game vouches for: what the game had in each at the
@@ -352,6 +355,10 @@ class Tracker:
                         revised.append({**self._take_back(), "revised": True})
                 else:
                     fitting = self._deal_read_again_within(first, zones, view, first.cost - margin) or fitting
+        if self.held is not None:
+            if min(fitting, key=lambda e: e.total).events == [self.held]:
+                return []  # the table as it was when the event was taken back: it stays taken back
+            self.held = None  # the table changed: it is followed again
         self._fitted(view.time)
         self.displays.follow(view.displays, matched)
         best = min(e.total for e in fitting)
@@ -995,7 +1002,9 @@ class Tracker:
             raise Refused("follow.nothing_to_undo")
         if "position" in events[-1]:
             raise Refused("follow.taken_up_here")
-        return self._take_back()
+        undone = self._take_back()
+        self.held = undone["event"]
+        return undone
 
     def _take_back(self) -> dict[str, Any]:
         """The last recorded event taken back (a position taken up too: a revision reads it
@@ -1012,6 +1021,7 @@ class Tracker:
         with its player, or a chance event). Raises ValueError naming why the engine refuses it,
         the game left as it was."""
         undone = self.undo()
+        self.held = None  # a person's own event stands in its place
         try:
             self._apply_checked(event)
         except ValueError:

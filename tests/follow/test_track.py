@@ -105,6 +105,19 @@ def test_undo_and_replace_correct_the_record_and_refuse_what_the_rules_refuse():
     assert tracker.undo()["event"] == kept[-1] and tracker.game.record.events == kept[:-1]
 
 
+def test_an_event_taken_back_stays_so_while_the_table_shows_it_and_is_followed_once_the_table_changes():
+    truth, tracker, states = started(views=4)
+    kept = list(tracker.game.record.events)
+    tracker.undo()
+    for k in range(3):  # the same view again and again: the table still shows the move taken back
+        assert tracker.see(exact_view(states[3], 4.0 + k)) == [] and tracker.game.record.events == kept[:-1]
+    said = tracker.see(exact_view(states[4], 8.0))  # the next move is made: the table changed
+    assert [s["kind"] for s in said] == ["move", "move"] and _sorted(tracker.game.record.events) == _sorted(truth.events[:4])
+    tracker.undo()
+    tracker.see(exact_view(states[3], 9.0))  # the tiles put back as they were before it: the hold ends
+    assert tracker.held is None and tracker.see(exact_view(states[4], 10.0))[-1]["kind"] == "move"
+
+
 def test_a_zone_overruled_is_believed_over_the_camera():
     truth, tracker, states = started(views=3)
     # The next move's line read confidently wrong: no move explains the view...
