@@ -431,6 +431,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from .follow.watch import event_line, read_controls, watch
     from .i18n import messages
     from .i18n.notices import notice_text, with_message
+    from .i18n.places import Table
 
     try:
         profile = Profile.from_json(_load_json(args.profile, "profile"))
@@ -482,7 +483,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
             raise BadInput(f"cannot write {args.events}: {exc.strerror}") from None
 
     def emit(event: dict) -> None:
-        event = with_message(event)  # an alert, a refusal, a re-synchronisation: worded in English
+        event = with_message(event, table)  # an alert, a refusal, a re-synchronisation: worded in English
         if events_out is not None:
             events_out.write(event_line(event) + "\n")
             events_out.flush()
@@ -493,6 +494,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
             print(f"azulcam watch: frame {event['frame']}: {event['kind']} {json.dumps(what)}", file=sys.stderr)
 
     watchers: list = []  # the one watcher, once made: the capture thread may speak before
+    table = Table.of(profile.game, game.record.options, game.record.players)  # its zones named as places
 
     def notify(code: str, params: dict) -> None:
         """A camera's drop-out or return, as an alert at the last frame seen."""
@@ -570,11 +572,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
           + (f" -> {record_path}" if record_path else ""), file=sys.stderr)
     idle = nothing_committed(watcher, events_before, over_before)
     if idle is not None:  # a watch that followed nothing must not pass for one that followed a game
-        raise BadInput(notice_text(messages("en"), *idle))
+        raise BadInput(notice_text(messages("en"), *idle, table))
     lost = watcher.tracker.lost()
     if lost is not None:  # the source ended on a table nothing explains: the record stops short
-        raise BadInput(notice_text(messages("en"), "follow.lost", {
-            "after": lost["after"], "frame": lost["frame"], "why": notice_text(messages("en"), lost["code"], lost["params"])}))
+        raise BadInput(notice_text(messages("en"), "follow.lost", lost, table))
     return 0
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import pavilion_board as topo
+from ..engine.azul import FACTORIES_FOR_PLAYERS, FLOOR_PENALTIES
 from ..engine.observe import TILE_ORDER
 from ..engine.record import Game, Record
 from ..follow.corrections import check_overrule, is_loose
@@ -64,9 +65,8 @@ def _fits(state: Any, zones: dict[str, Any], zone: str, kind: str) -> bool:
 
 def zone_words(record: Record, zone: str) -> dict[str, str]:
     """``{lang: words}`` of an observation zone of ``record``'s game (``Player 2, wall row 4, column 3``)."""
-    side = record.options.get("wall" if record.game == "azul" else "side")
-    names = list(record.players) if isinstance(record.players, list) else None
-    return {lang: places.place(messages(lang), record.game, zone, side != "grey", names) for lang in LANGUAGES}
+    table = places.Table.of(record.game, record.options, record.players)
+    return {lang: table.place(messages(lang), zone) for lang in LANGUAGES}
 
 
 def kind_words(lang: str, game: str, kind: str | None) -> str:
@@ -75,3 +75,24 @@ def kind_words(lang: str, game: str, kind: str | None) -> str:
     if kind is None:
         return m.text("dash.empty")
     return m.text(f"tile.first_player.{game}") if kind == "first_player" else m.text(f"tile.{kind}")
+
+
+def zones_of(record: Record) -> list[str]:
+    """Every zone of ``record``'s game a page draws: each board's spaces, the displays, the centre
+    (and Summer Pavilion's supply)."""
+    if record.game == "azul":
+        slots = ([f"wall.{r}.{c}" for r in range(5) for c in range(5)] + [f"line.{r}.{i}" for r in range(5) for i in range(r + 1)]
+                 + [f"floor.{i}" for i in range(len(FLOOR_PENALTIES))])
+        table = []
+    else:
+        slots = [*topo.SPACE_NAMES, *topo.CORNER_NAMES, "hand"]
+        table = [f"supply.{i}" for i in range(topo.SUPPLY_SPACES)]
+    players = record.player_count
+    return ([f"boards.{p}.{slot}" for p in range(players) for slot in slots]
+            + [f"factories.{i}" for i in range(FACTORIES_FOR_PLAYERS[players])] + ["center", *table])
+
+
+def places_of(record: Record, lang: str) -> dict[str, str]:
+    """Every zone of ``record``'s game (:func:`zones_of`) in the words of ``lang``: a page's tooltips."""
+    table, m = places.Table.of(record.game, record.options, record.players), messages(lang)
+    return {zone: table.place(m, zone) for zone in zones_of(record)}

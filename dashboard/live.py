@@ -32,13 +32,14 @@ from ..follow.capture import Frame, Source
 from ..follow.explain import empty_content, expected
 from ..follow.journal import Journal, game_to_follow
 from ..i18n.notices import notice_words, with_message
+from ..i18n.places import Table
 from ..follow.session import WatchConfig, nothing_committed, open_watcher
 from ..follow.watch import resumed_tracker, watch
 from .choices import zone_words
 from .history import History
 from .search import Searcher
 from .svg import board_svg, table_svg
-from .words import described, worded
+from .words import described, described_parts, worded
 
 #: Log lines and alerts a page is sent (the whole game is in the history).
 LOG_LINES = 12
@@ -130,6 +131,8 @@ class LiveGame:
         # As every watch: this table's memory kept beside its profile (``table_path``).
         self.watcher = open_watcher(WatchConfig(profile=profile, table_path=table_path), game, displays, self._heard,
                                     classifier, locator, bare, self._journal(game, displays, self.after))
+        if hasattr(source, "on_new_game"):  # the demo: its next game begun as a player begins one on the page
+            source.on_new_game = lambda: self.correct({"new": True})
         self._zones = expected(game.state)  # every zone as the engine has it, to tell what an event changed
         self._changed: list[str] = []
         self.state = state_of(self.watcher.tracker.game, self.game_id, [], [], [], [])
@@ -275,14 +278,17 @@ class LiveGame:
         """One event the watcher announced (already journalled where it is a commit)."""
         kind = event["kind"]
         if "code" in event:  # an alert, a refusal or a re-synchronisation: worded in every language
-            event = {**with_message(event), "text": notice_words(event)}
+            record = self.watcher.tracker.game.record
+            table = Table.of(record.game, record.options, record.players)
+            event = {**with_message(event, table), "text": notice_words(event, table)}
         self.history.add(self.game_id, event)
         game = self.watcher.tracker.game
         with self._lock:
             if kind in ("move", "chance", "position", "undo"):
                 # "n": the event's number in the record (an undo: the number of the one taken back).
                 number = len(game.record.events) + (1 if kind == "undo" else 0)
-                self._log = (self._log + [{**event, "n": number, "text": described(event, game.record)}])[-LOG_LINES:]
+                self._log = (self._log + [{**event, "n": number, "text": described(event, game.record),
+                                           "parts": described_parts(event, game.record)}])[-LOG_LINES:]
             elif kind == "alert":
                 self._alerts = (self._alerts + [event])[-LOG_LINES:]
             elif kind == "uncertain":
@@ -330,7 +336,9 @@ class LiveGame:
         out = []
         for move in before.legal_moves():
             event = {"player": before.current_player, "move": move.to_json()}
-            out.append({"event": event, "text": described({"kind": "move", **event}, record), "last": event == events[-1]})
+            said = {"kind": "move", **event}
+            out.append({"event": event, "text": described(said, record), "parts": described_parts(said, record),
+                        "last": event == events[-1]})
         return out
 
     def suggestions(self, seconds: float, top: int) -> dict[str, Any]:
@@ -402,8 +410,10 @@ def state_of(game: Game, game_id: int, log: list[dict[str, Any]], alerts: list[d
     """What the pages show of a game: its position as ``azulcam-observation/1`` (every zone the
     engine knows of), the players' names (None: numbered only), scores with their breakdown,
     round, whose turn, whether it is over and who won, the move log, alerts, the zones to
-    confirm and those the last event changed; and the table drawn (:mod:`svg`)."""
+    confirm (read unsure, or named by an alert) and those the last event changed; and the table
+    drawn (:mod:`svg`)."""
     state = game.state
+    to_confirm = list(dict.fromkeys([*unsure, *(z for alert in alerts for z in alert.get("zones", []))]))
     record = game.record
     observation = observation_of(state)
     observation.pop("options", None)
@@ -426,11 +436,12 @@ def state_of(game: Game, game_id: int, log: list[dict[str, Any]], alerts: list[d
         "log": log,
         "alerts": alerts,
         "unsure": unsure,
-        "places": {zone: zone_words(record, zone) for zone in unsure},
+        "to_confirm": to_confirm,
+        "places": {zone: zone_words(record, zone) for zone in to_confirm},
         "changed": changed,
-        "boards_svg": [board_svg(observation, p, record.game, record.options, unsure, changed)
+        "boards_svg": [board_svg(observation, p, record.game, record.options, to_confirm, changed)
                        for p in range(record.player_count)],
-        "table_svg": table_svg(observation, record.game, unsure, changed),
+        "table_svg": table_svg(observation, record.game, to_confirm, changed),
         "record_format": RECORD_FORMAT,
     }
 

@@ -15,6 +15,9 @@ PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=
 
 #: Words in every language of the catalogue: ``{"en": ..., "fr": ...}``.
 Words = dict[str, str]
+#: A line cut where a player is named (``words.described_parts``): each language's pieces of
+#: text, and ``{"player": P}`` where player P is named.
+Parts = dict[str, list[str | dict[str, int]]]
 
 
 class Correction(corrections.Correction):
@@ -56,7 +59,8 @@ class State(BaseModel):
     position: str = Field(description="a name of the position the record reached, new with every event taken or taken back")
     log: list[dict[str, Any]]
     alerts: list[dict[str, Any]]
-    unsure: list[str]
+    unsure: list[str] = Field(description="the zones the last reading was unsure of")
+    to_confirm: list[str] = Field(description="the zones a person is asked to confirm: read unsure, or named by an alert")
     places: dict[str, Words] = Field(description="each zone to confirm in words")
     changed: list[str]
     boards_svg: list[str]
@@ -85,6 +89,7 @@ class ZoneChoices(BaseModel):
 class Alternative(BaseModel):
     event: dict[str, Any]
     text: Words
+    parts: Parts
     last: bool
 
 
@@ -122,6 +127,7 @@ class GameRow(BaseModel):
 class ReplayStep(BaseModel):
     event: dict[str, Any] | None
     text: Words | None
+    parts: Parts | None
     round: int
     scores: list[int]
     boards_svg: list[str]

@@ -5,7 +5,7 @@ Tiles are drawn as the game's tiles look (:func:`tile`): Azul's blue, yellow wit
 pattern, red, black with its lattice, light blue with its white star; Summer Pavilion's rhombuses.
 A coloured wall's empty spaces show their print, pale. Every zone a person may confirm carries
 ``data-zone`` (its observation name, less the ``boards.P.`` of a board's), so that a page asks
-about the space tapped; zones to confirm are outlined in dashed red, those the last event changed
+about the space tapped, and ``data-holds`` (what lies there), which the page words as its tooltip; zones to confirm are outlined in dashed red, those the last event changed
 in amber. Drawings scale to any width (``viewBox`` only): the page sizes them.
 """
 
@@ -66,7 +66,8 @@ def table_svg(observation: dict[str, Any], game: str, unsure: list[str], changed
         lx, ly = (ring + disc + 12) * math.cos(a), -(ring + disc + 12) * math.sin(a) + 5
         parts.append(f'<text x="{lx:.1f}" y="{ly:.1f}" class="label">{i + 1}</text>')
         parts.append(_mark(marks, zone, f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{disc + 4:.1f}"'))
-        parts.append(f'<circle class="zone" data-zone="{zone}" cx="{cx:.1f}" cy="{cy:.1f}" r="{disc:.1f}"/></g>')
+        parts.append(f'<circle class="zone" data-zone="{zone}"{_holds(display["tiles"])} cx="{cx:.1f}" cy="{cy:.1f}" '
+                     f'r="{disc:.1f}"/></g>')
     parts.append(_centre(observation["center"], game, ring - disc - 12, marks))
     height = 2 * size
     supply = observation.get("supply")
@@ -74,6 +75,17 @@ def table_svg(observation: dict[str, Any], game: str, unsure: list[str], changed
         parts.append(_supply(supply, -size, size + 10, 2 * size, marks))
         height += 2.2 * CELL
     return _svg(-size, -size, 2 * size, height, parts, "table")
+
+
+def _holds(kinds: list[str]) -> str:
+    """A zone's content as an attribute (``data-holds``: its kinds, comma-separated; empty: nothing),
+    which the page words in its own language (a tooltip), with the zone's place."""
+    return f' data-holds="{escape(",".join(kinds))}"'
+
+
+def _counted(counts: dict[str, int]) -> list[str]:
+    """``{kind: n}`` as a list of kinds, each as many times as it lies there."""
+    return [kind for kind, n in counts.items() for _ in range(n)]
 
 
 class _Marks:
@@ -105,7 +117,7 @@ def _centre(center: dict[str, int], game: str, radius: float, marks: _Marks) -> 
         if n > 1:
             parts.append(_badge(x + t * 0.45, y + t * 0.45, n, t * 0.3))
     parts.append(_mark(marks, "center", f'<circle cx="0" cy="0" r="{radius + 3:.1f}"'))
-    parts.append(f'<circle class="zone" data-zone="center" cx="0" cy="0" r="{radius:.1f}"/></g>')
+    parts.append(f'<circle class="zone" data-zone="center"{_holds(_counted(center))} cx="0" cy="0" r="{radius:.1f}"/></g>')
     return "".join(parts)
 
 
@@ -128,7 +140,7 @@ def _supply(supply: list[str | None], x0: float, y0: float, width: float, marks:
             parts.append(tile(kind, "pavilion", cx, cy, step * 0.8))
         parts.append(_mark(marks, zone, f'<rect x="{cx - step * 0.48:.1f}" y="{cy - step * 0.48:.1f}" '
                                         f'width="{step * 0.96:.1f}" height="{step * 0.96:.1f}" rx="6"'))
-        parts.append(f'<rect class="zone" data-zone="{zone}" x="{cx - step * 0.45:.1f}" y="{cy - step * 0.45:.1f}" '
+        parts.append(f'<rect class="zone" data-zone="{zone}"{_holds([kind] if kind else [])} x="{cx - step * 0.45:.1f}" y="{cy - step * 0.45:.1f}" '
                      f'width="{step * 0.9:.1f}" height="{step * 0.9:.1f}"/>')
     return "".join(parts)
 
@@ -244,9 +256,8 @@ def _space(slot: str, x: float, y: float, slots: dict[str, str], game: str, mark
     elif printed is not None:
         parts.append(tile(printed, game, cx, cy, s - 2, pale=True))
     parts.append(_mark(marks, slot, f'<rect x="{x - 2:.1f}" y="{y - 2:.1f}" width="{s + 4}" height="{s + 4}" rx="6"'))
-    title = escape(f"{slot}: {kind or '-'}")
-    parts.append(f'<rect class="zone" data-zone="{escape(slot)}" x="{x:.1f}" y="{y:.1f}" width="{s}" height="{s}">'
-                 f'<title>{title}</title></rect>')
+    parts.append(f'<rect class="zone" data-zone="{escape(slot)}"{_holds([kind] if kind else [])} x="{x:.1f}" y="{y:.1f}" '
+                 f'width="{s}" height="{s}"/>')
     return "".join(parts)
 
 
@@ -280,8 +291,7 @@ def _pavilion(slots: dict[str, str], hand: dict[str, int], colored: bool, marks:
             tx, ty = sx + math.cos(a) * reach * 0.78, sy - math.sin(a) * reach * 0.78
             parts.append(f'<text x="{tx:.1f}" y="{ty + 4:.1f}" class="number">{number}</text>')
             parts.append(_mark(marks, name, f'<polygon points="{_points(_rhombus(cx, cy, reach + 2, angle))}"'))
-            parts.append(f'<polygon class="zone" data-zone="{name}" points="{_points(corners)}"><title>{name}: '
-                         f'{escape(kind or "-")}</title></polygon>')
+            parts.append(f'<polygon class="zone" data-zone="{name}"{_holds([kind] if kind else [])} points="{_points(corners)}"/>')
     corner_at = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
     for i, (ux, uy) in enumerate(corner_at):
         cx, cy = ux * 2.85 * reach, uy * 2.7 * reach
@@ -293,7 +303,8 @@ def _pavilion(slots: dict[str, str], hand: dict[str, int], colored: bool, marks:
             parts.append(tile(slots[name], "pavilion", cx, cy, size * 0.95, turn=90))
         parts.append(_mark(marks, name, f'<rect x="{cx - size / 2 - 3:.1f}" y="{cy - size / 2 - 3:.1f}" '
                                         f'width="{size + 6:.1f}" height="{size + 6:.1f}" rx="6"'))
-        parts.append(f'<rect class="zone" data-zone="{name}" x="{cx - size / 2:.1f}" y="{cy - size / 2:.1f}" '
+        parts.append(f'<rect class="zone" data-zone="{name}"{_holds([slots[name]] if slots.get(name) else [])} '
+                     f'x="{cx - size / 2:.1f}" y="{cy - size / 2:.1f}" '
                      f'width="{size:.1f}" height="{size:.1f}"/>')
     # The tiles beside the board: one of each kind, with its count.
     y = 3.7 * reach
@@ -306,7 +317,7 @@ def _pavilion(slots: dict[str, str], hand: dict[str, int], colored: bool, marks:
         x += reach * 0.95
     parts.append(_mark(marks, "hand", f'<rect x="{-3.35 * reach:.1f}" y="{y - reach * 0.4:.1f}" width="{6.7 * reach:.1f}" '
                                       f'height="{reach * 0.8:.1f}" rx="8"'))
-    parts.append(f'<rect class="zone" data-zone="hand" x="{-3.35 * reach:.1f}" y="{y - reach * 0.4:.1f}" '
+    parts.append(f'<rect class="zone" data-zone="hand"{_holds(_counted(hand))} x="{-3.35 * reach:.1f}" y="{y - reach * 0.4:.1f}" '
                  f'width="{6.7 * reach:.1f}" height="{reach * 0.8:.1f}"/>')
     return _svg(-3.5 * reach, -3.35 * reach, 7 * reach, 7.6 * reach + 0.6 * reach, parts, "board pavilion")
 

@@ -1,26 +1,53 @@
 """Events and suggestions in words, in every language of the catalogue: the dashboard's move log and
-suggestions, `azulcam suggest`."""
+suggestions, `azulcam suggest`.
+
+Each text names its players by the record's names (else "Player N"), and comes also as ``parts``:
+the same line cut where a player is named, each player a ``{"player": P}`` of its own, so that a
+page that names the players otherwise (the overlay's ``?names=``) words the line with its names."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from ..engine.record import Record
-from ..i18n import LANGUAGES, Catalogue, messages
+from ..i18n import LANGUAGES, Catalogue, messages, places
+
+
+#: Where a player is named in a line being cut into parts (never in a catalogue's words).
+_SEAT = "\x00{}\x00"
+_SEATS = re.compile("\x00(\\d+)\x00")
 
 
 def described(event: dict[str, Any], record: Record) -> dict[str, str]:
     """``{lang: text}`` for a ``move``, ``chance``, ``position`` or ``undo`` stream event."""
-    return {lang: _text(messages(lang), event, record) for lang in LANGUAGES}
+    names = record.players if isinstance(record.players, list) else None
+    return {lang: _text(messages(lang), event, record, lambda m, p: _named(m, p, names)) for lang in LANGUAGES}
+
+
+def described_parts(event: dict[str, Any], record: Record) -> dict[str, list[str | dict[str, int]]]:
+    """``{lang: parts}``: :func:`described`'s line cut where a player is named, each player a
+    ``{"player": P}`` of its own."""
+    out: dict[str, list[str | dict[str, int]]] = {}
+    for lang in LANGUAGES:
+        cut = _SEATS.split(_text(messages(lang), event, record, lambda m, p: _SEAT.format(p)))
+        out[lang] = [{"player": int(piece)} if k % 2 else piece for k, piece in enumerate(cut) if piece or k % 2]
+    return out
 
 
 def worded(suggestion: dict[str, Any], record: Record) -> dict[str, Any]:
-    """A suggestion (``Suggestion.to_json()``) with its move in words (``text``) and its
-    ``reason``, what the move does at once in one line, each ``{lang: line}``."""
+    """A suggestion (``Suggestion.to_json()``) with its move in words (``text``, and ``parts``) and
+    its ``reason``, what the move does at once in one line, each ``{lang: line}``."""
     event = {"kind": "move", "player": suggestion["player"], "move": suggestion["move"]}
-    return {**suggestion, "text": described(event, record),
+    return {**suggestion, "text": described(event, record), "parts": described_parts(event, record),
             "reason": {lang: _reason(messages(lang), suggestion["why"]) for lang in LANGUAGES}}
+
+
+def _named(m: Catalogue, p: int, names: list[str] | None) -> str:
+    """A player as a line names them: by their name where the record has one, else ``Player N``."""
+    return names[p] if names and 0 <= p < len(names) and names[p] else m.text("player", n=p + 1)
 
 
 def _reason(m: Catalogue, why: dict[str, Any]) -> str:
@@ -48,15 +75,15 @@ def _tiles(m: Catalogue, names: list[str]) -> str:
     return parts[0] if len(parts) == 1 else m.text("list.and", head=", ".join(parts[:-1]), last=parts[-1])
 
 
-def _text(m: Catalogue, event: dict[str, Any], record: Record) -> str:
+def _text(m: Catalogue, event: dict[str, Any], record: Record, name: Callable[[Catalogue, int], str]) -> str:
     kind = event["kind"]
     if kind == "undo":
-        return m.text("event.undo", what=_text(m, as_stream(event["event"]), record))
+        return m.text("event.undo", what=_text(m, as_stream(event["event"]), record, name))
     if kind == "position":
         return m.text("event.position", n=event["position"]["round"])
     if kind == "chance":
         return m.text("event.deal", n=_round_of(record)) if "deal" in event else m.text("event.refill")
-    player = m.text("player", n=event["player"] + 1)
+    player = name(m, event["player"])
     move = event["move"]
     action = move["action"]
     if action == "take":
@@ -78,9 +105,10 @@ def _text(m: Catalogue, event: dict[str, Any], record: Record) -> str:
         return m.text("event.wall", player=player, row=move["row"] + 1, column=move["column"] + 1)
     if action == "place":
         tile = m.text(f"tile.{move['color']}")
+        space = places.slot_place(m, "pavilion", move["space"], record.options.get("side") != "grey") or move["space"]
         if move.get("wild"):
-            return m.text("event.place_wild", player=player, tile=tile, space=move["space"], n=move["wild"])
-        return m.text("event.place", player=player, tile=tile, space=move["space"])
+            return m.text("event.place_wild", player=player, tile=tile, space=space, n=move["wild"])
+        return m.text("event.place", player=player, tile=tile, space=space)
     if action == "bonus":
         return m.text("event.bonus", player=player, tiles=_tiles(m, move["colors"]))
     keep = move.get("keep") or []

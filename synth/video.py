@@ -10,9 +10,10 @@ frame, the profile, what is hidden, and the last record event applied.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -119,9 +120,13 @@ def player_0_nearest(camera: Camera, arrangement: Arrangement) -> bool:
 
 
 def frames(record: Record, seed: int = 0, size: tuple[int, int] = (960, 540), first: int = 0,
-           last: int | None = None, family: str = "classic", bump: Bump | None = None) -> Iterator[Frame]:
+           last: int | None = None, family: str = "classic", bump: Bump | None = None,
+           then: Iterable[Record] | None = None, hold: int = 0) -> Iterator[Frame]:
     """Render the events ``first`` .. ``last`` (indices, inclusive) of a record, checking each, in
-    the art family ``family``; with ``bump``, a board is knocked aside between two events."""
+    the art family ``family``; with ``bump``, a board is knocked aside between two events. The
+    games ``then`` are played after it at the same table, each from its start (the tiles put
+    away, ``truth["game"]`` counting the games); ``hold``: still frames more after each event
+    (players thinking)."""
     rng = np.random.default_rng(seed)
     state = record.new_state()
     arrangement = arrange(state.game, state.players, layout_name(state), rng)
@@ -136,23 +141,38 @@ def frames(record: Record, seed: int = 0, size: tuple[int, int] = (960, 540), fi
     clutter = [make_clutter(rng, arrangement.extent()) for _ in range(int(rng.integers(0, 3)))]
     table = build_table(arrangement, zone_contents(state), rng)
     table.markers = moved_markers(table, state, seed, -1)
-    count = 0
-    final = len(record.events) - 1 if last is None else min(last, len(record.events) - 1)
     shot = _Shot(camera, params, look, clutter, rng, state.options)
+    count = 0
+    for game, played in enumerate(itertools.chain([record], then or ())):
+        if game:  # the next game at the same table: its start, the last game's tiles put away
+            table = build_table(table.arrangement, zone_contents(played.new_state()), rng)
+            table.markers = moved_markers(table, played.new_state(), seed, -1)
+        final = len(played.events) - 1 if last is None or game else min(last, len(played.events) - 1)
+        for frame in _game_frames(shot, played, table, seed, count, first if not game else 0, final,
+                                  bump if not game else None, hold):
+            if then is not None:
+                frame.truth["game"] = game
+            yield frame
+            count += 1
+
+
+def _game_frames(shot: _Shot, record: Record, table: Table, seed: int, count: int, first: int, final: int,
+                 bump: Bump | None, hold: int) -> Iterator[Frame]:
+    """One game's frames from ``table`` (its start), events ``first`` .. ``final``, numbered from ``count``."""
     if first == 0:
         for _ in range(STILL):
             yield shot.frame(table, [], -1, "still", count)
             count += 1
     for step in replay(record):
         mover = step.event.get("player") if isinstance(step.event, dict) else None
-        after = build_table(table.arrangement, zone_contents(step.state), rng, previous=table)
+        after = build_table(table.arrangement, zone_contents(step.state), shot.rng, previous=table)
         after.markers = moved_markers(table, step.state, seed, step.index)
-        if last is not None and step.index > last:
+        if step.index > final:
             return
         if step.index < first:
             table = after
             continue
-        for frame in _event_frames(shot, table, after, step.index, mover, count, pause_after(step.index, step.event, final)):
+        for frame in _event_frames(shot, table, after, step.index, mover, count, pause_after(step.index, step.event, final) + hold):
             yield frame
             count += 1
         table = after

@@ -4,6 +4,7 @@ the zones of ``azulcam-observation/1`` (``boards.1.wall.3.2``: "Player 2, wall r
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ..engine import pavilion_board as topo
 from ..engine.azul import FLOOR_PENALTIES
@@ -73,3 +74,24 @@ def place(m: Catalogue, game: str, path: str, colored: bool | None = None, names
         if where is not None:
             return m.text("where.board", player=player_name(m, int(player), names), place=where)
     return path
+
+
+@dataclass(frozen=True)
+class Table:
+    """What naming a table's zones needs: the game, whether its boards show the coloured side
+    (None: unknown) and the players' names (None: numbered only)."""
+
+    game: str
+    colored: bool | None = None
+    names: tuple[str, ...] | None = None
+
+    @classmethod
+    def of(cls, game: str, options: dict, players: object = None) -> Table:
+        """The table of a game with ``options`` and ``players`` (a record's: a count or names)."""
+        side = options.get("wall" if game == "azul" else "side")
+        names = tuple(players) if isinstance(players, (list, tuple)) else None
+        return cls(game, side != "grey", names)
+
+    def place(self, m: Catalogue, path: str) -> str:
+        """The zone ``path`` in the words of ``m`` (:func:`place`)."""
+        return place(m, self.game, path, self.colored, self.names)

@@ -48,5 +48,42 @@ const azul = (() => {
     return name ? name : t("player", { n: p + 1 });
   }
   function playerColor(p) { return PLAYER_COLORS[p % PLAYER_COLORS.length]; }
-  return { params, t, word, loadStrings, api, post, escapeHtml, playerName, playerColor, get lang() { return lang; } };
+  // A count in words: the catalogue's KEY.one or KEY.other, as this language says n of a thing.
+  function count(key, n) {
+    const form = new Intl.PluralRules(lang || "en").select(n) === "one" ? "one" : "other";
+    return t(`${key}.${form}`, { n });
+  }
+  // A line the server cut where a player is named (``parts``), worded with this page's names;
+  // a line without parts, as it is (``text``).
+  function say(line, state) {
+    const parts = line.parts && line.parts[lang];
+    if (!parts) return (line.text || {})[lang] || "";
+    return parts.map((part) => (typeof part === "string" ? part : playerName(state, part.player))).join("");
+  }
+  // What lies in a zone, in words: one slot's tile ("a blue tile"), or loose tiles counted
+  // ("2 blue tiles and the first-player marker"); ``nothing``: the words for none there.
+  function holds(kinds, game, nothing = t("dash.empty")) {
+    const one = (kind) => t(kind === "first_player" ? `tile.first_player.${game}` : `tile.${kind}`);
+    if (!kinds.length) return nothing;
+    if (kinds.length === 1) return one(kinds[0]);
+    const counted = {};
+    for (const kind of kinds) counted[kind] = (counted[kind] || 0) + 1;
+    const parts = Object.entries(counted).map(([kind, n]) => (kind === "first_player" || !strings[`tiles.${kind}.one`]
+      ? one(kind) : count(`tiles.${kind}`, n)));
+    return parts.length === 1 ? parts[0] : t("list.and", { head: parts.slice(0, -1).join(t("list.comma")), last: parts.at(-1) });
+  }
+  // Each zone of a drawing (``root``) given its tooltip: its place (``places``, by zone; a board's
+  // zones are named less their ``boards.P.``: ``prefix``) and what lies there.
+  function titleZones(root, game, places, prefix = "") {
+    for (const el of root.querySelectorAll(".zone[data-zone]")) {
+      const zone = prefix + el.dataset.zone;
+      const kinds = (el.dataset.holds || "").split(",").filter(Boolean);
+      const loose = zone === "center" || zone.startsWith("factories.") || zone.endsWith(".hand");  // as follow.corrections.is_loose
+      let title = el.querySelector("title");
+      if (!title) { title = document.createElementNS("http://www.w3.org/2000/svg", "title"); el.appendChild(title); }
+      title.textContent = `${places[zone] || zone}: ${holds(kinds, game, loose ? t("none") : t("dash.empty"))}`;
+    }
+  }
+  return { params, t, word, count, say, holds, titleZones, loadStrings, api, post, escapeHtml, playerName, playerColor,
+           get lang() { return lang; } };
 })();

@@ -2,11 +2,13 @@
 // table is drawn by the server (SVG); a tap on a zone asks /api/zones/ZONE what the rules allow
 // there. Every refusal is shown where it was asked for, worded from its code.
 "use strict";
-const { t, word, api, post, escapeHtml, playerName, playerColor } = azul;
+const { t, word, say, holds, titleZones, api, post, escapeHtml, playerName, playerColor } = azul;
 let state = null;
 let alternatives = [];
 let suggestionsFor = "";  // the position the suggestions shown are for
 let waitingOn = null;     // a correction the watch thread had not made when answered (202): its note
+let places = {};          // every zone of the game in words (the tooltips), for ``placesFor``
+let placesFor = "";
 const $ = (id) => document.getElementById(id);
 
 function note(id, problem, ok = false) {
@@ -39,21 +41,104 @@ function render() {
     const p = el.closest("figure").dataset.player;
     el.addEventListener("click", () => openZone(`boards.${p}.${el.dataset.zone}`));
   }
+  titleAll();
+  loadPlaces();
+  fitTable();
   renderScores();
   const last = state.log.filter((e) => e.kind !== "undo").at(-1);
-  $("last-move").textContent = last ? last.text[azul.lang] : "";
+  $("last-move").textContent = last ? say(last, state) : "";
   $("log").innerHTML = state.log.map((e) =>
-    `<li value="${e.n}" class="${e.kind}">${escapeHtml(e.text[azul.lang] ?? e.kind)}</li>`).join("");
+    `<li value="${e.n}" class="${e.kind}">${escapeHtml(say(e, state) || e.kind)}</li>`).join("");
   $("log").scrollTop = $("log").scrollHeight;
   $("alerts").innerHTML = state.alerts.length
     ? state.alerts.map((a) => `<li>${escapeHtml(word(a))}</li>`).join("") : `<li class="none">${escapeHtml(t("dash.no_alerts"))}</li>`;
-  $("unsure").innerHTML = state.unsure.length
-    ? state.unsure.map((z) => `<li><button type="button" data-zone="${escapeHtml(z)}">${escapeHtml(
+  const toConfirm = state.to_confirm || state.unsure;
+  $("unsure").innerHTML = toConfirm.length
+    ? toConfirm.map((z) => `<li><button type="button" data-zone="${escapeHtml(z)}">${escapeHtml(
       (state.places[z] || {})[azul.lang] || z)}</button></li>`).join("")
     : `<li class="none">${escapeHtml(t("dash.nothing_to_confirm"))}</li>`;
   for (const el of $("unsure").querySelectorAll("button[data-zone]")) el.addEventListener("click", () => openZone(el.dataset.zone));
   if (state.position !== suggestionsFor) { $("suggested").innerHTML = ""; note("suggest-note", null); }
   $("suggest").disabled = $("suggest").classList.contains("busy") || state.to_move < 0;
+}
+
+// -- a landscape screen: the table fitted to it -------------------------------------------------------
+// The displays' card in a column of its own on the left, the boards in a grid of equal cells
+// beside it: the card's width and the boards' columns are those that cover the most of the room
+// with every card on the screen (each keeps its drawing's shape; the side column scrolls).
+const landscape = window.matchMedia("(orientation: landscape) and (min-width: 640px)");
+
+function chromeOf(card) {
+  // A card's drawing's shape (width over height), and what the card adds round it (caption, padding).
+  const svg = card.querySelector("svg");
+  const [, , w, h] = svg.getAttribute("viewBox").split(" ").map(Number);
+  const drawn = svg.getBoundingClientRect();
+  return { aspect: w / h, x: card.offsetWidth - drawn.width, y: card.offsetHeight - drawn.height };
+}
+
+function fitTable() {
+  const boards = $("boards");
+  const tableCard = boards.querySelector(".table-card");
+  const cards = [...boards.querySelectorAll("figure.board-card")];
+  boards.style.removeProperty("grid-template-columns");
+  for (const el of [tableCard, ...cards]) { el.style.removeProperty("height"); el.style.removeProperty("grid-row"); }
+  if (!landscape.matches || !cards.length) return;
+  const play = document.querySelector(".play");
+  const gap = parseFloat(getComputedStyle(boards).columnGap) || 0;
+  const banner = $("banner").hidden ? 0 : $("banner").offsetHeight + gap;
+  const width = boards.clientWidth, height = play.clientHeight - banner;
+  const board = chromeOf(cards[0]), table = chromeOf(tableCard);
+  // Every tile readable (the smaller of the two drawings' scales at least 0.7 of the largest it
+  // can be), and among those the most of the room spanned.
+  const [tableWide] = tableCard.querySelector("svg").getAttribute("viewBox").split(" ").slice(2).map(Number);
+  const [boardWide] = cards[0].querySelector("svg").getAttribute("viewBox").split(" ").slice(2).map(Number);
+  const fits = [];
+  // The displays' card a column of its own (``share`` of the width), or one more cell of the grid (0).
+  for (const share of [0, ...Array.from({ length: 21 }, (_, k) => 0.16 + 0.02 * k)]) {
+    for (let columns = 1; columns <= cards.length + (share ? 0 : 1); columns++) {
+      const rows = Math.ceil((cards.length + (share ? 0 : 1)) / columns);
+      const cellH = (height - gap * (rows - 1)) / rows;
+      let tableW = Math.min(share * width, (height - table.y) * table.aspect + table.x);
+      const room = share ? width - tableW - gap * columns : width - gap * (columns - 1);
+      const cellW = Math.min(room / columns, (cellH - board.y) * board.aspect + board.x);
+      if (cellW <= 0) continue;
+      const boardH = (cellW - board.x) / board.aspect + board.y;
+      if (!share) tableW = Math.min(cellW, (boardH - table.y) * table.aspect + table.x);  // in a row of boards
+      const tableH = share ? (tableW - table.x) / table.aspect + table.y : boardH;
+      // The room the table's cards span together.
+      const across = share ? tableW + columns * (cellW + gap) : Math.min(columns, cards.length + 1) * (cellW + gap) - gap;
+      const down = Math.max(share ? tableH : 0, rows * (boardH + gap) - gap);
+      const covered = across * down;
+      const scale = Math.min((tableW - table.x) / tableWide, (cellW - board.x) / boardWide);
+      fits.push({ scale, covered, share, tableW, tableH, columns, rows, cellW, boardH });
+    }
+  }
+  if (!fits.length) return;
+  const sharpest = Math.max(...fits.map((f) => f.scale));
+  const best = fits.filter((f) => f.scale >= 0.7 * sharpest).reduce((a, b) => (b.covered > a.covered ? b : a));
+  const cell = `${Math.floor(best.cellW)}px`;
+  boards.style.gridTemplateColumns = best.share ? `${Math.floor(best.tableW)}px repeat(${best.columns}, ${cell})`
+    : `repeat(${best.columns}, ${cell})`;
+  if (best.share) tableCard.style.gridRow = `1 / span ${best.rows}`;
+  tableCard.style.height = `${Math.floor(best.tableH)}px`;
+  for (const card of cards) card.style.height = `${Math.floor(best.boardH)}px`;
+}
+window.addEventListener("resize", fitTable);
+landscape.addEventListener("change", fitTable);
+
+// The tooltips: each zone's place and what lies there, in the page's language.
+function titleAll() {
+  titleZones($("table-view"), state.game, places);
+  for (const figure of $("boards").querySelectorAll("figure.board-card")) {
+    titleZones(figure, state.game, places, `boards.${figure.dataset.player}.`);
+  }
+}
+async function loadPlaces() {
+  const key = `${state.game_id}:${azul.lang}`;
+  if (key === placesFor) return;
+  placesFor = key;
+  places = await api(`/api/places?lang=${encodeURIComponent(azul.lang)}`).catch(() => ({}));
+  if (state) titleAll();
 }
 
 function renderBanner() {
@@ -69,7 +154,8 @@ function renderBanner() {
 function renderScores() {
   const parts = Object.keys(state.breakdown[0] || {});
   const head = `<thead><tr><th></th>${state.scores.map((_, p) =>
-    `<th><span style="color:${playerColor(p)}">●</span> ${escapeHtml(playerName(state, p))}</th>`).join("")}</tr></thead>`;
+    `<th title="${escapeHtml(playerName(state, p))}"><span style="color:${playerColor(p)}">●</span> ${
+      escapeHtml(playerName(state, p))}</th>`).join("")}</tr></thead>`;
   const rows = parts.map((part) => `<tr><td>${escapeHtml(t(`breakdown.${state.game}.${part}`))}</td>${
     state.breakdown.map((b) => `<td>${b[part]}</td>`).join("")}</tr>`).join("");
   const total = `<tr class="total"><th>${escapeHtml(t("breakdown.total"))}</th>${
@@ -90,7 +176,8 @@ async function openZone(zone) {
   }
   asked = { ...data, chosen: data.loose ? countsOf(data.now) : data.now };
   $("zone-place").textContent = data.place[azul.lang];
-  $("zone-now").textContent = t("dash.zone_now", { content: contentWords(data, data.now) });
+  const now = data.now === null ? [] : [].concat(data.now);
+  $("zone-now").textContent = now.length ? t("dash.zone_now", { content: holds(now, state.game) }) : t("dash.zone_now_empty");
   note("zone-note", null);
   drawChoices();
   const dialog = $("zone-dialog");
@@ -101,12 +188,6 @@ function countsOf(list) {
   const counts = {};
   for (const kind of list || []) counts[kind] = (counts[kind] || 0) + 1;
   return counts;
-}
-function contentWords(data, content) {
-  const words = (kind) => (data.choices.find((c) => c.content === kind) || { text: {} }).text[azul.lang] || kind;
-  if (!data.loose) return content === null ? t("dash.empty") : words(content);
-  const counts = Object.entries(countsOf(content));
-  return counts.length ? counts.map(([k, n]) => `${n} × ${words(k)}`).join(", ") : t("none");
 }
 
 function drawChoices() {
@@ -144,12 +225,13 @@ $("zone-form").addEventListener("submit", async (event) => {
 $("zone-cancel").addEventListener("click", () => $("zone-dialog").close());
 
 // -- corrections ------------------------------------------------------------------------------------
-// Made before the next frame; a refusal is shown in place (``where``), on this page only.
+// Made before the next frame; a refusal is shown in place (``where``), on this page only. True
+// once made; "waiting" where the watch has not got to it yet (its outcome then comes on /events).
 async function correct(body, where = "controls-note") {
   note(where, null);
   try {
     const outcome = await post("/api/corrections", body);
-    if (!outcome.done) waitingOn = where;
+    if (!outcome.done) { waitingOn = where; return "waiting"; }
     return true;
   } catch (problem) {
     note(where, problem);
@@ -157,7 +239,11 @@ async function correct(body, where = "controls-note") {
   }
 }
 
-$("undo").addEventListener("click", () => correct({ undo: true }));
+// An undo stays undone while the table still shows the move (the tracker holds it): said so.
+let undoneNote = false;
+$("undo").addEventListener("click", async () => {
+  if ((await correct({ undo: true })) === true) { note("controls-note", t("dash.undone_held"), true); undoneNote = true; }
+});
 $("new-game").addEventListener("click", () => { $("new-game-ask").hidden = true; $("new-game-confirm").hidden = false; });
 $("new-game-no").addEventListener("click", () => { $("new-game-ask").hidden = false; $("new-game-confirm").hidden = true; });
 $("new-game-yes").addEventListener("click", async () => {
@@ -174,7 +260,7 @@ async function loadAlternatives() {
   alternatives = await api("/api/alternatives").catch(() => []);
   $("replace").hidden = !alternatives.length;
   $("replace-move").innerHTML = alternatives.map((a, k) =>
-    `<option value="${k}"${a.last ? " selected" : ""}>${escapeHtml(a.text[azul.lang])}</option>`).join("");
+    `<option value="${k}"${a.last ? " selected" : ""}>${escapeHtml(say(a, state))}</option>`).join("");
 }
 
 // -- suggestions: searched when asked, dropped once the game moves on -----------------------------------
@@ -186,7 +272,7 @@ $("suggest").addEventListener("click", async () => {
     const data = await api("/api/suggestions?time=1&top=3");
     suggestionsFor = data.position;
     if (state && data.position === state.position) {
-      $("suggested").innerHTML = data.moves.map((s) => `<li>${escapeHtml(s.text[azul.lang])} <span class="why">${
+      $("suggested").innerHTML = data.moves.map((s) => `<li>${escapeHtml(say(s, state))} <span class="why">${
         escapeHtml(s.reason[azul.lang])} · ${escapeHtml(t("dash.win", { n: Math.round(100 * s.win) }))}</span></li>`).join("");
     }
   } catch (problem) {
@@ -223,6 +309,9 @@ function listen() {
     if (message.event.kind === "refused" && waitingOn) { note(waitingOn, message.event); waitingOn = null; }
     if (["move", "chance", "position", "start", "undo"].includes(message.event.kind)) {
       waitingOn = null; loadGames(); loadAlternatives();
+    }
+    if (undoneNote && ["move", "chance", "position", "start"].includes(message.event.kind)) {  // the table changed
+      note("controls-note", null); undoneNote = false;
     }
   });
 }

@@ -10,8 +10,8 @@ from fastapi import APIRouter, Path, Query, Request, Response
 
 from ...follow.track import Refused
 from ...i18n import LANGUAGES, catalogue_data
-from ..choices import zone_choices
-from ..deps import Config, Live
+from ..choices import places_of, zone_choices
+from ..deps import Config, Games, Live
 from ..search import Busy
 from ..problems import refusal
 from ..schemas import Alternative, Correction, Health, Outcome, State, Strings, Suggestions, ZoneChoices
@@ -41,6 +41,23 @@ def state(live: Live) -> dict[str, Any]:
 def zone(zone: Annotated[str, Path(max_length=40)], live: Live) -> dict[str, Any]:
     """What a person may say lies in ``zone`` (an observation zone): the rules' choices, in words."""
     return zone_choices(live.game_now(), zone)
+
+
+@router.get("/places", response_model=dict[str, str])
+def place_words(request: Request, history: Games, lang: Annotated[str | None, Query(max_length=16)] = None,
+                game: Annotated[int | None, Query(ge=1, le=2 ** 63 - 1, description="a game of the history (none: the game followed now)")] = None,
+                ) -> dict[str, str]:
+    """Every zone of a game in words, in ``lang`` (else the browser's language): the pages' tooltips."""
+    chosen = lang if lang in LANGUAGES else browser_language(request)
+    if game is None:
+        live = request.app.state.live
+        if live is None:
+            raise refusal(409, "dash.not_set_up")
+        return places_of(live.game_now().record, chosen)
+    try:
+        return places_of(history.record(game), chosen)
+    except KeyError:
+        raise refusal(404, "http.no_game", id=game) from None
 
 
 @router.get("/alternatives", response_model=list[Alternative])

@@ -13,7 +13,7 @@ from ..deps import GameId, Games
 from ..problems import refusal
 from ..schemas import GameRow, ReplayStep
 from ..svg import board_svg, table_svg
-from ..words import as_stream, described
+from ..words import as_stream, described, described_parts
 
 router = APIRouter(prefix="/api/games")
 
@@ -49,7 +49,9 @@ def game_replay(game_id: GameId, history: Games) -> list[dict[str, Any]]:
     out = []
     for event, state in steps:
         observation = observation_of(state)
-        out.append({"event": event, "text": described(as_stream(event), record) if event else None, "round": state.round,
+        said = as_stream(event) if event else None
+        out.append({"event": event, "text": described(said, record) if said else None,
+                    "parts": described_parts(said, record) if said else None, "round": state.round,
                     "scores": state.scores(),
                     "boards_svg": [board_svg(observation, p, record.game, record.options, []) for p in range(record.player_count)],
                     "table_svg": table_svg(observation, record.game, [])})

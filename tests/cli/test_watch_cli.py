@@ -318,7 +318,7 @@ def test_a_watch_that_ends_on_a_lost_game_exits_1_naming_where(table, tmp_path, 
                         "--out", str(tmp_path / "g.json")], capsys)
     line = err.strip().splitlines()[-1]
     assert code == 1 and "lost the game after event 3 (frame 41)" in line
-    assert "boards.0.line.0.0: read empty, expected red" in line
+    assert "Player 1, pattern line 1, space 1 from the right: the camera sees nothing where the game has a red tile" in line
     assert (tmp_path / "g.json").exists()  # the record as far as it was followed
 
 

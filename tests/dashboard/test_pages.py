@@ -135,7 +135,10 @@ def test_a_tapped_space_offers_only_what_the_rules_allow_and_is_set_from_there(s
     dialog = page.locator("#zone-dialog")
     dialog.wait_for(state="visible")
     assert page.locator("#zone-place").inner_text() == "Player 1, wall, row 2, column 4"
-    assert page.locator("#zone-choices button").all_inner_texts() == ["empty", "a red tile"]
+    assert page.locator("#zone-choices button").all_inner_texts() == ["Empty", "A red tile"]  # said alone: capitalised
+    assert page.locator("#zone-now").inner_text() in ("The game has nothing here", "The game has a red tile here")
+    title = page.locator('#boards figure[data-player="0"] .zone[data-zone="wall.1.3"] title').text_content()
+    assert title.startswith("Player 1, wall, row 2, column 4: ")  # the tooltip in words, never a zone id
     _shot(page, "dashboard-zone-dialog")
     page.locator("#zone-choices button", has_text="empty").click()
     page.click("#zone-set")
@@ -232,7 +235,10 @@ def test_the_french_page_is_french_throughout_alerts_and_refusals_included(serve
     page.wait_for_function("document.documentElement.lang === 'fr'", timeout=10_000)
     assert page.locator("h1").inner_text() == "azulcam : la partie à la caméra"
     assert page.locator("#undo").inner_text() == "Annuler le dernier coup"
-    assert "inexpliqué" in page.locator("#alerts").inner_text()
+    alert = page.locator("#alerts").inner_text()
+    assert "Joueur 1, mur, ligne 1, colonne 1 : la caméra voit une tuile rouge là où la partie n'a rien" in alert
+    assert "boards.0" not in alert  # the place in words, never a zone id
+    assert "Joueur 1, mur, ligne 1, colonne 1" in page.locator("#unsure").inner_text()  # and asked to confirm
     page.click("#new-game")
     assert page.locator("#new-game-confirm").is_visible()
     page.click("#new-game-no")  # asked first: one click closes no game
