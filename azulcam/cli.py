@@ -606,7 +606,8 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     m = messages(_language(args))
     print(m.text("suggest.title", player=m.text("player", n=state.current_player + 1)))
     for k, s in enumerate(out["moves"], 1):
-        expected = m.text("suggest.expected", gained=s["points"]["gained"], lost=-s["points"]["lost"],
+        # Rounded first and +0.0: a tenth rounded to nothing is said "+0.0", never "-0.0".
+        expected = m.text("suggest.expected", gained=round(s["points"]["gained"], 1) + 0.0, lost=round(-s["points"]["lost"], 1) + 0.0,
                           win=round(100 * s["win"]), n=s["playouts"])
         why = m.text("list.sep").join(part for part in (s["reason"][m.lang], expected) if part)
         print(m.text("suggest.line", k=k, move=s["text"][m.lang], why=why))

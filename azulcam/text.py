@@ -335,6 +335,10 @@ class _Writer:
             p = int(b.get("player", 0))
             draw = self.azul_board if self.game == "azul" else self.pavilion_board
             lines = [header(p), *draw(p, b.get("slots", {}))]
+            if "score" in b:  # Azul's score marker on the board's track, as read
+                flag = self.m.text("table.unsure") if f"boards.{p}.score" in self.unsure else ""
+                lines.append("  " + (self.m.text("board.score", cell=b["score"]) if b["score"] is not None
+                                     else self.m.text("board.score_unseen")) + flag)
             hand = b.get("hand") or {}
             if hand or f"boards.{p}.hand" in self.unsure:
                 flag = self.m.text("table.unsure") if f"boards.{p}.hand" in self.unsure else ""

@@ -12,6 +12,7 @@ reading adds (the game asked for, the photo's size) is checked where the photo i
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, get_args
 
@@ -46,6 +47,20 @@ class ProfileError(FormatError):
 def board_homography(corners: Corners | np.ndarray) -> np.ndarray:
     """The 3x3 homography from board fractions (0..1, origin top left) to image pixels."""
     return cv2.getPerspectiveTransform(_UNIT_SQUARE.astype(np.float32), np.asarray(corners, np.float32))
+
+
+def seat_order(centres: Any) -> list[int]:
+    """The seats of the boards whose middles (in the image) are ``centres``: the indices of the
+    boards in their players' order, the one nearest the camera (lowest in the image) player 0,
+    then clockwise round the table. Every profile numbers its players so."""
+    centres = np.asarray(centres, np.float64).reshape(-1, 2)
+    if not len(centres):
+        return []
+    middle = centres.mean(0)
+    first = int(np.argmax(centres[:, 1]))
+    start = math.atan2(centres[first, 1] - middle[1], centres[first, 0] - middle[0])
+    return sorted(range(len(centres)),
+                  key=lambda i: (math.atan2(centres[i, 1] - middle[1], centres[i, 0] - middle[0]) - start) % (2 * math.pi))
 
 
 def to_image(h: np.ndarray, points: Any) -> np.ndarray:

@@ -14,7 +14,11 @@ import argparse
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import numpy as np
+
+from ..calibration.profile import seat_order
 from ..engine.record import GAMES, Record, replay
 from .render import SceneOptions, render_moments
 
@@ -43,13 +47,28 @@ def make(sample: Sample, out: Path) -> None:
     calibration, scene = render_moments([start, later], sample.seed, OPTIONS)
     (out / f"{sample.name}.start.jpg").write_bytes(calibration.jpeg)
     (out / f"{sample.name}.jpg").write_bytes(scene.jpeg)
-    profile = {**scene.truth["profile"], "options": dict(record.options)}
+    profile, observation = seated({**scene.truth["profile"], "options": dict(record.options)}, scene.truth["observation"])
     (out / f"{sample.name}.profile.json").write_text(json.dumps(profile, indent=1) + "\n", encoding="utf-8")
     made_by = (f"render_moments(the start and the state after {sample.events} events of {sample.record}, "
-               f"seed {sample.seed}, {SIZE[0]}x{SIZE[1]}, no hands, JPEG 88-92)")
-    truth = {"format": scene.truth["format"], "made_by": made_by, "observation": scene.truth["observation"],
+               f"seed {sample.seed}, {SIZE[0]}x{SIZE[1]}, no hands, JPEG 88-92; players seated as calibrate seats them)")
+    truth = {"format": scene.truth["format"], "made_by": made_by, "observation": observation,
              "hidden": scene.truth["hidden"]}
     (out / f"{sample.name}.truth.json").write_text(json.dumps(truth) + "\n", encoding="utf-8")
+
+
+def seated(profile: dict[str, Any], observation: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The profile and the photo's truth with the players numbered as ``azulcam calibrate``
+    numbers them on that photo (:func:`~azulcam.calibration.profile.seat_order`), so that the
+    demo's seats are a user's."""
+    boards = sorted(profile["boards"], key=lambda b: b["player"])
+    order = seat_order([np.mean(b["corners"], axis=0) for b in boards])
+    seat = {boards[k]["player"]: p for p, k in enumerate(order)}
+    if any(f"boards.{p}." in json.dumps(observation.get(key, [])) for key in ("uncertain", "warnings") for p in seat):
+        raise ValueError("the truth names board zones: renumber them too")
+    profile = {**profile, "boards": sorted(({**b, "player": seat[b["player"]]} for b in boards), key=lambda b: b["player"])}
+    observation = {**observation, "boards": sorted(({**b, "player": seat[b["player"]]} for b in observation["boards"]),
+                                                    key=lambda b: b["player"])}
+    return profile, observation
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,13 +17,12 @@ Where it cannot find a board it says so; corners can always be given by hand ins
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from ..calibration.profile import PROFILE_FORMAT, BoardPlacement, board_homography, outlines_a_board
+from ..calibration.profile import PROFILE_FORMAT, BoardPlacement, board_homography, outlines_a_board, seat_order
 from .board_fit import BoardFit, BoardFitter, load_board_fitter
 from .board_finder import BoardFinder, load_board_finder
 from .outline import Gradients, outline_boards, outline_contrast, overlaps, register_outline, same_place
@@ -205,13 +204,7 @@ def _find_boards(image: np.ndarray, game: str, players: int, side: str, fitter: 
         raise CalibrationError(f"found {len(chosen)} of the {players} boards{hint}; give their corners by hand "
                                "(--board) or take a photo where every board shows whole")
     chosen = _facing_out(chosen, [scoring] if scoring else [])
-    # Seats: the board nearest the camera (lowest in the image) is player 0, then clockwise.
-    centres = np.array([m.corners.mean(0) for m in chosen])
-    middle = centres.mean(0)
-    first = int(np.argmax(centres[:, 1]))
-    angle = lambda i: (math.atan2(centres[i, 1] - middle[1], centres[i, 0] - middle[0])  # noqa: E731
-                       - math.atan2(centres[first, 1] - middle[1], centres[first, 0] - middle[0])) % (2 * math.pi)
-    order = sorted(range(len(chosen)), key=angle)
+    order = seat_order([m.corners.mean(0) for m in chosen])
     refined = [_refined(image, grad, chosen[i], fitter) for i in order]
     if scoring is not None:
         scoring = _refined(image, grad, scoring, fitter)

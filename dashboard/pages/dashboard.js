@@ -9,6 +9,7 @@ let suggestionsFor = "";  // the position the suggestions shown are for
 let waitingOn = null;     // a correction the watch thread had not made when answered (202): its note
 let places = {};          // every zone of the game in words (the tooltips), for ``placesFor``
 let placesFor = "";
+const drawn = new Map();  // what each card shows now ("table", or a player's board), as drawn
 const $ = (id) => document.getElementById(id);
 
 function note(id, problem, ok = false) {
@@ -25,22 +26,34 @@ function render() {
   turn.hidden = state.over;
   turn.textContent = state.to_move >= 0 ? t("dash.to_move", { player: playerName(state, state.to_move) }) : t("dash.chance_due");
   renderBanner();
-  $("table-view").innerHTML = state.table_svg;
-  for (const el of $("table-view").querySelectorAll(".zone[data-zone]")) {
-    el.addEventListener("click", () => openZone(el.dataset.zone));
+  // A card is drawn again only where what it shows changed: the others stay as they are (no
+  // flicker, a tooltip or a tap in progress kept).
+  if (drawn.get("table") !== state.table_svg) {
+    drawn.set("table", state.table_svg);
+    $("table-view").innerHTML = state.table_svg;
+    for (const el of $("table-view").querySelectorAll(".zone[data-zone]")) {
+      el.addEventListener("click", () => openZone(el.dataset.zone));
+    }
   }
-  for (const old of $("boards").querySelectorAll("figure.board-card")) old.remove();
-  $("boards").insertAdjacentHTML("beforeend", state.boards_svg.map((svg, p) => {
+  const figures = [...$("boards").querySelectorAll("figure.board-card")];
+  if (figures.length !== state.boards_svg.length) {
+    for (const old of figures) old.remove();
+    figures.length = 0;
+  }
+  state.boards_svg.forEach((svg, p) => {
     const classes = ["board-card", p === state.to_move && !state.over ? "to-move" : "", state.winners.includes(p) ? "winner" : ""];
     const tag = p === state.to_move && !state.over ? `<span class="tag">${escapeHtml(t("dash.their_turn"))}</span>` : "";
-    return `<figure class="${classes.join(" ")}" data-player="${p}"><figcaption><span class="swatch" style="background:${
+    const html = `<figure class="${classes.join(" ")}" data-player="${p}"><figcaption><span class="swatch" style="background:${
       playerColor(p)}"></span><span class="name">${escapeHtml(playerName(state, p))}</span>${tag}<span class="score">${
       state.scores[p]}</span></figcaption>${svg}</figure>`;
-  }).join(""));
-  for (const el of $("boards").querySelectorAll("figure .zone[data-zone]")) {
-    const p = el.closest("figure").dataset.player;
-    el.addEventListener("click", () => openZone(`boards.${p}.${el.dataset.zone}`));
-  }
+    if (figures[p] && drawn.get(p) === html) return;
+    drawn.set(p, html);
+    const holder = document.createElement("div");
+    holder.innerHTML = html;
+    const figure = holder.firstElementChild;
+    if (figures[p]) figures[p].replaceWith(figure); else $("boards").appendChild(figure);
+    for (const el of figure.querySelectorAll(".zone[data-zone]")) el.addEventListener("click", () => openZone(`boards.${p}.${el.dataset.zone}`));
+  });
   titleAll();
   loadPlaces();
   fitTable();

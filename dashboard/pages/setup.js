@@ -26,33 +26,40 @@ function drawOptions() {
       escapeHtml(t("setup.name"))}"></label>`).join("");
 }
 
+// A board's label: the name typed for its player, else "Player N".
+function nameOf(k) {
+  const typed = ($("names").querySelector(`input[data-player="${k}"]`) || { value: "" }).value.trim();
+  return typed || t("player", { n: k + 1 });
+}
+
 function drawMarks() {
   const svg = $("marks");
   if (!size) return;
   svg.setAttribute("viewBox", `0 0 ${size[0]} ${size[1]}`);
-  const all = boards.map((c, k) => ({ corners: c, label: t("player", { n: k + 1 }) }));
+  const all = boards.map((c, k) => ({ corners: c, label: nameOf(k) }));
   if (scoring) all.push({ corners: scoring, label: t("setup.scoring") });
   if (placing) all.push({ corners: placing.corners, label: "…", open: true });
   const stroke = Math.max(size[0], size[1]) / 300;
   svg.innerHTML = all.map(({ corners, label, open }) => {
     if (!corners.length) return "";
     const points = corners.map(([x, y]) => `${x},${y}`).join(" ");
-    const [x, y] = corners[0];
+    // The label in the board's middle: a corner may lie beside another board.
+    const [x, y] = [0, 1].map((i) => corners.reduce((sum, c) => sum + c[i], 0) / corners.length);
     const shape = open ? `<polyline points="${points}"/>` : `<polygon points="${points}"/>`;
     return `<g class="found" style="stroke-width:${stroke}">${shape}${corners.map(([cx, cy]) =>
-      `<circle cx="${cx}" cy="${cy}" r="${stroke * 2.5}"/>`).join("")}<text x="${x}" y="${y - stroke * 3}" font-size="${
-      stroke * 12}">${escapeHtml(label)}</text></g>`;
+      `<circle cx="${cx}" cy="${cy}" r="${stroke * 2.5}"/>`).join("")}<text x="${x}" y="${y}" font-size="${
+      stroke * 12}" stroke-width="${stroke * 2}">${escapeHtml(label)}</text></g>`;
   }).join("");
   const done = boards.length === players() && (game() === "azul" || scoring);
   $("start").disabled = !done;
   $("found").textContent = boards.length ? t("setup.found", { n: boards.length + (scoring ? 1 : 0), wanted: wanted() }) : "";
-  $("placing").textContent = placing ? t("setup.placing", { what: placing.board < players() ? t("player", { n: placing.board + 1 })
+  $("placing").textContent = placing ? t("setup.placing", { what: placing.board < players() ? nameOf(placing.board)
     : t("setup.scoring"), corner: t(`setup.corner.${placing.corners.length}`) }) : "";
 }
 
 async function refresh() {
   const state = await api("/api/setup").catch(() => ({ set_up: false, size: null }));
-  if (state.set_up) { location.href = "/"; return; }
+  if (state.set_up) { location.href = `/${location.search}`; return; }
   size = state.size;
   $("snapshot").src = `/setup/snapshot.jpg?at=${Date.now()}`;
   drawMarks();
@@ -93,6 +100,7 @@ $("view").addEventListener("click", (event) => {
 });
 
 $("refresh").addEventListener("click", refresh);
+$("names").addEventListener("input", drawMarks);
 for (const id of ["game", "players", "side"]) {
   $(id).addEventListener("change", () => { boards = []; scoring = null; placing = null; drawOptions(); drawMarks(); });
 }
@@ -104,7 +112,7 @@ $("start").addEventListener("click", async () => {
   try {
     await post("/api/setup/start", { game: game(), side: $("side").value, jokers: game() === "azul" && $("jokers").checked,
       boards, scoring, names: names.some(Boolean) ? names.map((n, p) => n || t("player", { n: p + 1 })) : null });
-    location.href = "/";
+    location.href = `/${location.search}`;  // the language asked for goes on
   } catch (problem) {
     note(problem);
     $("start").disabled = false;

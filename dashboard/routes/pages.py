@@ -25,10 +25,16 @@ def asset(name: str) -> str:
     return resources.files("azulcam.dashboard").joinpath("pages", name).read_text(encoding="utf-8")
 
 
+def with_query(path: str, request: Request) -> str:
+    """``path`` with the request's own query (``?lang=fr``, say), which a redirect must not lose."""
+    query = request.url.query
+    return f"{path}?{query}" if query else path
+
+
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 def dashboard_page(request: Request) -> Response:
     if request.app.state.live is None:  # a first run: the table is set up first
-        return RedirectResponse("/setup", status_code=303)
+        return RedirectResponse(with_query("/setup", request), status_code=303)
     return HTMLResponse(asset("dashboard.html"))
 
 

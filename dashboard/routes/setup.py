@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from ...follow.track import Refused
 from ..problems import refusal
 from ..schemas import Found, SetupFind, SetupStart, SetupState
-from .pages import asset
+from .pages import asset, with_query
 
 router = APIRouter()
 
@@ -26,7 +26,7 @@ def _setup(request: Request) -> Any:
 @router.get("/setup", response_class=HTMLResponse, include_in_schema=False)
 def setup_page(request: Request) -> Response:
     if request.app.state.live is not None:
-        return RedirectResponse("/", status_code=303)
+        return RedirectResponse(with_query("/", request), status_code=303)
     return HTMLResponse(asset("setup.html"))
 
 

@@ -97,7 +97,7 @@ def test_force_reads_what_matches_and_says_what_it_skipped(tmp_path, capsys):
     code, _, err = run(["analyze", str(image), "--profile", write(tmp_path, one_grey)], capsys)
     assert code == 1 and "boards.3.layout is azul-grey, but the options say wall colored" in err
     moved = {**azul, "boards": [*azul["boards"][:3], {**azul["boards"][3], "corners": [
-        [x + 1000, y - 100] for x, y in azul["boards"][3]["corners"]]}]}
+        [x - 1000, y - 100] for x, y in azul["boards"][3]["corners"]]}]}
     code, _, err = run(["analyze", str(image), "--profile", write(tmp_path, moved)], capsys)
     assert code == 1 and "nothing of the board of player 3's print (azul-colored)" in err
     code, out, err = run(["analyze", str(image), "--profile", write(tmp_path, moved), "--force"], capsys)

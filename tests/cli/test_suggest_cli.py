@@ -48,6 +48,7 @@ def test_every_legal_move_of_every_variant_has_a_reason(capsys, game):
 def test_suggest_for_people(capsys, lang, words):
     code, out, _ = run(["suggest", str(RECORD), "--at", "5", "--time", "0.2", "--top", "1", "--text", "--lang", lang], capsys)
     assert code == 0 and out.startswith(words) and out.count("\n") == 2
+    assert "-0.0" not in out  # a loss of nothing is said "+0.0"
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -164,6 +164,44 @@ def test_the_replay_steps_event_by_event_and_names_the_players(browser, tables):
         page.context.close()
 
 
+@pytest.mark.parametrize("page_name", ["replay", "setup"])
+def test_the_replay_and_the_set_up_fit_every_screen_in_both_languages(browser, tables, first_run, page_name):
+    if page_name == "replay":
+        url, game_id = tables["azul", 4, True]
+        path, ready, stop = f"{url}/games/{game_id}", "#boards svg", None
+    else:
+        setup, history, _, _ = first_run
+        from azulcam.dashboard.app import create_app  # a first run: no game yet, the set-up page
+        import threading
+        import time
+
+        import uvicorn
+
+        from support.shown import free_port
+
+        port = free_port()
+        server = uvicorn.Server(uvicorn.Config(create_app(None, history, None, setup), host="127.0.0.1", port=port,
+                                               log_level="warning"))
+        threading.Thread(target=server.run, daemon=True).start()
+        while not server.started:
+            time.sleep(0.05)
+        path, ready, stop = f"http://127.0.0.1:{port}/", "#find", server
+    try:
+        for (width, height), lang in itertools.product(SCREENS, ("en", "fr")):
+            page, errors = _open(browser, f"{path}?lang={lang}", (width, height), lang)
+            page.wait_for_selector(ready, timeout=20_000)
+            page.wait_for_function(f"document.documentElement.lang === '{lang}'", timeout=10_000)
+            where = f"{page_name} {width}x{height} {lang}"
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, where
+            assert _overlapping(_boxes(page, "header.bar, main > section, main > #boards > figure")) == [], where
+            page.screenshot(path=str(_shot(f"{page_name}-{width}x{height}-{lang}")))
+            assert errors == [], where
+            page.context.close()
+    finally:
+        if stop is not None:
+            stop.should_exit = True
+
+
 def _shot(name: str) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     return SHOTS / f"{name}.png"

@@ -277,6 +277,7 @@ def test_a_first_run_is_set_up_from_the_page_without_a_command_line(served, firs
             page.fill(f'#names input[data-player="{k}"]', name)
         page.click("#find")
         page.wait_for_function("document.querySelectorAll('#marks polygon').length === 4", timeout=60_000)
+        assert page.locator("#marks text").all_text_contents() == ["Ann", "Bob", "Cy", "Dee"]  # the names typed label the boards
         _no_sideways_scroll(page)
         _shot(page, "setup-phone-fr", full_page=True)
         page.click("#place")  # by hand instead: four clicks a board, each refined on its print

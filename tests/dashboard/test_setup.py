@@ -18,6 +18,7 @@ def test_a_first_run_sets_the_table_up_from_the_page_and_keeps_the_profile(first
     setup, history, scene, data = first_run
     client = make_client(None, history, setup=setup)
     assert client.get("/", follow_redirects=False).headers["location"] == "/setup"
+    assert client.get("/?lang=fr", follow_redirects=False).headers["location"] == "/setup?lang=fr"  # the language kept
     waiting = client.get("/api/state")
     assert waiting.status_code == 409 and waiting.json()["detail"]["code"] == "dash.not_set_up"
     assert client.get("/api/setup").json() == {"set_up": False, "size": [1280, 720]}

@@ -54,11 +54,16 @@ class Shown:
         return -1, None
 
 
-def serve(shown: Shown, history: History) -> tuple[str, Any]:
-    """The app serving ``shown`` on a free port of this machine: its address, and a function that stops it."""
+def free_port() -> int:
+    """A port of this machine no program holds now (the README's demo may hold 8000)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+        return s.getsockname()[1]
+
+
+def serve(shown: Shown, history: History) -> tuple[str, Any]:
+    """The app serving ``shown`` on a free port of this machine: its address, and a function that stops it."""
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(shown, history), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
