@@ -179,3 +179,15 @@ def test_every_refusal_is_worded_in_both_languages(client):
         for lang in ("en", "fr"):
             assert messages(lang).text(detail["code"], **detail["params"])
     assert json.loads(client.get("/api/openapi.json").text)["info"]["title"] == "azulcam"
+
+
+def test_every_zone_is_named_in_words_for_the_tooltips_in_both_languages(played, client):
+    _, history, record, _ = played
+    en, fr = (client.get(f"/api/places?lang={lang}").json() for lang in ("en", "fr"))
+    assert en["boards.1.wall.0.0"] == "Player 2, wall, row 1, column 1" and fr["boards.1.wall.0.0"] == "Joueur 2, mur, ligne 1, colonne 1"
+    assert en["factories.4"] == "factory display 5" and en["center"] == "centre of the table"
+    assert len(en) == 2 * (25 + 15 + 7) + 5 + 1  # every board space of both players, the five displays, the centre
+    game_id = history.games()[0]["id"]
+    assert client.get(f"/api/places?game={game_id}&lang=fr").json() == fr
+    missing = client.get("/api/places?game=999")
+    assert missing.status_code == 404 and missing.json()["detail"]["code"] == "http.no_game"

@@ -174,3 +174,13 @@ def test_a_correction_answered_before_it_is_made_is_still_made_and_the_watch_goe
     monkeypatch.setattr(api, "CORRECTION_WAIT", 10.0)
     assert client.post("/api/corrections", json={"undo": True}).status_code == 200  # and the watch thread lives on
     assert client.get("/api/state").json()["events"] == 1
+
+
+def test_a_line_names_the_players_by_the_record_and_cuts_where_a_player_is_named():
+    from azulcam.dashboard.words import described_parts
+
+    record = Record("azul", ["Ann", "Bob"], {"wall": "colored", "jokers": False}, 0, [])
+    event = {"kind": "move", "player": 1, "move": {"action": "take", "source": 1, "color": "red", "line": 2}}
+    assert described(event, record)["en"] == "Bob takes the red tiles from display 2 to pattern line 3"
+    parts = described_parts({"kind": "undo", "event": {k: v for k, v in event.items() if k != "kind"}}, record)
+    assert parts["fr"] == ["Annulé : ", {"player": 1}, " prend les tuiles rouges de la fabrique 2 vers la ligne de motif 3"]

@@ -28,14 +28,14 @@ def test_serve_names_a_damaged_history_and_keeps_it(tmp_path, capsys):
     assert (tmp_path / "history.sqlite").read_bytes().startswith(b"not a database")
 
 
-def test_serve_refuses_a_port_in_use_before_saying_it_serves(capsys):
+def test_serve_refuses_a_port_in_use_before_saying_it_serves(tmp_path, capsys):
     import socket
 
     with socket.socket() as held:
         held.bind(("127.0.0.1", 0))
         held.listen()
         port = held.getsockname()[1]
-        code, out, err = run(["serve", "--demo", "--port", str(port)], capsys)
+        code, out, err = run(["serve", "--demo", "--port", str(port), "--data", str(tmp_path)], capsys)  # not the user's data
     assert code == 1 and out == "" and f"cannot serve on 127.0.0.1:{port}" in assert_one_line_error(err)
     assert "http://" not in err  # no success line first
 
