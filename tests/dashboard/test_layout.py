@@ -22,7 +22,7 @@ import pytest
 
 from azulcam.dashboard.history import History
 from azulcam.engine.record import Game
-from support.shown import Shown, played, serve
+from support.shown import Shown, played, serve, serve_app
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
@@ -172,20 +172,9 @@ def test_the_replay_and_the_set_up_fit_every_screen_in_both_languages(browser, t
     else:
         setup, history, _, _ = first_run
         from azulcam.dashboard.app import create_app  # a first run: no game yet, the set-up page
-        import threading
-        import time
 
-        import uvicorn
-
-        from support.shown import free_port
-
-        port = free_port()
-        server = uvicorn.Server(uvicorn.Config(create_app(None, history, None, setup), host="127.0.0.1", port=port,
-                                               log_level="warning"))
-        threading.Thread(target=server.run, daemon=True).start()
-        while not server.started:
-            time.sleep(0.05)
-        path, ready, stop = f"http://127.0.0.1:{port}/", "#find", server
+        url, stop = serve_app(create_app(None, history, None, setup))
+        path, ready = f"{url}/", "#find"
     try:
         for (width, height), lang in itertools.product(SCREENS, ("en", "fr")):
             page, errors = _open(browser, f"{path}?lang={lang}", (width, height), lang)
@@ -199,7 +188,7 @@ def test_the_replay_and_the_set_up_fit_every_screen_in_both_languages(browser, t
             page.context.close()
     finally:
         if stop is not None:
-            stop.should_exit = True
+            stop()
 
 
 def _shot(name: str) -> Path:

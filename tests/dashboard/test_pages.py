@@ -10,18 +10,15 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import threading
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
-import uvicorn
-
 from azulcam.dashboard.app import create_app
 from azulcam.dashboard.demo import demo_record
 from azulcam.engine.record import Record
+from support.shown import serve_app
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
@@ -29,12 +26,6 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--
         "--disable-component-update", "--disable-sync"]
 SHOTS = Path(os.environ.get("AZULCAM_ARTEFACTS", Path(__file__).resolve().parents[2] / "artefacts")) / "screenshots"
 DESKTOP, PHONE = {"width": 1920, "height": 1080}, {"width": 390, "height": 844}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _shot(page, name: str, **options) -> bytes:
@@ -50,20 +41,14 @@ def served(tmp_path_factory, demo):
     second_deal = [k for k, e in enumerate(full.events) if "deal" in e][1]
     record = Record(full.game, full.players, full.options, full.start_player, full.events[:second_deal])
     live, history = demo.follow(tmp_path_factory.mktemp("pages"), record, pace=True)
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(live, history), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
+    url, stop = serve_app(create_app(live, history))
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield f"http://127.0.0.1:{port}", browser, live, record
+        yield url, browser, live, record
         browser.close()
-    server.should_exit = True
-    thread.join(timeout=5)
+    stop()
     live.stop()
 
 
@@ -261,14 +246,9 @@ def test_the_french_page_is_french_throughout_alerts_and_refusals_included(serve
 def test_a_first_run_is_set_up_from_the_page_without_a_command_line(served, first_run):
     _, browser, _, _ = served  # the module's browser (one Playwright a thread)
     setup, history, _, _ = first_run
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(None, history, None, setup), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
+    url, stop = serve_app(create_app(None, history, None, setup))
     try:
-        page, errors = _page(browser, f"http://127.0.0.1:{port}/", PHONE, locale="fr-FR", ready="#find")
+        page, errors = _page(browser, f"{url}/", PHONE, locale="fr-FR", ready="#find")
         page.wait_for_function("document.documentElement.lang === 'fr'", timeout=10_000)
         assert page.url.endswith("/setup") and page.locator("h1").inner_text() == "Installer la table"
         page.wait_for_function("document.getElementById('snapshot').naturalWidth > 0", timeout=10_000)
@@ -285,11 +265,10 @@ def test_a_first_run_is_set_up_from_the_page_without_a_command_line(served, firs
         page.click("#find")
         page.wait_for_function("!document.getElementById('start').disabled", timeout=60_000)
         page.click("#start")
-        page.wait_for_url(f"http://127.0.0.1:{port}/", timeout=60_000)
+        page.wait_for_url(f"{url}/", timeout=60_000)
         page.wait_for_selector("#boards figure.board-card", timeout=20_000)
         assert page.locator("#boards figure .name").all_inner_texts() == ["Ann", "Bob", "Cy", "Dee"]
         assert errors == []
         page.close()
     finally:
-        server.should_exit = True
-        thread.join(timeout=5)
+        stop()

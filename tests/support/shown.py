@@ -63,8 +63,14 @@ def free_port() -> int:
 
 def serve(shown: Shown, history: History) -> tuple[str, Any]:
     """The app serving ``shown`` on a free port of this machine: its address, and a function that stops it."""
+    return serve_app(create_app(shown, history))
+
+
+def serve_app(app: Any) -> tuple[str, Any]:
+    """``app`` served by uvicorn on a free port of this machine, in a thread: its address, and a
+    function that stops it."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(shown, history), host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     while not server.started:
