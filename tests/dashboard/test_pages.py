@@ -93,6 +93,8 @@ def test_the_page_follows_the_demo_game_live_and_an_undo_changes_board_and_score
     _shot(page, "dashboard-desktop-en", full_page=True)
     page.click("#undo")
     page.wait_for_function("document.querySelector('#log li:last-child').textContent.startsWith('Taken back')", timeout=10_000)
+    page.wait_for_function("document.getElementById('controls-note').textContent.length > 0", timeout=10_000)
+    assert page.locator("#controls-note").inner_text() == "Taken back: the camera will not record it again until the table changes"
     assert page.locator("#scores .score").all_inner_texts() == ["0", "0"]
     assert page.locator("#boards").inner_html() != boards_before
     assert errors == []

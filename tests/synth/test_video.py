@@ -50,6 +50,23 @@ def test_a_deal_is_brought_in_by_a_hand():
     assert all(len(f["tiles"]) == 4 for f in shown[-1]["observation"]["factories"])
 
 
+def test_games_played_one_after_another_at_the_same_table():
+    """``then``: the next game begins at the same table from its start (every tile put away), the
+    frames numbered on; ``hold``: still frames more after each event."""
+    full = Record.load(RECORDS / "azul-2p-colored.json")
+    first = Record(full.game, full.players, full.options, full.start_player, full.events[:2])
+    second = Record(full.game, full.players, full.options, full.start_player, full.events[:1])
+    shown = [f.truth for f in frames(first, seed=0, size=(320, 180), then=[second], hold=3)]
+    assert [t["frame"] for t in shown] == list(range(len(shown)))
+    games = [t["game"] for t in shown]
+    assert games == sorted(games) and set(games) == {0, 1}
+    again = next(t for t in shown if t["game"] == 1)
+    assert again["event"] == -1 and seen_view(again["observation"]) == expected_view(second.new_state())  # a fresh table
+    alone = [f.truth for f in frames(first, seed=0, size=(320, 180))]
+    assert len([t for t in shown if t["game"] == 0]) == len(alone) + 3 * len(first.events)  # held 3 frames an event
+    assert "game" not in alone[0]  # a single game's truth as it always was
+
+
 def test_write_video_and_sidecar(tmp_path):
     record = Record.load(RECORDS / "azul-2p-grey-jokers.json")
     out = tmp_path / "game.mp4"
