@@ -13,6 +13,7 @@ from ..follow.corrections import check_overrule, is_loose
 from ..follow.explain import empty_content, expected
 from ..follow.track import Refused
 from ..i18n import LANGUAGES, messages, places
+from ..i18n.notices import tile_words
 
 #: The most tiles a zone of loose tiles may be said to hold: a display's four, or any count of
 #: each kind in the centre or beside a board.
@@ -72,9 +73,7 @@ def zone_words(record: Record, zone: str) -> dict[str, str]:
 def kind_words(lang: str, game: str, kind: str | None) -> str:
     """A zone's content in words: ``a blue tile``, ``the first-player marker``, ``empty``."""
     m = messages(lang)
-    if kind is None:
-        return m.text("dash.empty")
-    return m.text(f"tile.first_player.{game}") if kind == "first_player" else m.text(f"tile.{kind}")
+    return m.text("dash.empty") if kind is None else tile_words(m, game, kind)
 
 
 def zones_of(record: Record) -> list[str]:

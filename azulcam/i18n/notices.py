@@ -15,21 +15,24 @@ from .places import Table
 ZONES_NAMED = 6
 
 
+def tile_words(m: Catalogue, game: str | None, kind: str) -> str:
+    """One tile in words: ``a blue tile``, ``the first-player marker`` (a kind the catalogue does
+    not know, as it is)."""
+    if kind == "first_player":
+        return m.text(f"tile.first_player.{game or 'azul'}")
+    return m.text(f"tile.{kind}") if f"tile.{kind}" in m else str(kind)
+
+
 def _content(m: Catalogue, content: Any, game: str | None) -> str:
     """A zone's content in words (never empty): a slot's tile (``a blue tile``), a zone's loose
     tiles (``2 blue tiles, 1 red tile``)."""
-    def one(kind: str) -> str:
-        if kind == "first_player":
-            return m.text(f"tile.first_player.{game or 'azul'}")
-        return m.text(f"tile.{kind}") if f"tile.{kind}" in m else str(kind)
-
     if isinstance(content, (list, tuple)):
-        parts = [m.count(f"tiles.{name}", n) if f"tiles.{name}.one" in m else one(name) if n == 1 else f"{n} × {one(name)}"
+        parts = [m.count(f"tiles.{name}", n) if f"tiles.{name}.one" in m else tile_words(m, game, name) if n == 1 else f"{n} × {tile_words(m, game, name)}"
                  for name, n in Counter(content).items()]
         if len(parts) == 1:
             return parts[0]
         return m.text("list.and", head=m.text("list.comma").join(parts[:-1]), last=parts[-1])
-    return one(content)
+    return tile_words(m, game, content)
 
 
 def _empty(content: Any) -> bool:
