@@ -22,7 +22,8 @@ from typing import Any
 from .engine import pavilion_board as topo
 from .engine.azul import COLORS as AZUL_COLORS
 from .engine.azul import FLOOR_PENALTIES, wall_color
-from .engine.observe import TILE_ORDER, observation_of
+from .engine.games import ALL_TILES, GAMES
+from .engine.observe import observation_of
 from .i18n import Catalogue, messages, places
 
 #: The widest line the texts hold.
@@ -218,15 +219,15 @@ class _Writer:
     def __init__(self, m: Catalogue, observation: Mapping[str, Any], options: Mapping[str, Any] | None,
                  names: Sequence[str] | None) -> None:
         game = observation.get("game")
-        if game not in TILE_ORDER:
-            raise ValueError(f"unknown game {game!r} (games: {', '.join(TILE_ORDER)})")
+        if game not in GAMES:
+            raise ValueError(f"unknown game {game!r} (games: {', '.join(GAMES)})")
         self.m = m
         self.game: str = game
         self.obs = observation
         self.options = dict(options if options is not None else observation.get("options") or {})
         self.names = names
         self.unsure = set(observation.get("uncertain", []))
-        self.width = max(len(self.code(t)) for t in TILE_ORDER[game])
+        self.width = max(len(self.code(t)) for t in GAMES[game].tiles)
         if game == "azul":
             wall = self.options.get("wall")
             self.colored: bool | None = None if wall is None else wall == "colored"
@@ -241,7 +242,7 @@ class _Writer:
 
     def counts(self, pile: Mapping[str, int]) -> str:
         """``4 blue, 2 red, 1 joker, first-player marker``."""
-        order = TILE_ORDER[self.game]
+        order = GAMES[self.game].tiles
         parts = [self.m.text(f"marker.{self.game}") if t == "first_player" else self.m.count(f"n.{t}", pile[t])
                  for t in sorted(pile, key=lambda t: order.index(t) if t in order else len(order)) if pile[t]]
         return ", ".join(parts) if parts else self.m.text("none")
@@ -273,7 +274,7 @@ class _Writer:
 
     def legend(self) -> list[str]:
         m = self.m
-        order = TILE_ORDER[self.game]
+        order = GAMES[self.game].tiles
         if self.game == "azul" and not self.options.get("jokers", True):
             order = tuple(t for t in order if t != "joker")
         names = {t: m.text(f"color.{t}") for t in order if t not in ("white", "first_player")}
@@ -466,7 +467,7 @@ class _Writer:
 # codes, or by another program) is shown as it is, marked as untranslated.
 
 #: Every tile name of both games but the first-player marker.
-_TILES = frozenset(TILE_ORDER["azul"] + TILE_ORDER["pavilion"]) - {"first_player"}
+_TILES = frozenset(ALL_TILES) - {"first_player"}
 
 
 def _coded(item: Any) -> tuple[str, dict[str, Any]] | None:

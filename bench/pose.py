@@ -22,7 +22,7 @@ from azulcam.engine.players import make_player
 from azulcam.engine.record import play_game, replay
 from azulcam.synth.render import SceneOptions, render_state
 from azulcam.vision import pose
-from azulcam.vision.boards import tile_height
+from azulcam.calibration.geometry import tile_height
 
 
 def main() -> None:

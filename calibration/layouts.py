@@ -4,7 +4,7 @@ A layout says where each slot lies on a board, in fractions of the board's width
 from its top left as its owner sees it. Five layouts ship with azulcam (``LAYOUT_NAMES``);
 a user whose edition is printed differently can load an edited copy from a file instead
 (see ``calibration/README.md``). The shipped files are written by
-:func:`azulcam.vision.boards.build_layouts` from the measured board geometry and the Summer
+:func:`azulcam.calibration.geometry.build_layouts` from the measured board geometry and the Summer
 Pavilion engine's topology; a test keeps the two equal.
 """
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..engine import pavilion_board as topo
 from ..engine.azul import FACTORIES_FOR_PLAYERS, FLOOR_PENALTIES
-from ..engine.observe import TILE_ORDER
+from ..engine.games import GAMES
 from ..engine.record import Game, Record
 from ..follow.corrections import check_overrule, is_loose
 from ..follow.explain import empty_content, expected
@@ -26,7 +26,7 @@ def zone_choices(game: Game, zone: str) -> dict[str, Any]:
     most tiles there. Raises :class:`Refused` (``follow.bad_zone``) for a zone the game has not."""
     state = game.state
     loose = is_loose(zone)
-    kinds = [k for k in TILE_ORDER[state.game] if not (loose and zone.startswith("factories.") and k == "first_player")]
+    kinds = [k for k in GAMES[state.game].tiles if not (loose and zone.startswith("factories.") and k == "first_player")]
     candidates: list[Any] = [[k] for k in kinds] if loose else [None] + kinds
     allowed = []
     zones = expected(state)

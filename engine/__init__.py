@@ -4,6 +4,8 @@ Imports nothing but the standard library and numpy: vision and the dashboard bui
 """
 
 from .azul import AzulState, Deal, Take, WallMove
+from .games import GAMES, GameSpec, find_game
+from .pavilion import PavilionState
 from .common import CHANCE, TERMINAL, LegalMoves, Moved, Outcome, Scored
 from .errors import (
     AmbiguousMoveError,
@@ -16,7 +18,7 @@ from .errors import (
 )
 
 __all__ = [
-    "AzulState", "Deal", "Take", "WallMove",
+    "AzulState", "Deal", "Take", "WallMove", "PavilionState", "GAMES", "GameSpec", "find_game",
     "CHANCE", "TERMINAL", "LegalMoves", "Moved", "Outcome", "Scored",
     "AmbiguousMoveError", "EngineError", "IllegalMoveError", "ImpossibleDealError", "InvalidMoveError", "ObservationError",
     "RecordError",

@@ -29,6 +29,8 @@ TILE_INDEX: dict[str, int] = {name: i for i, name in enumerate(TILE_NAMES)}
 COLOR_INDEX: dict[str, int] = {name: i for i, name in enumerate(COLORS)}
 
 FACTORIES_FOR_PLAYERS = {2: 5, 3: 7, 4: 9}
+#: Tiles of each colour in the box (the joker variant swaps some of them for jokers).
+TILES_PER_COLOR = 20
 FLOOR_PENALTIES = (1, 1, 2, 2, 2, 3, 3)
 FLOOR_SIZE = len(FLOOR_PENALTIES)
 _FLOOR_LOSS = tuple(sum(FLOOR_PENALTIES[:k]) for k in range(FLOOR_SIZE + 1))
@@ -339,10 +341,10 @@ class AzulState(GameState):
         s._start_player = start_player
         s._marker_in_center = True
         s._marker_holder = None
-        per_color = 20
+        per_color = TILES_PER_COLOR
         if s.jokers:
             per_color -= 1 if players == 2 else 2
-        s._bag = [per_color] * 5 + [(20 - per_color) * 5 if s.jokers else 0]
+        s._bag = [per_color] * 5 + [(TILES_PER_COLOR - per_color) * 5 if s.jokers else 0]
         s._lid = [0] * 6
         s._factories = [{} for _ in range(FACTORIES_FOR_PLAYERS[players])]
         s._center = {}

@@ -185,13 +185,49 @@ def check_draw(counts: list[int], names: tuple[str, ...], bag: list[int], spare:
 
 
 class GameState:
-    """What the states of both games share: the checked ``play`` and equality by value.
-
-    A subclass provides ``_read_move`` (a move from a move, its JSON or its text),
-    ``_illegal_reason``, ``play_unchecked``, ``_key`` and the ``_log`` and ``_to_move`` slots.
-    """
+    """What the states of both games share: the checked ``play``, the greedy move, equality by
+    value and the game's spec. A subclass provides the hooks declared here."""
 
     __slots__ = ()
+
+    #: The game's name (a class attribute of each state class); :attr:`spec` is its spec.
+    game: str
+    #: The player to move, the move log while ``play`` runs (``None`` otherwise).
+    _to_move: int
+    _log: list[Any] | None
+
+    @property
+    def current_player(self) -> int:  # pragma: no cover - each game defines it
+        raise NotImplementedError
+
+    @property
+    def phase(self) -> str:  # pragma: no cover - each game defines it
+        raise NotImplementedError
+
+    def legal_moves(self) -> LegalMoves[Any]:  # pragma: no cover - each game defines it
+        raise NotImplementedError
+
+    def immediate_points(self, move: Any) -> int:  # pragma: no cover - each game defines it
+        raise NotImplementedError
+
+    def play_unchecked(self, move: Any) -> None:  # pragma: no cover - each game defines it
+        raise NotImplementedError
+
+    def _read_move(self, move: Any) -> Any:  # pragma: no cover - a move from a move, its JSON or its text
+        raise NotImplementedError
+
+    def _illegal_reason(self, move: Any) -> str | None:  # pragma: no cover - why a read move is illegal here
+        raise NotImplementedError
+
+    def _key(self) -> tuple[Any, ...]:  # pragma: no cover - the state as a hashable value
+        raise NotImplementedError
+
+    @property
+    def spec(self) -> Any:
+        """The :class:`~.games.GameSpec` of this state's game."""
+        from .games import GAMES  # the specs name the state classes: imported when asked
+
+        return GAMES[self.game]
 
     def play(self, move: Any) -> Outcome:
         """Play a legal move for the player to move and say what happened.
@@ -202,18 +238,18 @@ class GameState:
         """
         from .errors import IllegalMoveError
 
-        move = self._read_move(move)  # type: ignore[attr-defined]
-        reason = self._illegal_reason(move)  # type: ignore[attr-defined]
+        move = self._read_move(move)
+        reason = self._illegal_reason(move)
         if reason is not None:
-            raise IllegalMoveError(f"illegal move {move} for player {self._to_move}: {reason}")  # type: ignore[attr-defined]
+            raise IllegalMoveError(f"illegal move {move} for player {self._to_move}: {reason}")
         outcome = Outcome()
-        self._log = outcome.events  # type: ignore[attr-defined]
+        self._log = outcome.events
         try:
-            self.play_unchecked(move)  # type: ignore[attr-defined]
+            self.play_unchecked(move)
         finally:
-            self._log = None  # type: ignore[attr-defined]
-        outcome.game_over = self.current_player == TERMINAL  # type: ignore[attr-defined]
-        outcome.round_over = outcome.game_over or self.phase == "deal"  # type: ignore[attr-defined]
+            self._log = None
+        outcome.game_over = self.current_player == TERMINAL
+        outcome.round_over = outcome.game_over or self.phase == "deal"
         return outcome
 
     def greedy_move(self) -> Any:
@@ -221,8 +257,8 @@ class GameState:
         the built-in greedy player's move and the assistant's playout policy. The engines
         override it with a way that does not build every move where the phase allows."""
         best = best_key = None
-        for move in self.legal_moves():  # type: ignore[attr-defined]
-            key = self.immediate_points(move)  # type: ignore[attr-defined]
+        for move in self.legal_moves():
+            key = self.immediate_points(move)
             if best_key is None or key > best_key:
                 best, best_key = move, key
         return best
@@ -230,14 +266,15 @@ class GameState:
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self._key() == other._key()  # type: ignore[attr-defined]
+        assert isinstance(other, GameState)
+        return self._key() == other._key()
 
     # A state changes as it is played: it is no dict key. Its key() is, for sets of positions.
     __hash__ = None  # type: ignore[assignment]
 
     def key(self) -> tuple[Any, ...]:
         """A hashable value, equal for equal states (as they are now)."""
-        return self._key()  # type: ignore[attr-defined]
+        return self._key()
 
 
 def pile_to_json(counts: list[int] | dict[int, int], names: tuple[str, ...]) -> dict[str, int]:

@@ -19,7 +19,7 @@ from .azul import AzulState
 from .common import MOST_POINTS, MOST_ROUNDS, is_int
 from .errors import ObservationError, show
 from .observe import observation_of
-from .options import read_options
+from .games import read_options
 from .pavilion import MIN_SCORE, START_SCORE, PavilionState
 from .pavilion import ROUNDS as PAVILION_ROUNDS
 from .position import problems, read_observation, tiles_in_view

@@ -14,20 +14,14 @@ from __future__ import annotations
 from typing import Any
 
 from . import pavilion_board as topo
-from .azul import TILE_NAMES as AZUL_TILE_NAMES
+from .games import GAMES
 
 OBSERVATION_FORMAT = "azulcam-observation/1"
-
-#: Tile names in the order observations list them, per game.
-TILE_ORDER: dict[str, tuple[str, ...]] = {
-    "azul": AZUL_TILE_NAMES,
-    "pavilion": topo.COLORS + ("first_player",),
-}
 
 
 def _counts(names: list[str], game: str) -> dict[str, int]:
     out: dict[str, int] = {}
-    for name in sorted(names, key=TILE_ORDER[game].index):
+    for name in sorted(names, key=GAMES[game].tiles.index):
         out[name] = out.get(name, 0) + 1
     return out
 
@@ -40,9 +34,9 @@ def observation_of(state: Any) -> dict[str, Any]:
     Raises ValueError for a state of another game."""
     data = state.to_json()
     game = data.get("game")
-    if game not in TILE_ORDER:
+    if game not in GAMES:
         raise ValueError(f"no observation for a state of game {game!r}")
-    order = TILE_ORDER[game].index
+    order = GAMES[game].tiles.index
     factories = [{"center": [0.0, 0.0], "tiles": sorted(tiles, key=order)} for tiles in data["factories"]]
     center = [name for name, n in data["center"].items() for _ in range(n)]
     holder = data["marker"] if game == "azul" else data["token"]

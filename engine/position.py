@@ -17,25 +17,15 @@ from typing import Any
 from . import pavilion_board as topo
 from .azul import COLORS as AZUL_COLORS
 from .azul import SCORE_TRACK_TOP as TRACK_TOP
-from .azul import TILE_NAMES as AZUL_TILE_NAMES
 from .azul import wall_column
 from .common import is_int
 from .errors import ObservationError, show
 from .notice import Notice
-from .options import read_options
+from .games import AZUL, GAMES, PAVILION, read_options
+from .observe import OBSERVATION_FORMAT
 
-_AZUL_PER_COLOR = 20
-_PAVILION_PER_COLOR = 22
-
-OBSERVATION_FORMAT = "azulcam-observation/1"
-#: The names a tile may have in an observation of each game.
-TILE_NAMES: dict[str, tuple[str, ...]] = {"azul": AZUL_TILE_NAMES, "pavilion": topo.COLORS + ("first_player",)}
-#: The slot ids of a player board of each game (as the board layouts name them).
-SLOT_IDS: dict[str, frozenset[str]] = {
-    "azul": frozenset([f"line.{r}.{i}" for r in range(5) for i in range(r + 1)]
-                      + [f"wall.{r}.{c}" for r in range(5) for c in range(5)] + [f"floor.{i}" for i in range(7)]),
-    "pavilion": frozenset(topo.SPACE_NAMES + topo.CORNER_NAMES),
-}
+_AZUL_PER_COLOR = AZUL.tiles_per_color
+_PAVILION_PER_COLOR = PAVILION.tiles_per_color
 _MAX_BOARDS = 4
 
 
@@ -44,8 +34,8 @@ def _fail(where: str, what: str) -> ObservationError:
 
 
 def _check_tile(game: str, name: Any, where: str) -> None:
-    if not (isinstance(name, str) and name in TILE_NAMES[game]):
-        raise _fail(where, f"unknown tile {show(name)} (tiles: {', '.join(TILE_NAMES[game])})")
+    if not (isinstance(name, str) and name in GAMES[game].tiles):
+        raise _fail(where, f"unknown tile {show(name)} (tiles: {', '.join(GAMES[game].tiles)})")
 
 
 def _check_counts(game: str, counts: Any, where: str) -> None:
@@ -109,7 +99,7 @@ def read_observation(data: Any) -> dict[str, Any]:
     if "format" in data and data["format"] != OBSERVATION_FORMAT:
         raise _fail("format", f"not an {OBSERVATION_FORMAT} observation (format is {show(data['format'])})")
     game = data.get("game")
-    if not (isinstance(game, str) and game in TILE_NAMES):
+    if not (isinstance(game, str) and game in GAMES):
         raise _fail("game", f"must be 'azul' or 'pavilion', not {show(game)}")
     out = dict(data)
     out.setdefault("format", OBSERVATION_FORMAT)
@@ -154,7 +144,7 @@ def read_observation(data: Any) -> dict[str, Any]:
         if not isinstance(slots, dict):
             raise _fail(f"{where}.slots", f"must be an object {{slot id: tile name}}, not {show(slots)}")
         for slot, name in slots.items():
-            if slot not in SLOT_IDS[game]:
+            if slot not in GAMES[game].slot_ids:
                 raise _fail(f"{where}.slots", f"unknown slot {show(slot)}")
             _check_tile(game, name, f"{where}.slots.{slot}")
         _check_counts(game, b.get("hand", {}), f"{where}.hand")

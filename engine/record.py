@@ -15,34 +15,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import pavilion
-from .azul import AzulState, deal_from_json, move_from_json
 from .common import CHANCE, TERMINAL, Outcome, is_int
 from .errors import EngineError, RecordError, show
 from .join import checked_position
-from .options import read_options
+from .games import GAMES, find_game, read_options
 
 RECORD_FORMAT = "azulcam-record/1"
 SCORE_FORMAT = "azulcam-score/1"
 
 _RECORD_KEYS = {"format", "game", "options", "players", "start_player", "events", "seed"}
-
-
-def _azul_state(players: int, options: dict[str, Any], start_player: int) -> AzulState:
-    opts = read_options("azul", options)
-    return AzulState.new(players, opts["wall"], opts["jokers"], start_player)
-
-
-def _pavilion_state(players: int, options: dict[str, Any], start_player: int) -> pavilion.PavilionState:
-    return pavilion.PavilionState.new(players, read_options("pavilion", options)["side"], start_player)
-
-
-#: How to build the first state of each game, and read its moves and chance events.
-GAMES: dict[str, Any] = {
-    "azul": {"new": _azul_state, "move": move_from_json, "chance": {"deal": deal_from_json}},
-    "pavilion": {"new": _pavilion_state, "move": pavilion.move_from_json,
-                 "chance": {"deal": pavilion.deal_from_json, "refill": pavilion.refill_from_json}},
-}
 
 
 @dataclass
@@ -63,7 +44,7 @@ class Record:
     def new_state(self) -> Any:
         """The position before the first event. Raises :class:`RecordError` for a bad setup."""
         try:
-            return GAMES[self.game]["new"](self.player_count, self.options, self.start_player)
+            return find_game(self.game).new(self.player_count, self.options, self.start_player)
         except RecordError:
             raise
         except ValueError as exc:
@@ -167,7 +148,8 @@ def _parse_event(record: Record, event: Any, index: int) -> tuple[str, Any, int 
     if not isinstance(event, dict):
         raise RecordError("an event must be a JSON object", index)
     game = record.game
-    chance_readers = GAMES[game]["chance"]
+    spec = find_game(game)
+    chance_readers = spec.chance_from_json
     try:
         if "position" in event:
             # "resynchronised": the camera lost the game and took it up again from the table.
@@ -183,7 +165,7 @@ def _parse_event(record: Record, event: Any, index: int) -> tuple[str, Any, int 
                 raise RecordError(f"unknown key {unknown[0]!r} in a move event", index)
             if "move" not in event or "player" not in event:
                 raise RecordError("a move event needs both 'player' and 'move'", index)
-            return "move", GAMES[game]["move"](event["move"]), event["player"]
+            return "move", spec.move_from_json(event["move"]), event["player"]
         if len(event) == 1:
             (kind, value), = event.items()
             if kind in chance_readers:

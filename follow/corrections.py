@@ -18,7 +18,7 @@ from pydantic_core import PydanticCustomError
 
 from ..calibration.layouts import expected_slots, load_layout
 from ..engine.common import MOST_POINTS, MOST_ROUNDS
-from ..engine.observe import TILE_ORDER
+from ..engine.games import ALL_TILES, GAMES
 from ..formats import FormatError, checked
 from ..formats.fields import Form, exactly_one
 from ..formats.record import read_event
@@ -29,7 +29,7 @@ ZONE_PATTERN = r"^(boards\.[0-3]\.[A-Za-z0-9_.]+|factories\.[0-9]|center|supply\
 
 
 #: Every tile name of either game: what a zone may be said to hold (the game decides the rest).
-TileName = Literal[tuple(dict.fromkeys(TILE_ORDER["azul"] + TILE_ORDER["pavilion"]))]  # type: ignore[valid-type]
+TileName = Literal[tuple(dict.fromkeys(ALL_TILES))]  # type: ignore[valid-type]
 
 
 class Overrule(Form):
@@ -112,7 +112,7 @@ def check_overrule(zone: str, content: Any, state: Any) -> None:
     game or nothing (a coloured wall's space only its printed colour), a zone of loose tiles a
     list of the game's tiles."""
     one_tile = content is None or isinstance(content, str)  # a slot's: never a list
-    tiles = set(TILE_ORDER[state.game])
+    tiles = set(GAMES[state.game].tiles)
     options = state.options
     if state.game == "azul" and not options.get("jokers"):
         tiles.discard("joker")

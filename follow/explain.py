@@ -22,7 +22,8 @@ from typing import Any
 from ..calibration.layouts import expected_slots
 from ..engine.common import CHANCE, TERMINAL
 from ..engine.errors import EngineError
-from ..engine.observe import TILE_ORDER, observation_of
+from ..engine.games import GAMES
+from ..engine.observe import observation_of
 
 #: Events in a row one still view may be explained by: in Azul a move, the chance event it brings
 #: (the round's end and the next deal) and the next player's move, seen only after both; in Summer
@@ -196,7 +197,7 @@ class Changes:
 def tile_kinds(game: str, options: dict[str, Any]) -> list[str]:
     """The kinds of tile a deal of ``game`` with ``options`` may put on a display: its colours,
     and Azul's jokers where they are played (not the first-player marker)."""
-    return [t for t in TILE_ORDER[game] if t != "first_player" and (t != "joker" or options.get("jokers"))]
+    return [t for t in GAMES[game].tiles if t != "first_player" and (t != "joker" or options.get("jokers"))]
 
 
 def _tiles(counts: dict[str, int]) -> tuple[str, ...]:

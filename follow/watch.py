@@ -35,7 +35,7 @@ from .journal import Journal
 from .track import Refused
 from .mixups import Mixups
 from .still import CHANGED_PIXELS, MOVED_ALL, StillGate
-from ..vision.boards import AZUL_BOARD_MM, PAVILION_BOARD_MM, factory_diameter, tile_mm
+from ..calibration.geometry import AZUL_BOARD_MM, PAVILION_BOARD_MM, factory_diameter, tile_mm
 from .change import SPILL, ChangeModel, display_patches, moved_share, neighbours
 from .explain import View, ZoneRead, expected, loose_zone, tile_kinds
 from .track import Displays, Tracker

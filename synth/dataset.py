@@ -20,7 +20,7 @@ from ..calibration.profile import Profile, board_homography, outlines_a_board, t
 from ..engine.players import make_player
 from ..engine.record import play_game, replay
 from ..vision import crops, light
-from ..vision.boards import tile_mm
+from ..calibration.geometry import tile_mm
 
 #: The classifier's classes: ``empty``, then each game's tile kinds as ``game/kind``.
 CLASSES: tuple[str, ...] = (
@@ -201,7 +201,7 @@ def empty_display_places(truth: dict[str, Any], rng: np.random.Generator) -> np.
     pixels), turned at random round the display's centre, as ``locate.factory_tiles`` places them."""
     from .camera import Camera
     from ..vision import locate
-    from ..vision.boards import FACTORY_HEIGHT_MM, tile_height
+    from ..calibration.geometry import FACTORY_HEIGHT_MM, tile_height
 
     obs, cam = truth["observation"], truth["camera"]
     hidden = {h["zone"] for h in truth["hidden"]}

@@ -31,8 +31,8 @@ import numpy as np
 
 from ..calibration.profile import PROFILE_FORMAT
 from . import hands, props
-from ..vision import boards as geo
-from ..vision.boards import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, SCORE_MARKER_MM, factory_diameter, tile_height, tile_mm
+from ..calibration import geometry as geo
+from ..calibration.geometry import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, SCORE_MARKER_MM, factory_diameter, tile_height, tile_mm
 from ..vision.timing import Stopwatch
 from .camera import Camera, ViewRanges, sample_camera
 from .props import Prop

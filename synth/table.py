@@ -23,9 +23,9 @@ import numpy as np
 from ..calibration.layouts import Layout, load_layout
 from ..engine import pavilion_board as topo
 from ..engine.azul import FACTORIES_FOR_PLAYERS
-from ..engine.observe import TILE_ORDER
-from ..vision import boards as geo
-from ..vision.boards import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_mm
+from ..engine.games import GAMES
+from ..calibration import geometry as geo
+from ..calibration.geometry import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_mm
 
 Point = tuple[float, float]
 
@@ -403,7 +403,7 @@ def observation(table: Table, contents: dict[str, list[str]], project: Callable[
     """The ``azulcam-observation/1`` of a table whose zones hold ``contents``; ``project`` maps
     table millimetres to image pixels (for the factory centres)."""
     arr = table.arrangement
-    order = {name: i for i, name in enumerate(TILE_ORDER[arr.game])}
+    order = {name: i for i, name in enumerate(GAMES[arr.game].tiles)}
     sort = lambda tiles: sorted(tiles, key=order.__getitem__)  # noqa: E731
     centers = project(list(arr.factories))
     factories = [{"center": [round(float(u), 1), round(float(v), 1)], "tiles": sort(contents.get(z, []))}

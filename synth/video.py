@@ -24,7 +24,7 @@ import numpy as np
 from ..engine.record import Record, replay
 from .camera import Camera, ViewRanges, sample_camera
 from .render import Look, SceneOptions, Solid, compose, layout_name, make_clutter, make_hand, sample_look, scene_truth
-from ..vision.boards import tile_mm
+from ..calibration.geometry import tile_mm
 from .table import Arrangement, Item, Marker, Table, arrange, build_table, score_markers, zone_contents
 
 #: Frames per phase of one event: still, reach in, carry, put down and leave.

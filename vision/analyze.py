@@ -35,7 +35,7 @@ from ..calibration.layouts import load_layout
 from ..calibration.profile import BoardPlacement, Profile, board_homography
 from ..engine.azul import FACTORIES_FOR_PLAYERS  # Summer Pavilion has the same counts
 from ..engine.notice import Notice, as_json
-from ..engine.observe import TILE_ORDER
+from ..engine.games import GAMES
 from . import crops, decode, detect, light, locate, reader, score_track, verify
 from .decode import UNSURE  # below it a reading is listed in ``uncertain``
 from .image_file import ImageError, load_image  # noqa: F401 (the photo read, for the readers of this module)
@@ -561,7 +561,7 @@ def cross_checked(tile: Loose, answer: tuple[str | None, float] | None) -> tuple
 def assemble(reading: Reading) -> dict[str, Any]:
     """The ``azulcam-observation/1`` of a reading."""
     game = reading.game
-    order = {name: i for i, name in enumerate(TILE_ORDER[game])}
+    order = {name: i for i, name in enumerate(GAMES[game].tiles)}
     uncertain: list[str] = []
     players = sorted(v.placement.player for v in reading.boards if v.placement.player is not None)
     slots: dict[int, dict[str, str]] = {p: {} for p in players}

@@ -33,7 +33,8 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.position import SLOT_IDS, TILE_NAMES, problems
+from ..engine.games import GAMES
+from ..engine.position import problems
 from ..engine.record import read_options
 
 #: A reading (a slot's chosen kind, a loose tile) with a lower probability is unsure: listed in
@@ -249,10 +250,10 @@ def _ranked_board(game: str, player: int, board: BoardProbabilities) -> dict[str
     order of tiles, no tile first)."""
     if not (isinstance(player, int) and not isinstance(player, bool) and 0 <= player < 4):
         raise ValueError(f"player must be 0..3, not {player!r}")
-    names = (None,) + TILE_NAMES[game]
+    names = (None,) + GAMES[game].tiles
     out = {}
     for slot, probabilities in board.items():
-        if slot not in SLOT_IDS[game]:
+        if slot not in GAMES[game].slot_ids:
             raise ValueError(f"board {player}: unknown slot {slot!r} of {game}")
         # In the game's order, so that the stable sort below leaves ties in that order.
         kinds = [(kind, float(probabilities[kind])) for kind in names if kind in probabilities]

@@ -325,7 +325,7 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     :func:`player_heatmaps` of ``view``, where already made (else they are made here); the maps
     of the kinds ``without`` (those the game's options rule out) are cleared (:func:`without_kinds`)."""
     from . import locate
-    from .boards import tile_mm
+    from ..calibration.geometry import tile_mm
 
     if abs(view.ppm - VIEW_PPM) > 1e-9:
         raise ValueError(f"the detector reads views at {VIEW_PPM} px/mm, not {view.ppm}")

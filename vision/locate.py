@@ -35,8 +35,8 @@ import numpy as np
 from ..calibration.layouts import load_layout
 from ..calibration.profile import Profile, ProfileError, board_homography
 from ..engine.azul import FACTORIES_FOR_PLAYERS  # Summer Pavilion has the same counts
-from . import boards as geo
-from .boards import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_height, tile_mm
+from ..calibration import geometry as geo
+from ..calibration.geometry import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_height, tile_mm
 
 GAMES = ("azul", "pavilion")
 #: Scale of the top-down view the loose tiles are searched in (pixels per millimetre), at most.

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..calibration.layouts import Layout
 from . import light
-from .boards import SCORE_MARKER_MM
+from ..calibration.geometry import SCORE_MARKER_MM
 from .pose import tile_tops
 
 #: A pixel of a cell is near black below this share of the card's grey (:data:`light.CARD_GREY`).

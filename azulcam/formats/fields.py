@@ -10,7 +10,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic_core import PydanticCustomError, PydanticKnownError
 
 from ..engine import azul, pavilion_board
-from ..engine.options import OPTIONS as GAME_OPTIONS
+from ..engine.games import GAMES
 
 #: Longest text a format holds (a player's name, a file name): a stranger's megabyte is refused.
 LONGEST_TEXT = 200
@@ -82,12 +82,12 @@ Players = Annotated[int, Field(strict=True, ge=2, le=4)] | Annotated[list[Name],
 def _options_model(game: str) -> type[Form]:
     """The model of a game's options, from the engine's table of them (the first value is the default)."""
     fields = {key: (bool if isinstance(values[0], bool) else Literal[values], values[0])  # type: ignore[valid-type]
-              for key, values in GAME_OPTIONS[game].items()}
+              for key, values in GAMES[game].options.items()}
     return create_model(f"{game.title()}Options", __base__=Form, **fields)  # type: ignore[call-overload]
 
 
 #: Each game's options as a record, a profile and a journal write them.
-OPTIONS: dict[str, type[Form]] = {game: _options_model(game) for game in GAME_OPTIONS}
+OPTIONS: dict[str, type[Form]] = {game: _options_model(game) for game in GAMES}
 AzulOptions, PavilionOptions = OPTIONS["azul"], OPTIONS["pavilion"]
 
 

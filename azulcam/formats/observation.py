@@ -11,7 +11,8 @@ from pydantic_core import PydanticCustomError
 
 from ..engine.azul import SCORE_TRACK_TOP
 from ..engine.pavilion_board import SUPPLY_SPACES
-from ..engine.position import OBSERVATION_FORMAT, SLOT_IDS, TILE_NAMES
+from ..engine.games import GAMES
+from ..engine.observe import OBSERVATION_FORMAT
 from .fields import MOST_TILES, Count, Form, Game, ImagePoint, OpenForm, Player, Text, UnicodeText, whole
 from .problems import checked, printable
 
@@ -31,8 +32,8 @@ class Notice(Form):
 
 
 def _observation(which: str) -> type[OpenForm]:
-    tile = Literal[TILE_NAMES[which]]  # type: ignore[valid-type]
-    slots = SLOT_IDS[which]
+    tile = Literal[GAMES[which].tiles]  # type: ignore[valid-type]
+    slots = GAMES[which].slot_ids
 
     class Display(Form):
         center: ImagePoint | None
@@ -83,7 +84,7 @@ def _observation(which: str) -> type[OpenForm]:
     return Observation
 
 
-OBSERVATIONS = {game: _observation(game) for game in SLOT_IDS}
+OBSERVATIONS = {game: _observation(game) for game in GAMES}
 
 
 def read_observation(data: Any) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from azulcam.calibration.layouts import (LAYOUT_NAMES, Layout, LayoutError, chec
 from azulcam.calibration.profile import Profile, ProfileError, board_homography, to_image
 from azulcam.engine import pavilion_board as topo
 from azulcam.engine.azul import COLORS, wall_column
-from azulcam.vision.boards import AZUL_LINES_X1, build_layouts
+from azulcam.calibration.geometry import AZUL_LINES_X1, build_layouts
 
 SHIPPED = Path(__file__).resolve().parents[2] / "calibration" / "layouts"
 
@@ -39,7 +39,7 @@ def test_slot_counts():
 @pytest.mark.parametrize("name", LAYOUT_NAMES)
 def test_shipped_files_are_what_the_geometry_builds(name):
     """The JSON files are generated, never edited by hand: regenerate them with
-    ``python -c "from azulcam.vision.boards import write_layouts; write_layouts('calibration/layouts')"``."""
+    ``python -c "from azulcam.calibration.geometry import write_layouts; write_layouts('calibration/layouts')"``."""
     built = build_layouts()[name]
     assert (SHIPPED / f"{name}.json").read_text(encoding="utf-8") == built.dumps()
     assert load_layout(name) == Layout.from_json(json.loads(built.dumps()))

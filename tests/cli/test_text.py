@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from azulcam.engine.observe import TILE_ORDER, observation_of
+from azulcam.engine.games import GAMES
+from azulcam.engine.observe import observation_of
 from azulcam.engine.notice import as_json
 from azulcam.engine.position import problems
 from azulcam.engine.record import Record, final_state, replay, score_report
@@ -362,7 +363,7 @@ def test_observation_of_a_final_state_holds_every_visible_tile(name: str) -> Non
     assert seen.pop("first_player") == 1
     # with the hidden tiles, every tile of the game
     hidden = ("bag", "lid") if observation["game"] == "azul" else ("bag", "tower")
-    kinds = [t for t in TILE_ORDER[observation["game"]] if t != "first_player"]
+    kinds = [t for t in GAMES[observation["game"]].tiles if t != "first_player"]
     assert [seen[t] + sum(data[part].get(t, 0) for part in hidden) for t in kinds] == state.tile_counts()
 
 

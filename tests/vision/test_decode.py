@@ -21,7 +21,8 @@ from azulcam.engine.azul import COLORS as AZUL_COLORS
 from azulcam.engine.observe import observation_of
 from azulcam.engine.pavilion_board import COLORS as PAVILION_COLORS
 from azulcam.engine.players import make_player
-from azulcam.engine.position import TILE_NAMES, problems
+from azulcam.engine.games import GAMES
+from azulcam.engine.position import problems
 from azulcam.engine.record import play_game, replay
 from azulcam.vision import decode
 from azulcam.vision.decode import BOARD_READINGS, MAX_LOSS, TABLE_READINGS, UNSURE, decode_boards, kind_probabilities
@@ -72,7 +73,7 @@ def find(variant: str, want: Callable[[dict[str, str]], Any], players: int = 4) 
 def sure(game: str, ids: tuple[str, ...], slots: dict[str, str], rng: random.Random,
          low: float = 0.97, high: float = 0.999) -> Probabilities:
     """Each slot's probabilities, its true kind between ``low`` and ``high``, the rest spread at random."""
-    kinds: tuple[Kind, ...] = (None,) + TILE_NAMES[game]
+    kinds: tuple[Kind, ...] = (None,) + GAMES[game].tiles
     out: Probabilities = {}
     for slot in ids:
         true = slots.get(slot)
@@ -343,7 +344,7 @@ def test_a_four_player_table_decodes_in_bounded_time(variant):
         for b in view["boards"]:
             for slot in rng.sample(slot_ids(variant), 2):
                 true = b["slots"].get(slot)
-                wrong = rng.choice([k for k in (None,) + TILE_NAMES[game] if k != true])
+                wrong = rng.choice([k for k in (None,) + GAMES[game].tiles if k != true])
                 boards[b["player"]][slot] = misread(boards[b["player"]][slot], wrong, true)
         start = time.perf_counter()
         decode_boards(game, options, boards, table=view)
@@ -368,7 +369,7 @@ def test_decoding_is_possible_and_never_less_likely_than_the_truth(variant, mome
     for b in view["boards"]:
         for slot in rng.sample(slot_ids(variant), misreads):
             true = b["slots"].get(slot)
-            wrong = rng.choice([k for k in (None,) + TILE_NAMES[game] if k != true])
+            wrong = rng.choice([k for k in (None,) + GAMES[game].tiles if k != true])
             boards[b["player"]][slot] = misread(boards[b["player"]][slot], wrong, true, rng.uniform(0.4, 0.7),
                                                 rng.uniform(0.2, 0.3))
     for b in view["boards"]:

@@ -642,7 +642,7 @@ def test_a_weak_peak_beside_a_display_its_four_tiles_hold_is_a_centre_tile():
     already hold the display, a weak one farther out than they are is a centre tile pushed
     against it (edges 1020000 #8: a black tile beside a display of four, peaking at 0.33)."""
     from azulcam.vision.detect import CANDIDATE_FLOOR, loose_tiles
-    from azulcam.vision.boards import tile_mm
+    from azulcam.calibration.geometry import tile_mm
 
     image, profile, game, plane, view, discs = _fixture_table()
     window = view.around_players(plane, STRIDE)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..calibration.layouts import LAYOUT_NAMES, Layout, Slot
+from .layouts import LAYOUT_NAMES, Layout, Slot
 from ..engine import pavilion_board as topo
 from ..engine.azul import COLORS as AZUL_COLORS, FLOOR_PENALTIES, SCORE_TRACK_TOP, wall_color
 
