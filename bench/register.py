@@ -28,7 +28,6 @@ import cv2
 import numpy as np
 from azulcam.calibration.layouts import load_layout
 from azulcam.calibration.profile import board_homography, to_image
-from azulcam.engine.record import GAMES
 from azulcam.vision.bare import rectified
 from azulcam.vision.calibrate import CalibrationError, find_boards
 from azulcam.synth.dataset import random_position
@@ -61,7 +60,7 @@ def registration(scenes: int, off: float, size: tuple[int, int], family: str = "
         state = random_position(rng)
         options = SceneOptions(size=size, family=family)
         if bare:  # the same table at the game's start, every board bare, then now (no hands in either)
-            start_state = GAMES[state.game]["new"](state.players, state.options, 0)
+            start_state = state.spec.new(state.players, state.options, 0)
             calibration, scene = render_moments([start_state, state], (77 + seed, n), options)
         else:
             calibration, scene = None, render_state(state, (77 + seed, n), options)

@@ -42,7 +42,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 from azulcam.calibration.profile import Profile
-from azulcam.engine.record import GAMES
 from azulcam.vision.analyze import TableLocator, assemble, bare_boards, default_locator, read
 from azulcam.vision.board_fit import load_board_fitter
 from azulcam.synth.camera import EDGE_VIEW, ViewRanges
@@ -175,7 +174,7 @@ def main() -> None:
         while args.players and state.players != args.players:
             state = random_position(rng)
         if args.calibrated:  # the same table photographed at the game's start, boards bare
-            start = GAMES[state.game]["new"](state.players, state.options, 0)
+            start = state.spec.new(state.players, state.options, 0)
             calibration, scene = render_moments([start, state], (args.seed, n), options)
             profile = nudged_profile(scene.truth["profile"], nudge, args.nudge)
             bare = {} if args.ignore_bare else bare_boards(calibration.image, profile, classifier, fitter)

@@ -14,7 +14,8 @@ from azulcam.dashboard.history import History
 from azulcam.dashboard.live import LiveGame
 from azulcam.dashboard.settings import Settings
 from azulcam.dashboard.setup import TableSetup
-from azulcam.engine.record import GAMES, Record
+from azulcam.engine.games import AZUL
+from azulcam.engine.record import Record
 from azulcam.follow.capture import open_source
 from azulcam.synth.render import SceneOptions, render_state
 from azulcam.vision.analyze import bare_boards, default_locator
@@ -139,7 +140,7 @@ def first_run(tmp_path, begin_for):
     """A first run: a folder holding one photo of a 4-player Azul table at the start of a game
     (as a camera would show it), no profile; the set-up, its history, the scene and the data
     folder. The game it begins is followed without pace, stopped after the test."""
-    start = GAMES["azul"]["new"](4, {"wall": "colored", "jokers": False}, 0)
+    start = AZUL.new(4, {"wall": "colored", "jokers": False}, 0)
     scene = render_state(start, (55, 3), SceneOptions(size=(1280, 720), hands=0.0, clutter=0.0))
     frames = tmp_path / "camera"
     frames.mkdir()

@@ -8,7 +8,8 @@ import json
 import pytest
 
 from azulcam.calibration.profile import Profile
-from azulcam.engine.record import GAMES, Game
+from azulcam.engine.games import AZUL
+from azulcam.engine.record import Game
 from azulcam.follow.explain import exact_view
 from azulcam.follow.mixups import Mixups
 from azulcam.follow.session import WatchConfig, check_first_view, nothing_committed, open_watcher, table_path_of
@@ -23,7 +24,7 @@ OPTIONS = {"wall": "colored", "jokers": False}
 @pytest.fixture(scope="module")
 def start():
     """A photo of a two-player Azul table at a game's start, and its true profile."""
-    state = GAMES["azul"]["new"](2, OPTIONS, 0)
+    state = AZUL.new(2, OPTIONS, 0)
     scene = render_state(state, (7, 1), SceneOptions(size=(960, 540), hands=0.0, clutter=0.0))
     return scene.image, Profile.from_json({**scene.truth["profile"], "options": OPTIONS})
 
