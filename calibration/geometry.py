@@ -9,10 +9,14 @@ files of ``calibration/layouts/``.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .layouts import LAYOUT_NAMES, Layout, Slot
 from ..engine import pavilion_board as topo
 from ..engine.azul import COLORS as AZUL_COLORS, FLOOR_PENALTIES, SCORE_TRACK_TOP, wall_color
+
+if TYPE_CHECKING:
+    from ..engine.games import GameSpec
 
 # --------------------------------------------------------------------------- sizes in millimetres
 
@@ -35,18 +39,18 @@ BOARD_HEIGHT_MM = 2.5
 FACTORY_HEIGHT_MM = 2.0
 
 
-def tile_mm(game: str) -> float:
+def tile_mm(spec: GameSpec) -> float:
     """A tile's width (Azul's square side, Summer Pavilion's rhombus side)."""
-    return AZUL_TILE_MM if game == "azul" else PAVILION_TILE_SIDE_MM
+    return AZUL_TILE_MM if spec.shape == "square" else PAVILION_TILE_SIDE_MM
 
 
-def tile_height(game: str) -> float:
-    return AZUL_TILE_HEIGHT_MM if game == "azul" else PAVILION_TILE_HEIGHT_MM
+def tile_height(spec: GameSpec) -> float:
+    return AZUL_TILE_HEIGHT_MM if spec.shape == "square" else PAVILION_TILE_HEIGHT_MM
 
 
-def factory_diameter(game: str) -> float:
+def factory_diameter(spec: GameSpec) -> float:
     # Summer Pavilion's rhombuses are longer than Azul's squares: four need a wider disc.
-    return FACTORY_DIAMETER_MM if game == "azul" else 2.0 * PAVILION_TILE_SIDE_MM * 1.62
+    return FACTORY_DIAMETER_MM if spec.shape == "square" else 2.0 * PAVILION_TILE_SIDE_MM * 1.62
 
 
 # --------------------------------------------------------------------------- Azul board (docs/boards.md)

@@ -6,7 +6,7 @@
 Each scene is rendered from a random moment of a random seeded game (any variant, 2-4 players,
 any viewpoint of the renderer's ranges, whole tables and parts of them, photos from 720 to 2560
 pixels across) in one family or a blend of them (undesigned printings among them), shrunk as the
-model sees it, with its card and core targets (:func:`azulcam.synth.dataset.board_finder_frame`).
+model sees it, with its card and core targets (:func:`azulcam.models.samples.board_finder_frame`).
 Training takes random crops of the frames, each rescaled first (a board of a far or a near
 camera). Held-out frames come from other seeds; the figure that counts is how many boards seen
 whole get a proposal within a tenth of their diagonal (:func:`proposal_figures`).
@@ -60,7 +60,8 @@ def _frames_job(job: tuple[int, int], families: tuple[str, ...], blend_share: fl
     import cv2
     from azulcam.synth.art import blend_name
     from azulcam.synth.camera import ViewRanges
-    from azulcam.synth.dataset import board_finder_frame, random_position
+    from azulcam.models.samples import board_finder_frame
+    from azulcam.synth.dataset import random_position
     from azulcam.synth.render import SceneOptions, render_state
 
     cv2.setNumThreads(1)  # one process per core already

@@ -5,7 +5,7 @@
 
 Each scene is a random moment of a random seeded game (any variant, 2-4 players, any viewpoint,
 light and props of the renderer's ranges), drawn in one family or a blend of them; its views are
-:func:`azulcam.synth.dataset.board_fit_samples`: every board in view through outlines off its
+:func:`azulcam.models.samples.board_fit_samples`: every board in view through outlines off its
 corners and turned, and views of no board. The model (:mod:`azulcam.vision.board_fit`) learns
 where each cell of a view truly lies (a Laplace likelihood: a shift and its expected error), what
 the view shows and the outline's turn. Colours are turned at random in training, a share of them
@@ -48,7 +48,8 @@ def _samples_job(job: tuple[int, int], families: tuple[str, ...], blend_share: f
     import cv2
     from azulcam.synth.art import blend_name
     from azulcam.synth.camera import ViewRanges
-    from azulcam.synth.dataset import BoardFitSamples, board_fit_samples, random_position
+    from azulcam.models.samples import BoardFitSamples, board_fit_samples
+    from azulcam.synth.dataset import random_position
     from azulcam.synth.render import SceneOptions, render_state
 
     cv2.setNumThreads(1)  # one process per core already
@@ -195,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--props-share", type=float, default=0.5)
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "board_fit.onnx")
     args = parser.parse_args(argv)
-    from azulcam.synth.dataset import BoardFitSamples
+    from azulcam.models.samples import BoardFitSamples
     from azulcam.vision.board_fit import KINDS, MARGIN, SHIFT_SCALE, STRIDE, VIEW_PX
 
     families, held = families_held(parser, args.hold_out)

@@ -5,7 +5,7 @@
 
 Each scene is rendered from a random moment of a random seeded game (any variant, 2-4 players,
 any viewpoint of the renderer's ranges), warped to the top-down view the locator reads
-(:func:`azulcam.synth.dataset.scene_views`) and cut into crops with their heat-map targets.
+(:func:`azulcam.models.samples.scene_views`) and cut into crops with their heat-map targets.
 Held-out crops come from other seeds. Training is seeded on CPU (two threads) and the whole run,
 data included, is sized to stay under 15 minutes on a two-core machine.
 
@@ -49,7 +49,8 @@ def _samples_job(job: tuple[int, int], edge_light_share: float = 0.0, families: 
 
     import cv2
     from azulcam.synth.camera import ViewRanges
-    from azulcam.synth.dataset import DetectorSamples, detector_samples, random_position
+    from azulcam.models.samples import DetectorSamples, detector_samples
+    from azulcam.synth.dataset import random_position
     from azulcam.synth.render import SceneOptions, render_state
 
     cv2.setNumThreads(1)
@@ -206,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     families = tuple(f for f in chosen if f != args.hold_out)
     held = (args.hold_out,) if args.hold_out else families
 
-    from azulcam.synth.dataset import DetectorSamples
+    from azulcam.models.samples import DetectorSamples
     from azulcam.vision.detect import KINDS, STRIDE, VIEW_PPM
 
     started = time.perf_counter()

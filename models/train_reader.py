@@ -5,7 +5,7 @@
 
 Each training scene is a table photographed twice by the same camera (``render.render_moments``):
 at the game's start, boards bare (the calibration photo), and at a random moment of a random
-seeded game. Its patches are :func:`azulcam.synth.dataset.reader_patches`: each slot now beside
+seeded game. Its patches are :func:`azulcam.models.samples.reader_patches`: each slot now beside
 the same slot bare (zeros for the share of scenes read with no calibration) and the photo's
 consensus of its print (:mod:`azulcam.vision.reader`), and the loose tiles beside zeros. With
 ``--hold-out F`` no training scene is of family F and the held-out scenes are all of F: the
@@ -44,10 +44,10 @@ def _reader_job(job: tuple[int, int], families: tuple[str, ...], reference_share
     import random
 
     import cv2
-    from azulcam.engine.record import GAMES
     from azulcam.synth.camera import EDGE_VIEW, ViewRanges
     from azulcam.synth.art import blend_name
-    from azulcam.synth.dataset import random_position, reader_patches
+    from azulcam.models.samples import reader_patches
+    from azulcam.synth.dataset import random_position
     from azulcam.synth.render import SceneOptions, render_moments
 
     cv2.setNumThreads(1)  # one process per core already
@@ -65,7 +65,7 @@ def _reader_job(job: tuple[int, int], families: tuple[str, ...], reference_share
                                props=1.0 if rng.random() < props_share else 0.0)
         if rng.random() < edge_view_share:  # a slanted, far camera in the light at its ends
             options = SceneOptions(size=(1920, 1080), view=EDGE_VIEW, edge_light=True, family=look)
-        start = GAMES[state.game]["new"](state.players, state.options, 0)
+        start = state.spec.new(state.players, state.options, 0)
         calibration, scene = render_moments([start, state], (seed, n), options)
         try:
             p = reader_patches(scene.image, scene.truth, calibration if rng.random() < reference_share else None,
@@ -148,7 +148,7 @@ def augment(x, gen, scrambled=None):
 
 def main(argv: list[str] | None = None) -> int:
     from azulcam.synth.art import FAMILIES
-    from azulcam.synth.dataset import CLASSES
+    from azulcam.models.samples import CLASSES
     from azulcam.vision.reader import CHANNELS, INPUT_FORMAT
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

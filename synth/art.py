@@ -25,10 +25,11 @@ import numpy as np
 
 from ..calibration.layouts import LAYOUT_NAMES, Layout, load_layout
 from ..engine import pavilion_board as topo
+from ..engine.games import AZUL, GAMES, PAVILION, GameSpec, game_of_layout
 
-AZUL_TILES = ("blue", "yellow", "red", "black", "white", "joker", "first_player")
-PAVILION_TILES = ("purple", "green", "orange", "yellow", "blue", "red")
-GAMES = ("azul", "pavilion")
+#: The tiles each game's art draws (Summer Pavilion's start-player token apart).
+AZUL_TILES = AZUL.tiles
+PAVILION_TILES = PAVILION.colors
 
 # --------------------------------------------------------------------------- palette (BGR)
 
@@ -381,15 +382,24 @@ def _frozen(arr: np.ndarray) -> np.ndarray:
     return arr
 
 
-def _check_game_kind(game: str, kind: str) -> None:
-    if game == "azul":
-        if kind not in AZUL_TILES:
-            raise ValueError(f"unknown Azul tile {kind!r} (one of {', '.join(AZUL_TILES)})")
-    elif game == "pavilion":
-        if kind not in PAVILION_TILES + ("first_player",):
-            raise ValueError(f"unknown Summer Pavilion tile {kind!r} (one of {', '.join(PAVILION_TILES)}, first_player)")
-    else:
-        raise ValueError(f"unknown game {game!r} (azul or pavilion)")
+def game_spec(game: str) -> GameSpec:
+    """The spec of the game named ``game``. The art tells the games' components apart by what the
+    spec says of them: the tiles' shape (Azul's squares, Summer Pavilion's rhombuses, each game's
+    own designs and inks) and the player board's drawing (``GameSpec.board``). Raises ValueError
+    for an unknown game."""
+    spec = GAMES.get(game)
+    if spec is None:
+        raise ValueError(f"unknown game {game!r} ({' or '.join(GAMES)})")
+    return spec
+
+
+def tile_of(game: str, kind: str) -> GameSpec:
+    """The spec of the game named ``game``, checking that ``kind`` is one of its tiles. Raises
+    ValueError for an unknown game or kind."""
+    spec = game_spec(game)
+    if kind not in spec.tiles:
+        raise ValueError(f"unknown {spec.title} tile {kind!r} (one of {', '.join(spec.tiles)})")
+    return spec
 
 
 def _mix(a: tuple[int, ...], b: tuple[int, ...], t: float) -> tuple[int, int, int]:
@@ -851,15 +861,15 @@ def tile_sprite(game: str, kind: str, size_px: int, family_name: str = "classic"
     its bounding square. ``family_name`` is the art family (:data:`FAMILIES`). Raises ValueError
     for an unknown game, kind or family, or ``size_px < 4``.
     """
-    _check_game_kind(game, kind)
+    spec = tile_of(game, kind)
     fam = family(family_name)
     if not isinstance(size_px, (int, np.integer)) or size_px < 4:
         raise ValueError(f"size_px must be an integer >= 4, not {size_px!r}")
     size_px = int(size_px)
     square = np.array([(0, 0), (size_px, 0), (size_px, size_px), (0, size_px)], np.float32)
-    if game == "azul":
+    if spec.shape == "square":  # Azul's faces, its first-player tile among them
         img, poly = _azul_face(kind, size_px, fam), square
-    elif kind == "first_player":
+    elif kind == "first_player":  # a game of rhombuses starts its players with a round token
         img, poly = _pavilion_token(size_px, fam), square
     else:
         img, poly = _pavilion_face(kind, size_px, fam)
@@ -892,9 +902,9 @@ def marker_sprite(size_px: int, family_name: str = "classic") -> tuple[np.ndarra
 
 def tile_side_color(game: str, kind: str, family_name: str = "classic") -> tuple[int, int, int]:
     """BGR colour of the tile's edge (the bevelled sides seen in an oblique view), darker than the top."""
-    _check_game_kind(game, kind)
+    spec = tile_of(game, kind)
     fam = family(family_name)
-    if game == "azul":
+    if spec.shape == "square":
         base = fam.azul_base[kind]
         if kind == "joker":
             base = GOLD
@@ -1280,6 +1290,15 @@ def sheet_size(layout_name: str, px_per_mm: float) -> tuple[int, int]:
     return w, h
 
 
+def board_design(layout_name: str) -> str:
+    """What the side ``layout_name`` (one of ``LAYOUT_NAMES``) is drawn as: its game's player board
+    (``GameSpec.board``: ``"wall"`` or ``"stars"``) or ``"scoring"``, the board beside the displays."""
+    spec = game_of_layout(layout_name)
+    if spec is None:
+        raise ValueError(f"unknown board side {layout_name!r} (one of {', '.join(LAYOUT_NAMES)})")
+    return "scoring" if layout_name == spec.scoring_layout else spec.board
+
+
 @lru_cache(maxsize=16)
 def board_art(layout_name: str, px_per_mm: float, family_name: str = "classic") -> np.ndarray:
     """BGR uint8 image of the printed board side ``layout_name`` (one of ``LAYOUT_NAMES``) at
@@ -1288,13 +1307,14 @@ def board_art(layout_name: str, px_per_mm: float, family_name: str = "classic") 
     Raises ValueError for an unknown side or family or a non-positive scale."""
     fam = family(family_name)
     w, h = sheet_size(layout_name, px_per_mm)
+    design = board_design(layout_name)
     if fam.board_print:
         from . import printings  # it draws with this module's primitives
 
         img = printings.board(layout_name, w, h, fam, fam.board_print)
-    elif layout_name.startswith("azul"):
+    elif design == "wall":
         img = _azul_board(layout_name, w, h, fam)
-    elif layout_name == "pavilion-scoring":
+    elif design == "scoring":
         img = _scoring_board(layout_name, w, h, fam)
     else:
         img = _pavilion_board(layout_name, w, h, fam)
@@ -1326,7 +1346,7 @@ def factory_sprite(size_px: int, family_name: str = "classic", game: str = "azul
     size_px = int(size_px)
     if family(family_name).disc_motif:
         return _undesigned_disc(size_px, family_name)
-    if game == "pavilion":
+    if game_spec(game).shape == "rhombus":  # Summer Pavilion's displays, for its rhombuses
         return _banded_disc(size_px, family_name)
     field, band, ornament = family(family_name).disc
     design = np.random.default_rng(_seed("disc-design", family_name))

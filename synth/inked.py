@@ -26,11 +26,11 @@ import numpy as np
 
 from ..calibration.layouts import load_layout
 from ..engine import pavilion_board as topo
-from .art import _frozen, _seed, sheet_size  # bookkeeping and the sheet's size, not drawing
+from ..engine.games import PAVILION, GameSpec
+# Bookkeeping, the sheet's size and which game's component a call draws, not drawing:
+from .art import _frozen, _seed, board_design, game_spec, sheet_size
 
 NAME = "inked"
-AZUL_KINDS = ("blue", "yellow", "red", "black", "white", "joker", "first_player")
-PAVILION_KINDS = ("purple", "green", "orange", "yellow", "blue", "red", "first_player")
 #: Its tables (indices of :func:`table_texture`).
 TABLES = (0, 1, 2, 3)
 
@@ -197,7 +197,7 @@ def _pavilion_design(kind: str, s: int) -> tuple[np.ndarray, np.ndarray]:
     lighter = tuple(min(255, v + 70) for v in PAV[kind])
     for f in (0.7, 0.42):  # concentric rhombus lines, then a dot: each colour a mark of its own count
         _outline(img, c + (poly - c) * f, lighter, max(1, s * 0.018))
-    marks = PAVILION_KINDS.index(kind) + 1
+    marks = PAVILION.tiles.index(kind) + 1
     for y in np.linspace(-0.12, 0.12, marks) if marks > 1 else (0.0,):
         _dot(img, (c[0], c[1] + y * s), s * 0.025, lighter)
     return img, mask
@@ -217,14 +217,14 @@ def _pavilion_token(s: int) -> tuple[np.ndarray, np.ndarray]:
 def tile_sprite(game: str, kind: str, size_px: int) -> tuple[np.ndarray, np.ndarray]:
     """A tile's top face as BGRA and its polygon, as :func:`art.tile_sprite` draws them (the same
     polygons: the renderer places both hands' sprites alike)."""
-    _check(game, kind)
+    spec = _check(game, kind)
     if not isinstance(size_px, (int, np.integer)) or size_px < 4:
         raise ValueError(f"size_px must be an integer >= 4, not {size_px!r}")
     s_out = int(size_px)
     k = max(1, min(SUPERSAMPLE, 512 // s_out))
     s = s_out * k
     square = np.array([(0, 0), (s_out, 0), (s_out, s_out), (0, s_out)], np.float32)
-    if game == "azul":
+    if spec.shape == "square":
         mask = _rounded_square(s, 0.1 * s)
         img = _finish(_azul_design(kind, s), mask, _seed(game, kind, s_out))
         return _frozen(_shrunk(img, mask, (s_out, s_out))), _frozen(square)
@@ -261,19 +261,19 @@ def marker_sprite(size_px: int) -> tuple[np.ndarray, np.ndarray]:
 
 def tile_side_color(game: str, kind: str) -> tuple[int, int, int]:
     """The tile's sides: the body's colour, darker and greyer (a resin cast through, its sides matte)."""
-    _check(game, kind)
-    base = np.array((TILE if game == "azul" else PAV)[kind], np.float64)
+    spec = _check(game, kind)
+    base = np.array((TILE if spec.shape == "square" else PAV)[kind], np.float64)
     grey = base.mean()
     side = (base * 0.7 + grey * 0.3) * 0.5
     return tuple(int(v) for v in side)  # type: ignore[return-value]
 
 
-def _check(game: str, kind: str) -> None:
-    kinds = AZUL_KINDS if game == "azul" else PAVILION_KINDS if game == "pavilion" else None
-    if kinds is None:
-        raise ValueError(f"unknown game {game!r} (azul or pavilion)")
-    if kind not in kinds:
-        raise ValueError(f"unknown {game} tile {kind!r} (one of {', '.join(kinds)})")
+def _check(game: str, kind: str) -> GameSpec:
+    """The spec of the game named ``game``. Raises ValueError for an unknown game or a kind not among its tiles."""
+    spec = game_spec(game)
+    if kind not in spec.tiles:
+        raise ValueError(f"unknown {game} tile {kind!r} (one of {', '.join(spec.tiles)})")
+    return spec
 
 
 # --------------------------------------------------------------------------- boards
@@ -413,9 +413,10 @@ def _scoring(name: str, w: int, h: int) -> np.ndarray:
 def board_art(layout_name: str, px_per_mm: float) -> np.ndarray:
     """The printed board side ``layout_name`` at ``px_per_mm``, every slot where its layout says."""
     w, h = sheet_size(layout_name, px_per_mm)
-    if layout_name.startswith("azul"):
+    design = board_design(layout_name)
+    if design == "wall":
         return _frozen(_azul(layout_name, w, h))
-    if layout_name == "pavilion-scoring":
+    if design == "scoring":
         return _frozen(_scoring(layout_name, w, h))
     return _frozen(_pavilion(layout_name, w, h))
 

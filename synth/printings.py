@@ -325,9 +325,10 @@ def board(layout_name: str, w: int, h: int, fam: art.Family, seed: int) -> np.nd
     """BGR uint8 image ``w`` x ``h`` of board side ``layout_name`` printed in the style that
     ``seed`` draws (every side of one seed its own), in ``fam``'s tile inks and faces."""
     rng = np.random.default_rng([seed, *layout_name.encode()])
-    if layout_name.startswith("azul"):
+    design = art.board_design(layout_name)
+    if design == "wall":
         img = _azul(layout_name, w, h, fam, rng)
-    elif layout_name == "pavilion-scoring":
+    elif design == "scoring":
         img = _scoring(layout_name, w, h, fam, rng)
     else:
         img = _pavilion(layout_name, w, h, fam, rng)

@@ -30,10 +30,11 @@ import cv2
 import numpy as np
 
 from ..calibration.profile import PROFILE_FORMAT
+from ..engine.games import GameSpec
 from . import hands, props
+from ..timing import Stopwatch
 from ..calibration import geometry as geo
 from ..calibration.geometry import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, SCORE_MARKER_MM, factory_diameter, tile_height, tile_mm
-from ..vision.timing import Stopwatch
 from .camera import Camera, ViewRanges, sample_camera
 from .props import Prop
 from .table import (Arrangement, Item, Marker, Table, arrange, build_table, contents_of, observation, rotate,
@@ -348,13 +349,14 @@ _TOKEN_OUTLINE = tuple((math.cos(a) * geo.PAVILION_TILE_SIDE_MM * 0.75, math.sin
                        for a in np.linspace(0, 2 * math.pi, 16, endpoint=False))
 
 
-def _item_polygon(game: str, item: Item) -> np.ndarray:
+def _item_polygon(spec: GameSpec, item: Item) -> np.ndarray:
     """The outline of a tile's face on the table (mm), in the sprite polygon's vertex order
-    (the round start-player token: its bounding square, then its outline)."""
-    if game == "azul" or item.kind == "first_player":
-        s = geo.AZUL_TILE_MM / 2 if game == "azul" else geo.PAVILION_TILE_SIDE_MM * 0.75
+    (the round start-player token of a game of rhombuses: its bounding square, then its outline)."""
+    square = spec.shape == "square"
+    if square or item.kind == "first_player":
+        s = geo.AZUL_TILE_MM / 2 if square else geo.PAVILION_TILE_SIDE_MM * 0.75
         local = [(-s, -s), (s, -s), (s, s), (-s, s)]
-        if game == "pavilion":
+        if not square:
             local += list(_TOKEN_OUTLINE)
     else:
         half_long = geo.PAVILION_TILE_SIDE_MM * math.sqrt(3) / 2
@@ -379,10 +381,11 @@ class _Body:
     sprite: tuple[np.ndarray, np.ndarray]
 
 
-def _body(game: str, item: Item, drawn: Any, ppm: float) -> _Body:
-    poly = _item_polygon(game, item)
-    return _Body(item.x, item.y, poly, poly[4:] if len(poly) > 4 else poly, item.base, tile_height(game),
-                 drawn.tile_side_color(game, item.kind), drawn.tile_sprite(game, item.kind, _sprite_size(game, item.kind, ppm)))
+def _body(spec: GameSpec, item: Item, drawn: Any, ppm: float) -> _Body:
+    poly = _item_polygon(spec, item)
+    return _Body(item.x, item.y, poly, poly[4:] if len(poly) > 4 else poly, item.base, tile_height(spec),
+                 drawn.tile_side_color(spec.name, item.kind),
+                 drawn.tile_sprite(spec.name, item.kind, _sprite_size(spec, item.kind, ppm)))
 
 
 def marker_outline(marker: Marker) -> np.ndarray:
@@ -404,8 +407,9 @@ def _marker_body(marker: Marker, drawn: Any, ppm: float) -> _Body:
 _SPRITE_LADDER = tuple(sorted({int(round(6 * 1.12 ** k)) for k in range(40)}))
 
 
-def _sprite_size(game: str, kind: str, ppm: float) -> int:
-    if game == "azul":
+def _sprite_size(spec: GameSpec, kind: str, ppm: float) -> int:
+    # A sprite's side: a square's, the round token's square, or a rhombus's long diagonal.
+    if spec.shape == "square":
         mm = geo.AZUL_TILE_MM
     elif kind == "first_player":
         mm = geo.PAVILION_TILE_SIDE_MM * 1.5
@@ -464,7 +468,7 @@ def draw_table(table: Table, camera: Camera, look: Look, lying: Sequence[Prop] =
         h, w = sheet.shape[:2]
         _paste_affine(img, sheet, np.array([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5]]), canvas.xy(top[:3]))
     # Factory displays.
-    diameter = factory_diameter(arr.game)
+    diameter = factory_diameter(arr.spec)
     disc_px = next((s for s in _SPRITE_LADDER if s >= diameter * ppm), _SPRITE_LADDER[-1])
     disc = drawn.factory_sprite(disc_px, game=arr.game)
     for (fx, fy), turn in zip(arr.factories, arr.factory_angles):
@@ -485,7 +489,7 @@ def draw_table(table: Table, camera: Camera, look: Look, lying: Sequence[Prop] =
                    cv2.LINE_AA, 4)
     # Tiles and score markers: shadows first, then each body far to near so that nearer sides
     # cover farther ones.
-    bodies = [_body(arr.game, it, drawn, ppm) for it in table.items] + [_marker_body(m, drawn, ppm) for m in table.markers]
+    bodies = [_body(arr.spec, it, drawn, ppm) for it in table.items] + [_marker_body(m, drawn, ppm) for m in table.markers]
     for body in bodies:
         cv2.fillConvexPoly(shade, np.round(canvas.xy(body.outline + light * (body.height + body.base)) * 16
                                            ).astype(np.int32), 255, cv2.LINE_AA, 4)
@@ -657,7 +661,7 @@ def hidden_zones(table: Table, camera: Camera, masks: dict[str, np.ndarray]) -> 
     area or hand strip with a tile (or a factory whose disc centre), that lies out of the frame
     or under a hand or clutter. ``by`` says which: ``frame``, ``hand`` or ``clutter``."""
     arr = table.arrangement
-    h_tile = tile_height(arr.game)
+    h_tile = tile_height(arr.spec)
     points: list[tuple[str, float, float, float]] = []
     for piece in arr.all_boards():
         prefix = "" if piece.player is None else f"boards.{piece.player}."
@@ -707,11 +711,6 @@ class Scene:
         return self._image
 
 
-def layout_name(state: Any) -> str:
-    opts = state.options
-    return f"azul-{opts['wall']}" if state.game == "azul" else f"pavilion-{opts['side']}"
-
-
 def compose(table: Table, camera: Camera, look: Look, solids: list[Solid], rng: np.random.Generator,
             phase: float = 0.0, spent: dict[str, float] | None = None, lying: Sequence[Prop] = ()
             ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
@@ -728,10 +727,10 @@ def compose(table: Table, camera: Camera, look: Look, solids: list[Solid], rng: 
     clock.lap("occluders")
     glare_items = [it for it in table.items if rng.random() < look.glare]
     if glare_items:
-        h = tile_height(table.game)
+        h = tile_height(table.spec)
         pts = np.array([[it.x, it.y, -(it.base + h)] for it in glare_items])
         glare_pts = camera.project(pts) + rng.normal(0, 1.5, (len(pts), 2))
-        sizes = tile_mm(table.game) / camera.mm_per_px().mean() * rng.uniform(0.4, 0.9, len(pts))
+        sizes = tile_mm(table.spec) / camera.mm_per_px().mean() * rng.uniform(0.4, 0.9, len(pts))
     else:
         glare_pts, sizes = np.zeros((0, 2)), np.zeros(0)
     image = (hands.drawing(look.family).light or light)(image, look, camera, solids, glare_pts, sizes, phase)
@@ -768,7 +767,7 @@ _MARKERS_STREAM = 7927
 def _markers(seed: int | tuple[int, ...], moment: int, arrangement: Arrangement, state: Any) -> list[Marker]:
     """Azul's score markers where ``state``'s scores put them, from a generator of their own (seeded
     by the scene's seed and the moment), so that the rest of a scene draws as before they existed."""
-    if arrangement.game != "azul":
+    if not arrangement.spec.score_track:
         return []
     rng = np.random.default_rng((*((seed,) if isinstance(seed, int) else seed), _MARKERS_STREAM, moment))
     return score_markers(arrangement, state.marker_cells(), rng)
@@ -781,11 +780,11 @@ def render_state(state: Any, seed: int | tuple[int, ...], options: SceneOptions 
     stage are added to it."""
     clock = Stopwatch(spent)
     rng = np.random.default_rng(seed)
-    arrangement = arrange(state.game, state.players, layout_name(state), rng)
+    arrangement = arrange(state.game, state.players, state.spec.layout(state.options), rng)
     contents = zone_contents(state)
     table = build_table(arrangement, contents, rng)
     table.markers = _markers(seed, 0, arrangement, state)
-    camera, params = sample_camera(rng, options.size, arrangement.extent(), tile_mm(state.game), options.view,
+    camera, params = sample_camera(rng, options.size, arrangement.extent(), tile_mm(state.spec), options.view,
                                    arrangement.outline_points())
     look = sample_look(rng, options)
     solids = sample_occluders(rng, table, options)
@@ -813,8 +812,8 @@ def render_moments(states: Sequence[Any], seed: int | tuple[int, ...], options: 
     bytes."""
     rng = np.random.default_rng(seed)
     first = states[0]
-    arrangement = arrange(first.game, first.players, layout_name(first), rng)
-    camera, params = sample_camera(rng, options.size, arrangement.extent(), tile_mm(first.game), options.view,
+    arrangement = arrange(first.game, first.players, first.spec.layout(first.options), rng)
+    camera, params = sample_camera(rng, options.size, arrangement.extent(), tile_mm(first.spec), options.view,
                                    arrangement.outline_points())
     look = sample_look(rng, options)
     solids = sample_occluders(rng, build_table(arrangement, zone_contents(first), rng), dataclasses.replace(options, hands=0.0))
@@ -832,12 +831,12 @@ def render_moments(states: Sequence[Any], seed: int | tuple[int, ...], options: 
 def item_outlines(table: Table, camera: Camera) -> list[dict[str, Any]]:
     """Where each tile's top face lies in the image: zone, kind, centre and outline (pixels; a
     square's four corners, a rhombus's tip, side, tip, side, the round token's bounding square)."""
-    h = tile_height(table.game)
+    h = tile_height(table.spec)
     out = []
     for it in table.items:
         if it.zone == "carried":
             continue
-        poly = _item_polygon(table.game, it)[:4]
+        poly = _item_polygon(table.spec, it)[:4]
         pts = np.vstack([[it.x, it.y], poly])
         px = camera.project(np.hstack([pts, np.full((len(pts), 1), -(it.base + h))]))
         out.append({"zone": it.zone, "kind": it.kind, "center": [round(float(v), 1) for v in px[0]],

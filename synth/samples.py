@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..calibration.profile import seat_order
-from ..engine.record import GAMES, Record, replay
+from ..engine.record import Record, replay
 from .render import SceneOptions, render_moments
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +43,7 @@ OPTIONS = SceneOptions(size=SIZE, hands=0.0, jpeg=(88, 92))
 def make(sample: Sample, out: Path) -> None:
     record = Record.load(ROOT / sample.record)
     later = next(step.state.copy() for step in replay(record) if step.index + 1 >= sample.events)
-    start = GAMES[later.game]["new"](later.players, later.options, 0)
+    start = later.spec.new(later.players, later.options, 0)
     calibration, scene = render_moments([start, later], sample.seed, OPTIONS)
     (out / f"{sample.name}.start.jpg").write_bytes(calibration.jpeg)
     (out / f"{sample.name}.jpg").write_bytes(scene.jpeg)

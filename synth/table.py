@@ -21,9 +21,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..calibration.layouts import Layout, load_layout
-from ..engine import pavilion_board as topo
-from ..engine.azul import FACTORIES_FOR_PLAYERS
-from ..engine.games import GAMES
+from ..engine.games import GAMES, GameSpec
 from ..calibration import geometry as geo
 from ..calibration.geometry import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_mm
 
@@ -91,10 +89,14 @@ class Arrangement:
     #: For each player, the strip where the tiles next to the board lie: (x, y, angle, width, depth).
     hand_zones: tuple[tuple[float, float, float, float, float], ...]
 
+    @property
+    def spec(self) -> GameSpec:
+        return GAMES[self.game]
+
     def outline_points(self) -> list[Point]:
         """Points around everything on the table (board corners, discs, hand strips), in mm."""
         pts = [p for b in self.all_boards() for p in b.corners()]
-        r = factory_diameter(self.game) / 2
+        r = factory_diameter(self.spec) / 2
         pts += [(x + dx, y + dy) for x, y in self.factories for dx, dy in ((-r, -r), (r, r), (-r, r), (r, -r))]
         for x, y, a, w, d in self.hand_zones:
             pts += [(x + px, y + py) for px, py in (rotate(-w / 2, -d / 2, a), rotate(w / 2, d / 2, a),
@@ -113,9 +115,10 @@ class Arrangement:
 def arrange(game: str, players: int, layout_name: str, rng: np.random.Generator) -> Arrangement:
     """A random but plausible table: boards at the players' seats (player 0 nearest the bottom,
     then clockwise), each turned a little; factory displays in a ring around the centre."""
+    spec = GAMES[game]
     layout = load_layout(layout_name)
-    n_factories = FACTORIES_FOR_PLAYERS[players]
-    diameter = factory_diameter(game)
+    n_factories = spec.factories[players]
+    diameter = factory_diameter(spec)
     ring = max(115.0, n_factories * (diameter + 16) / (2 * math.pi)) + rng.uniform(0, 15)
     ring_turn = rng.uniform(0, 360)
     factories, angles = [], []
@@ -125,7 +128,7 @@ def arrange(game: str, players: int, layout_name: str, rng: np.random.Generator)
         factories.append((ring * math.cos(a) + jitter[0], ring * math.sin(a) + jitter[1]))
         angles.append(float(rng.uniform(0, 360)))
     w, h = layout.size_mm
-    hand_depth = 70.0 if game == "pavilion" else 0.0
+    hand_depth = 70.0 if spec.holds_tiles else 0.0  # the strip where held tiles lie, in front of the board
     seat_distance = ring + diameter / 2 + 25 + hand_depth + h / 2
     # Seats clockwise as seen from above: bottom, left, top, right.
     seat_dirs = {2: (90, 270), 3: (90, 180, 270), 4: (90, 180, 270, 0)}[players]
@@ -139,22 +142,22 @@ def arrange(game: str, players: int, layout_name: str, rng: np.random.Generator)
         x, y = dx * dist - dy * along, dy * dist + dx * along
         piece = Piece(layout, x, y, angle, p)
         pieces.append(piece)
-        if game == "pavilion":  # the tiles a player holds lie in front of the board, towards the centre
+        if spec.holds_tiles:  # the tiles a player holds lie in front of the board, towards the centre
             hx, hy = piece.to_world(0.5, -hand_depth / 2 / h - 0.03)
             hands.append((hx, hy, angle, w * 0.9, hand_depth - 10))
         else:  # Azul: only the first-player marker, once the game is over, lies beside the board
             hx, hy = piece.to_world(1.0 + 30 / w, 0.8)
             hands.append((hx, hy, angle, 40.0, 60.0))
     scoring = None
-    if game == "pavilion":
-        sh = geo.SCORING_BOARD_MM[1]
+    if spec.scoring_layout is not None:
+        scoring_layout = load_layout(spec.scoring_layout)
+        sh = scoring_layout.size_mm[1]
         if players < 4:  # the free side of the table, right of the factories
             dist = ring + diameter / 2 + 30 + sh / 2
-            scoring = Piece(load_layout("pavilion-scoring"), dist + rng.normal(0, 10), rng.normal(0, 15),
-                            -90 + rng.normal(0, 5), None)
+            scoring = Piece(scoring_layout, dist + rng.normal(0, 10), rng.normal(0, 15), -90 + rng.normal(0, 5), None)
         else:  # a corner of the table between two players
             c = seat_distance - 20 + rng.uniform(0, 15)  # clear of the top and right boards
-            scoring = Piece(load_layout("pavilion-scoring"), c, -c, -135 + rng.normal(0, 5), None)
+            scoring = Piece(scoring_layout, c, -c, -135 + rng.normal(0, 5), None)
     center_radius = ring - diameter / 2 - 8
     return Arrangement(game, players, tuple(pieces), scoring, tuple(factories), tuple(angles),
                        (float(rng.normal(0, 4)), float(rng.normal(0, 4))), center_radius, tuple(hands))
@@ -203,6 +206,10 @@ class Table:
         return self.arrangement.game
 
     @property
+    def spec(self) -> GameSpec:
+        return self.arrangement.spec
+
+    @property
     def factory_zones(self) -> tuple[str, ...]:
         """Zones of the factory displays, in factory order, empty ones included."""
         return tuple(f"factories.{i}" for i in range(len(self.arrangement.factories)))
@@ -221,7 +228,7 @@ def zone_contents(state: Any) -> dict[str, list[str]]:
         out[f"factories.{i}"] = list(tiles)
     center = [name for name, n in data["center"].items() for _ in range(n)]
     out["center"] = center
-    if data["game"] == "azul":
+    if state.spec.board == "wall":  # pattern lines, a wall and a floor line, and the first-player marker
         if data["marker"] == "center":
             center.append("first_player")
         for p, b in enumerate(data["boards"]):
@@ -271,14 +278,13 @@ def build_table(arrangement: Arrangement, contents: dict[str, list[str]], rng: n
     ``previous`` (the table one event earlier), every tile still in its zone keeps its place, so
     that a video shows only the tiles that moved move.
     """
-    game = arrangement.game
     kept: dict[str, list[Item]] = {}
     if previous is not None:
         for item in previous.items:
             kept.setdefault(item.zone, []).append(item)
     items: list[Item] = []
     boards = {b.player: b for b in arrangement.boards}
-    size = tile_mm(game)
+    size = tile_mm(arrangement.spec)
     for zone, tiles in contents.items():
         if not tiles:
             continue
@@ -313,7 +319,7 @@ def build_table(arrangement: Arrangement, contents: dict[str, list[str]], rng: n
 def score_markers(arrangement: Arrangement, cells: list[int], rng: np.random.Generator) -> list[Marker]:
     """Each Azul player's score marker on the cell ``cells[player]`` of their board's track, a
     little off its middle and turned, as a hand puts it down; none in Summer Pavilion."""
-    if arrangement.game != "azul":
+    if not arrangement.spec.score_track:
         return []
     out = []
     for piece in arrangement.boards:
@@ -330,7 +336,9 @@ def _factory_items(arr: Arrangement, index: int, tiles: list[str], rng: np.rando
     turn = arr.factory_angles[index] + rng.normal(0, 10)
     out = []
     order = rng.permutation(len(tiles))
-    if arr.game == "azul":
+    # The tiles' shape decides how four of them lie on a display, and how loose.
+    square = arr.spec.shape == "square"
+    if square:
         offsets = [(-0.52, -0.52), (0.52, -0.52), (0.52, 0.52), (-0.52, 0.52)]
         spacing, spin = geo.AZUL_TILE_MM, 0.0
     else:  # four rhombuses as a pinwheel, long diagonals pointing out from the disc's centre
@@ -342,8 +350,8 @@ def _factory_items(arr: Arrangement, index: int, tiles: list[str], rng: np.rando
     # (Summer Pavilion's rhombuses reach the disc's rim already: their pinwheel stays close.)
     # Drawn apart from the table's own stream (seeded by the display's turn), so that a seed lays
     # the same table, camera and hands as before displays had their real size.
-    spread = np.random.default_rng(int(arr.factory_angles[index] * 1e6)).uniform(1.0, 1.35 if arr.game == "azul" else 1.08)
-    off, twist = (1.8, 8.0) if arr.game == "azul" else (1.0, 6.0)  # each tile's own offset (mm) and turn (degrees)
+    spread = np.random.default_rng(int(arr.factory_angles[index] * 1e6)).uniform(1.0, 1.35 if square else 1.08)
+    off, twist = (1.8, 8.0) if square else (1.0, 6.0)  # each tile's own offset (mm) and turn (degrees)
     for k, n in enumerate(order):
         ox, oy = offsets[k % 4]
         dx, dy = rotate(ox * spacing * spread, oy * spacing * spread, turn)
@@ -369,7 +377,8 @@ def _loose_items(arr: Arrangement, zone: str, tiles: list[str], old: list[Item],
         p = int(zone.split(".")[1])
         cx, cy, turn, width, depth = arr.hand_zones[p]
         radius, half = 0.0, (width / 2, depth / 2)
-    gap = tile_mm * (1.05 if arr.game == "azul" else 1.25)
+    # How far apart two touching tiles' centres lie, in tile widths: their shape decides it.
+    gap = tile_mm * (1.05 if arr.spec.shape == "square" else 1.25)
     for kind in remaining:
         for attempt in range(400):
             grow = 1.0 + attempt / 150  # a crowded area spreads out rather than stacking tiles
@@ -403,7 +412,7 @@ def observation(table: Table, contents: dict[str, list[str]], project: Callable[
     """The ``azulcam-observation/1`` of a table whose zones hold ``contents``; ``project`` maps
     table millimetres to image pixels (for the factory centres)."""
     arr = table.arrangement
-    order = {name: i for i, name in enumerate(GAMES[arr.game].tiles)}
+    order = {name: i for i, name in enumerate(arr.spec.tiles)}
     sort = lambda tiles: sorted(tiles, key=order.__getitem__)  # noqa: E731
     centers = project(list(arr.factories))
     factories = [{"center": [round(float(u), 1), round(float(v), 1)], "tiles": sort(contents.get(z, []))}
@@ -424,8 +433,8 @@ def observation(table: Table, contents: dict[str, list[str]], project: Callable[
     for marker in table.markers:
         boards[marker.player]["score"] = marker.cell
     supply = None
-    if arr.game == "pavilion":
-        supply = [(contents.get(f"supply.{i}") or [None])[0] for i in range(topo.SUPPLY_SPACES)]
+    if arr.spec.supply_spaces:
+        supply = [(contents.get(f"supply.{i}") or [None])[0] for i in range(arr.spec.supply_spaces)]
     return {"format": "azulcam-observation/1", "game": arr.game, "factories": factories, "center": center,
             "boards": boards, "supply": supply, "uncertain": [], "warnings": list(warnings or [])}
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..engine.record import Record, replay
 from .camera import Camera, ViewRanges, sample_camera
-from .render import Look, SceneOptions, Solid, compose, layout_name, make_clutter, make_hand, sample_look, scene_truth
+from .render import Look, SceneOptions, Solid, compose, make_clutter, make_hand, sample_look, scene_truth
 from ..calibration.geometry import tile_mm
 from .table import Arrangement, Item, Marker, Table, arrange, build_table, score_markers, zone_contents
 
@@ -99,7 +99,7 @@ MARKERS_STREAM = 7927
 def moved_markers(table: Table, state: Any, seed: int, index: int) -> list[Marker]:
     """Azul's score markers where ``state``'s scores put them: those whose cell did not change
     left where ``table`` has them, the others put down afresh (record event ``index``)."""
-    fresh = score_markers(table.arrangement, state.marker_cells() if state.game == "azul" else [],
+    fresh = score_markers(table.arrangement, state.marker_cells() if state.spec.score_track else [],
                           np.random.default_rng((seed, MARKERS_STREAM, index + 1)))
     kept = {m.player: m for m in table.markers}
     return [kept[m.player] if m.player in kept and kept[m.player].cell == m.cell else m for m in fresh]
@@ -129,10 +129,10 @@ def frames(record: Record, seed: int = 0, size: tuple[int, int] = (960, 540), fi
     (players thinking)."""
     rng = np.random.default_rng(seed)
     state = record.new_state()
-    arrangement = arrange(state.game, state.players, layout_name(state), rng)
+    arrangement = arrange(state.game, state.players, state.spec.layout(state.options), rng)
     options = SceneOptions(size=size, view=ViewRanges(framing="fit"), hands=0.0, family=family)
     for _ in range(MOST_CAMERA_DRAWS):
-        camera, params = sample_camera(rng, size, arrangement.extent(), tile_mm(state.game), options.view,
+        camera, params = sample_camera(rng, size, arrangement.extent(), tile_mm(state.spec), options.view,
                                        arrangement.outline_points())
         if player_0_nearest(camera, arrangement):
             break

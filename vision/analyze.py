@@ -45,7 +45,7 @@ from .classify import Classifier, ruled_out
 from .detect import MARKER  # the first-player marker's kind: one per game (:func:`one_marker`)
 from .register import Registration, register_board, without_ipp
 from .score_track import MarkerReading
-from .timing import Stopwatch
+from ..timing import Stopwatch
 
 #: Below this confidence (the detector's peak), a tile the detector named a colour is read again
 #: by the reading model in the nearest board's card light (:func:`recoloured`): the detector sees

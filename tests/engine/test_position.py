@@ -11,7 +11,6 @@ import pytest
 
 from azulcam.engine.position import problems
 from azulcam.engine.record import Record, replay
-from azulcam.synth.render import layout_name
 from azulcam.synth.table import Table, arrange, observation, zone_contents
 
 RECORDS = Path(__file__).resolve().parents[2] / "fixtures" / "records"
@@ -29,7 +28,7 @@ def seen(state, arrangement) -> dict:
 def test_every_position_of_a_real_game_is_possible(name):
     record = Record.load(RECORDS / name)
     state = record.new_state()
-    arrangement = arrange(state.game, state.players, layout_name(state), np.random.default_rng(0))
+    arrangement = arrange(state.game, state.players, state.spec.layout(state.options), np.random.default_rng(0))
     for step in replay(record):
         assert problems(seen(step.state, arrangement), record.options) == [], f"after event {step.index}"
 
@@ -38,7 +37,7 @@ def _azul_view(wall="colored"):
     record = Record.load(RECORDS / ("azul-2p-colored.json" if wall == "colored" else "azul-3p-grey.json"))
     steps = [s.state.copy() for s in replay(record)]
     state = steps[len(steps) // 2]
-    arrangement = arrange("azul", state.players, layout_name(state), np.random.default_rng(0))
+    arrangement = arrange("azul", state.players, state.spec.layout(state.options), np.random.default_rng(0))
     return seen(state, arrangement)
 
 

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 from azulcam.vision import classify
 from azulcam.vision.classify import ModelError, OnnxClassifier, default_classifier, load_model
-from azulcam.synth.dataset import CLASS_INDEX, CLASSES, random_position
+from azulcam.models.samples import CLASS_INDEX, CLASSES
+from azulcam.synth.dataset import random_position
 from azulcam.synth.render import SceneOptions, render_state
 
 CANDIDATES_MODEL = Path(str(files("azulcam.models") / "tiles_candidates.onnx"))
@@ -41,7 +42,7 @@ def predicted_indices(clf, images: np.ndarray, games: np.ndarray) -> np.ndarray:
 def heldout_candidates() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Candidate patches of 40 held-out scenes (as ``models/train.py --candidates`` makes them),
     with each patch's game."""
-    from azulcam.synth.dataset import candidate_patches
+    from azulcam.models.samples import candidate_patches
     from azulcam.vision.detect import load_detector
 
     rng = random.Random(987658)

@@ -172,9 +172,9 @@ def test_a_scene_s_camera_reads_back_from_its_truth_and_sees_points_above_the_ta
     table, projected, is seen there again (``table_points`` with that height), not on the table."""
     from azulcam.synth.camera import Camera
 
-    from azulcam.engine.record import GAMES
+    from azulcam.engine.games import GAMES
 
-    scene = render_state(GAMES["azul"]["new"](2, {"wall": "colored", "jokers": False}, 0), 5,
+    scene = render_state(GAMES["azul"].new(2, {"wall": "colored", "jokers": False}, 0), 5,
                          SceneOptions(size=(640, 360), clean=True))
     camera = Camera.from_json(scene.truth["camera"])
     assert camera.to_json() == {k: scene.truth["camera"][k] for k in camera.to_json()}

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from azulcam.calibration.profile import board_homography, to_image
-from azulcam.synth.dataset import board_finder_frame, random_position
+from azulcam.models.samples import board_finder_frame
+from azulcam.synth.dataset import random_position
 from azulcam.synth.render import SceneOptions, render_state
 from azulcam.vision import board_finder
 from azulcam.vision.board_finder import (CORE, STRIDE, BoardFinderError, core_outline, load_board_finder,

@@ -15,7 +15,7 @@ import pytest
 from azulcam.calibration.profile import Profile
 from azulcam.vision import detect, locate
 from azulcam.vision.analyze import TableLocator
-from azulcam.synth.dataset import scene_views
+from azulcam.models.samples import scene_views
 from azulcam.vision.detect import KINDS, STRIDE, DetectorError, heatmap_targets, load_detector, peaks
 
 SCENES = Path(__file__).resolve().parents[2] / "fixtures" / "scenes"
@@ -594,7 +594,7 @@ def test_a_strong_peak_read_as_no_tile_is_read_again_round_it():
 
 
 def test_candidate_patches_are_labelled_by_the_tile_under_them():
-    from azulcam.synth.dataset import CLASS_INDEX, candidate_patches
+    from azulcam.models.samples import CLASS_INDEX, candidate_patches
 
     image, truth = _fixture_scenes()[0]
     rng = np.random.default_rng(0)

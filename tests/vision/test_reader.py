@@ -11,11 +11,11 @@ import pytest
 
 from azulcam.calibration.layouts import load_layout
 from azulcam.calibration.profile import board_homography
-from azulcam.engine.record import GAMES
 from azulcam.engine.pavilion import COLORS as PAVILION_COLORS
 from azulcam.vision import bare, light, reader
 from azulcam.vision.classify import ModelError, load_reader
-from azulcam.synth.dataset import CLASSES, random_position, reader_patches
+from azulcam.models.samples import CLASSES, reader_patches
+from azulcam.synth.dataset import random_position
 from azulcam.synth.render import SceneOptions, render_moments
 from azulcam.vision.shipped import package_file
 
@@ -27,7 +27,7 @@ def moments(request):
     state = random_position(rng)
     while state.game != "azul" or state.options.get("wall") != "colored":
         state = random_position(rng)
-    start = GAMES[state.game]["new"](state.players, state.options, 0)
+    start = state.spec.new(state.players, state.options, 0)
     options = SceneOptions(size=(1280, 720), clean=True, family=request.param)
     return render_moments([start, state], 31, options)
 
@@ -169,7 +169,7 @@ def test_the_shipped_reading_model_reads_a_calibrated_table_of_another_printing(
 def test_empty_displays_are_taught_as_their_print():
     """The locator proposes four places on a display it takes for occupied: the reading model
     learns an empty display's four as empty, cut where its tiles would show their tops."""
-    from azulcam.synth.dataset import empty_display_places
+    from azulcam.models.samples import empty_display_places
 
     rng = random.Random(3)
     empty: list = []

@@ -1,4 +1,7 @@
-"""Stage timing for the pipelines: one stopwatch, so no step needs a "timed" copy of itself."""
+"""Stage timing for the pipelines: one stopwatch, so no step needs a "timed" copy of itself.
+
+Beside the package's other tools, so that the reader (``vision.analyze``) and the renderer
+(``synth.render``), which import nothing of each other, share it."""
 
 from __future__ import annotations
 
