@@ -11,7 +11,7 @@ import pytest
 
 from azulcam.calibration.layouts import load_layout
 from azulcam.calibration.profile import board_homography
-from azulcam.engine.record import GAMES
+from azulcam.engine.games import GAMES
 from azulcam.engine.pavilion import COLORS as PAVILION_COLORS
 from azulcam.vision import bare, light, reader
 from azulcam.vision.classify import ModelError, load_reader
@@ -27,7 +27,7 @@ def moments(request):
     state = random_position(rng)
     while state.game != "azul" or state.options.get("wall") != "colored":
         state = random_position(rng)
-    start = GAMES[state.game]["new"](state.players, state.options, 0)
+    start = GAMES[state.game].new(state.players, state.options, 0)
     options = SceneOptions(size=(1280, 720), clean=True, family=request.param)
     return render_moments([start, state], 31, options)
 

@@ -10,7 +10,7 @@ import pytest
 
 from azulcam.calibration.layouts import load_layout
 from azulcam.calibration.profile import board_homography
-from azulcam.engine.record import GAMES
+from azulcam.engine.games import GAMES
 from azulcam.vision import register
 from azulcam.vision.bare import PPM, rectified, view_size
 from azulcam.synth.dataset import random_position
@@ -30,7 +30,7 @@ def calibrated_tables(count: int, family: str, seed: int):
     rng, clicks = random.Random(seed), np.random.default_rng(seed)
     for n in range(count):
         state = random_position(rng)
-        start = GAMES[state.game]["new"](state.players, state.options, 0)
+        start = GAMES[state.game].new(state.players, state.options, 0)
         calibration, scene = render_moments([start, state], (seed, n), SceneOptions(size=SIZE, family=family))
         boards = []
         for board in scene.truth["profile"]["boards"]:
