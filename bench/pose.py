@@ -23,6 +23,7 @@ from azulcam.engine.record import play_game, replay
 from azulcam.synth.render import SceneOptions, render_state
 from azulcam.vision import pose
 from azulcam.calibration.geometry import tile_height
+from azulcam.engine.games import GAMES
 
 
 def main() -> None:
@@ -49,7 +50,7 @@ def main() -> None:
         homographies = [board_homography(np.asarray(b["corners"], np.float64) + nudge.normal(0, args.nudge, (4, 2)))
                         for b in placements]
         layouts = [load_layout(b["layout"]) for b in placements]
-        tops = pose.tile_tops(homographies, [layout.size_mm for layout in layouts], size, tile_height(game))
+        tops = pose.tile_tops(homographies, [layout.size_mm for layout in layouts], size, tile_height(GAMES[game]))
         focal = pose.focal_length([pose.metric(h, layout.size_mm) for h, layout in zip(homographies, layouts)], size)
         focal_errors.append(abs(focal / truth["camera"]["K"][0][0] - 1))
         boards = {b["player"]: (h, top, layout) for b, h, top, layout in zip(placements, homographies, tops, layouts)}

@@ -1,4 +1,3 @@
-"""Calibration: board layouts (slot geometry as data), calibration profiles, colour references.
-
-Not built yet: the layouts arrive with issue 4.
+"""Calibration: board layouts (slot geometry as data), the components' sizes (boards, tiles,
+factory displays: :mod:`.geometry`), calibration profiles, colour references.
 """

@@ -1,22 +1,22 @@
-"""The physical game components as geometry: boards, tiles and factory displays.
+"""The sizes of the game components, as calibration owns them: the boards, the tiles and the
+factory displays, and the boards' slots as geometry.
 
 Measurements come from ``docs/boards.md`` (retail copies) and, for Summer Pavilion,
 from the engine's topology (:mod:`azulcam.engine.pavilion_board`), so that the shipped
 layouts and the renderer share one description. :func:`build_layouts` writes the layout
-files of ``calibration/layouts/``.
+files of ``calibration/layouts/``; the reader, the renderer and the follower ask a game's
+sizes of :func:`board_mm`, :func:`tile_mm`, :func:`tile_height` and :func:`factory_diameter`
+with its spec (:class:`azulcam.engine.games.GameSpec`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from .layouts import LAYOUT_NAMES, Layout, Slot
+from .layouts import LAYOUT_NAMES, Layout, Slot, load_layout
 from ..engine import pavilion_board as topo
 from ..engine.azul import COLORS as AZUL_COLORS, FLOOR_PENALTIES, SCORE_TRACK_TOP, wall_color
-
-if TYPE_CHECKING:
-    from ..engine.games import GameSpec
+from ..engine.games import AZUL, PAVILION, GameSpec
 
 # --------------------------------------------------------------------------- sizes in millimetres
 
@@ -38,19 +38,38 @@ SCORE_MARKER_MM = 8.0
 BOARD_HEIGHT_MM = 2.5
 FACTORY_HEIGHT_MM = 2.0
 
+#: A tile's width, height and its factory display's diameter, by the tiles' shape (``spec.shape``):
+#: each game's tiles are of one shape, cut to its own size (Azul's squares, Summer Pavilion's
+#: rhombuses). Summer Pavilion's rhombuses are longer than Azul's squares: four need a wider disc.
+_TILE_MM = {"square": AZUL_TILE_MM, "rhombus": PAVILION_TILE_SIDE_MM}
+_TILE_HEIGHT_MM = {"square": AZUL_TILE_HEIGHT_MM, "rhombus": PAVILION_TILE_HEIGHT_MM}
+_FACTORY_DIAMETER_MM = {"square": FACTORY_DIAMETER_MM, "rhombus": 2.0 * PAVILION_TILE_SIDE_MM * 1.62}
+
+
+def board_mm(spec: GameSpec) -> tuple[float, float]:
+    """A player board's printed ``(width, height)`` in millimetres, as its shipped layouts give it
+    (``size_mm``). Raises ValueError where the faces' layouts differ in size (then a board's size
+    is its own layout's, ``load_layout(spec.layout(options)).size_mm``)."""
+    sizes = {load_layout(name).size_mm for name in spec.layouts}
+    if len(sizes) > 1:
+        raise ValueError(f"the boards of {spec.title} differ in size by face ({', '.join(spec.layouts)}): "
+                         "ask the layout of the face played")
+    return load_layout(spec.layouts[0]).size_mm
+
 
 def tile_mm(spec: GameSpec) -> float:
     """A tile's width (Azul's square side, Summer Pavilion's rhombus side)."""
-    return AZUL_TILE_MM if spec.shape == "square" else PAVILION_TILE_SIDE_MM
+    return _TILE_MM[spec.shape]
 
 
 def tile_height(spec: GameSpec) -> float:
-    return AZUL_TILE_HEIGHT_MM if spec.shape == "square" else PAVILION_TILE_HEIGHT_MM
+    """How far a tile's top face lies above what it stands on."""
+    return _TILE_HEIGHT_MM[spec.shape]
 
 
 def factory_diameter(spec: GameSpec) -> float:
-    # Summer Pavilion's rhombuses are longer than Azul's squares: four need a wider disc.
-    return FACTORY_DIAMETER_MM if spec.shape == "square" else 2.0 * PAVILION_TILE_SIDE_MM * 1.62
+    """A factory display's diameter."""
+    return _FACTORY_DIAMETER_MM[spec.shape]
 
 
 # --------------------------------------------------------------------------- Azul board (docs/boards.md)
@@ -104,7 +123,7 @@ def azul_layout(wall: str) -> Layout:
     for i in range(7):
         cx = AZUL_FLOOR_X0 + (i + 0.5) * AZUL_FLOOR_PITCH
         slots.append(Slot(f"floor.{i}", _square(cx, AZUL_FLOOR_Y0 + AZUL_CELL / 2, AZUL_CELL), None, -FLOOR_PENALTIES[i]))
-    return Layout(f"azul-{wall}", AZUL_BOARD_MM, tuple(slots), azul_track())
+    return Layout(AZUL.layout({AZUL.face: wall}), AZUL_BOARD_MM, tuple(slots), azul_track())
 
 
 # --------------------------------------------------------------------------- Summer Pavilion boards
@@ -134,7 +153,7 @@ def pavilion_layout(side: str) -> Layout:
         slots.append(Slot(topo.SPACE_NAMES[i], polygon, printed, topo.PRINTED[side][i]))
     for name, (cx, cy) in zip(topo.CORNER_NAMES, topo.CORNER_CENTERS):
         slots.append(Slot(name, rhombus(cx, cy, 90.0, topo.STAR_RADIUS)))
-    return Layout(f"pavilion-{side}", PAVILION_BOARD_MM, tuple(slots))
+    return Layout(PAVILION.layout({PAVILION.face: side}), PAVILION_BOARD_MM, tuple(slots))
 
 
 #: Supply spaces on the scoring board: two rows of five upright rhombuses in its middle.
@@ -146,7 +165,7 @@ def scoring_layout() -> Layout:
     w, h = SCORING_BOARD_MM
     long_diag = topo.STAR_RADIUS * PAVILION_BOARD_MM[0] / w
     slots = tuple(Slot(f"supply.{i}", rhombus(cx, cy, 90.0, long_diag, h / w)) for i, (cx, cy) in enumerate(SUPPLY_CENTERS))
-    return Layout("pavilion-scoring", SCORING_BOARD_MM, slots)
+    return Layout(PAVILION.scoring_layout, SCORING_BOARD_MM, slots)
 
 
 def build_layouts() -> dict[str, Layout]:

@@ -20,9 +20,9 @@ import cv2
 import numpy as np
 from pydantic import Field, model_validator
 
-from ..engine import pavilion_board as topo
-from ..engine.azul import COLORS as AZUL_COLORS, SCORE_TRACK_TOP
+from ..engine.azul import SCORE_TRACK_TOP
 from ..engine.errors import show
+from ..engine.games import GAMES, GameSpec
 from ..formats import FormatError, checked
 from ..formats.fields import Form, Name, Number, Text
 from ..formats.problems import refusal
@@ -30,7 +30,9 @@ from ..formats.problems import refusal
 LAYOUT_FORMAT = "azulcam-layout/1"
 #: An Azul score track's cells: 0 to 100.
 TRACK_CELLS = SCORE_TRACK_TOP + 1
-LAYOUT_NAMES: tuple[str, ...] = ("azul-colored", "azul-grey", "pavilion-colored", "pavilion-grey", "pavilion-scoring")
+#: The shipped layouts: each game's player boards, a face each, then its scoring board if it has one.
+LAYOUT_NAMES: tuple[str, ...] = tuple(name for spec in GAMES.values()
+                                      for name in (*spec.layouts, *filter(None, [spec.scoring_layout])))
 
 Point = tuple[float, float]
 
@@ -82,21 +84,53 @@ class LayoutModel(Form):
 def _printed_colors(name: str) -> tuple[str, ...] | None:
     """The colours a board of the layout ``name`` may show printed under a slot (``None``: a name
     of no game, which :func:`check_layout` refuses)."""
-    return AZUL_COLORS if name.startswith("azul") else topo.COLORS if name.startswith("pavilion") else None
+    spec = layout_game(name)
+    return spec.colors if spec is not None else None
+
+
+def layout_game(name: str) -> GameSpec | None:
+    """The game whose board a layout named ``name`` draws, by the start of its name: a shipped
+    layout's (``azul-grey``, ``pavilion-scoring``) or an edited copy's, whose name keeps the
+    shipped one's start (``azul-colored-mine``). ``None``: a name of no game."""
+    return next((spec for spec in GAMES.values() if name.startswith(spec.name)), None)
+
+
+def is_scoring_layout(name: str) -> bool:
+    """Whether a layout named ``name`` draws a game's scoring board (``pavilion-scoring``, or an
+    edited copy of it), not a player board."""
+    spec = layout_game(name)
+    return spec is not None and spec.scoring_layout is not None and name.startswith(spec.scoring_layout)
+
+
+def a_board(spec: GameSpec) -> str:
+    """One board of ``spec``'s game in words: ``an Azul board``, ``a Summer Pavilion board``."""
+    return f"{'an' if spec.title[0] in 'AEIOU' else 'a'} {spec.title} board"
+
+
+#: The kinds of a board's slots (an id's part before its numbers; a star's space has none), in the
+#: order a layout lists them: Azul's pattern lines, wall and floor line; Summer Pavilion's star
+#: spaces, then its corners.
+_SLOT_KINDS = ("line", "wall", "floor", "", "corner")
+
+
+def _slot_order(slot_id: str) -> tuple[int, tuple[int, ...]]:
+    kind, *numbers = slot_id.split(".")
+    if kind.isdigit():
+        kind, numbers = "", [kind, *numbers]
+    return _SLOT_KINDS.index(kind), tuple(map(int, numbers))
 
 
 def expected_slots(name: str) -> tuple[str, ...]:
-    """The slot ids a layout of this board must have, from its name's prefix
-    (``azul-*``, ``pavilion-scoring``, ``pavilion-*``)."""
-    if name.startswith("azul"):
-        return (tuple(f"line.{r}.{i}" for r in range(5) for i in range(r + 1))
-                + tuple(f"wall.{r}.{c}" for r in range(5) for c in range(5))
-                + tuple(f"floor.{i}" for i in range(7)))
-    if name.startswith("pavilion-scoring"):
-        return tuple(f"supply.{i}" for i in range(10))
-    if name.startswith("pavilion"):
-        return tuple(f"{s}.{k}" for s in range(7) for k in range(1, 7)) + tuple(f"corner.{i}" for i in range(4))
-    raise LayoutError(f"layout name {name!r} names no board (azul-..., pavilion-..., pavilion-scoring...)")
+    """The slot ids a layout of this board must have (its game's, :attr:`GameSpec.slot_ids`, in
+    the order its layouts list them), from its name's prefix (``azul-*``, ``pavilion-scoring``,
+    ``pavilion-*``). Raises :class:`LayoutError` for a name of no game's board."""
+    spec = layout_game(name)
+    if spec is None:
+        boards = [f"{s.name}-..." + (f", {s.scoring_layout}..." if s.scoring_layout else "") for s in GAMES.values()]
+        raise LayoutError(f"layout name {name!r} names no board ({', '.join(boards)})")
+    if is_scoring_layout(name):
+        return tuple(f"supply.{i}" for i in range(spec.supply_spaces))
+    return tuple(sorted(spec.slot_ids, key=_slot_order))
 
 
 @dataclass(frozen=True)
@@ -218,8 +252,9 @@ def check_layout(layout: Layout) -> list[str]:
         problems.append(f"missing slot {missing[0]}" + (f" and {len(missing) - 1} more" if len(missing) > 1 else ""))
     problems += [f"unknown slot {i}" for i in ids if i not in expected]
     problems += [f"slot {i} appears twice" for i in sorted({i for i in ids if ids.count(i) > 1})]
-    if layout.track and not layout.name.startswith("azul"):
-        problems.append("only an Azul board has a score track")
+    tracked = [spec for spec in GAMES.values() if spec.score_track]
+    if layout.track and layout_game(layout.name) not in tracked:
+        problems.append(f"only {' or '.join(map(a_board, tracked))} has a score track")
     elif layout.track and len(layout.track) != TRACK_CELLS:
         problems.append(f"the score track has {TRACK_CELLS} cells (0 to {TRACK_CELLS - 1}), not {len(layout.track)}")
     for n, cell in enumerate(layout.track):

@@ -21,19 +21,14 @@ import numpy as np
 from pydantic import AfterValidator, ConfigDict, Field, TypeAdapter, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError, PydanticKnownError
 
-from ..engine import pavilion_board as topo
-from ..engine.azul import TILE_NAMES as AZUL_TILE_NAMES
 from ..engine.errors import show
+from ..engine.games import GAMES
 from ..formats import FormatError, checked
 from ..formats.fields import OPTIONS, Form, Game, ImagePoint, Number, OpenForm, Players, Side, Text, UnicodeText, player_count, unicode_text
 from ..formats.problems import refusal
-from .layouts import LayoutError, load_layout
+from .layouts import LayoutError, is_scoring_layout, layout_game, load_layout
 
 PROFILE_FORMAT = "azulcam-profile/1"
-#: The option that says which side of the boards is played, by game.
-_SIDE_OPTION = {"azul": "wall", "pavilion": "side"}
-#: Tile kinds a profile's ``colors`` may hold references of (``"game/kind"``).
-_COLOR_KINDS = {"azul": AZUL_TILE_NAMES, "pavilion": topo.COLORS + ("first_player",)}
 
 Corners = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
 _UNIT_SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
@@ -129,7 +124,7 @@ class Profile:
             except FormatError as exc:
                 raise ProfileError(exc.code, exc.params) from None
         side = "grey" if self.boards and "grey" in self.boards[0].layout else "colored"
-        return {"wall": side, "jokers": False} if self.game == "azul" else {"side": side}
+        return GAMES[self.game].options_for(side)
 
     def board(self, player: int) -> BoardPlacement:
         for b in self.boards:
@@ -267,7 +262,7 @@ class ProfileModel(OpenForm):
         game = info.data.get("game")
         for n, board in enumerate(boards):
             name = _loaded(board.layout, (n, "layout"))
-            if game is not None and not (name.startswith(game) and not name.startswith("pavilion-scoring")):
+            if game is not None and not (layout_game(name) is GAMES[game] and not is_scoring_layout(name)):
                 raise refusal((n, "layout"), "not_a_player_board", "no player board of this game", layout=name)
         return boards
 
@@ -275,13 +270,16 @@ class ProfileModel(OpenForm):
     @classmethod
     def the_games_scoring_board(cls, board: BoardModel | None, info: ValidationInfo) -> BoardModel | None:
         game = info.data.get("game")
-        if game == "azul" and board is not None:
-            raise refusal((), "not_this_game", "Azul has no scoring board")
-        if game == "pavilion":
+        if game is None:  # (an unknown game is refused already)
+            return board
+        scoring_layout = GAMES[game].scoring_layout
+        if scoring_layout is None and board is not None:
+            raise refusal((), "not_this_game", f"{GAMES[game].title} has no scoring board")
+        if scoring_layout is not None:
             if board is None:
                 raise refusal((), "missing")
             name = _loaded(board.layout, ("layout",))
-            if not name.startswith("pavilion-scoring"):
+            if not name.startswith(scoring_layout):
                 raise refusal(("layout",), "not_the_scoring_board", "not the scoring board", layout=name)
         return board
 
@@ -296,7 +294,7 @@ class ProfileModel(OpenForm):
             raise PydanticKnownError("dict_type")
         for name in colors:
             game, slash, kind = name.partition("/") if isinstance(name, str) else ("", "", "")
-            if name != "empty" and not (slash and game in _COLOR_KINDS and kind in _COLOR_KINDS[game]):
+            if name != "empty" and not (slash and game in GAMES and kind in GAMES[game].tiles):
                 raise refusal((), "unknown_tile", "no such tile", tile=name)
         # Every other key names a tile now: pydantic's paths may show it.
         _REFERENCES.validate_python({name: value for name, value in colors.items() if name != "empty"})
@@ -308,7 +306,7 @@ class ProfileModel(OpenForm):
         if self.players is not None and player_count(self.players) != len(self.boards):
             raise refusal(("players",), "wrong_count", "one per board", expected=len(self.boards),
                           got=show(player_count(self.players)))
-        option = _SIDE_OPTION[self.game]
+        option = GAMES[self.game].face
         side = (self.options if self.options is not None else _derived_options(self.game, self.boards))[option]
         for n, board in enumerate(self.boards):
             name = load_layout(board.layout).name
@@ -346,6 +344,6 @@ def _side_of(layout_name: str) -> str:
 def _derived_options(game: str, boards: list[PlayerBoardModel]) -> dict[str, Any]:
     """A game's options where a profile (an older file) has none: the side its first board's layout
     shows (the first side when it shows neither), no jokers."""
-    option = _SIDE_OPTION[game]
+    option = GAMES[game].face
     side = _side_of(load_layout(boards[0].layout).name)
     return _options(game, {option: side} if side in get_args(Side) else {})

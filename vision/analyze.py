@@ -33,9 +33,9 @@ import numpy as np
 
 from ..calibration.layouts import load_layout
 from ..calibration.profile import BoardPlacement, Profile, board_homography
-from ..engine.azul import FACTORIES_FOR_PLAYERS  # Summer Pavilion has the same counts
 from ..engine.notice import Notice, as_json
 from ..engine.games import GAMES
+from ..engine.observe import OBSERVATION_FORMAT
 from . import crops, decode, detect, light, locate, reader, score_track, verify
 from .decode import UNSURE  # below it a reading is listed in ``uncertain``
 from .image_file import ImageError, load_image  # noqa: F401 (the photo read, for the readers of this module)
@@ -54,7 +54,6 @@ RELIT_BELOW = 0.7
 #: Two kinds told apart by brightness, not hue, which the nearest board's light does not swap
 #: (:func:`recoloured`).
 LIGHT_AND_DARK = frozenset({"black", "white"})
-OBSERVATION_FORMAT = "azulcam-observation/1"
 
 
 def fit_profile(profile: Profile, image: np.ndarray) -> tuple[Profile, list[str]]:
@@ -340,7 +339,7 @@ def _with_loose_tiles(image: np.ndarray, profile: Profile, classifier: Classifie
     named = one_marker(kinds, loose, named, answers)
     named = beside_the_boards(profile.game, loose, named)
     loose, named = settled_displays(loose, named)
-    named = within_leftovers(profile.player_count, loose, named)
+    named = within_leftovers(profile.game, profile.player_count, loose, named)
     named = marker_somewhere(image, profile.game, kinds, loose, named, boards, classifier, without)
     return Reading(profile.game, boards, factories, loose, slot_ids, kinds + named, warnings, spent)
 
@@ -416,7 +415,7 @@ def beside_the_boards(game: str, loose: list[Loose], named: list[tuple[str | Non
     board (its ``hand``: the marker of the player who holds it; Azul's tiles go straight from
     the displays onto the board). Anything else read there (a sleeve, a shadow) is read as no
     tile, keeping its confidence, so that a doubtful one still lists the zone as uncertain."""
-    if game != "azul":
+    if GAMES[game].holds_tiles:
         return named
     return [(None, confidence) if x.zone.endswith(".hand") and kind not in (None, MARKER) else (kind, confidence)
             for x, (kind, confidence) in zip(loose, named)]
@@ -489,7 +488,7 @@ def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
 LEFTOVERS_PER_DISPLAY = 3
 
 
-def within_leftovers(players: int, loose: list[Loose], answers: list[tuple[str | None, float]]
+def within_leftovers(game: str, players: int, loose: list[Loose], answers: list[tuple[str | None, float]]
                      ) -> list[tuple[str | None, float]]:
     """The centre's tiles no more than the displays emptied this round can have left there
     (:data:`LEFTOVERS_PER_DISPLAY` each; a display of the game's count not read as holding a tile,
@@ -497,7 +496,7 @@ def within_leftovers(players: int, loose: list[Loose], answers: list[tuple[str |
     read as no tile, with no confidence, so that the centre is listed as uncertain. The
     first-player marker is not a leftover and stays."""
     holding = {x.zone for x, (kind, _) in zip(loose, answers) if x.zone.startswith("factories.") and kind is not None}
-    room = LEFTOVERS_PER_DISPLAY * max(FACTORIES_FOR_PLAYERS.get(players, 0) - len(holding), 0)
+    room = LEFTOVERS_PER_DISPLAY * max(GAMES[game].factories.get(players, 0) - len(holding), 0)
     centre = [n for n, x in enumerate(loose) if x.zone == "center" and answers[n][0] not in (None, MARKER)]
     if len(centre) <= room:
         return answers
@@ -565,7 +564,8 @@ def assemble(reading: Reading) -> dict[str, Any]:
     uncertain: list[str] = []
     players = sorted(v.placement.player for v in reading.boards if v.placement.player is not None)
     slots: dict[int, dict[str, str]] = {p: {} for p in players}
-    supply: list[str | None] | None = [None] * 10 if game == "pavilion" else None
+    spaces = GAMES[game].supply_spaces
+    supply: list[str | None] | None = [None] * spaces if spaces else None
     n_slots = len(reading.slot_ids)
     # A print the models never saw is read against the photo's own consensus of it
     # (``reader.consensus``), as surely as any other: its board is named in the warnings.

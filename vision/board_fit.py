@@ -24,6 +24,7 @@ import numpy as np
 
 from ..calibration.layouts import LAYOUT_NAMES
 from ..calibration.profile import board_homography, to_image
+from ..engine.games import game_of_layout
 from .shipped import package_file, verified_session
 
 MODEL_NAME = "board_fit.onnx"
@@ -140,7 +141,9 @@ class BoardFit:
 
 
 def _board_group(layout: str) -> str:
-    return layout if layout == "pavilion-scoring" or layout == "none" else layout.split("-", 1)[0]
+    """What the model tells apart: a game's player boards (its name), a scoring board, or none."""
+    spec = game_of_layout(layout)
+    return layout if spec is None or layout == spec.scoring_layout else spec.name
 
 
 class BoardFitter:

@@ -22,7 +22,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from ..calibration.layouts import a_board
 from ..calibration.profile import PROFILE_FORMAT, BoardPlacement, board_homography, outlines_a_board, seat_order
+from ..engine.games import GAMES, GameSpec
 from .board_fit import BoardFit, BoardFitter, load_board_fitter
 from .board_finder import BoardFinder, load_board_finder
 from .outline import Gradients, outline_boards, outline_contrast, overlaps, register_outline, same_place
@@ -142,11 +144,12 @@ def photo_profile(image: np.ndarray, game: str, players: int, options: dict | No
     found. With ``least``, a photo of fewer boards than players (``least`` of them or more) gives
     the profile of those it shows (``players`` the count found; :meth:`Profile.in_view` reads it
     for the whole table), with or without Summer Pavilion's scoring board."""
+    spec = GAMES[game]
     options = dict(options or {})
-    key = "wall" if game == "azul" else "side"
+    key = spec.face
     given = options.get(key)
     boards, scoring = find_boards(image, game, players, given or "colored", fitter, least)
-    if game == "pavilion" and scoring is None and len(boards) == players:
+    if spec.scoring_layout is not None and scoring is None and len(boards) == players:
         raise CalibrationError("the scoring board was not found; give its corners with --scoring "
                                "(and the boards' with --board) to azulcam calibrate")
     if given is None:
@@ -154,19 +157,21 @@ def photo_profile(image: np.ndarray, game: str, players: int, options: dict | No
         # side fewer boards deny; where as many deny either, the coloured side only where most
         # boards show its pattern beyond doubt (its tiles follow it too).
         denied, coloured = {}, 0
-        for side in ("colored", "grey"):
-            checks = [check_board(image, _placement(Match(m.corners, f"{game}-{side}", m.score), p), board_homography(m.corners))
+        for side in spec.faces:
+            checks = [check_board(image, _placement(Match(m.corners, spec.layout({key: side}), m.score), p),
+                                  board_homography(m.corners))
                       for p, m in enumerate(boards)]
             denied[side] = sum(c.verdict == "other_side" for c in checks)
             if side == "colored":
-                coloured = sum(c.figures.get("printed_f", 0.0) >= COLOURED_F[game]
+                coloured = sum(c.figures.get("printed_f", 0.0) >= COLOURED_F[spec.board]
                                and c.figures.get("agreement", 0.0) >= COLOURED_AGREEMENT for c in checks)
         side = (min(denied, key=denied.get) if denied["colored"] != denied["grey"]
                 else "colored" if coloured > len(boards) / 2 else "grey")
         options[key] = side
-        boards = [Match(m.corners, f"{game}-{side}", m.score) for m in boards]
-    if game == "azul":
-        options.setdefault("jokers", False)
+        boards = [Match(m.corners, spec.layout({key: side}), m.score) for m in boards]
+    for option, values in spec.options.items():
+        if isinstance(values[0], bool):  # a variant (Azul's jokers): played without it unless given
+            options.setdefault(option, values[0])
     return profile_json(image, game, boards, scoring, options)
 
 
@@ -179,14 +184,15 @@ def _find_boards(image: np.ndarray, game: str, players: int, side: str, fitter: 
     fits = identify(image, quads, fitter)
     # The model proposes (its fitted outlines, beside the raw ones); the boards' geometry decides.
     starts = [f.corners for f in fits] + quads
-    player_layout = f"{game}-{side}"
+    spec = GAMES[game]
+    player_layout = spec.layout({spec.face: side})
     chosen = _outlined(grad, grey, fits, starts, player_layout, players)
     # The boards whose print is confirmed (:func:`_confirmed`) come first.
     confirmed = [m for m in chosen if _confirmed(image, m)]
     chosen = confirmed + [m for m in chosen if not any(m is c for c in confirmed)]
     scoring = None
-    if game == "pavilion":
-        rest = _outlined(grad, grey, fits, starts, "pavilion-scoring", 1, chosen[:players])
+    if spec.scoring_layout is not None:
+        rest = _outlined(grad, grey, fits, starts, spec.scoring_layout, 1, chosen[:players])
         scoring = rest[0] if rest else None
     # More boards of the game in view than players: a wrong --players would drop one unsaid.
     more = [m for m in confirmed[players:] if scoring is None or not overlaps(m.corners, scoring.corners)]
@@ -197,13 +203,16 @@ def _find_boards(image: np.ndarray, game: str, players: int, side: str, fitter: 
         chosen = confirmed  # some boards out of view: only those whose print is confirmed
     chosen = chosen[:players]
     if len(chosen) < least:
-        other, one, many = (("pavilion-colored", "a Summer Pavilion board", "Summer Pavilion boards") if game == "azul"
-                            else ("azul-colored", "an Azul board", "Azul boards"))
-        seen = len(_outlined(grad, grey, fits, starts, other, players, chosen, seek=False))
-        hint = f"; {seen} {'looks like ' + one if seen == 1 else 'look like ' + many} (wrong --game?)" if seen else ""
+        hint = ""
+        for other in (s for s in GAMES.values() if s is not spec):
+            seen = len(_outlined(grad, grey, fits, starts, other.layouts[0], players, chosen, seek=False))
+            if seen:
+                one, many = a_board(other), f"{other.title} boards"
+                hint = f"; {seen} {'looks like ' + one if seen == 1 else 'look like ' + many} (wrong --game?)"
+                break
         raise CalibrationError(f"found {len(chosen)} of the {players} boards{hint}; give their corners by hand "
                                "(--board) or take a photo where every board shows whole")
-    chosen = _facing_out(chosen, [scoring] if scoring else [])
+    chosen = _facing_out(chosen, [scoring] if scoring else [], spec)
     order = seat_order([m.corners.mean(0) for m in chosen])
     refined = [_refined(image, grad, chosen[i], fitter) for i in order]
     if scoring is not None:
@@ -274,19 +283,17 @@ def _outlined(grad: Gradients, grey: np.ndarray, fits: list[BoardFit], starts: l
     return sorted(found, key=lambda m: -m.score)
 
 
-def _facing_out(boards: list[Match], others: list[Match]) -> list[Match]:
-    """Summer Pavilion's boards turned so that each faces away from the middle of the boards: the
-    layout is the same turned half round (its stars), so its geometry cannot tell which side
-    its owner sits at; the owner sits at the table's edge, the boards' middle is the table's."""
+def _facing_out(boards: list[Match], others: list[Match], spec: GameSpec) -> list[Match]:
+    """Summer Pavilion's boards (``spec.board`` ``stars``) turned so that each faces away from the
+    middle of the boards: the layout is the same turned half round (its stars), so its geometry
+    cannot tell which side its owner sits at; the owner sits at the table's edge, the boards'
+    middle is the table's. Boards of a wall are left as they are: their print says its top."""
     everything = boards + others
-    if len(everything) < 2:
+    if len(everything) < 2 or spec.board != "stars":
         return boards
     middle = np.mean([m.corners.mean(axis=0) for m in everything], axis=0)
     out = []
     for m in boards:
-        if not m.layout.startswith("pavilion"):
-            out.append(m)
-            continue
         centre = m.corners.mean(axis=0)
         # The owner's side is the bottom edge (BR, BL): it should lie farther from the middle.
         down = lambda c: float(np.dot((c[2] + c[3]) / 2 - centre, centre - middle))  # noqa: E731

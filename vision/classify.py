@@ -23,10 +23,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ..engine.games import GAMES, find_game
 from . import crops, reader
 from .shipped import package_file, verified_session
 
-GAMES = ("azul", "pavilion")
 #: The candidate model (``models/train.py --candidates``): the detector's tiles and weak peaks in
 #: the centre and beside the boards, with their context (``detect.confirmed``).
 CANDIDATES_NAME = "tiles_candidates.onnx"
@@ -49,8 +49,9 @@ class Classifier(Protocol):
 
 def ruled_out(game: str, options: Mapping[str, Any]) -> frozenset[str]:
     """The tile kinds of ``game`` that its ``options`` (a profile's ``game_options``) rule out of
-    every zone: Azul's jokers in a game played without them."""
-    return frozenset({"joker"}) if game == "azul" and not options.get("jokers") else frozenset()
+    every zone: Azul's jokers in a game played without them. Raises ValueError for an unknown game."""
+    spec = find_game(game, ValueError)
+    return frozenset(spec.tiles) - frozenset(spec.tiles_in_play(options))
 
 
 def _check_patches(patches: np.ndarray, size: int, channels: int = 3) -> np.ndarray:
@@ -63,7 +64,7 @@ def _check_patches(patches: np.ndarray, size: int, channels: int = 3) -> np.ndar
 
 def _check_game(game: str) -> None:
     if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}: expected one of {GAMES}")
+        raise ValueError(f"unknown game {game!r}: expected one of {tuple(GAMES)}")
 
 
 # --------------------------------------------------------------------------- ONNX model

@@ -106,7 +106,7 @@ def decode_boards(game: str, options: Mapping[str, Any], boards: Mapping[int, Bo
     ranked = {p: _ranked_board(game, p, board) for p, board in sorted(boards.items())}
     rest = dict(table) if table is not None else {}
     table_boards = {b["player"]: b for b in rest.get("boards", [])}
-    seated = _seated(players, set(ranked) | set(table_boards))
+    seated = _seated(game, players, set(ranked) | set(table_boards))
     hands = {p: dict(table_boards.get(p, {}).get("hand", {})) for p in seated}
     readings = 0
 
@@ -248,8 +248,9 @@ def _alternatives(ranked: Mapping[Hashable, list[tuple[Kind, float]]], current: 
 def _ranked_board(game: str, player: int, board: BoardProbabilities) -> dict[str, list[tuple[Kind, float]]]:
     """Each slot's kinds with a probability, normalised, most likely first (ties in the game's
     order of tiles, no tile first)."""
-    if not (isinstance(player, int) and not isinstance(player, bool) and 0 <= player < 4):
-        raise ValueError(f"player must be 0..3, not {player!r}")
+    most = max(GAMES[game].players)
+    if not (isinstance(player, int) and not isinstance(player, bool) and 0 <= player < most):
+        raise ValueError(f"player must be 0..{most - 1}, not {player!r}")
     names = (None,) + GAMES[game].tiles
     out = {}
     for slot, probabilities in board.items():
@@ -268,13 +269,13 @@ def _ranked_board(game: str, player: int, board: BoardProbabilities) -> dict[str
     return out
 
 
-def _seated(players: int | None, present: set[int]) -> list[int]:
+def _seated(game: str, players: int | None, present: set[int]) -> list[int]:
     """The players of the table: ``players`` of them, or enough for every board ``present``."""
-    needed = max(present, default=-1) + 1
+    needed, most = max(present, default=-1) + 1, max(GAMES[game].players)
     if players is None:
         players = needed
-    if not (isinstance(players, int) and needed <= players <= 4):
-        raise ValueError(f"players must be {max(needed, 1)}..4 (boards of players {sorted(present)}), not {players!r}")
+    if not (isinstance(players, int) and needed <= players <= most):
+        raise ValueError(f"players must be {max(needed, 1)}..{most} (boards of players {sorted(present)}), not {players!r}")
     return list(range(players))
 
 

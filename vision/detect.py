@@ -27,7 +27,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .classify import GAMES
+from ..engine.games import GAMES
 from .shipped import package_file, verified_session
 
 #: Scale of the top-down view the network reads (pixels per mm): an Azul tile is 10 pixels wide.
@@ -37,12 +37,10 @@ STRIDE = 2
 #: The network also works at a quarter of the view's size: a view it reads is padded to a
 #: multiple of this.
 INPUT_MULTIPLE = 4
-#: The network's heat maps, in order: every tile kind of both games (the classifier's classes but empty).
-KINDS: tuple[str, ...] = (
-    "azul/blue", "azul/yellow", "azul/red", "azul/black", "azul/white", "azul/joker", "azul/first_player",
-    "pavilion/purple", "pavilion/green", "pavilion/orange", "pavilion/yellow", "pavilion/blue", "pavilion/red",
-    "pavilion/first_player",
-)
+#: The network's heat maps, in order: every tile kind of every game, ``game/kind`` in the games'
+#: and their tiles' order (the classifier's classes but empty). The network was trained on these:
+#: :func:`load_detector` refuses one whose metadata lists others.
+KINDS: tuple[str, ...] = tuple(f"{spec.name}/{tile}" for spec in GAMES.values() for tile in spec.tiles)
 #: A peak below this is not a tile.
 THRESHOLD = 0.35
 #: Tiles lying flat never have centres closer than this (two Summer Pavilion rhombuses side by
@@ -91,13 +89,20 @@ SIGMA = 0.9
 MODEL_NAME = "detector.onnx"
 
 
+def marker_is_token(game: str) -> bool:
+    """Whether ``game``'s first-player marker is a round token wider than a tile (Summer
+    Pavilion's), not a tile of the tiles' own shape (Azul's square one): the game of rhombuses
+    has the token (``locate.tile_polygon``'s ``token``)."""
+    return GAMES[game].shape == "rhombus"
+
+
 def game_channels(game: str | None) -> tuple[np.ndarray, list[str]]:
     """The heat maps a game's tiles use (every map for None), and the kind each one names
     (``game/kind`` for None)."""
     if game is None:
         return np.arange(len(KINDS)), list(KINDS)
     if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}: expected one of {GAMES}")
+        raise ValueError(f"unknown game {game!r}: expected one of {tuple(GAMES)}")
     cols = [i for i, k in enumerate(KINDS) if k.startswith(game + "/")]
     return np.array(cols), [KINDS[i].split("/", 1)[1] for i in cols]
 
@@ -191,7 +196,7 @@ def peaks(heat: np.ndarray, game: str | None, threshold: float = THRESHOLD) -> l
         if keep[i]:
             keep[i + 1:] &= ~near[i, i + 1:]
     ys, xs, cy, cx, named = ys[keep], xs[keep], cy[keep], cx[keep], named[keep]
-    if game == "pavilion":
+    if game is not None and marker_is_token(game):
         is_marker = np.array([kinds[int(k)] == MARKER for k in named], bool)
         token_gap = TOKEN_GAP_MM * VIEW_PPM / STRIDE
         rim = np.zeros(len(ys), bool)
@@ -329,7 +334,7 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
 
     if abs(view.ppm - VIEW_PPM) > 1e-9:
         raise ValueError(f"the detector reads views at {VIEW_PPM} px/mm, not {view.ppm}")
-    half = tile_mm(game) / 2
+    half = tile_mm(GAMES[game]) / 2
     square = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
     # Loose tiles lie among the players' boards: the scoring board's side of the view is skipped.
     window = view.around_players(plane, STRIDE)
@@ -423,7 +428,7 @@ def confirmed(found: list[Found], image: np.ndarray, game: str, model: Any | Non
             out.append(replace(f, kind="white" if kind == MARKER and f.kind == "white" else kind, checked=True))
     dropped = [found[n] for n, answer in answers.items() if answer[0] is None and off_the_displays(found[n].zone)]
     out += tiles_nearby(dropped, out, image, game, model, without)
-    if game != "pavilion" or any(f.kind == MARKER for f in out):
+    if not marker_is_token(game) or any(f.kind == MARKER for f in out):
         return out
     return out + marker_nearby(dropped, out, image, game, model)
 

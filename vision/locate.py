@@ -34,11 +34,9 @@ import numpy as np
 
 from ..calibration.layouts import load_layout
 from ..calibration.profile import Profile, ProfileError, board_homography
-from ..engine.azul import FACTORIES_FOR_PLAYERS  # Summer Pavilion has the same counts
-from ..calibration import geometry as geo
 from ..calibration.geometry import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_height, tile_mm
+from ..engine.games import GAMES
 
-GAMES = ("azul", "pavilion")
 #: Scale of the top-down view the loose tiles are searched in (pixels per millimetre), at most.
 TILE_VIEW_PPM = 1.0
 #: Scale of the coarser top-down view the factory discs are searched in.
@@ -206,7 +204,7 @@ def check_profile(profile: Any, game: str, image: np.ndarray | None = None) -> P
     it whole, or as is), checked against what this call adds: the game asked for and the image's
     size. Raises :class:`LocateError` (a ``ValueError``) naming the mismatch."""
     if game not in GAMES:
-        raise LocateError(f"game must be one of {GAMES}, not {game!r}")
+        raise LocateError(f"game must be one of {tuple(GAMES)}, not {game!r}")
     if isinstance(profile, dict):
         try:
             profile = Profile.from_json(profile)
@@ -404,7 +402,7 @@ def _discs_in_view(view: View, plane: Plane, game: str) -> list[Disc]:
     f = DISC_VIEW_PPM / view.ppm
     small = cv2.resize(view.image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 0.99 else view.image
     ppm = view.ppm * (small.shape[1] / max(view.image.shape[1], 1))
-    radius_mm = factory_diameter(game) / 2
+    radius_mm = factory_diameter(GAMES[game]) / 2
     radius = radius_mm * ppm
     mask = board_mask(View(small, view.origin, ppm), plane, grow_mm=3.0)
     gx, gy, mag = _colour_gradient(small)
@@ -425,7 +423,7 @@ def _discs_in_view(view: View, plane: Plane, game: str) -> list[Disc]:
         vx = np.round(fx + s * r * ux).astype(np.int64)
         vy = np.round(fy + s * r * uy).astype(np.int64)
         np.copyto(cells[k], np.where((vx >= 0) & (vx < w) & (vy >= 0) & (vy < h), vy * w + vx, h * w))
-    wanted = FACTORIES_FOR_PLAYERS[sum(1 for p in plane.players if p is not None)]
+    wanted = GAMES[game].factories[sum(1 for p in plane.players if p is not None)]
     # Every display on a table is the same card on the same cloth: its rim's edges run the same way
     # (darker outside or inside) on each. The votes of each rim and side count as strongly as
     # the displays they gather, so that the gap between two displays, where the wrong side's
@@ -565,13 +563,13 @@ def unseen_displays(discs: list[Disc], plane: Plane, game: str) -> list[Disc]:
     the displays stand evenly round a circle (the rules' set-up), so a gap in the ring about one
     spacing too wide holds one (a hand over it, say). None where all were found, where fewer
     than three were, or where no gap is wide enough."""
-    wanted = FACTORIES_FOR_PLAYERS[sum(1 for p in plane.players if p is not None)]
+    wanted = GAMES[game].factories[sum(1 for p in plane.players if p is not None)]
     missing = wanted - len(discs)
     if missing <= 0 or len(discs) < 3:
         return []
     centres = np.array([d.plane for d in discs], np.float64)
     hub, ring = _circle_through(centres)
-    radius_mm = factory_diameter(game) / 2
+    radius_mm = factory_diameter(GAMES[game]) / 2
     if not ring > 2 * radius_mm:
         return []
     angles = np.sort(np.arctan2(centres[:, 1] - hub[1], centres[:, 0] - hub[0]))
@@ -649,14 +647,15 @@ def _disc_at(plane: Plane, mm: np.ndarray, radius_mm: float, score: float, seen:
 
 def tile_polygon(game: str, kind: str = "tile") -> np.ndarray:
     """A tile's top face around its centre (mm), unturned, in the truth's vertex order."""
-    if game == "azul":
-        s = geo.AZUL_TILE_MM / 2
+    spec = GAMES[game]
+    if spec.shape == "square":
+        s = tile_mm(spec) / 2
         return np.array([(-s, -s), (s, -s), (s, s), (-s, s)], np.float64)
     if kind == "token":
-        s = geo.PAVILION_TILE_SIDE_MM * 0.75
+        s = tile_mm(spec) * 0.75
         return np.array([(-s, -s), (s, -s), (s, s), (-s, s)], np.float64)
-    hl = geo.PAVILION_TILE_SIDE_MM * math.sqrt(3) / 2
-    hs = geo.PAVILION_TILE_SIDE_MM / 2
+    hl = tile_mm(spec) * math.sqrt(3) / 2
+    hs = tile_mm(spec) / 2
     return np.array([(0, -hl), (hs, 0), (0, hl), (-hs, 0)], np.float64)
 
 
@@ -693,10 +692,11 @@ def rotations(degrees: Any) -> np.ndarray:
 
 #: What :func:`factory_tiles` tries for a disc: the square's (or pinwheel's) turn, in degrees.
 _DISC_TURNS = np.arange(0.0, 90.0, 3.0)
-#: How far apart a display's tiles may lie, of their places' spacing (:func:`display_offsets`):
-#: Azul's squares from touching to gaps of a third of a tile; Summer Pavilion's rhombuses reach
-#: the disc's rim already, their pinwheel stays close.
-_DISC_SPREADS = {"azul": np.array([1.0, 1.12, 1.25, 1.38]), "pavilion": np.array([1.0])}
+#: How far apart a display's tiles may lie, of their places' spacing (:func:`display_offsets`), by
+#: the tiles' shape, which decides how they lie on it: squares (Azul's) from touching to gaps of a
+#: third of a tile; rhombuses (Summer Pavilion's) reach the disc's rim already, their pinwheel
+#: stays close.
+_DISC_SPREADS = {"square": np.array([1.0, 1.12, 1.25, 1.38]), "rhombus": np.array([1.0])}
 #: What it tries for each tile after: a few degrees and millimetres off the disc's fit, and the
 #: prior that prefers the fit where the edges do not say much (one per turn and shift).
 _NUDGE_TURNS = np.arange(-12.0, 12.1, 3.0)
@@ -708,9 +708,10 @@ def display_offsets(game: str) -> np.ndarray:
     """Where a display's four tiles lie round its centre (4 x 2 mm, in order round it): two by two
     (Azul), or Summer Pavilion's pinwheel of rhombuses pointing out, their centres on a square
     turned by 45 degrees."""
-    if game == "azul":
-        return np.array([(-0.52, -0.52), (0.52, -0.52), (0.52, 0.52), (-0.52, 0.52)]) * geo.AZUL_TILE_MM
-    return np.array([(0.0, -0.62), (0.62, 0.0), (0.0, 0.62), (-0.62, 0.0)]) * geo.PAVILION_TILE_SIDE_MM * 1.4
+    spec = GAMES[game]
+    if spec.shape == "square":
+        return np.array([(-0.52, -0.52), (0.52, -0.52), (0.52, 0.52), (-0.52, 0.52)]) * tile_mm(spec)
+    return np.array([(0.0, -0.62), (0.62, 0.0), (0.0, 0.62), (-0.62, 0.0)]) * tile_mm(spec) * 1.4
 
 
 def _likeliest_four(points: np.ndarray, game: str) -> np.ndarray:
@@ -736,17 +737,17 @@ def factory_tiles(view: View, plane: Plane, game: str, discs: list[Disc]) -> lis
     gray = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
     gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-    radius_mm = factory_diameter(game) / 2
+    radius_mm = factory_diameter(GAMES[game]) / 2
     base = tile_polygon(game)
     offsets = display_offsets(game)
-    spins = np.zeros(4) if game == "azul" else np.array([0.0, 90.0, 180.0, 270.0])
+    spins = np.zeros(4) if GAMES[game].shape == "square" else np.array([0.0, 90.0, 180.0, 270.0])
     occupied = [n for n, d in enumerate(discs) if _occupied(gray, view, np.array(d.plane), radius_mm)]
     if not occupied:
         return []
     # Where a tile's top appears: raised by the disc and the tile, seen from the camera.
     tops = display_tops(plane, np.array([discs[n].plane for n in occupied], np.float64), game)  # D x 2
     # Every turn of the cluster and every spread of it (hands leave gaps between the tiles).
-    turns_spreads = np.array([(t, s) for s in _DISC_SPREADS[game] for t in _DISC_TURNS])  # TS x 2
+    turns_spreads = np.array([(t, s) for s in _DISC_SPREADS[GAMES[game].shape] for t in _DISC_TURNS])  # TS x 2
     around = (offsets[None, :, None, :] * turns_spreads[:, 1, None, None, None]) @ rotations(turns_spreads[:, 0])[:, None]
     faces = base[None, None] @ rotations(turns_spreads[:, 0, None] + spins[None])  # TS x 4 x 4 x 2
     polys = (tops[:, None, None, None] + around[None]) + faces[None]  # D x TS x 4 x 4 x 2
@@ -843,11 +844,11 @@ def _table_tiles(view: View, plane: Plane, game: str, discs: list[Disc]) -> list
     img = view.image
     ppm = view.ppm
     h, w = img.shape[:2]
-    tile = tile_mm(game)
-    tile_area = (tile * tile if game == "azul" else tile * tile * math.sqrt(3) / 2) * ppm * ppm
+    tile = tile_mm(GAMES[game])
+    tile_area = (tile * tile if GAMES[game].shape == "square" else tile * tile * math.sqrt(3) / 2) * ppm * ppm
     # Where to look: off the boards and the discs (the discs' tiles are proposed apart).
     blocked = board_mask(view, plane, grow_mm=5.0)
-    radius = factory_diameter(game) / 2
+    radius = factory_diameter(GAMES[game]) / 2
     for d in discs:
         cp = view.to_px(d.plane)
         cv2.circle(blocked, (round(cp[0]), round(cp[1])), math.ceil((radius + 4) * ppm), 255, -1)
@@ -877,7 +878,7 @@ def _table_tiles(view: View, plane: Plane, game: str, discs: list[Disc]) -> list
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, se)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    lift = tile_height(game) - BOARD_HEIGHT_MM
+    lift = tile_height(GAMES[game]) - BOARD_HEIGHT_MM
     out = []
     for i in range(1, count):
         area = stats[i, cv2.CC_STAT_AREA]
@@ -918,7 +919,7 @@ def _fit_tile(pts: np.ndarray, gray: np.ndarray, game: str, ppm: float) -> np.nd
     """The outline (view pixels) of the tile whose pixels are ``pts``: centred on them, turned
     as their edges (squares) or their long axis (rhombuses) are."""
     c = pts.mean(0)
-    if game == "azul":
+    if GAMES[game].shape == "square":
         x0, y0 = np.floor(pts.min(0)).astype(int)
         x1, y1 = np.ceil(pts.max(0)).astype(int) + 1
         x0, y0 = max(x0 - 1, 0), max(y0 - 1, 0)
@@ -979,7 +980,7 @@ def onto_their_tiles(unseen: list[Disc], points: np.ndarray, plane: Plane, game:
     points = np.asarray(points, np.float64).reshape(-1, 2)
     if not unseen or len(points) < 4:
         return list(unseen)
-    radius = factory_diameter(game) / 2
+    radius = factory_diameter(GAMES[game]) / 2
     free = ~(_from_discs(points, plane, discs, game)[1] < radius * ON_DISC).any(axis=1)
     out = []
     for disc in unseen:
@@ -1004,12 +1005,12 @@ def display_under(tops: np.ndarray, plane: Plane, game: str, score: float = 0.0,
     """The display whose tiles show their tops at ``tops`` (n x 2 plane mm, its four tiles): the
     middle of the tops, lowered by the display's and a tile's height (``display_tops`` undone)."""
     middle = np.asarray(tops, np.float64).reshape(-1, 2).mean(axis=0)
-    return _disc_at(plane, plane.lowered(middle, _display_top_mm(game)), factory_diameter(game) / 2, score, rim)
+    return _disc_at(plane, plane.lowered(middle, _display_top_mm(game)), factory_diameter(GAMES[game]) / 2, score, rim)
 
 
 def _display_top_mm(game: str) -> float:
     """How far above the board tops a tile on a display shows its top."""
-    return FACTORY_HEIGHT_MM + tile_height(game) - BOARD_HEIGHT_MM
+    return FACTORY_HEIGHT_MM + tile_height(GAMES[game]) - BOARD_HEIGHT_MM
 
 
 def _from_discs(points: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> tuple[np.ndarray, np.ndarray]:
@@ -1045,7 +1046,7 @@ def zones_of(points: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> 
     zones: list[str | None] = [None] * len(points)
     if not len(points):
         return zones
-    radius = factory_diameter(game) / 2
+    radius = factory_diameter(GAMES[game]) / 2
     on_disc = np.full(len(points), -1)
     twice = np.zeros(len(points), bool)
     if discs:

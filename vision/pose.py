@@ -5,7 +5,7 @@ registration gives. With square pixels and the principal point at the image's ce
 gives two constraints on the focal length (its plane's axes are orthogonal and of one length: the
 image of the absolute conic), and with the focal length, the camera's rotation and position over
 the board (:func:`pose`). Every copy of the game shares its tiles' height (Azul 7 mm, Summer
-Pavilion 6 mm: ``boards.tile_height``): a tile's top face lies on the plane that far above the
+Pavilion 6 mm: ``calibration.geometry.tile_height``): a tile's top face lies on the plane that far above the
 board (:func:`lifted`), shifted from its printed space by the parallax of the camera's slant, with
 its near sides showing between the two. A print lies on the board's own plane.
 

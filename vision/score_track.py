@@ -1,7 +1,7 @@
 """Where each Azul player's score marker stands on their board's score track.
 
 Every copy of Azul shares the track's geometry (the layout's ``track``: cell ``n`` holds score
-``n``) and its marker: a black cube about 8 mm on a side (``boards.SCORE_MARKER_MM``). The print
+``n``) and its marker: a black cube about 8 mm on a side (``calibration.geometry.SCORE_MARKER_MM``). The print
 of a track differs from one edition to the next (numbers, coloured fifths, circles); a cube does
 not. Seen from anywhere, a cube hides the middle of the cell it stands on, on the board's plane
 (its sides or its top cover its footprint), and shows its top face where the parallax puts it, on

@@ -29,8 +29,9 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from ..calibration.layouts import load_layout
+from ..calibration.layouts import a_board, layout_game, load_layout
 from ..calibration.profile import BoardPlacement
+from ..engine.games import GAMES, GameSpec, game_of_layout
 
 #: Edge directions are binned by this many degrees over 0..180.
 _BIN_DEG = 5
@@ -49,12 +50,13 @@ OTHER_GAME_BY = 0.25
 #: game's layout must match at least this well.
 OTHER_SURE = 0.6
 #: A coloured side's printed pattern: the F statistic of the slots' colours grouped by the colour
-#: printed under them. Under no pattern (a grey side) F has expectation 1; its 0.1 % tail is about
-#: 7 for Azul's wall (4 and 20 degrees of freedom), hence Azul's 8. A grey Summer Pavilion board
-#: whose stars were built one colour each also groups by colour (F up to 26 on the renderer's
-#: tables), so there the coloured side is called only far above chance. A grey side is called
-#: only near chance.
-COLOURED_F = {"azul": 8.0, "pavilion": 40.0}
+#: printed under them, by how the board is drawn (``spec.board``), which decides how its printed
+#: colours group. Under no pattern (a grey side) F has expectation 1; its 0.1 % tail is about
+#: 7 for Azul's wall (4 and 20 degrees of freedom), hence the wall's 8. A grey Summer Pavilion
+#: board whose stars were built one colour each also groups by colour (F up to 26 on the
+#: renderer's tables), so on stars the coloured side is called only far above chance. A grey
+#: side is called only near chance.
+COLOURED_F = {"wall": 8.0, "stars": 40.0}
 GREY_F = 3.0
 #: ... and the nearest-slot agreement (:class:`PrintedPattern`) must say the same: by chance it is
 #: one in the number of colours (0.2 for Azul, 0.17 for Summer Pavilion); a grey side is called
@@ -102,7 +104,7 @@ class BoardCheck:
         """What the board looks like, for a mismatch: ``looks like an Azul board``, ``looks like
         the grey side (or a hand covers most of its print)``, ``shows nothing of its print``."""
         if self.verdict == "other_game":
-            return "looks like an Azul board" if self.layout.startswith("pavilion") else "looks like a Summer Pavilion board"
+            return f"looks like {a_board(self._seen_game)}"
         if self.verdict == "other_side":
             if "grey" in (self.seen or ""):
                 return "looks like the grey side (or a hand covers most of its print)"
@@ -114,15 +116,22 @@ class BoardCheck:
         """The mismatch as a catalogue code: ``reason.other_game.azul`` (it looks like an Azul
         board), ``reason.other_side.grey``, ``reason.nothing``, ..."""
         if self.verdict == "other_game":
-            return "reason.other_game.azul" if self.layout.startswith("pavilion") else "reason.other_game.pavilion"
+            return f"reason.other_game.{self._seen_game.name}"
         if self.verdict == "other_side":
             return "reason.other_side.grey" if "grey" in (self.seen or "") else "reason.other_side.colored"
         return "reason.nothing"
 
+    @property
+    def _seen_game(self) -> GameSpec:
+        """The game whose board another game's board looks like (``seen``, a shipped layout)."""
+        spec = game_of_layout(self.seen or "")
+        assert spec is not None, self.seen
+        return spec
+
     def reason(self) -> str:
         """The mismatch in words, naming the board and the likely cause."""
-        game = "Azul" if self.layout.startswith("azul") else "Summer Pavilion"
         if self.verdict == "other_game":
+            game = _game(self.layout).title
             return f"{self.who} {self.seen_as()}, but the profile says {game} ({self.layout}): wrong profile? calibrate again"
         if self.verdict == "other_side":
             return (f"{self.who} {self.seen_as()}, but the profile says {self.layout}: "
@@ -233,8 +242,17 @@ def slot_px(layout_name: str, size: int) -> float:
     return float(np.sqrt(np.median(areas))) * size
 
 
-def _other_game(layout_name: str) -> str:
-    return "pavilion-colored" if layout_name.startswith("azul") else "azul-colored"
+def _game(layout_name: str) -> GameSpec:
+    """The game of a layout that loaded (:func:`~azulcam.calibration.layouts.load_layout` refuses
+    a layout of no game's board)."""
+    spec = layout_game(layout_name)
+    assert spec is not None, layout_name
+    return spec
+
+
+def _other_games(spec: GameSpec) -> list[str]:
+    """The boards of the other games a board of ``spec``'s game may be taken for: their first face."""
+    return [other.layouts[0] for other in GAMES.values() if other is not spec]
 
 
 #: The parts of a board, for what is covered: (name, x range, y range) in board fractions.
@@ -322,13 +340,14 @@ def check_board(image: np.ndarray, placement: BoardPlacement, homography: np.nda
     view, mask, in_view = board_view(image, homography)
     if in_view < 0.25:
         return BoardCheck(who, layout_name, "unsure", figures={"in_view": in_view})
-    if layout_name == "pavilion-scoring":
+    spec = _game(layout_name)
+    if layout_name == spec.scoring_layout:
         return BoardCheck(who, layout_name, "match", figures={"in_view": in_view})
     edges = Edges.of(view)
     own = direction_match(edges, mask, layout_name)
-    other_layout = _other_game(layout_name)
     # The other game's board may lie any way round: the profile's corners were not set for it.
-    other = max(direction_match(edges, mask, other_layout, turns) for turns in range(4))
+    other, other_layout = max((max(direction_match(edges, mask, name, turns) for turns in range(4)), name)
+                              for name in _other_games(spec))
     figures = {"own": round(own, 3), "other": round(other, 3), "in_view": round(in_view, 3),
                "slot_px": round(slot_px(layout_name, view.shape[0]), 1)}
     sharp = figures["slot_px"] >= _SLOT_PX
@@ -337,7 +356,6 @@ def check_board(image: np.ndarray, placement: BoardPlacement, homography: np.nda
     if own < MATCHES:
         verdict = "nothing" if sharp and other < MATCHES and in_view > 0.9 else "unsure"
         return BoardCheck(who, layout_name, verdict, figures=figures)
-    game = layout_name.split("-")[0]
     covered = covered_parts(edges, mask, layout_name)
     # The side is judged on the uncovered parts alone.
     seen_mask = mask.copy()
@@ -345,15 +363,16 @@ def check_board(image: np.ndarray, placement: BoardPlacement, homography: np.nda
     for name, (x0, x1), (y0, y1) in PARTS:
         if name in covered:
             seen_mask[int(y0 * size):int(y1 * size), int(x0 * size):int(x1 * size)] = False
-    pattern = printed_pattern(view, seen_mask, f"{game}-colored")
+    coloured, grey = spec.layout({spec.face: "colored"}), spec.layout({spec.face: "grey"})
+    pattern = printed_pattern(view, seen_mask, coloured)
     verdict, seen = "match", None
     if pattern is not None:
         figures.update({"printed_f": round(pattern.f, 2), "agreement": round(pattern.agreement, 3)})
         says_grey = "grey" in layout_name
-        if says_grey and pattern.f >= COLOURED_F[game] and pattern.agreement >= COLOURED_AGREEMENT:
-            verdict, seen = "other_side", f"{game}-colored"
+        if says_grey and pattern.f >= COLOURED_F[spec.board] and pattern.agreement >= COLOURED_AGREEMENT:
+            verdict, seen = "other_side", coloured
         elif not says_grey and pattern.f <= GREY_F and pattern.agreement <= GREY_AGREEMENT and not covered:
-            verdict, seen = "other_side", f"{game}-grey"
+            verdict, seen = "other_side", grey
     return BoardCheck(who, layout_name, verdict, seen, covered, figures)
 
 

@@ -10,12 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from azulcam.calibration.layouts import (LAYOUT_NAMES, Layout, LayoutError, check_layout, expected_slots,
-                                         load_layout)
+from azulcam.calibration.layouts import (LAYOUT_NAMES, Layout, LayoutError, a_board, check_layout, expected_slots,
+                                         is_scoring_layout, layout_game, load_layout)
 from azulcam.calibration.profile import Profile, ProfileError, board_homography, to_image
 from azulcam.engine import pavilion_board as topo
 from azulcam.engine.azul import COLORS, wall_column
-from azulcam.calibration.geometry import AZUL_LINES_X1, build_layouts
+from azulcam.calibration.geometry import (AZUL_BOARD_MM, AZUL_LINES_X1, AZUL_TILE_MM, PAVILION_BOARD_MM,
+                                          PAVILION_TILE_SIDE_MM, board_mm, build_layouts, factory_diameter, tile_height,
+                                          tile_mm)
+from azulcam.engine.games import AZUL, GAMES, PAVILION
 
 SHIPPED = Path(__file__).resolve().parents[2] / "calibration" / "layouts"
 
@@ -34,6 +37,32 @@ def test_slot_counts():
     assert len(load_layout("azul-colored").slots) == 15 + 25 + 7
     assert len(load_layout("pavilion-grey").slots) == 42 + 4
     assert len(load_layout("pavilion-scoring").slots) == 10
+
+
+@pytest.mark.parametrize("spec", GAMES.values(), ids=GAMES)
+def test_a_games_sizes_come_from_its_spec(spec):
+    """The components' sizes are asked with a game's spec: its board's from its layouts (every face
+    the same size), its tiles' and displays' from its tiles' shape."""
+    assert board_mm(spec) == load_layout(spec.layouts[0]).size_mm == (AZUL_BOARD_MM if spec is AZUL else PAVILION_BOARD_MM)
+    assert {load_layout(name).size_mm for name in spec.layouts} == {board_mm(spec)}
+    square = spec.shape == "square"
+    assert tile_mm(spec) == (AZUL_TILE_MM if square else PAVILION_TILE_SIDE_MM)
+    assert tile_height(spec) == (7.0 if square else 6.0)
+    assert factory_diameter(spec) == (3.6 * AZUL_TILE_MM if square else 2.0 * PAVILION_TILE_SIDE_MM * 1.62)
+
+
+def test_a_layouts_game_is_the_start_of_its_name():
+    """Shipped layouts and edited copies of them (their names keep the shipped one's start) are a
+    game's; the scoring board is told from the player boards."""
+    assert [layout_game(name) for name in LAYOUT_NAMES] == [AZUL, AZUL, PAVILION, PAVILION, PAVILION]
+    assert layout_game("azul-colored-mine") is AZUL and layout_game("chess-board") is None
+    assert [is_scoring_layout(name) for name in LAYOUT_NAMES] == [False] * 4 + [True]
+    assert is_scoring_layout("pavilion-scoring-mine") and not is_scoring_layout("pavilion-grey-mine")
+    assert [a_board(spec) for spec in GAMES.values()] == ["an Azul board", "a Summer Pavilion board"]
+    assert expected_slots("pavilion-colored")[40:44] == ("6.5", "6.6", "corner.0", "corner.1")
+    assert expected_slots("azul-grey")[:2] == ("line.0.0", "line.1.0") and expected_slots("azul-grey")[-1] == "floor.6"
+    with pytest.raises(LayoutError, match=r"names no board \(azul-\.\.\., pavilion-\.\.\., pavilion-scoring\.\.\.\)"):
+        expected_slots("chess-board")
 
 
 @pytest.mark.parametrize("name", LAYOUT_NAMES)

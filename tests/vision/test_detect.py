@@ -643,16 +643,17 @@ def test_a_weak_peak_beside_a_display_its_four_tiles_hold_is_a_centre_tile():
     against it (edges 1020000 #8: a black tile beside a display of four, peaking at 0.33)."""
     from azulcam.vision.detect import CANDIDATE_FLOOR, loose_tiles
     from azulcam.calibration.geometry import tile_mm
+    from azulcam.engine.games import GAMES
 
     image, profile, game, plane, view, discs = _fixture_table()
     window = view.around_players(plane, STRIDE)
     disc = discs[0]
     hub = np.mean([d.plane for d in discs], axis=0)
     inwards = (hub - disc.plane) / np.linalg.norm(hub - disc.plane)
-    half = 0.5 * tile_mm(game)
+    half = 0.5 * tile_mm(GAMES[game])
     four = [disc.plane + half * np.array(s) for s in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
     # Where a tile towards the ring's middle lies on the display, but as a fifth is the centre's.
-    out = [d for d in np.arange(0.5, 2.0, 0.05) * tile_mm(game)
+    out = [d for d in np.arange(0.5, 2.0, 0.05) * tile_mm(GAMES[game])
            if locate.zones_of(np.array([disc.plane + d * inwards]), plane, discs, game) == ["factories.0"]
            and locate.zones_of(np.array(four + [disc.plane + d * inwards]), plane, discs, game)[-1] == "center"]
     assert out, "no place on the display where a fifth tile is the centre's"

@@ -12,6 +12,7 @@ from functools import cache
 
 import numpy as np
 import pytest
+from azulcam.engine.games import AZUL, GAMES
 from azulcam.engine.players import make_player
 from azulcam.engine.record import play_game, replay
 from azulcam.vision import locate as L
@@ -268,20 +269,20 @@ def test_a_display_not_seen_is_moved_onto_the_four_tiles_that_hide_it():
     # The displays stand a little off even spacing: where the ring puts it is 20 mm off.
     hub = np.mean([d.plane for d in discs], axis=0)
     along = (true_mm - hub) / np.linalg.norm(true_mm - hub)
-    put = L._disc_at(plane, true_mm + 20.0 * np.array([-along[1], along[0]]), L.factory_diameter(game) / 2, 0.0, 0.0)
+    put = L._disc_at(plane, true_mm + 20.0 * np.array([-along[1], along[0]]), L.factory_diameter(GAMES[game]) / 2, 0.0, 0.0)
     # Its four tiles' tops, as the detector sees them, and a tile of the centre on the hub.
     top = L.display_tops(plane, true_mm[None], game)[0]
     four = top + np.array([[-13.0, -13.0], [13.0, -13.0], [13.0, 13.0], [-13.0, 13.0]])
     points = np.vstack([four, hub[None]])
     assert (np.linalg.norm(four - L.display_tops(plane, np.array([put.plane]), game)[0], axis=1)
-            < L.factory_diameter(game) / 2 * L.ON_DISC).sum() < 4  # where it was put, it would lose tiles
+            < L.factory_diameter(GAMES[game]) / 2 * L.ON_DISC).sum() < 4  # where it was put, it would lose tiles
     moved = L.onto_their_tiles([put], points, plane, game, rest)
     assert len(moved) == 1 and np.linalg.norm(np.subtract(moved[0].plane, true_mm)) < 1.0
     assert np.linalg.norm(np.subtract(moved[0].center, gone.center)) < 0.25 * gone.radius
     assert L.zones_of(four, plane, [*rest, moved[0]], game) == [f"factories.{len(rest)}"] * 4
     # Fewer than four tiles there, tiles on a display seen, or a fifth tile it would take: it stays.
     assert L.onto_their_tiles([put], points[1:], plane, game, rest) == [put]
-    shifted = [L._disc_at(plane, true_mm, L.factory_diameter(game) / 2, 1.0, 1.0)]
+    shifted = [L._disc_at(plane, true_mm, L.factory_diameter(GAMES[game]) / 2, 1.0, 1.0)]
     assert L.onto_their_tiles([put], points, plane, game, rest + shifted) == [put]
     crowded = np.vstack([points, top[None]])
     assert L.onto_their_tiles([put], crowded, plane, game, rest) == [put]
@@ -331,7 +332,7 @@ def test_a_display_holds_four_tiles_the_farther_ones_are_the_centres():
     hub = np.mean([d.plane for d in discs], axis=0)
     inward = (hub - top) / np.linalg.norm(hub - top)
     square = top + np.array([(-11, -11), (11, -11), (11, 11), (-11, 11)], np.float64)
-    rim = top + inward * L.factory_diameter("azul") / 2
+    rim = top + inward * L.factory_diameter(AZUL) / 2
     zones = L.zones_of(np.vstack([square, rim[None]]), plane, discs, "azul")
     assert zones[:4] == ["factories.0"] * 4
     assert zones[4] == "center"
@@ -342,6 +343,6 @@ def test_a_display_holds_four_tiles_the_farther_ones_are_the_centres():
     lift = top - centre
     across = np.array([-lift[1], lift[0]]) / max(np.linalg.norm(lift), 1e-9) if np.linalg.norm(lift) > 1e-6 \
         else np.array([1.0, 0.0])
-    inside = centre + across * (L.factory_diameter("azul") / 2 * (L.SEEN_TWICE_WITHIN - 0.1))
+    inside = centre + across * (L.factory_diameter(AZUL) / 2 * (L.SEEN_TWICE_WITHIN - 0.1))
     assert np.linalg.norm(inside - top) > np.linalg.norm(square[0] - top)  # farther than the four
     assert L.zones_of(np.vstack([square, inside[None]]), plane, discs, "azul") == ["factories.0"] * 4 + [None]

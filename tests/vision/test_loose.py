@@ -101,14 +101,14 @@ def test_the_centre_holds_no_more_than_the_emptied_displays_left():
     centre = [Loose(o, "center", "blue", c) for c in (0.9, 0.5, 0.8, 0.7)] + [Loose(o, "center", "first_player", 0.9)]
     read = [(x.kind, x.confidence) for x in centre]
     # Every display full: no tile can be in the centre, only the marker.
-    out = within_leftovers(2, full + centre, held + read)
+    out = within_leftovers("azul", 2, full + centre, held + read)
     assert out[:20] == held and out[20:] == [(None, 0.0)] * 4 + [("first_player", 0.9)]
     # One display emptied (its places read empty): three tiles at most, the likeliest.
     emptied = held[:16] + [(None, 0.95)] * 4
-    out = within_leftovers(2, full + centre, emptied + read)
+    out = within_leftovers("azul", 2, full + centre, emptied + read)
     assert out[20:] == [("blue", 0.9), (None, 0.0), ("blue", 0.8), ("blue", 0.7), ("first_player", 0.9)]
     # Displays not seen at all count as emptied too; within the room, nothing changes.
-    assert within_leftovers(2, full[:12] + centre, held[:12] + read) == held[:12] + read
+    assert within_leftovers("azul", 2, full[:12] + centre, held[:12] + read) == held[:12] + read
 
 
 def test_the_marker_is_found_where_nothing_was_read_as_it(monkeypatch):
