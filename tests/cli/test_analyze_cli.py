@@ -76,6 +76,9 @@ def test_calibrate_by_hand_writes_a_profile_that_analyze_reads(tmp_path, capsys)
     assert code == 0, err
     code, _, err = run(["calibrate", str(image), "--game", "azul", "--players", "2", "--board", boards[0]], capsys)
     assert code == 1 and "--board given 1 times for 2 players" in err
+    code, _, err = run(["calibrate", str(image), "--game", "azul", "--players", "2", "--board", boards[0],
+                        "--board", boards[1], "--scoring", boards[0], "--out", str(out)], capsys)
+    assert code == 1 and "--scoring: Azul has no scoring board" in err  # no profile analyze would refuse
     code, _, err = run(["calibrate", str(image), "--game", "azul", "--players", "2", "--board", "1,2,3"], capsys)
     assert code == 2
 

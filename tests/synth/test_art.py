@@ -264,7 +264,7 @@ def test_families_differ_where_real_tables_do():
 
 
 def test_the_command_line_knows_every_family():
-    from azulcam.cli import ART_FAMILIES
+    from azulcam.cli.render import ART_FAMILIES
 
     from azulcam.synth.hands import FAMILY_NAMES
 
