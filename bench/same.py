@@ -104,7 +104,11 @@ def run(name: str, argv: list[str], out: Path, work: Path) -> None:
 
 
 def digests(folder: Path) -> str:
-    return "".join(f"{p.relative_to(folder)} {hashlib.sha256(p.read_bytes()).hexdigest()}\n"
+    """Each file's SHA-256; a text file's after the checkout's own path is taken out of it."""
+    def content(path: Path) -> bytes:
+        data = path.read_bytes()
+        return data.replace(str(ROOT).encode(), b"ROOT") if path.suffix in (".json", ".jsonl") else data
+    return "".join(f"{p.relative_to(folder)} {hashlib.sha256(content(p)).hexdigest()}\n"
                    for p in sorted(folder.rglob("*")) if p.is_file())
 
 
