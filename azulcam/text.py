@@ -22,9 +22,11 @@ from typing import Any
 from .engine import pavilion_board as topo
 from .engine.azul import COLORS as AZUL_COLORS
 from .engine.azul import FLOOR_PENALTIES, wall_color
-from .engine.games import ALL_TILES, GAMES
+from .engine.games import GAMES
+from .engine.notice import Notice
 from .engine.observe import observation_of
 from .i18n import Catalogue, messages, places
+from .i18n.words import join, words
 
 #: The widest line the texts hold.
 WIDTH = 100
@@ -118,13 +120,6 @@ def _items(heading: str, items: list[str]) -> list[str]:
     return out
 
 
-def _join(m: Catalogue, items: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c`` (``et`` in French)."""
-    if len(items) <= 1:
-        return "".join(items)
-    return m.text("list.and", head=", ".join(items[:-1]), last=items[-1])
-
-
 def _side_by_side(blocks: list[list[str]]) -> list[str]:
     """Blocks of lines placed next to each other as far as :data:`WIDTH` allows, rows of blocks
     separated by an empty line."""
@@ -166,7 +161,7 @@ def _ending(w: _Writer, report: Mapping[str, Any], state: Any) -> list[str]:
         out += _wrap(m.text("score.not_over", rounds=rounds))
     winners = list(report.get("winners", []))
     if winners:
-        who = _join(m, [w.player_header(p) for p in winners])
+        who = join(m, [w.player_header(p) for p in winners])
         points = m.count("points", report["final"][winners[0]])
         out += _wrap(m.count("score.winners", len(winners), players=who, points=points))
     return out
@@ -420,7 +415,7 @@ class _Writer:
         return _items(self.m.count("unsure.some", len(places)), places)
 
     def warnings(self) -> list[str]:
-        found = [_warning(self, w) for w in self.obs.get("warnings", [])]
+        found = [_said(self, w) for w in self.obs.get("warnings", [])]
         if not found:
             return [self.m.text("warnings.none")]
         return _items(self.m.text("warnings.some"), found)
@@ -429,7 +424,7 @@ class _Writer:
         check = self.obs.get("check")
         if not isinstance(check, Mapping):
             return []
-        problems = [_problem(self, p) for p in check.get("problems", [])]
+        problems = [_said(self, p) for p in check.get("problems", [])]
         if check.get("possible", not problems) and not problems:
             return _wrap(self.m.text("check.possible"))
         return _items(self.m.text("check.impossible"), problems)
@@ -451,7 +446,7 @@ class _Writer:
         out = ["", m.text("section.final_scores")] + _table(rows, header)
         winners = list(final.get("winners", []))
         if winners:
-            who = _join(m, [self.player_header(p) for p in winners])
+            who = join(m, [self.player_header(p) for p in winners])
             points = m.count("points", next(e["score"] for e in players if e["player"] == winners[0]))
             out += _wrap(m.count("score.winners", len(winners), players=who, points=points))
         problems = [m.text(p["code"], **{k: v for k, v in p.items() if k not in ("code", "player")},
@@ -462,73 +457,18 @@ class _Writer:
 # --------------------------------------------------------------------------- the engine's and reader's words
 
 # The rules check (engine/position.py) and the reader (vision/analyze.py) give each problem and
-# warning as a code with parameters (``{"code", "params", "text"}``, players and places counted
-# from 0); here they are worded by the catalogue. A plain sentence (an observation written before
-# codes, or by another program) is shown as it is, marked as untranslated.
-
-#: Every tile name of both games but the first-player marker.
-_TILES = frozenset(ALL_TILES) - {"first_player"}
+# warning as a code with parameters (``{"code", "params", "text"}``); the catalogue words them
+# (:func:`azulcam.i18n.words.words`). A plain sentence (an observation written before codes, or by
+# another program), or a code this catalogue cannot word, is shown as it is, marked as untranslated.
 
 
-def _coded(item: Any) -> tuple[str, dict[str, Any]] | None:
-    """A problem's or warning's code and parameters; None for a plain sentence."""
-    if isinstance(item, Mapping) and isinstance(item.get("code"), str) and isinstance(item.get("params", {}), Mapping):
-        return item["code"], dict(item.get("params", {}))
-    return None
-
-
-def _plain(m: Catalogue, item: Any) -> str:
+def _said(w: _Writer, item: Any) -> str:
+    """A problem or warning of the observation in the words of ``w``'s catalogue."""
+    if isinstance(item, Mapping) and isinstance(item.get("code"), str) and isinstance(item.get("params", {}), Mapping) \
+            and item["code"] in w.m:
+        try:
+            return words(Notice(item["code"], **dict(item.get("params", {}))), w.m, places.Table(w.game, w.colored, w.names))
+        except (KeyError, ValueError, TypeError):  # parameters another program wrote: shown as they came
+            pass
     text = item.get("text", item.get("code")) if isinstance(item, Mapping) else item
-    return m.text("untranslated", text=str(text))
-
-
-def _problem(w: _Writer, item: Any) -> str:
-    """One of the rules check's problems in the catalogue's words."""
-    m = w.m
-    coded = _coded(item)
-    if coded is None or f"{coded[0]}" not in m:
-        return _plain(m, item)
-    code, params = coded
-    tiles = [t for t in params.get("tiles", []) if t in _TILES]
-    tile = "joker" if code in ("problem.no_jokers", "problem.too_many_jokers") else params.get("tile")
-    if tile is not None and tile not in _TILES or len(tiles) != len(params.get("tiles", [])):
-        return _plain(m, item)
-    n = int(params.get("n", 2))  # the "twice" problems count two
-    v: dict[str, Any] = {"marker": m.text(f"marker.{w.game}"), "n": n}
-    for name in ("line", "row", "column"):
-        if name in params:
-            v[name] = int(params[name]) + 1
-    for name in ("space", "limit"):
-        if name in params:
-            v[name] = params[name]
-    if "star" in params:
-        v["star"] = w.star_name(int(params["star"]))
-    if tiles:
-        v["tiles"] = _join(m, [m.count(f"adj.{t}", 2) for t in tiles])
-    if tile is not None:
-        v.update(a_tile=m.text(f"tile.{tile}"), tiles_n=m.count(f"tiles.{tile}", n), tiles=m.count(f"adj.{tile}", 2))
-    if params.get("printed") in _TILES:
-        v["printed"] = m.count(f"adj.{params['printed']}", 1)
-    said = m.text(code, **v)
-    if params.get("player") is not None:
-        return m.text("problem.on_board", player=_player(m, int(params["player"]), w.names), problem=said)
-    return said
-
-
-def _warning(w: _Writer, item: Any) -> str:
-    """One of the reader's warnings in the catalogue's words."""
-    m = w.m
-    coded = _coded(item)
-    if coded is None or coded[0] not in m:
-        return _plain(m, item)
-    code, params = coded
-    v = {k: params[k] for k in ("x", "y", "pw", "ph", "w", "h", "layout", "seen", "players") if k in params}
-    if "player" in params:
-        player = params["player"]
-        v["board"] = m.text("warning.scoring_board") if player is None else m.text("warning.board_of", n=int(player) + 1)
-    if "parts" in params:
-        v["parts"] = _join(m, [m.text(f"part.{p.replace(' ', '_')}") if f"part.{p.replace(' ', '_')}" in m else p
-                               for p in params["parts"]])
-    if "reason" in params:
-        v["reason"] = m.text(params["reason"]) if params["reason"] in m else str(params["reason"])
-    return m.text(code, **v)
+    return w.m.text("untranslated", text=str(text))

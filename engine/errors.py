@@ -1,16 +1,36 @@
 """The engine's error kinds, all :class:`ValueError` (as python-chess does it).
 
-Each message says what was wrong and where, so that a user reading a record or a
-camera log can find the offending event.
+Each error is a message code with its parameters (``code``, ``params``: what was wrong and where,
+so that a user reading a record or a camera log can find the offending event), worded where it is
+shown by the catalogue (:func:`azulcam.i18n.words.words`), in the user's language. ``str()`` of
+an error is its code and parameters, for logs and tracebacks.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .notice import Notice
+
 
 class EngineError(ValueError):
-    """Base of every error the engine raises about its input."""
+    """Base of every error the engine raises about its input: ``code`` and ``params``."""
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+    @property
+    def notice(self) -> Notice:
+        """The error as a :class:`Notice`, to word or to carry inside another message."""
+        return Notice(self.code, **self.params)
+
+    def __str__(self) -> str:
+        return self.code + (f" {self.params}" if self.params else "")
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled (a worker process's answer) with its parameters
+        return (_rebuilt, (type(self), self.code, self.params, getattr(self, "index", None)))
 
 
 class InvalidMoveError(EngineError):
@@ -32,19 +52,35 @@ class ImpossibleDealError(IllegalMoveError):
 class RecordError(EngineError):
     """A game record that cannot be read or replayed.
 
-    ``index`` is the event index (``None`` when the problem is outside the events).
+    ``index`` is the event index (``None`` when the problem is outside the events); ``reason`` is
+    the message without it.
     """
 
-    def __init__(self, message: str, index: int | None = None) -> None:
+    def __init__(self, code: str, /, index: int | None = None, **params: Any) -> None:
+        super().__init__(code, **params)
         self.index = index
-        self.reason = message
-        where = f"event {index}: " if index is not None else ""
-        super().__init__(f"{where}{message}")
+
+    @classmethod
+    def of(cls, error: Any, index: int | None = None) -> "RecordError":
+        """A record error that says what ``error`` (an engine error, a format's refusal, any error
+        with ``code`` and ``params``) says, at event ``index``."""
+        return cls(error.code, index, **error.params)
+
+    @property
+    def reason(self) -> Notice:
+        return self.notice
+
+    def __str__(self) -> str:
+        return (f"event {self.index}: " if self.index is not None else "") + super().__str__()
 
 
 class ObservationError(EngineError):
-    """An ``azulcam-observation/1`` (or the options it is checked with) of the wrong shape:
-    the message names the first bad field, e.g. ``boards[1].slots: unknown slot 'wall.7.0'``."""
+    """An ``azulcam-observation/1`` (or the options it is checked with) of the wrong shape: the
+    parameters name the first bad field (``field``: ``boards[1].slots``)."""
+
+
+def _rebuilt(kind: type[EngineError], code: str, params: dict[str, Any], index: int | None) -> EngineError:
+    return kind(code, index, **params) if issubclass(kind, RecordError) else kind(code, **params)
 
 
 def show(value: Any, most: int = 60) -> str:

@@ -54,7 +54,7 @@ def position_from(observation: Any, options: Any, round: int, scores: list[int],
                                f"boards {[b['player'] for b in boards]} seen")
     found = problems(obs, opts)
     if found:
-        raise ObservationError(f"no legal position: {'; '.join(found)}")
+        raise ObservationError("observation.no_legal_position", problems=found)
     if not (is_int(to_move) and 0 <= to_move < players):
         raise ObservationError(f"the player to move must be 0..{players - 1}, not {show(to_move)}")
     most_rounds = PAVILION_ROUNDS if game == "pavilion" else MOST_ROUNDS
@@ -132,7 +132,7 @@ def checked_position(data: Any, game: str, options: dict[str, Any], players: int
     obs = observation_of(state)
     found = problems(obs, state.options)
     if found:
-        raise ValueError(f"no legal position: {'; '.join(found)}")
+        raise ObservationError("observation.no_legal_position", problems=found)
     held = Counter(tiles_in_view(obs))
     hidden = state.to_json()
     held.update(hidden["bag"])

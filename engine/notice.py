@@ -1,14 +1,15 @@
-"""A message about a position or a reading as a code with its parameters, that reads as its
-English wording: what the engine's rules check finds and what the reader could not see.
+"""A message as a code with its parameters: what the rules find in a position, what the reader
+could not see, why an input is refused.
 
-A :class:`Notice` is a ``str`` (its English sentence: printed, joined, compared as before), and
-carries ``code`` and ``params`` for an interface to word it in its own language (``azulcam/i18n``
-has a template per code). Indices in ``params`` count from 0 (players, lines, rows, stars), as the
-observation's zone names do.
+A :class:`Notice` holds no words. Wherever it is shown (the command line, an observation's
+``text``, the dashboard, the event stream) the catalogue words it in the reader's language
+(:func:`azulcam.i18n.words.words`): the engine imports nothing of ours, so every English sentence
+has one source. Indices in ``params`` count from 0 (players, lines, rows, stars), as the
+observation's zone names do; a parameter may itself be a notice, worded in its place.
 
-    >>> n = Notice("problem.floor_gap", "board 1: the floor line is not filled from the left", player=1)
-    >>> str(n), n.code, n.params
-    ('board 1: the floor line is not filled from the left', 'problem.floor_gap', {'player': 1})
+    >>> n = Notice("problem.floor_gap", player=1)
+    >>> n.code, n.params, n
+    ('problem.floor_gap', {'player': 1}, Notice('problem.floor_gap', player=1))
 """
 
 from __future__ import annotations
@@ -16,29 +17,44 @@ from __future__ import annotations
 from typing import Any
 
 
-class Notice(str):
-    """An English sentence that also carries its ``code`` and ``params``."""
+class Notice:
+    """A message's ``code`` (a key of the catalogue) and its ``params``. Equal by both."""
 
-    code: str
-    params: dict[str, Any]
+    __slots__ = ("code", "params")
 
-    def __new__(cls, code: str, text: str, **params: Any) -> "Notice":
-        notice = super().__new__(cls, text)
-        notice.code, notice.params = code, params
-        return notice
+    def __init__(self, code: str, /, **params: Any) -> None:
+        self.code = code
+        self.params = params
 
-    def __reduce__(self) -> tuple[Any, ...]:  # pickled (a worker process's answer) with its code
-        return (_rebuilt, (self.code, str(self), self.params))
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Notice):
+            return NotImplemented
+        return self.code == other.code and self.params == other.params
+
+    def __hash__(self) -> int:
+        return hash(self.code)
+
+    def __repr__(self) -> str:
+        shown = "".join(f", {k}={v!r}" for k, v in self.params.items())
+        return f"Notice({self.code!r}{shown})"
 
     def to_json(self) -> dict[str, Any]:
-        """``{"code", "params", "text"}``, as ``azulcam-observation/1`` allows a warning or problem to be."""
-        return {"code": self.code, "params": dict(self.params), "text": str(self)}
+        """``{"code", "params"}``, a parameter that is a notice as its own JSON object."""
+        return {"code": self.code, "params": {k: plain(v) for k, v in self.params.items()}}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Notice":
+        """The notice of :meth:`to_json`'s object (nested notices come back as JSON objects)."""
+        return cls(data["code"], **data.get("params", {}))
 
 
-def _rebuilt(code: str, text: str, params: dict[str, Any]) -> Notice:
-    return Notice(code, text, **params)
-
-
-def as_json(items: list[Any]) -> list[Any]:
-    """Notices as their JSON objects; anything else (a plain sentence) as it is."""
-    return [i.to_json() if isinstance(i, Notice) else i for i in items]
+def plain(value: Any) -> Any:
+    """A parameter as JSON holds it: a notice (or anything with ``code`` and ``params``, an
+    error) as its object, lists and tuples as lists."""
+    if isinstance(value, Notice):
+        return value.to_json()
+    if hasattr(value, "code") and hasattr(value, "params"):
+        return {"code": value.code, "params": {k: plain(v) for k, v in value.params.items()}}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value

@@ -205,9 +205,9 @@ def problems(observation: Any, options: Any) -> list[Notice]:
     return _pavilion_problems(obs, opts["side"])
 
 
-def _marker_problems(seen: Counter[str]) -> list[Notice]:
+def _marker_problems(seen: Counter[str], game: str) -> list[Notice]:
     n = seen.get("first_player", 0)
-    return [Notice("problem.markers", f"the first-player marker is seen {n} times", n=n)] if n > 1 else []
+    return [Notice("problem.markers", n=n, game=game)] if n > 1 else []
 
 
 def _azul_problems(obs: dict[str, Any], wall: str, jokers: bool) -> list[Notice]:
@@ -218,57 +218,55 @@ def _azul_problems(obs: dict[str, Any], wall: str, jokers: bool) -> list[Notice]
     per_color = _AZUL_PER_COLOR - ((1 if players == 2 else 2) if jokers else 0)
     for color in AZUL_COLORS:
         if seen.get(color, 0) > per_color:
-            out.append(Notice("problem.too_many", f"{seen[color]} {color} tiles in view, but the game has {per_color}",
+            out.append(Notice("problem.too_many",
                               tile=color, n=seen[color], limit=per_color))
     if seen.get("joker", 0) > joker_count:
-        out.append(Notice("problem.too_many_jokers" if joker_count else "problem.no_jokers",
-                          f"{seen['joker']} jokers in view, but the game has {joker_count}", n=seen["joker"], limit=joker_count))
-    out += _marker_problems(seen)
+        out.append(Notice("problem.too_many_jokers" if joker_count else "problem.no_jokers", n=seen["joker"], limit=joker_count))
+    out += _marker_problems(seen, "azul")
     for b in obs.get("boards", []):
         p, slots = b.get("player"), b.get("slots", {})
-        where = f"board {p}"
         for r in range(5):
             line = [slots.get(f"line.{r}.{i}") for i in range(r + 1)]
             filled = [t for t in line if t is not None]
             if any(t is None for t in line[:len(filled)]):
-                out.append(Notice("problem.line_gap", f"{where}: pattern line {r} is not filled from the right", player=p, line=r))
+                out.append(Notice("problem.line_gap", player=p, line=r))
             colors = {t for t in filled if t != "joker"}
             if len(colors) > 1:
-                out.append(Notice("problem.line_mixed", f"{where}: pattern line {r} holds {' and '.join(sorted(colors))}",
+                out.append(Notice("problem.line_mixed",
                                   player=p, line=r, tiles=sorted(colors)))
             if any(t == "first_player" for t in filled):
-                out.append(Notice("problem.marker_on_line", f"{where}: the first-player marker lies on pattern line {r}",
+                out.append(Notice("problem.marker_on_line", game="azul",
                                   player=p, line=r))
             row = {c: slots.get(f"wall.{r}.{c}") for c in range(5)}
             for color in colors:
                 if color in row.values():
-                    out.append(Notice("problem.line_on_wall", f"{where}: pattern line {r} holds {color}, already on wall row {r}",
+                    out.append(Notice("problem.line_on_wall",
                                       player=p, line=r, tile=color))
             if wall == "colored":
                 for c, t in row.items():
                     if t is not None and t != "joker" and t in AZUL_COLORS and wall_column(AZUL_COLORS.index(t), r) != c:
                         printed = AZUL_COLORS[(c - r) % 5]
-                        out.append(Notice("problem.wall_color", f"{where}: a {t} tile on wall.{r}.{c}, printed {printed}",
+                        out.append(Notice("problem.wall_color",
                                           player=p, tile=t, row=r, column=c, printed=printed))
             else:
                 row_colors = [t for t in row.values() if t not in (None, "joker")]
                 for color, n in Counter(row_colors).items():
                     if n > 1:
-                        out.append(Notice("problem.wall_row_twice", f"{where}: {color} twice on wall row {r}",
+                        out.append(Notice("problem.wall_row_twice",
                                           player=p, tile=color, row=r))
         if wall != "colored":
             for c in range(5):
                 column = [slots.get(f"wall.{r}.{c}") for r in range(5)]
                 for color, n in Counter(t for t in column if t not in (None, "joker")).items():
                     if n > 1:
-                        out.append(Notice("problem.wall_column_twice", f"{where}: {color} twice in wall column {c}",
+                        out.append(Notice("problem.wall_column_twice",
                                           player=p, tile=color, column=c))
         if any(slots.get(f"wall.{r}.{c}") == "first_player" for r in range(5) for c in range(5)):
-            out.append(Notice("problem.marker_on_wall", f"{where}: the first-player marker lies on the wall", player=p))
+            out.append(Notice("problem.marker_on_wall", player=p, game="azul"))
         floor = [slots.get(f"floor.{i}") for i in range(7)]
         n = sum(t is not None for t in floor)
         if any(t is None for t in floor[:n]):
-            out.append(Notice("problem.floor_gap", f"{where}: the floor line is not filled from the left", player=p))
+            out.append(Notice("problem.floor_gap", player=p))
     return out
 
 
@@ -277,32 +275,31 @@ def _pavilion_problems(obs: dict[str, Any], side: str) -> list[Notice]:
     seen = tiles_in_view(obs)
     for color in topo.COLORS:
         if seen.get(color, 0) > _PAVILION_PER_COLOR:
-            out.append(Notice("problem.too_many", f"{seen[color]} {color} tiles in view, but the game has {_PAVILION_PER_COLOR}",
+            out.append(Notice("problem.too_many",
                               tile=color, n=seen[color], limit=_PAVILION_PER_COLOR))
-    out += _marker_problems(seen)
+    out += _marker_problems(seen, "pavilion")
     for b in obs.get("boards", []):
         p, slots = b.get("player"), b.get("slots", {})
-        where = f"board {p}"
         for star in range(topo.STARS):
             tiles = {k: slots.get(f"{star}.{k}") for k in range(1, 7)}
             placed = [t for t in tiles.values() if t is not None]
             if "first_player" in placed:
-                out.append(Notice("problem.token_on_star", f"{where}: the start-player token lies on star {star}",
+                out.append(Notice("problem.token_on_star", game="pavilion",
                                   player=p, star=star))
             colors = [t for t in placed if t in topo.COLORS]
             color = topo.STAR_COLOR[star]
             if side == "colored" and color is not None:
                 for k, t in tiles.items():
                     if t is not None and t in topo.COLORS and t != topo.COLORS[color]:
-                        out.append(Notice("problem.star_color", f"{where}: a {t} tile on {star}.{k}, on the {topo.COLORS[color]} star",
+                        out.append(Notice("problem.star_color",
                                           player=p, tile=t, star=star, space=k))
             elif side == "colored" or len(set(colors)) > 1:
                 # the central star (and a grey star built multicolour): six different colours
                 for c, n in Counter(colors).items():
                     if n > 1:
-                        out.append(Notice("problem.star_twice", f"{where}: {c} twice on the multicolour star {star}",
+                        out.append(Notice("problem.star_twice",
                                           player=p, tile=c, star=star, n=n))
         corners = [slots.get(f"corner.{i}") for i in range(4)]
         if "first_player" in corners:
-            out.append(Notice("problem.token_on_corner", f"{where}: the start-player token lies on a corner", player=p))
+            out.append(Notice("problem.token_on_corner", player=p, game="pavilion"))
     return out

@@ -74,7 +74,7 @@ def open_watcher(config: WatchConfig, game: Game, displays: list[tuple[float, fl
     return watcher
 
 
-def check_first_view(image: np.ndarray, profile: Profile, force: bool = False) -> tuple[list[str], str | None]:
+def check_first_view(image: np.ndarray, profile: Profile, force: bool = False) -> tuple[list[Any], str | None]:
     """The profile checked against a watch's first frame, as ``analyze`` checks a photo: the
     warnings to show, and (with ``force``) why the view does not match it, followed all the
     same. Raises :class:`Refused` ``follow.profile_mismatch`` (not with ``force``) or
@@ -87,7 +87,7 @@ def check_first_view(image: np.ndarray, profile: Profile, force: bool = False) -
         return [], str(exc)
     except (ImageError, ProfileError) as exc:
         raise Refused("follow.unreadable_frame", reason=str(exc)) from None
-    return [str(w) for w in warnings], None
+    return list(warnings), None
 
 
 def nothing_committed(watcher: Watcher, events_before: int, over_before: bool) -> tuple[str, dict[str, Any]] | None:

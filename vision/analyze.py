@@ -33,9 +33,10 @@ import numpy as np
 
 from ..calibration.layouts import load_layout
 from ..calibration.profile import BoardPlacement, Profile, board_homography
-from ..engine.notice import Notice, as_json
+from ..engine.notice import Notice
 from ..engine.games import GAMES
 from ..engine.observe import OBSERVATION_FORMAT
+from ..i18n.words import messages_json
 from . import crops, decode, detect, light, locate, reader, score_track, verify
 from .decode import UNSURE  # below it a reading is listed in ``uncertain``
 from .image_file import ImageError, load_image  # noqa: F401 (the photo read, for the readers of this module)
@@ -74,8 +75,7 @@ def fit_profile(profile: Profile, image: np.ndarray) -> tuple[Profile, list[str]
 
     fitted = replace(profile, image_size=(w, h), boards=tuple(scaled(b) for b in profile.boards),  # type: ignore[misc]
                      scoring_board=scaled(profile.scoring_board))
-    return fitted, [Notice("warning.profile_scaled", f"the profile is for {pw}x{ph} images; its corners were scaled to "
-                           f"this {w}x{h} image", pw=pw, ph=ph, w=w, h=h)]
+    return fitted, [Notice("warning.profile_scaled", pw=pw, ph=ph, w=w, h=h)]
 
 
 @dataclass
@@ -309,17 +309,13 @@ def _with_loose_tiles(image: np.ndarray, profile: Profile, classifier: Classifie
     h, w = image.shape[:2]
     for view in boards:
         player = view.placement.player
-        who = "the scoring board" if player is None else f"the board of player {player}"
         corners = view.registration.corners
         if not view.registration.aligned:
-            warnings.append(Notice("warning.not_aligned", f"{who} could not be aligned (covered, moved far, or out of "
-                                   "view): read at the profile's corners", player=player))
+            warnings.append(Notice("warning.not_aligned", player=player))
         if view.registration.by_outline:
-            warnings.append(Notice("warning.unfamiliar_print", f"{who} is printed unlike the boards the models know: "
-                                   "aligned by its outlines alone, its spaces read against the photo's own print",
-                                   player=player))
+            warnings.append(Notice("warning.unfamiliar_print", player=player))
         if (corners < 0).any() or (corners[:, 0] >= w).any() or (corners[:, 1] >= h).any():
-            warnings.append(Notice("warning.outside", f"{who} lies partly outside the image", player=player))
+            warnings.append(Notice("warning.outside", player=player))
     # The reading model reads the loose tiles the locator did not name, those off the displays it
     # is unsure of, and those it named the first-player marker (see ``one_marker``); and, a second
     # time, the tiles it named a colour below :data:`RELIT_BELOW` (``recoloured``).
@@ -613,7 +609,7 @@ def assemble(reading: Reading) -> dict[str, Any]:
         "boards": boards,
         "supply": supply,
         "uncertain": uncertain,
-        "warnings": as_json(reading.warnings),
+        "warnings": messages_json(reading.warnings),
     }
 
 
@@ -675,9 +671,7 @@ class TableLocator:
         # The peaks on the displays are kept too, as a second reading of them (``settled_displays``).
         loose += [Loose(f.outline, numbers.get(f.zone, f.zone), f.kind, f.confidence, detect.SURE, f.checked)
                   for f in found if (f.zone not in gaps or f.zone in numbers) and f.zone not in covered]
-        warnings = [Notice("warning.display_unseen", f"a factory display was not seen where the ring of displays has "
-                           f"room for one, near pixel ({d.center[0]:.0f}, {d.center[1]:.0f}) (covered?): neither it "
-                           "nor tiles on it are reported", x=round(float(d.center[0])), y=round(float(d.center[1])))
+        warnings = [Notice("warning.display_unseen", x=round(float(d.center[0])), y=round(float(d.center[1])))
                     for k, d in enumerate(unseen) if k not in there]
         # Such a display is reported where its four tiles are.
         placed = [locate.display_under(np.vstack([plane.plane_points(f.outline) for f in strong
@@ -697,13 +691,11 @@ def default_locator(threads: int = 1) -> tuple[TableLocator, str | None]:
     try:
         detector = load_detector(threads=threads)
     except DetectorError as exc:
-        return TableLocator(None), Notice("warning.classic_locator", f"{exc}; loose tiles are proposed by the classic "
-                                          "locator instead", reason=str(exc))
+        return TableLocator(None), Notice("warning.classic_locator", reason=str(exc))
     try:
         return TableLocator(detector, load_model(package_file(CANDIDATES_NAME), threads=threads)), None
     except ModelError as exc:
-        return TableLocator(detector), Notice("warning.no_candidates", "candidate model not loaded, the detector's unsure "
-                                              f"peaks are not proposed: {exc}", reason=str(exc))
+        return TableLocator(detector), Notice("warning.no_candidates", reason=str(exc))
 
 
 class ProfileMismatch(ValueError):
@@ -724,17 +716,15 @@ def verified_profile(image: np.ndarray, profile: Profile, force: bool = False) -
     warnings = []
     for board, check in zip(profile.boards, checks):
         if check.covered:
-            warnings.append(Notice("warning.covered", f"the {' and '.join(check.covered)} of {check.who} look covered or "
-                                   "out of view: what lies there may be misread", player=board.player,
+            warnings.append(Notice("warning.covered", player=board.player,
                                    parts=list(check.covered)))
         elif check.verdict == "unsure":
-            warnings.append(Notice("warning.unconfirmed", f"{check.who} could not be confirmed as {check.layout} (too "
-                                   "small, blurred, covered or out of view in the photo): read as the profile says",
+            warnings.append(Notice("warning.unconfirmed",
                                    player=board.player, layout=check.layout))
     bad = [(board, check) for board, check in zip(profile.boards, checks) if check.mismatch]
     if bad and not force:
         raise ProfileMismatch("; ".join(check.reason() for _, check in bad))
-    warnings += [Notice("warning.skipped", f"skipped {check.who}: {check.reason()}", player=board.player,
+    warnings += [Notice("warning.skipped", player=board.player,
                         reason=check.reason_code) for board, check in bad]
     return warnings, {board.player for board, _ in bad if board.player is not None}
 
@@ -786,15 +776,13 @@ def analyze(image: np.ndarray, profile: Profile, classifier: Classifier, locator
     if partial:
         # A photo of some of the boards (``Profile.in_view``): they are read, the table is not
         # (its displays and centre stand among every player's board).
-        locator, note = None, Notice("warning.boards_in_view", f"boards in view: {seen} of {profile.player_count}, read and "
-                                     "numbered by seat among themselves; the other boards, the displays and the centre "
-                                     "are not read", seen=seen,
+        locator, note = None, Notice("warning.boards_in_view", seen=seen,
                                      players=profile.player_count)
     elif locator is None:
         locator, note = default_locator()
     reading = read(image, profile, classifier, locator, bare)
     observation = without_boards(assemble(reading), skipped)
-    observation["warnings"] += as_json(checked + ([note] if note else []))
+    observation["warnings"] += messages_json(checked + ([note] if note else []))
     if partial:
         observation["uncertain"] = [*observation["uncertain"], "center"]
     return observation

@@ -104,8 +104,9 @@ def reading_model() -> object:
 
 def check(observation: dict, options: dict) -> dict[str, object]:
     """The rules engine's verdict on an observation of a game with ``options`` (the profile's)."""
-    from ..engine.notice import as_json
     from ..engine.position import problems
+    from ..i18n.places import Table
+    from ..i18n.words import messages_json
 
     found = problems(observation, options)
-    return {"possible": not found, "problems": as_json(found)}
+    return {"possible": not found, "problems": messages_json(found, Table.of(observation["game"], options))}

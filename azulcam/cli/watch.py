@@ -269,6 +269,7 @@ def _checked_view(source: Any, profile: Any, args: argparse.Namespace) -> _Peeke
     photo's), the watcher still seeing it after; the warnings said on standard error. Raises
     :class:`BadInput` where it is not (without ``--force``) or cannot be followed."""
     from ..follow.session import check_first_view
+    from ..i18n.words import is_message, words
     from ..follow.track import Refused
 
     rest = source.frames()
@@ -284,7 +285,7 @@ def _checked_view(source: Any, profile: Any, args: argparse.Namespace) -> _Peeke
         if mismatch is not None:
             warnings.append(f"{source.name} does not match the profile {args.profile}: {mismatch} (followed all the same: --force)")
         for warning in warnings:
-            print(f"azulcam watch: warning: {warning}", file=sys.stderr)
+            print(f"azulcam watch: warning: {words(warning) if is_message(warning) else warning}", file=sys.stderr)
     return _Peeked(source, first, rest)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from azulcam.engine.games import GAMES
 from azulcam.engine.observe import observation_of
-from azulcam.engine.notice import as_json
+from azulcam.i18n.words import messages_json
 from azulcam.engine.position import problems
 from azulcam.engine.record import Record, final_state, replay, score_report
 
@@ -39,7 +39,7 @@ def sample(name: str) -> dict[str, Any]:
 
 def checked(observation: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
     found = problems(observation, options)
-    return {**observation, "check": {"possible": not found, "problems": as_json(found)}}
+    return {**observation, "check": {"possible": not found, "problems": messages_json(found)}}
 
 
 def flat(text: str) -> str:

@@ -21,7 +21,7 @@ from typing import Any, Callable
 from azulcam.calibration.layouts import Layout, LayoutError
 from azulcam.calibration.profile import Profile, ProfileError
 from azulcam.engine.errors import ObservationError
-from azulcam.engine.notice import as_json
+from azulcam.i18n.words import messages_json
 from azulcam.engine.observe import observation_of
 from azulcam.engine.position import problems
 from azulcam.engine.record import Record, replay
@@ -268,7 +268,7 @@ def observation_door(data: Any) -> Outcome:
         str(exc).encode("utf-8")
         return "refused", "the rules (observation)"
     for lang in ("en", "fr"):
-        observation_text({**data, "check": {"possible": not found, "problems": as_json(found)}}, lang).encode("utf-8")
+        observation_text({**data, "check": {"possible": not found, "problems": messages_json(found)}}, lang).encode("utf-8")
     return "read", "possible" if not found else "impossible"
 
 
