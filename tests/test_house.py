@@ -5,6 +5,9 @@
   one, a name tested as a prefix (``layout.startswith("azul")``) or listed in a ``Literal`` fails,
   in the Python and in the page's JavaScript alike.
 - The dashboard reaches the follower through its public interface (``azulcam.follow``) only.
+- Every message is a code with its parameters, worded only where it is shown: no error of ours is
+  raised with a sentence (an f-string, or a string that is no catalogue key), and every code a
+  notice or an error is made with is a key of both catalogues.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from azulcam.engine.games import GAMES
+from azulcam.i18n import messages
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The product's folders outside the engine (tests and benches may name games as they like).
@@ -116,3 +120,57 @@ def test_the_dashboard_imports_only_the_followers_public_interface() -> None:
                      else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
             bad += [f"{path.relative_to(ROOT)}:{node.lineno}: {name}" for name in names if name.startswith("azulcam.follow.")]
     assert not bad, "the dashboard imports follow's insides:\n" + "\n".join(bad)
+
+
+#: Errors that say a bug of ours, not something of the user's: they may keep their English.
+PROGRAMMER_ERRORS = frozenset({"TypeError", "NotImplementedError", "AssertionError", "KeyError", "RuntimeError",
+                               "IndexError", "AttributeError", "SystemExit", "StopIteration"})
+#: Every folder of the product, the engine's too.
+PRODUCT = ("engine", *FOLDERS)
+
+
+def message_uses(tree: ast.AST) -> list[tuple[int, str]]:
+    """``(line, code-or-problem)`` for each error raised and notice made in ``tree``: the code
+    given as a string, or ``"sentence"`` where an f-string or a computed text is given."""
+    found = []
+    for node in ast.walk(tree):
+        call = None
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            call = node.exc
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("Notice", "Refused"):
+            call = node
+        if call is None or not call.args:
+            continue
+        name = call.func.id if isinstance(call.func, ast.Name) else call.func.attr if isinstance(call.func, ast.Attribute) else ""
+        if name in PROGRAMMER_ERRORS or not (name.endswith(("Error", "Mismatch", "Input")) or name in ("Notice", "Refused")):
+            continue
+        first = call.args[0]
+        if isinstance(first, (ast.JoinedStr, ast.BinOp)) or (
+                isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) and first.func.attr in ("join", "format")):
+            found.append((call.lineno, "sentence"))
+        elif isinstance(first, ast.Constant) and isinstance(first.value, str):
+            found.append((call.lineno, first.value))
+    return found
+
+
+@pytest.mark.parametrize("folder", PRODUCT)
+def test_every_message_is_a_catalogue_code(folder: str) -> None:
+    en, fr = messages("en"), messages("fr")
+    bad = [f"{path.relative_to(ROOT)}:{line}: {'a sentence where a code belongs' if code == 'sentence' else f'{code!r} is no catalogue key'}"
+           for path in _sources(folder) for line, code in message_uses(ast.parse(path.read_text(encoding="utf-8")))
+           if code == "sentence" or code not in en or code not in fr]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_message_check_finds_what_it_looks_for() -> None:
+    code = """
+raise IllegalMoveError(f"line {r} is full")
+raise IllegalMoveError("illegal.line_full", line=r)
+raise TypeError(f"use new()")
+n = Notice("problem.floor_gap", player=1)
+raise BadInput("no such file")
+raise ProfileMismatch("; ".join(reasons))
+raise RecordError("record.bad " + what)
+"""
+    assert message_uses(ast.parse(code)) == [(2, "sentence"), (3, "illegal.line_full"), (5, "problem.floor_gap"),
+                                             (6, "no such file"), (7, "sentence"), (8, "sentence")]
