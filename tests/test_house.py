@@ -150,7 +150,7 @@ def message_uses(tree: ast.AST) -> list[tuple[int, str]]:
             found.append((call.lineno, "sentence"))
         elif isinstance(first, ast.Constant) and isinstance(first.value, str):
             found.append((call.lineno, first.value))
-    return found
+    return sorted(found)
 
 
 @pytest.mark.parametrize("folder", PRODUCT)
