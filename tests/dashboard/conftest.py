@@ -139,7 +139,7 @@ def first_run(tmp_path, begin_for):
     """A first run: a folder holding one photo of a 4-player Azul table at the start of a game
     (as a camera would show it), no profile; the set-up, its history, the scene and the data
     folder. The game it begins is followed without pace, stopped after the test."""
-    start = GAMES["azul"]["new"](4, {"wall": "colored", "jokers": False}, 0)
+    start = GAMES["azul"].new(4, {"wall": "colored", "jokers": False}, 0)
     scene = render_state(start, (55, 3), SceneOptions(size=(1280, 720), hands=0.0, clutter=0.0))
     frames = tmp_path / "camera"
     frames.mkdir()

@@ -23,7 +23,7 @@ OPTIONS = {"wall": "colored", "jokers": False}
 @pytest.fixture(scope="module")
 def start():
     """A photo of a two-player Azul table at a game's start, and its true profile."""
-    state = GAMES["azul"]["new"](2, OPTIONS, 0)
+    state = GAMES["azul"].new(2, OPTIONS, 0)
     scene = render_state(state, (7, 1), SceneOptions(size=(960, 540), hands=0.0, clutter=0.0))
     return scene.image, Profile.from_json({**scene.truth["profile"], "options": OPTIONS})
 
