@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .layouts import LAYOUT_NAMES, Layout, Slot
+from .layouts import LAYOUT_NAMES, Layout, Slot, load_layout
 from ..engine import pavilion_board as topo
 from ..engine.azul import COLORS as AZUL_COLORS, FLOOR_PENALTIES, SCORE_TRACK_TOP, wall_color
+from ..engine.games import GAMES, GameSpec
 
 # --------------------------------------------------------------------------- sizes in millimetres
 
@@ -35,18 +36,28 @@ BOARD_HEIGHT_MM = 2.5
 FACTORY_HEIGHT_MM = 2.0
 
 
-def tile_mm(game: str) -> float:
+def _spec(game: GameSpec | str) -> GameSpec:
+    # (This worktree only: vision and synth still pass names until their helper converts them.)
+    return game if isinstance(game, GameSpec) else GAMES[game]
+
+
+def tile_mm(spec: GameSpec | str) -> float:
     """A tile's width (Azul's square side, Summer Pavilion's rhombus side)."""
-    return AZUL_TILE_MM if game == "azul" else PAVILION_TILE_SIDE_MM
+    return AZUL_TILE_MM if _spec(spec).shape == "square" else PAVILION_TILE_SIDE_MM
 
 
-def tile_height(game: str) -> float:
-    return AZUL_TILE_HEIGHT_MM if game == "azul" else PAVILION_TILE_HEIGHT_MM
+def tile_height(spec: GameSpec | str) -> float:
+    return AZUL_TILE_HEIGHT_MM if _spec(spec).shape == "square" else PAVILION_TILE_HEIGHT_MM
 
 
-def factory_diameter(game: str) -> float:
+def factory_diameter(spec: GameSpec | str) -> float:
     # Summer Pavilion's rhombuses are longer than Azul's squares: four need a wider disc.
-    return FACTORY_DIAMETER_MM if game == "azul" else 2.0 * PAVILION_TILE_SIDE_MM * 1.62
+    return FACTORY_DIAMETER_MM if _spec(spec).shape == "square" else 2.0 * PAVILION_TILE_SIDE_MM * 1.62
+
+
+def board_mm(spec: GameSpec) -> tuple[float, float]:
+    """A player board's width and height, as its layout gives them."""
+    return load_layout(spec.layouts[0]).size_mm
 
 
 # --------------------------------------------------------------------------- Azul board (docs/boards.md)
