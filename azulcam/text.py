@@ -218,17 +218,16 @@ class _Writer:
             raise ValueError(f"unknown game {game!r} (games: {', '.join(GAMES)})")
         self.m = m
         self.game: str = game
+        self.spec = GAMES[game]
         self.obs = observation
         self.options = dict(options if options is not None else observation.get("options") or {})
         self.names = names
         self.unsure = set(observation.get("uncertain", []))
-        self.width = max(len(self.code(t)) for t in GAMES[game].tiles)
-        if game == "azul":
-            wall = self.options.get("wall")
-            self.colored: bool | None = None if wall is None else wall == "colored"
-        else:
-            side = self.options.get("side")
-            self.colored = None if side is None else side == "colored"
+        self.width = max(len(self.code(t)) for t in self.spec.tiles)
+        face = self.options.get(self.spec.face)
+        self.colored: bool | None = None if face is None else face == "colored"
+        #: The game's true/false options (Azul's ``jokers``): every option but the face.
+        self.flags = tuple(k for k in self.spec.options if k != self.spec.face)
 
     # -- words -------------------------------------------------------------------
 
@@ -237,7 +236,7 @@ class _Writer:
 
     def counts(self, pile: Mapping[str, int]) -> str:
         """``4 blue, 2 red, 1 joker, first-player marker``."""
-        order = GAMES[self.game].tiles
+        order = self.spec.tiles
         parts = [self.m.text(f"marker.{self.game}") if t == "first_player" else self.m.count(f"n.{t}", pile[t])
                  for t in sorted(pile, key=lambda t: order.index(t) if t in order else len(order)) if pile[t]]
         return ", ".join(parts) if parts else self.m.text("none")
@@ -258,31 +257,28 @@ class _Writer:
     def title(self, key: str) -> str:
         m = self.m
         details = [m.count("players", len(self.obs.get("boards", [])))]
-        if self.game == "azul":
-            if "wall" in self.options:
-                details.append(m.text(f"option.azul.wall.{self.options['wall']}"))
-            if self.options.get("jokers"):
-                details.append(m.text("option.azul.jokers"))
-        elif "side" in self.options:
-            details.append(m.text(f"option.pavilion.side.{self.options['side']}"))
+        face = self.spec.face
+        if face in self.options:
+            details.append(m.text(f"option.{self.game}.{face}.{self.options[face]}"))
+        details += [m.text(f"option.{self.game}.{flag}") for flag in self.flags if self.options.get(flag)]
         return m.text(key, game=m.text(f"game.{self.game}"), details=", ".join(details))
 
     def legend(self) -> list[str]:
         m = self.m
-        order = GAMES[self.game].tiles
-        if self.game == "azul" and not self.options.get("jokers", True):
-            order = tuple(t for t in order if t != "joker")
+        # An option the observation does not give shows the tiles it would bring (Azul's jokers).
+        order = self.spec.tiles_in_play({**{flag: True for flag in self.flags}, **self.options})
         names = {t: m.text(f"color.{t}") for t in order if t not in ("white", "first_player")}
         names.update(first_player=m.text(f"marker.{self.game}"), white=m.text("legend.white"))
         # A no-break space keeps each code with its name on one line (textwrap only breaks at ASCII spaces).
         tiles = ", ".join(m.text("legend.tile", code=self.code(t), name=names[t]).replace(" ", "\u00a0") for t in order)
         notes = [m.text("legend.empty").replace(" ", "\u00a0", 1)]
-        if self.game == "azul" and self.colored:
-            notes.append(m.text("legend.azul.printed"))
-        if self.game == "pavilion":
+        board = self.spec.board
+        if board == "wall" and self.colored:  # a coloured wall prints its colours, a grey one nothing
+            notes.append(m.text(f"legend.{self.game}.printed"))
+        if board == "stars":  # every star space prints its cost, on either side; the corners keep tiles
             if self.colored is not None:
-                notes.append(m.text("legend.pavilion.printed"))
-            notes.append(m.text("legend.pavilion.corners"))
+                notes.append(m.text(f"legend.{self.game}.printed"))
+            notes.append(m.text(f"legend.{self.game}.corners"))
         if self.unsure:
             notes.append(m.text("legend.unsure"))
         return _wrap(m.text("legend", tiles=tiles, notes=m.text("list.sep").join(notes)), indent="  ")
@@ -318,7 +314,7 @@ class _Writer:
         flag = m.text("table.unsure") if "center" in self.unsure else ""
         out += _wrap(m.text("table.center", tiles=self.counts(self.obs.get("center", {}))) + flag, indent="  ")
         supply = self.obs.get("supply")
-        if self.game == "pavilion" and supply is not None:
+        if self.spec.supply_spaces and supply is not None:
             cells = "".join(self.cell(t, f"supply.{i}") for i, t in enumerate(supply))
             out.append(m.text("table.supply", cells=cells).rstrip())
         return out
@@ -329,7 +325,7 @@ class _Writer:
         blocks = []
         for b in self.obs.get("boards", []):
             p = int(b.get("player", 0))
-            draw = self.azul_board if self.game == "azul" else self.pavilion_board
+            draw = self.azul_board if self.spec.board == "wall" else self.pavilion_board
             lines = [header(p), *draw(p, b.get("slots", {}))]
             if "score" in b:  # Azul's score marker on the board's track, as read
                 flag = self.m.text("table.unsure") if f"boards.{p}.score" in self.unsure else ""

@@ -18,9 +18,10 @@ from __future__ import annotations
 import argparse
 import time
 
+from azulcam.engine.observe import expected
 from azulcam.engine.players import make_player
 from azulcam.engine.record import Game, play_game, replay
-from azulcam.follow.explain import exact_view, expected
+from azulcam.follow.explain import exact_view
 from azulcam.follow.track import Tracker
 
 CASES = (("azul", {"wall": "colored", "jokers": False}), ("pavilion", {"side": "colored"}),

@@ -1,17 +1,15 @@
 """What a person may say lies in a zone tapped on the page: only what the rules allow there
-(:func:`azulcam.follow.corrections.check_overrule` decides), each in words."""
+(:func:`azulcam.follow.check_overrule` decides), each in words."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..engine import pavilion_board as topo
-from ..engine.azul import FACTORIES_FOR_PLAYERS, FLOOR_PENALTIES
-from ..engine.games import GAMES
+from ..calibration.layouts import expected_slots, load_layout
+from ..engine.games import find_game
+from ..engine.observe import empty_content, expected
 from ..engine.record import Game, Record
-from ..follow.corrections import check_overrule, is_loose
-from ..follow.explain import empty_content, expected
-from ..follow.track import Refused
+from ..follow import Refused, check_overrule, is_loose
 from ..i18n import LANGUAGES, messages, places
 from ..i18n.notices import tile_words
 
@@ -26,7 +24,7 @@ def zone_choices(game: Game, zone: str) -> dict[str, Any]:
     most tiles there. Raises :class:`Refused` (``follow.bad_zone``) for a zone the game has not."""
     state = game.state
     loose = is_loose(zone)
-    kinds = [k for k in GAMES[state.game].tiles if not (loose and zone.startswith("factories.") and k == "first_player")]
+    kinds = [k for k in state.spec.tiles if not (loose and zone.startswith("factories.") and k == "first_player")]
     candidates: list[Any] = [[k] for k in kinds] if loose else [None] + kinds
     allowed = []
     zones = expected(state)
@@ -48,20 +46,19 @@ def zone_choices(game: Game, zone: str) -> dict[str, Any]:
 
 def _fits(state: Any, zones: dict[str, Any], zone: str, kind: str) -> bool:
     """Whether ``kind`` may lie on the board space ``zone`` beside what the game has round it: on
-    an Azul pattern line, the colour its other tiles have (or a joker), else one its wall row
-    lacks; on a coloured Summer Pavilion star, the star's colour."""
+    a pattern line (a wall board's), the colour its other tiles have (or a joker), else one its
+    wall row lacks; on a space printed in a colour (a coloured Summer Pavilion star), that colour."""
     _, player, slot = zone.split(".", 2)
     parts = slot.split(".")
-    if state.game == "azul" and parts[0] == "line":
+    spec = state.spec
+    if spec.board == "wall" and parts[0] == "line":
         row, space = int(parts[1]), int(parts[2])
         others = {zones.get(f"boards.{player}.line.{row}.{i}") for i in range(row + 1) if i != space} - {None, "joker"}
         if others:
             return kind in others or kind == "joker"
         return kind not in {zones.get(f"boards.{player}.wall.{row}.{c}") for c in range(5)}
-    if state.game == "pavilion" and parts[0].isdigit() and state.options.get("side") == "colored":
-        colour = topo.STAR_COLOR[int(parts[0])]
-        return colour is None or kind == topo.COLORS[colour]
-    return True
+    printed = load_layout(spec.layout(state.options))[slot].printed
+    return printed is None or kind == printed
 
 
 def zone_words(record: Record, zone: str) -> dict[str, str]:
@@ -77,18 +74,16 @@ def kind_words(lang: str, game: str, kind: str | None) -> str:
 
 
 def zones_of(record: Record) -> list[str]:
-    """Every zone of ``record``'s game a page draws: each board's spaces, the displays, the centre
-    (and Summer Pavilion's supply)."""
-    if record.game == "azul":
-        slots = ([f"wall.{r}.{c}" for r in range(5) for c in range(5)] + [f"line.{r}.{i}" for r in range(5) for i in range(r + 1)]
-                 + [f"floor.{i}" for i in range(len(FLOOR_PENALTIES))])
-        table = []
-    else:
-        slots = [*topo.SPACE_NAMES, *topo.CORNER_NAMES, "hand"]
-        table = [f"supply.{i}" for i in range(topo.SUPPLY_SPACES)]
+    """Every zone of ``record``'s game a page draws: each board's spaces (a wall's first, then the
+    rest in the layout's order; every face of a board has the same) and the tiles held beside it,
+    the displays, the centre (and the supply)."""
+    spec = find_game(record.game)
+    slots = sorted(expected_slots(spec.layouts[0]), key=lambda slot: not slot.startswith("wall."))
+    slots += ["hand"] if spec.holds_tiles else []
     players = record.player_count
     return ([f"boards.{p}.{slot}" for p in range(players) for slot in slots]
-            + [f"factories.{i}" for i in range(FACTORIES_FOR_PLAYERS[players])] + ["center", *table])
+            + [f"factories.{i}" for i in range(spec.factories[players])] + ["center"]
+            + [f"supply.{i}" for i in range(spec.supply_spaces)])
 
 
 def places_of(record: Record, lang: str) -> dict[str, str]:

@@ -20,7 +20,7 @@ from ..calibration.profile import Profile
 from ..engine.players import make_player
 from ..engine.record import Record, play_game
 from ..synth.video import frames
-from ..follow.capture import Frame
+from ..follow import Frame
 
 #: The demo game: two players of Azul, coloured wall, at a size that a two-core machine renders,
 #: reads and serves well under the camera's 10 frames a second.

@@ -26,15 +26,11 @@ import cv2
 import numpy as np
 
 from ..calibration.profile import Profile
-from ..engine.observe import observation_of
+from ..engine.observe import empty_content, expected, observation_of
 from ..engine.record import RECORD_FORMAT, Game, Record
-from ..follow.capture import Frame, Source
-from ..follow.explain import empty_content, expected
-from ..follow.journal import Journal, game_to_follow
+from ..follow import Frame, Journal, Source, WatchConfig, game_to_follow, nothing_committed, open_watcher, resumed_tracker, watch
 from ..i18n.notices import notice_words, with_message
 from ..i18n.places import Table
-from ..follow.session import WatchConfig, nothing_committed, open_watcher
-from ..follow.watch import resumed_tracker, watch
 from .choices import zone_words
 from .history import History
 from .search import Searcher
@@ -203,7 +199,7 @@ class LiveGame:
     def correct(self, command: dict[str, Any]) -> Future:
         """A correction for the watcher, made in the watch thread before the next frame: undo,
         replace, overrule, join; ``{"new": true}`` begins a new game. Its future's result is the
-        refusal (:class:`~azulcam.follow.track.Refused`) or None once it is made."""
+        refusal (:class:`~azulcam.follow.Refused`) or None once it is made."""
         frame, seconds = self.watcher.last_seen
         self.history.add(self.game_id, {"kind": "correction", "correction": command, "time": round(seconds, 3), "frame": frame})
         outcome: Future = Future()
@@ -439,9 +435,9 @@ def state_of(game: Game, game_id: int, log: list[dict[str, Any]], alerts: list[d
         "to_confirm": to_confirm,
         "places": {zone: zone_words(record, zone) for zone in to_confirm},
         "changed": changed,
-        "boards_svg": [board_svg(observation, p, record.game, record.options, to_confirm, changed)
+        "boards_svg": [board_svg(observation, p, state.spec, record.options, to_confirm, changed)
                        for p in range(record.player_count)],
-        "table_svg": table_svg(observation, record.game, to_confirm, changed),
+        "table_svg": table_svg(observation, state.spec, to_confirm, changed),
         "record_format": RECORD_FORMAT,
     }
 
@@ -454,5 +450,5 @@ def position_of(game_id: int, record: Record) -> str:
 
 
 def changed_zones(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    """The zones (``follow.explain.expected``'s) whose content differs between two positions."""
+    """The zones (:func:`~azulcam.engine.observe.expected`'s) whose content differs between two positions."""
     return sorted(z for z in set(before) | set(after) if before.get(z, empty_content(z)) != after.get(z, empty_content(z)))

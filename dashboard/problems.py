@@ -16,7 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..follow.track import Refused
+from ..follow import Refused
 from ..formats import field_problem
 from ..i18n import messages
 

@@ -7,7 +7,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
-from ..follow import corrections
+from .. import follow
+from ..engine.games import GAMES, GameSpec
 from ..formats.fields import Game, Side, unicode_text
 
 #: A player's name as the set-up page sends it: text a record can hold (not blank, valid Unicode).
@@ -20,7 +21,7 @@ Words = dict[str, str]
 Parts = dict[str, list[str | dict[str, int]]]
 
 
-class Correction(corrections.Correction):
+class Correction(follow.Correction):
     """One correction, as a ``watch --control`` line, or ``{"new": true}``: a new game begun."""
 
     new: Literal[True] | None = None
@@ -161,7 +162,22 @@ class SetupStart(BaseModel):
     names: list[PlayerName] | None = Field(default=None, max_length=4)
 
     def options(self) -> dict[str, Any]:
-        return {"wall": self.side, "jokers": self.jokers} if self.game == "azul" else {"side": self.side}
+        spec = GAMES[self.game]
+        return {spec.face: self.side, **({"jokers": self.jokers} if "jokers" in spec.options else {})}
+
+
+class SetupGame(BaseModel):
+    """What the set-up page asks of a game (its :class:`~azulcam.engine.games.GameSpec`)."""
+
+    face: str = Field(description="the option naming the boards' printed face (Azul's wall, Summer Pavilion's side)")
+    faces: list[str] = Field(description="that option's values, the first the default")
+    flags: list[str] = Field(description="the game's true/false options (Azul's jokers)")
+    scoring_board: bool = Field(description="whether a scoring board is found or placed beside the players' boards")
+
+    @classmethod
+    def of(cls, spec: GameSpec) -> "SetupGame":
+        return cls(face=spec.face, faces=list(spec.faces), flags=[k for k in spec.options if k != spec.face],
+                   scoring_board=spec.scoring_layout is not None)
 
 
 class Found(BaseModel):

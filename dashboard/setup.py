@@ -14,9 +14,7 @@ import cv2
 import numpy as np
 
 from ..calibration.profile import Profile
-from ..follow.capture import Frame, Source
-from ..follow.setup import found_boards, keep_profile, table_profile
-from ..follow.track import Refused
+from ..follow import Frame, Refused, Source, found_boards, keep_profile, table_profile
 
 #: The profile a set-up keeps, in the data folder.
 PROFILE_NAME = "profile.json"
@@ -68,7 +66,7 @@ class TableSetup:
         return w, h
 
     def find(self, game: str, players: int, side: str) -> dict[str, Any]:
-        """The boards found in the newest frame (:func:`azulcam.follow.setup.found_boards`)."""
+        """The boards found in the newest frame (:func:`azulcam.follow.found_boards`)."""
         return found_boards(self.frame().image, game, players, side)
 
     def start(self, game: str, options: dict[str, Any], boards: list, scoring: list | None, names: list[str] | None) -> Any:

@@ -17,7 +17,8 @@ from typing import Any
 
 from ..engine import pavilion_board as topo
 from ..engine.azul import COLORS as AZUL_COLORS
-from ..engine.azul import FLOOR_PENALTIES
+from ..engine.azul import FLOOR_PENALTIES, wall_color
+from ..engine.games import GameSpec
 
 #: Tile colours as the pages draw them (a tile's face; its pattern is drawn over it).
 FILL = {"blue": "#1d4f9c", "yellow": "#f0b323", "red": "#d8432f", "black": "#26262b", "white": "#86cfe6",
@@ -29,21 +30,23 @@ UNSURE, CHANGED = "#e0281e", "#ffb000"
 CELL = 40
 
 
-def board_svg(observation: dict[str, Any], player: int, game: str, options: dict[str, Any], unsure: list[str],
+def board_svg(observation: dict[str, Any], player: int, spec: GameSpec, options: dict[str, Any], unsure: list[str],
               changed: list[str] | None = None) -> str:
-    """Player ``player``'s board of ``observation``, the zones in ``unsure`` (observation names)
-    outlined as in doubt and those in ``changed`` as just changed."""
+    """Player ``player``'s board of ``observation`` (a game of ``spec`` with ``options``), the
+    zones in ``unsure`` (observation names) outlined as in doubt and those in ``changed`` as just
+    changed."""
     board = next(b for b in observation["boards"] if b["player"] == player)
     prefix = f"boards.{player}."
     marks = _Marks({z[len(prefix):] for z in unsure if z.startswith(prefix)},
                    {z[len(prefix):] for z in changed or [] if z.startswith(prefix)})
-    if game == "azul":
-        return _azul(board["slots"], options.get("wall") == "grey", marks)
-    return _pavilion(board["slots"], board.get("hand", {}), options.get("side") != "grey", marks)
+    if spec.board == "wall":
+        return _azul(board["slots"], options.get(spec.face) == "grey", marks)
+    return _pavilion(board["slots"], board.get("hand", {}), options.get(spec.face) != "grey", marks)
 
 
-def table_svg(observation: dict[str, Any], game: str, unsure: list[str], changed: list[str] | None = None) -> str:
-    """The displays on a ring round the centre's tiles, and Summer Pavilion's supply beneath."""
+def table_svg(observation: dict[str, Any], spec: GameSpec, unsure: list[str], changed: list[str] | None = None) -> str:
+    """The displays on a ring round the centre's tiles (the tiles of ``spec``'s shape), and the
+    supply beneath where the game has one."""
     marks = _Marks(set(unsure), set(changed or []))
     displays = observation["factories"]
     n = max(len(displays), 1)
@@ -62,17 +65,17 @@ def table_svg(observation: dict[str, Any], game: str, unsure: list[str], changed
         t = disc * 0.52
         for k, kind in enumerate(display["tiles"][:4]):
             dx, dy = (k % 2 - 0.5) * t * 1.08, (k // 2 - 0.5) * t * 1.08
-            parts.append(tile(kind, game, cx + dx, cy + dy, t))
+            parts.append(tile(kind, spec.shape, cx + dx, cy + dy, t))
         lx, ly = (ring + disc + 12) * math.cos(a), -(ring + disc + 12) * math.sin(a) + 5
         parts.append(f'<text x="{lx:.1f}" y="{ly:.1f}" class="label">{i + 1}</text>')
         parts.append(_mark(marks, zone, f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{disc + 4:.1f}"'))
         parts.append(f'<circle class="zone" data-zone="{zone}"{_holds(display["tiles"])} cx="{cx:.1f}" cy="{cy:.1f}" '
                      f'r="{disc:.1f}"/></g>')
-    parts.append(_centre(observation["center"], game, ring - disc - 12, marks))
+    parts.append(_centre(observation["center"], spec.shape, ring - disc - 12, marks))
     height = 2 * size
     supply = observation.get("supply")
     if supply is not None:
-        parts.append(_supply(supply, -size, size + 10, 2 * size, marks))
+        parts.append(_supply(supply, spec.shape, -size, size + 10, 2 * size, marks))
         height += 2.2 * CELL
     return _svg(-size, -size, 2 * size, height, parts, "table")
 
@@ -102,7 +105,7 @@ def _mark(marks: _Marks, zone: str, shape: str) -> str:
     return ""
 
 
-def _centre(center: dict[str, int], game: str, radius: float, marks: _Marks) -> str:
+def _centre(center: dict[str, int], shape: str, radius: float, marks: _Marks) -> str:
     """The centre's tiles, one of each kind with its count."""
     kinds = [(k, n) for k, n in center.items() if n]
     parts = [f'<g data-zone="center"><circle class="centre" cx="0" cy="0" r="{radius:.1f}" fill="#00000010" '
@@ -113,7 +116,7 @@ def _centre(center: dict[str, int], game: str, radius: float, marks: _Marks) -> 
     for k, (kind, n) in enumerate(kinds):
         x = (k % per_row - (per_row - 1) / 2) * t * 1.25
         y = (k // per_row - (rows - 1) / 2) * t * 1.5
-        parts.append(tile(kind, game, x, y, t))
+        parts.append(tile(kind, shape, x, y, t))
         if n > 1:
             parts.append(_badge(x + t * 0.45, y + t * 0.45, n, t * 0.3))
     parts.append(_mark(marks, "center", f'<circle cx="0" cy="0" r="{radius + 3:.1f}"'))
@@ -127,9 +130,9 @@ def _badge(cx: float, cy: float, n: int, r: float) -> str:
             f'<text x="{cx:.1f}" y="{cy + r * 0.42:.1f}" class="count" font-size="{r * 1.25:.1f}">{n}</text>')
 
 
-def _supply(supply: list[str | None], x0: float, y0: float, width: float, marks: _Marks) -> str:
-    """Summer Pavilion's ten supply spaces in a row."""
-    step = width / 10
+def _supply(supply: list[str | None], shape: str, x0: float, y0: float, width: float, marks: _Marks) -> str:
+    """The supply's spaces (Summer Pavilion's ten) in a row, its tiles of ``shape``."""
+    step = width / len(supply)
     parts = []
     for i, kind in enumerate(supply):
         cx, cy = x0 + (i + 0.5) * step, y0 + CELL
@@ -137,7 +140,7 @@ def _supply(supply: list[str | None], x0: float, y0: float, width: float, marks:
         parts.append(f'<rect x="{cx - step * 0.45:.1f}" y="{cy - step * 0.45:.1f}" width="{step * 0.9:.1f}" '
                      f'height="{step * 0.9:.1f}" rx="6" fill="{CARD}" stroke="{PRINT}"/>')
         if kind is not None:
-            parts.append(tile(kind, "pavilion", cx, cy, step * 0.8))
+            parts.append(tile(kind, shape, cx, cy, step * 0.8))
         parts.append(_mark(marks, zone, f'<rect x="{cx - step * 0.48:.1f}" y="{cy - step * 0.48:.1f}" '
                                         f'width="{step * 0.96:.1f}" height="{step * 0.96:.1f}" rx="6"'))
         parts.append(f'<rect class="zone" data-zone="{zone}"{_holds([kind] if kind else [])} x="{cx - step * 0.45:.1f}" y="{cy - step * 0.45:.1f}" '
@@ -148,12 +151,13 @@ def _supply(supply: list[str | None], x0: float, y0: float, width: float, marks:
 # --------------------------------------------------------------------------- tiles
 
 
-def tile(kind: str, game: str, cx: float, cy: float, size: float, pale: bool = False, turn: float = 0.0) -> str:
-    """One tile centred at (``cx``, ``cy``), ``size`` across: Azul's squares with their
-    patterns, Summer Pavilion's rhombuses (``turn``: the rhombus's long axis, degrees from +x)
-    and its round start-player token. ``pale``: a space's print rather than a tile."""
+def tile(kind: str, shape: str, cx: float, cy: float, size: float, pale: bool = False, turn: float = 0.0) -> str:
+    """One tile of ``shape`` (``GameSpec.shape``) centred at (``cx``, ``cy``), ``size`` across:
+    Azul's squares with their patterns, Summer Pavilion's rhombuses (``turn``: the rhombus's long
+    axis, degrees from +x) and its round start-player token. ``pale``: a space's print rather
+    than a tile."""
     opacity = ' opacity="0.3"' if pale else ""
-    if game == "pavilion":
+    if shape == "rhombus":
         if kind == "first_player":
             return (f'<g{opacity}><circle cx="{cx:.1f}" cy="{cy:.1f}" r="{size * 0.42:.1f}" fill="{FILL[kind]}" '
                     f'stroke="{EDGE}" stroke-width="1.5"/><text x="{cx:.1f}" y="{cy + size * 0.16:.1f}" '
@@ -232,29 +236,29 @@ def _azul(slots: dict[str, str], grey: bool, marks: _Marks) -> str:
              'stroke="#2d5aa8" stroke-width="5"/>']
     for r in range(5):
         for i in range(r + 1):  # line.r.0 is the rightmost space
-            parts.append(_space(f"line.{r}.{i}", (4 - i) * CELL, r * CELL, slots, "azul", marks))
+            parts.append(_space(f"line.{r}.{i}", (4 - i) * CELL, r * CELL, slots, marks))
         for c in range(5):
-            printed = None if grey else AZUL_COLORS[(c - r) % 5]
-            parts.append(_space(f"wall.{r}.{c}", 5.9 * CELL + c * CELL, r * CELL, slots, "azul", marks, printed, grey))
+            printed = None if grey else AZUL_COLORS[wall_color(r, c)]
+            parts.append(_space(f"wall.{r}.{c}", 5.9 * CELL + c * CELL, r * CELL, slots, marks, printed, grey))
     for i, penalty in enumerate(FLOOR_PENALTIES):
         x, y = i * CELL * 1.08, 5.55 * CELL
         parts.append(f'<text x="{x + CELL / 2:.1f}" y="{y - 4:.1f}" class="penalty">{-penalty}</text>')
-        parts.append(_space(f"floor.{i}", x, y, slots, "azul", marks))
+        parts.append(_space(f"floor.{i}", x, y, slots, marks))
     return _svg(-10, -10, 10.9 * CELL + 20, 6.7 * CELL + 20, parts, "board azul")
 
 
-def _space(slot: str, x: float, y: float, slots: dict[str, str], game: str, marks: _Marks, printed: str | None = None,
+def _space(slot: str, x: float, y: float, slots: dict[str, str], marks: _Marks, printed: str | None = None,
            grey: bool = False) -> str:
-    """One square space at (x, y) (its top left), with its tile or its print."""
+    """One square space at (x, y) (its top left), with its square tile or its print."""
     s = CELL - 4
     cx, cy = x + CELL / 2 - 2, y + CELL / 2 - 2
     kind = slots.get(slot)
     base = "#d9d2c3" if grey else CARD
     parts = [f'<rect x="{x:.1f}" y="{y:.1f}" width="{s}" height="{s}" rx="4" fill="{base}" stroke="{PRINT}" stroke-width="1"/>']
     if kind is not None:
-        parts.append(tile(kind, game, cx, cy, s - 2))
+        parts.append(tile(kind, "square", cx, cy, s - 2))
     elif printed is not None:
-        parts.append(tile(printed, game, cx, cy, s - 2, pale=True))
+        parts.append(tile(printed, "square", cx, cy, s - 2, pale=True))
     parts.append(_mark(marks, slot, f'<rect x="{x - 2:.1f}" y="{y - 2:.1f}" width="{s + 4}" height="{s + 4}" rx="6"'))
     parts.append(f'<rect class="zone" data-zone="{escape(slot)}"{_holds([kind] if kind else [])} x="{x:.1f}" y="{y:.1f}" '
                  f'width="{s}" height="{s}"/>')
@@ -284,9 +288,9 @@ def _pavilion(slots: dict[str, str], hand: dict[str, int], colored: bool, marks:
             parts.append(f'<polygon points="{_points(corners)}" fill="{CARD}" stroke="{PRINT}" stroke-width="1"/>')
             kind = slots.get(name)
             if kind is not None:
-                parts.append(tile(kind, "pavilion", cx, cy, reach - 5, turn=angle))
+                parts.append(tile(kind, "rhombus", cx, cy, reach - 5, turn=angle))
             elif printed_kind is not None:
-                parts.append(tile(printed_kind, "pavilion", cx, cy, reach - 5, pale=True, turn=angle))
+                parts.append(tile(printed_kind, "rhombus", cx, cy, reach - 5, pale=True, turn=angle))
             number = topo.PRINTED["colored" if colored else "grey"][index]
             tx, ty = sx + math.cos(a) * reach * 0.78, sy - math.sin(a) * reach * 0.78
             parts.append(f'<text x="{tx:.1f}" y="{ty + 4:.1f}" class="number">{number}</text>')
@@ -300,7 +304,7 @@ def _pavilion(slots: dict[str, str], hand: dict[str, int], colored: bool, marks:
         parts.append(f'<rect x="{cx - size / 2:.1f}" y="{cy - size / 2:.1f}" width="{size:.1f}" height="{size:.1f}" rx="5" '
                      f'fill="#e9dcc0" stroke="{PRINT}"/>')
         if slots.get(name):
-            parts.append(tile(slots[name], "pavilion", cx, cy, size * 0.95, turn=90))
+            parts.append(tile(slots[name], "rhombus", cx, cy, size * 0.95, turn=90))
         parts.append(_mark(marks, name, f'<rect x="{cx - size / 2 - 3:.1f}" y="{cy - size / 2 - 3:.1f}" '
                                         f'width="{size + 6:.1f}" height="{size + 6:.1f}" rx="6"'))
         parts.append(f'<rect class="zone" data-zone="{name}"{_holds([slots[name]] if slots.get(name) else [])} '
@@ -311,7 +315,7 @@ def _pavilion(slots: dict[str, str], hand: dict[str, int], colored: bool, marks:
     x = -3.2 * reach
     kinds = [(k, n) for k, n in sorted(hand.items()) if n]
     for kind, n in kinds:
-        parts.append(tile(kind, "pavilion", x + reach * 0.3, y, reach * 0.55, turn=90))
+        parts.append(tile(kind, "rhombus", x + reach * 0.3, y, reach * 0.55, turn=90))
         if n > 1:
             parts.append(_badge(x + reach * 0.5, y + reach * 0.2, n, reach * 0.17))
         x += reach * 0.95

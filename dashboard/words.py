@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from ..engine.games import find_game
 from ..engine.record import Record
 from ..i18n import LANGUAGES, Catalogue, messages, places
 
@@ -86,10 +87,11 @@ def _text(m: Catalogue, event: dict[str, Any], record: Record, name: Callable[[C
     player = name(m, event["player"])
     move = event["move"]
     action = move["action"]
+    spec = find_game(record.game)
     if action == "take":
         source = move["source"]
         where = m.text("event.source.center") if source == "center" else m.text("event.source.factory", n=source + 1)
-        if record.game == "azul":
+        if not spec.holds_tiles:  # taken onto a pattern line or the floor
             line = m.text("event.floor") if move.get("line") == "floor" else m.text("event.line", n=move["line"] + 1)
             if move.get("color") is None:  # the jokers alone (the joker variant)
                 said = m.text("event.take_jokers", player=player, source=where, line=line)
@@ -105,7 +107,7 @@ def _text(m: Catalogue, event: dict[str, Any], record: Record, name: Callable[[C
         return m.text("event.wall", player=player, row=move["row"] + 1, column=move["column"] + 1)
     if action == "place":
         tile = m.text(f"tile.{move['color']}")
-        space = places.slot_place(m, "pavilion", move["space"], record.options.get("side") != "grey") or move["space"]
+        space = places.slot_place(m, record.game, move["space"], record.options.get(spec.face) != "grey") or move["space"]
         if move.get("wild"):
             return m.text("event.place_wild", player=player, tile=tile, space=space, n=move["wild"])
         return m.text("event.place", player=player, tile=tile, space=space)

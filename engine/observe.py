@@ -1,4 +1,5 @@
-"""What a perfect camera would see of a position: an engine state as an ``azulcam-observation/1``.
+"""What a perfect camera would see of a position: an engine state as an ``azulcam-observation/1``
+(:func:`observation_of`), and as what it puts in each of the observation's zones (:func:`expected`).
 
 The observation names every tile on the table where a player sees it (docs/formats/observation.md): each
 factory display, the centre, every occupied board slot, the tiles beside a board and the Summer
@@ -74,3 +75,39 @@ def observation_of(state: Any) -> dict[str, Any]:
         "uncertain": [],
         "warnings": [],
     }
+
+
+def _tiles(counts: dict[str, int]) -> tuple[str, ...]:
+    return tuple(sorted(name for name, n in counts.items() for _ in range(n)))
+
+
+def expected(state: Any) -> dict[str, Any]:
+    """Zone -> what a perfect reader would see there in ``state``, zones named as in
+    ``azulcam-observation/1`` (``boards.P.SLOT``, ``boards.P.hand``, ``factories.I``, ``center``,
+    ``supply.N``): a slot its kind (empty slots left out), other zones a sorted tuple of tiles."""
+    obs = observation_of(state)
+    zones: dict[str, Any] = {}
+    for board in obs["boards"]:
+        prefix = f"boards.{board['player']}"
+        zones.update((f"{prefix}.{slot}", kind) for slot, kind in board["slots"].items())
+        zones[f"{prefix}.hand"] = _tiles(board["hand"])
+    for i, display in enumerate(obs["factories"]):
+        zones[f"factories.{i}"] = tuple(sorted(display["tiles"]))
+    zones["center"] = _tiles(obs["center"])
+    for n, kind in enumerate(obs.get("supply") or []):
+        zones[f"supply.{n}"] = kind
+    return zones
+
+
+def empty_content(zone: str) -> Any:
+    """What an empty zone holds (:func:`expected`'s zones): no tiles (a display, the centre, a
+    hand), or None (a slot)."""
+    empty = _EMPTY.get(zone, _UNKNOWN)
+    if empty is _UNKNOWN:
+        empty = _EMPTY[zone] = () if zone.startswith("factories.") or zone == "center" or zone.endswith(".hand") else None
+    return empty
+
+
+# Zone names are few and asked about in every explanation's cost (follow.explain): each is worked out once.
+_EMPTY: dict[str, Any] = {}
+_UNKNOWN = object()

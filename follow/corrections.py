@@ -18,7 +18,7 @@ from pydantic_core import PydanticCustomError
 
 from ..calibration.layouts import expected_slots, load_layout
 from ..engine.common import MOST_POINTS, MOST_ROUNDS
-from ..engine.games import ALL_TILES, GAMES
+from ..engine.games import ALL_TILES
 from ..formats import FormatError, checked
 from ..formats.fields import Form, exactly_one
 from ..formats.record import read_event
@@ -112,12 +112,10 @@ def check_overrule(zone: str, content: Any, state: Any) -> None:
     game or nothing (a coloured wall's space only its printed colour), a zone of loose tiles a
     list of the game's tiles."""
     one_tile = content is None or isinstance(content, str)  # a slot's: never a list
-    tiles = set(GAMES[state.game].tiles)
-    options = state.options
-    if state.game == "azul" and not options.get("jokers"):
-        tiles.discard("joker")
-    if not re.fullmatch(ZONE_PATTERN, zone) or zone.endswith(".hand") and state.game == "azul":
-        # (tiles lie beside a board in Summer Pavilion only)
+    spec, options = state.spec, state.options
+    tiles = set(spec.tiles_in_play(options))
+    if not re.fullmatch(ZONE_PATTERN, zone) or zone.endswith(".hand") and not spec.holds_tiles:
+        # (tiles lie beside a board only where the game has players hold them)
         raise Refused("follow.bad_zone", zone=zone[:40], content=repr(content)[:80])
     ok = False
     if is_loose(zone):
@@ -126,12 +124,14 @@ def check_overrule(zone: str, content: Any, state: Any) -> None:
               and (not zone.startswith("factories.") or int(zone.split(".")[1]) < displays)
               and (not zone.startswith("boards.") or int(zone.split(".")[1]) < state.players))
     elif zone.startswith("supply."):
-        ok = state.game == "pavilion" and zone in expected_slots("pavilion-scoring") and one_tile and (content is None or content in tiles)
+        ok = (spec.scoring_layout is not None and zone in expected_slots(spec.scoring_layout) and one_tile
+              and (content is None or content in tiles))
     elif zone.startswith("boards."):
         _, player, slot = zone.split(".", 2)
-        layout = f"azul-{options['wall']}" if state.game == "azul" else f"pavilion-{options['side']}"
+        layout = spec.layout(options)
         if int(player) < state.players and slot in expected_slots(layout) and one_tile:
-            printed = load_layout(layout)[slot].printed if state.game == "azul" else None
+            # A coloured wall's space holds its printed colour alone: the wall tiling lays it there.
+            printed = load_layout(layout)[slot].printed if spec.board == "wall" else None
             ok = content is None or (content in tiles and content != "first_player" and (printed is None or content == printed))
             if slot.startswith("floor.") and content == "first_player":
                 ok = True

@@ -3,9 +3,10 @@
 A view is what the reader saw in every zone and how sure it was (:class:`View`). From a state, the
 candidates are each legal move, or the chance event the view shows (a deal read off the displays,
 one worked out from where the tiles of displays already taken went, a Summer Pavilion refill read
-off the supply), and up to :data:`MOST_EVENTS` of them in a row (per game). Each is scored by how far the table
-it predicts lies from the view: a zone's disagreement weighs the reader's log-odds there. The
-tracker (:mod:`track`) decides what to commit.
+off the supply), and up to :data:`MOST_EVENTS` of them in a row (by the game's board). Each is
+scored by how far the table it predicts lies from the view (what a state puts in each zone:
+:func:`~azulcam.engine.observe.expected`): a zone's disagreement weighs the reader's log-odds
+there. The tracker (:mod:`track`) decides what to commit.
 
 Zones are named as in ``azulcam-observation/1``: ``boards.P.SLOT``, ``boards.P.hand``,
 ``factories.I`` (I the engine's display number), ``center``, ``supply.N``.
@@ -22,13 +23,14 @@ from typing import Any
 from ..calibration.layouts import expected_slots
 from ..engine.common import CHANCE, TERMINAL
 from ..engine.errors import EngineError
-from ..engine.games import GAMES
-from ..engine.observe import observation_of
+from ..engine.games import GameSpec
+from ..engine.observe import empty_content, expected
 
-#: Events in a row one still view may be explained by: in Azul a move, the chance event it brings
-#: (the round's end and the next deal) and the next player's move, seen only after both; in Summer
-#: Pavilion a placement may bring a bonus and a refill, so a move and the next one may be five.
-MOST_EVENTS = {"azul": 3, "pavilion": 5}
+#: Events in a row one still view may be explained by, by the game's board (``GameSpec.board``:
+#: what a move may bring comes with the board it is played on). On a wall a move, the chance event
+#: it brings (the round's end and the next deal) and the next player's move, seen only after both;
+#: on stars a placement may bring a bonus and a refill, so a move and the next one may be five.
+MOST_EVENTS = {"wall": 3, "stars": 5}
 
 #: Explanations kept from one length to the next when a short one does not fit; after a gap, where
 #: many events in a row are sought, more (the right first move may not look best on its own).
@@ -194,31 +196,10 @@ class Changes:
         return unseen + (max(filled, 0.0) if filled is not None else count_disagreement(0, read))
 
 
-def tile_kinds(game: str, options: dict[str, Any]) -> list[str]:
-    """The kinds of tile a deal of ``game`` with ``options`` may put on a display: its colours,
-    and Azul's jokers where they are played (not the first-player marker)."""
-    return [t for t in GAMES[game].tiles if t != "first_player" and (t != "joker" or options.get("jokers"))]
-
-
-def _tiles(counts: dict[str, int]) -> tuple[str, ...]:
-    return tuple(sorted(name for name, n in counts.items() for _ in range(n)))
-
-
-def expected(state: Any) -> dict[str, Any]:
-    """Zone -> what a perfect reader would see there in ``state`` (slots: a kind; other zones: a
-    sorted tuple of tiles; empty slots left out)."""
-    obs = observation_of(state)
-    zones: dict[str, Any] = {}
-    for board in obs["boards"]:
-        prefix = f"boards.{board['player']}"
-        zones.update((f"{prefix}.{slot}", kind) for slot, kind in board["slots"].items())
-        zones[f"{prefix}.hand"] = _tiles(board["hand"])
-    for i, display in enumerate(obs["factories"]):
-        zones[f"factories.{i}"] = tuple(sorted(display["tiles"]))
-    zones["center"] = _tiles(obs["center"])
-    for n, kind in enumerate(obs.get("supply") or []):
-        zones[f"supply.{n}"] = kind
-    return zones
+def tile_kinds(spec: GameSpec, options: dict[str, Any]) -> list[str]:
+    """The kinds of tile a deal of the game of ``spec`` with ``options`` may put on a display: its
+    colours, and Azul's jokers where they are played (not the first-player marker)."""
+    return [t for t in spec.tiles_in_play(options) if t != "first_player"]
 
 
 def exact_view(state: Any, time: float, misread: dict[str, ZoneRead] | None = None) -> View:
@@ -227,8 +208,8 @@ def exact_view(state: Any, time: float, misread: dict[str, ZoneRead] | None = No
     displays on a ring numbered clockwise from the right (display 0 nearest (700, 400)), with
     ``misread`` zones read as they say instead."""
     exp = expected(state)
-    options = state.options
-    layout = f"azul-{options['wall']}" if state.game == "azul" else f"pavilion-{options['side']}"
+    spec = state.spec
+    layout = spec.layout(state.options)
     zones: dict[str, ZoneRead] = {}
     for p in range(state.players):
         for slot in expected_slots(layout):
@@ -241,8 +222,7 @@ def exact_view(state: Any, time: float, misread: dict[str, ZoneRead] | None = No
         a = 2 * math.pi * i / count
         centres.append((500 + 200 * math.cos(a), 400 + 200 * math.sin(a)))
     zones["center"] = loose_zone([(t, 0.8) for t in exp["center"]])
-    if state.game == "pavilion":
-        zones.update((f"supply.{k}", ZoneRead(exp.get(f"supply.{k}"), 0.99)) for k in range(10))
+    zones.update((f"supply.{k}", ZoneRead(exp.get(f"supply.{k}"), 0.99)) for k in range(spec.supply_spaces))
     zones.update(misread or {})
     return View(zones, centres, 0, time)
 
@@ -298,7 +278,7 @@ def tiling_ahead(state: Any) -> tuple[str, ...]:
     """In Azul's wall tiling, the zone prefixes of the boards after the one tiling now: on the
     table players tile their walls at once, the record one player after another, so a board
     whose turn has not come may already show its wall as tiled (or not yet)."""
-    if state.game != "azul" or state.phase != "tiling":
+    if state.spec.board != "wall" or state.phase != "tiling":
         return ()
     return tuple(f"boards.{p}." for p in range(state.current_player + 1, state.players))
 
@@ -313,26 +293,13 @@ def count_disagreement(count: int, read: ZoneRead) -> float:
     return sum(weight(c) for c in sure[:seen - count])
 
 
-def empty_content(zone: str) -> Any:
-    """What an empty zone holds: no tiles (a display, the centre, a hand), or None (a slot)."""
-    empty = _EMPTY.get(zone, _UNKNOWN)
-    if empty is _UNKNOWN:
-        empty = _EMPTY[zone] = () if zone.startswith("factories.") or zone == "center" or zone.endswith(".hand") else None
-    return empty
-
-
-# Zone names are few and asked about in every explanation's cost: each is worked out once.
-_EMPTY: dict[str, Any] = {}
-_UNKNOWN = object()
-
-
-def observation_seen(zones: dict[str, ZoneRead], game: str, players: int, displays: int) -> dict[str, Any]:
-    """The ``azulcam-observation/1`` of what the view's zones hold (the inverse of
-    :func:`expected`): what a game taken up from this view starts from."""
+def observation_seen(zones: dict[str, ZoneRead], spec: GameSpec, players: int, displays: int) -> dict[str, Any]:
+    """The ``azulcam-observation/1`` of what the view's zones hold in the game of ``spec`` (the
+    inverse of :func:`~azulcam.engine.observe.expected`): what a game taken up from this view starts from."""
     boards = [{"player": p, "slots": {}, "hand": {}} for p in range(players)]
     factories = [{"center": None, "tiles": []} for _ in range(displays)]
     center: Counter = Counter()
-    supply: list[Any] = [None] * 10
+    supply: list[Any] = [None] * spec.supply_spaces
     for zone, read in zones.items():
         head, _, rest = zone.partition(".")
         if head == "boards" and int(rest.split(".")[0]) < players:
@@ -347,8 +314,8 @@ def observation_seen(zones: dict[str, ZoneRead], game: str, players: int, displa
             center.update(read.content)
         elif head == "supply":
             supply[int(rest)] = read.content
-    return {"game": game, "factories": factories, "center": dict(center), "boards": boards,
-            "supply": supply if game == "pavilion" else None}
+    return {"game": spec.name, "factories": factories, "center": dict(center), "boards": boards,
+            "supply": supply if spec.supply_spaces else None}
 
 
 def unsure_zones(zones: dict[str, ZoneRead], sure: float) -> list[str]:
@@ -380,8 +347,9 @@ def chance_events(state: Any, zones: dict[str, ZoneRead], displays: int) -> list
     """The chance events the view shows that the engine accepts: the deal read off the displays
     (with the supply read too, which only Summer Pavilion's set-up deal takes), or the refill of
     the supply's empty spaces. None where a zone it needs was not seen."""
-    supply = [zones.get(f"supply.{n}") for n in range(10)]
-    supply_read = [s.content for s in supply] if all(s is not None for s in supply) else None  # type: ignore[union-attr]
+    spaces = state.spec.supply_spaces
+    supply = [zones.get(f"supply.{n}") for n in range(spaces)]
+    supply_read = [s.content for s in supply] if spaces and all(s is not None for s in supply) else None  # type: ignore[union-attr]
     if getattr(state, "phase", "") == "refill":
         if supply_read is None:
             return []
@@ -450,9 +418,10 @@ def unseen_deals(state: Any, zones: dict[str, ZoneRead], displays: int) -> list[
         return []
     centre = Counter(zones["center"].content) if "center" in zones else Counter()
     centre.pop("first_player", None)
-    if state.game == "azul":
-        wild, one_wild = ("joker" if state.jokers else None), False
-    else:
+    spec = state.spec
+    if spec.wild_tiles:  # wild tiles of their own (Azul's jokers, where played): a take brings every one there
+        wild, one_wild = next((t for t in spec.tiles_in_play(state.options) if t in spec.wild_tiles), None), False
+    else:  # the round's wild colour (Summer Pavilion): one comes with a take of another colour
         wild, one_wild = state.wild, True
     splits = [_takes(t, wild, one_wild) for t in taken_by_players(state, zones) if t]
     out: list[list[list[str]]] = []
@@ -644,7 +613,7 @@ def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: di
     cost, where = weigh(state)
     tried = [Explanation([], state, cost, where)]
     frontier = tried
-    chain = MOST_EVENTS[state.game]
+    chain = MOST_EVENTS[state.spec.board]
     most_events = chain if most_events is None else most_events
     long = most_events > chain
     lasting = lasting_zones(state, zones) if long else set()

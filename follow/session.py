@@ -1,6 +1,7 @@
 """One way to open a watch: every path that follows a game (``watch``, ``serve``, the page's
 set-up, the benches) goes through here, so that each has the same table memory, the same check
-of the profile against the view and the same behaviour.
+of the profile against the view and the same behaviour. And the set-up of a table from one view
+of it, which the dashboard's set-up page opens its watch with.
 
 - :class:`WatchConfig`: what a watch is opened from (a pydantic model: the profile, where this
   table's memory is kept, a game to join).
@@ -11,22 +12,33 @@ of the profile against the view and the same behaviour.
   a photo's (another game, another side, boards not where it puts them: refused).
 - :func:`nothing_committed`: why a watch that ended committed nothing (a watch that says nothing
   must not pass for one that followed a game).
+- :func:`found_boards`, :func:`table_profile`, :func:`keep_profile`: a table set up from one view
+  of it, as ``azulcam calibrate --bare`` does from a photo: the boards found (or their corners
+  given by hand and refined on their print), then the profile and each board's bare look taken
+  from the start-of-game view and kept (:func:`with_bare`). Refusals are :class:`~.track.Refused`
+  codes with parameters (``setup.*``), worded by the catalogue.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from ..calibration.profile import Profile, ProfileError
+from ..engine.games import find_game
 from ..engine.record import Game
-from ..vision.analyze import ImageError, ProfileMismatch, verified_profile
+from ..vision.analyze import ImageError, ProfileMismatch, bare_boards, verified_profile
+from ..vision.bare import save_bare_boards
+from ..vision.calibrate import CalibrationError, Match, confirm_boards, find_boards, profile_json
 from ..vision.references import TileReferences
-from .journal import Journal
+from ..vision.register import register_board
+from .journal import Journal, write_atomically
 from .mixups import Mixups
 from .track import Refused
 from .watch import Watcher, load_table, resumed_tracker
@@ -103,3 +115,69 @@ def nothing_committed(watcher: Watcher, events_before: int, over_before: bool) -
         code, params = tracker.unexplained_notice
         return "follow.nothing_explained", {"frames": frames, "reads": reads, "code": code, "params": params}
     return "follow.nothing_changed", {"frames": frames, "reads": reads}
+
+
+def found_boards(image: np.ndarray, game: str, players: int, side: str) -> dict[str, Any]:
+    """The players' boards found in ``image`` (and the scoring board, where the game has one):
+    each its four corners in pixels (top left, top right, bottom right, bottom left as its owner
+    sees it), numbered nearest the image's bottom first, then clockwise. Raises :class:`Refused`
+    (``setup.not_found``, ``setup.no_scoring_board``) when not every board is found: their
+    corners are then the user's."""
+    try:
+        boards, scoring = find_boards(image, game, players, side)
+    except CalibrationError:
+        raise Refused("setup.not_found", players=players) from None
+    if find_game(game).scoring_layout is not None and scoring is None:
+        raise Refused("setup.no_scoring_board")
+    corners = lambda m: [[round(float(x), 1), round(float(y), 1)] for x, y in m.corners]  # noqa: E731
+    return {"boards": [corners(m) for m in boards], "scoring": corners(scoring) if scoring else None}
+
+
+def table_profile(image: np.ndarray, game: str, options: dict[str, Any], boards: list[list[list[float]]],
+                  scoring: list[list[float]] | None, classifier: Any) -> tuple[Profile, dict[int, Any]]:
+    """The profile of a table whose boards' corners are ``boards`` (and ``scoring``), each
+    refined on its print, from ``image`` (the start of the game, boards bare), and each board's
+    bare look. Raises :class:`Refused` (``setup.unconfirmed``) where the view does not show a
+    board whole and bare of hands, of the game and side chosen (a scoring board given where the
+    game has none included), and ``setup.no_scoring_board`` where the game has one and it is
+    not given."""
+    spec = find_game(game)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+    def placed(corners: list[list[float]], layout: str) -> Match:
+        registration = register_board(image, grey, np.array(corners, np.float64), layout)
+        return Match(registration.corners, layout, registration.score)
+
+    matches = [placed(c, spec.layout(options)) for c in boards]
+    score_board = None
+    if scoring is None and spec.scoring_layout is not None:
+        raise Refused("setup.no_scoring_board")
+    if scoring is not None:
+        if spec.scoring_layout is None:
+            raise Refused("setup.unconfirmed")  # no profile of this game holds a scoring board
+        score_board = placed(scoring, spec.scoring_layout)
+    try:
+        confirm_boards(image, matches)
+    except CalibrationError:
+        raise Refused("setup.unconfirmed") from None
+    try:
+        profile = Profile.from_json(profile_json(image, game, matches, score_board, options))
+    except ProfileError:
+        raise Refused("setup.unconfirmed") from None
+    return profile, bare_boards(image, profile, classifier)
+
+
+def with_bare(data: dict[str, Any], bare: dict[int, Any], path: Path) -> dict[str, Any]:
+    """A profile's JSON with each board's bare look (:mod:`azulcam.vision.bare`) saved beside
+    ``path`` and named in its board's ``bare`` key, as ``calibrate --bare`` keeps them. Raises
+    :class:`~azulcam.vision.bare.BareError` naming a file it cannot write."""
+    named = save_bare_boards(bare, path)
+    return {**data, "boards": [{**b, "bare": named[b["player"]]} if b["player"] in named else b for b in data["boards"]]}
+
+
+def keep_profile(profile: Profile, bare: dict[int, Any], path: Path) -> Profile:
+    """``profile`` written to ``path`` (whole or not at all) with each board's bare look beside
+    it (:func:`with_bare`); the profile as written, naming them."""
+    data = with_bare(profile.to_json(), bare, path)
+    write_atomically(path, json.dumps(data, indent=1) + "\n")
+    return Profile.from_json(data)

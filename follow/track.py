@@ -22,11 +22,12 @@ from typing import Any
 
 from ..engine.errors import EngineError, ObservationError
 from ..engine.join import position_from
+from ..engine.observe import empty_content, expected
 from ..engine.position import tiles_in_view
 from ..engine.record import Game
 from ..vision.analyze import UNSURE
 from .explain import (BEAM, CLOSE_FIT, MOST_CENTRE_TAKES, MOST_EVENTS, MOST_UNSEEN_DISPLAYS, MOST_WEIGHT, NOTHING_SEEN, Changes,
-                      Explanation, View, ZoneRead, charged, common_prefix, cost_of, disagreement, empty_content, expected, explain, observation_seen,
+                      Explanation, View, ZoneRead, charged, common_prefix, cost_of, disagreement, explain, observation_seen,
                       points_apart, tile_kinds, tiling_ahead, unique_states, unsure_zones)
 from .mixups import Mixups
 
@@ -102,7 +103,7 @@ def as_marked(explanations: list[Explanation], markers: dict[int, int]) -> list[
     (read surely: :attr:`View.markers`) disagree with least: players move their markers as they
     score, and a cube on a track reads alike on any printing, where a tile laid on a space printed
     in its colour may hardly change its look. All of them where the markers tell none apart."""
-    if len(explanations) < 2 or not markers or explanations[0].state.game != "azul":
+    if len(explanations) < 2 or not markers or not explanations[0].state.spec.score_track:
         return explanations
     off = [sum(1 for p, cell in enumerate(cells) if p in markers and markers[p] != cell)
            for cells in (e.state.marker_cells() for e in explanations)]
@@ -297,7 +298,7 @@ class Tracker:
         # After a gap, the long search gets the first views that follow it; a table that stays
         # unexplained after those is not searched ever deeper (the camera must keep up).
         gap = view.time - self.last_fitted if self.last_fitted is not None and self.misses < LONG_SEARCHES else 0.0
-        chain = MOST_EVENTS[self.game.record.game]
+        chain = MOST_EVENTS[self.game.state.spec.board]
         most = min(max(chain, math.ceil(gap * EVENTS_PER_SECOND)), max(MOST_EVENTS_AFTER_A_GAP, chain))
         changes = self._changes(view)
         ranked = self._explanations(zones, most, changes)
@@ -673,7 +674,7 @@ class Tracker:
         # bare taken as empty (a print read as a tile). Not first: a tile laid on a space printed
         # in its colour may look much as the space did bare, where its reading is right.
         for shown in (zones, as_taken_up(zones, view.covered)) if view.covered else (zones,):
-            seen = observation_seen(shown, record.game, record.player_count, self.display_count)
+            seen = observation_seen(shown, self.game.state.spec, record.player_count, self.display_count)
             unsure = unsure_zones(shown, JOIN_SURE)
             if not tiles_in_view(seen)["first_player"]:
                 # In the taking, the first-player marker lies in the centre or with the player
@@ -759,7 +760,7 @@ class Tracker:
         back = len(events) - deal
         # From where its tiles went, only a deal: what lay before a position taken up is unknown.
         found = [r for r in (self._deal_substitutions(zones, view, deal, start, best, lost, within),
-                             self._revised_from(back, zones, back + MOST_EVENTS[self.game.record.game], view, start)
+                             self._revised_from(back, zones, back + MOST_EVENTS[self.game.state.spec.board], view, start)
                              if back <= MOST_DEAL_REVISED and not swaps_only and "deal" in events[deal] else None)
                  if r is not None]
         return min(found, key=lambda r: r[1][0].cost, default=None)
@@ -816,7 +817,7 @@ class Tracker:
         if deal < 0 or "deal" not in events[deal] or self.deal_doubt[0] != deal or len(events) <= deal + 1:
             return []
         factories, centre = tiles_dealt(events[deal])
-        kinds = tile_kinds(self.game.record.game, self.game.record.options)
+        kinds = tile_kinds(self.game.state.spec, self.game.record.options)
         readings = [(reading, against) for reading, against in sorted(
             doubtful_deals(factories, self.deal_doubt[1], sources_taken(events[deal + 1:]), kinds),
             key=lambda d: d[1])[:MOST_DOUBTFUL_DEALS] if against < MARGIN]
@@ -872,7 +873,7 @@ class Tracker:
             return tuple(map(tuple, map(sorted, factories))), tuple(sorted((c, n) for c, n in centre.items() if n))
 
         doubt = self.deal_doubt[1] if self.deal_doubt[0] == deal else {}
-        kinds = tile_kinds(self.game.record.game, self.game.record.options)
+        kinds = tile_kinds(self.game.state.spec, self.game.record.options)
         prior: dict[tuple, float] = {}
 
         def consider(factories: list[list[str]], centre: dict[str, int] = centre_read, against: float = 0.0) -> None:
@@ -911,7 +912,7 @@ class Tracker:
         # the moves since took, not how many there were (a search as deep as any, for each of
         # the readings tried, takes seconds where none fits). Where the game is lost, the best
         # explanation is no guide: as many as any view may show.
-        depth = MOST_EVENTS[self.game.record.game] if best is None or lost else max(1, charged(best.events))
+        depth = MOST_EVENTS[self.game.state.spec.board] if best is None or lost else max(1, charged(best.events))
         tried = []
         readings = []
         for (known, (factories, centre)), start in itertools.product(candidates.items(), starts):

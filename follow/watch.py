@@ -23,6 +23,8 @@ import numpy as np
 
 from ..calibration.profile import Profile
 from ..calibration.layouts import load_layout
+from ..engine.games import find_game
+from ..engine.observe import expected
 from ..vision import crops
 from ..vision.analyze import UNSURE, Reading, loose_patches, read, reader_loose_likely
 from ..vision.classify import ruled_out
@@ -35,9 +37,9 @@ from .journal import Journal
 from .track import Refused
 from .mixups import Mixups
 from .still import CHANGED_PIXELS, MOVED_ALL, StillGate
-from ..calibration.geometry import AZUL_BOARD_MM, PAVILION_BOARD_MM, factory_diameter, tile_mm
+from ..calibration.geometry import board_mm, factory_diameter, tile_mm
 from .change import SPILL, ChangeModel, display_patches, moved_share, neighbours
-from .explain import View, ZoneRead, expected, loose_zone, tile_kinds
+from .explain import View, ZoneRead, loose_zone, tile_kinds
 from .track import Displays, Tracker
 
 __all__ = ["EVENTS_FORMAT", "Watcher", "event_line", "read_controls", "resumed_tracker", "view_of", "watch"]
@@ -355,9 +357,9 @@ class Watcher:
         """A display's diameter in pixels of a frame of ``shape``: at the scale of the boards as
         the profile places them (their mean), the displays lying among them."""
         scale = shape[1] / self.profile.image_size[0]
-        board = AZUL_BOARD_MM if self.profile.game == "azul" else PAVILION_BOARD_MM
+        spec = find_game(self.profile.game)
         widths = [float(np.linalg.norm(np.subtract(b.corners[1], b.corners[0]))) for b in self.profile.boards]
-        return scale * float(np.mean(widths)) * factory_diameter(self.profile.game) / board[0]
+        return scale * float(np.mean(widths)) * factory_diameter(spec) / board_mm(spec)[0]
 
     def _take_references(self) -> None:
         """The spaces the tracker settled take this view's patches as their references (and
@@ -400,8 +402,7 @@ class Watcher:
 
     def _colours(self) -> list[str]:
         """The tiles of this game a table's references name (the first-player marker aside)."""
-        record = self.tracker.game.record
-        return tile_kinds(record.game, record.options)
+        return tile_kinds(self.tracker.game.state.spec, self.tracker.game.record.options)
 
     def _in_table_colours(self, reading: Reading, image: np.ndarray) -> tuple[Reading, dict[int, Likely]]:
         """The displays' tiles and Summer Pavilion's supply (a deal's colours: what only the camera can tell) weighed as this
@@ -509,8 +510,8 @@ class Watcher:
         for player, outline in self._outlines(shape):
             if player is not None:
                 width = float(np.linalg.norm(outline[1] - outline[0])) / 1.1  # the outline is grown by a tenth
-                board = AZUL_BOARD_MM if self.profile.game == "azul" else PAVILION_BOARD_MM
-                sides.append(width * tile_mm(self.profile.game) / board[0])
+                spec = find_game(self.profile.game)
+                sides.append(width * tile_mm(spec) / board_mm(spec)[0])
         return min(sides) if sides else 0.0
 
     def _boards_mask(self, shape: tuple[int, ...]) -> np.ndarray:

@@ -122,7 +122,7 @@ def _with_bare_boards(image: object, profile: dict, out: str) -> dict:
     """The profile with each board's bare look (:mod:`vision.bare`) saved beside ``out`` and named.
     Raises :class:`BadInput` where the looks cannot be kept."""
     from ..calibration.profile import Profile
-    from ..follow.setup import with_bare
+    from ..follow import with_bare
     from ..vision.analyze import bare_boards
     from ..vision.bare import BareError
 

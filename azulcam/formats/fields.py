@@ -9,8 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, create_model
 from pydantic_core import PydanticCustomError, PydanticKnownError
 
-from ..engine import azul, pavilion_board
-from ..engine.games import GAMES
+from ..engine.games import AZUL, GAMES, PAVILION, GameSpec
 
 #: Longest text a format holds (a player's name, a file name): a stranger's megabyte is refused.
 LONGEST_TEXT = 200
@@ -66,12 +65,22 @@ MOST_PIXELS = 1_000_000
 #: ``[x, y]`` in image pixels.
 ImagePoint = Annotated[list[Annotated[Number, Field(ge=-MOST_PIXELS, le=MOST_PIXELS)]], Field(min_length=2, max_length=2)]
 
-Game = Literal["azul", "pavilion"]
-AzulColor = Literal[azul.COLORS]  # type: ignore[valid-type]
-AzulTile = Literal[azul.COLORS + ("joker",)]  # type: ignore[valid-type]
-PavilionColor = Literal[pavilion_board.COLORS]  # type: ignore[valid-type]
-Side = Literal["colored", "grey"]
 
+def dealt_tiles(spec: GameSpec) -> tuple[str, ...]:
+    """The tiles a deal of the game of ``spec`` may bring, in its order: every tile but the
+    first-player marker (Azul's jokers too: whether the options play them is the engine's to say)."""
+    return tuple(t for t in spec.tiles if t != "first_player")
+
+
+Game = Literal[tuple(GAMES)]  # type: ignore[valid-type]
+AzulColor = Literal[AZUL.colors]  # type: ignore[valid-type]
+AzulTile = Literal[dealt_tiles(AZUL)]  # type: ignore[valid-type]
+PavilionColor = Literal[PAVILION.colors]  # type: ignore[valid-type]
+#: A board's printed face, of any game.
+Side = Literal[tuple(dict.fromkeys(face for spec in GAMES.values() for face in spec.faces))]  # type: ignore[valid-type]
+
+#: The most factory displays of any game (Azul's and Summer Pavilion's nine, for four players).
+MOST_DISPLAYS = max(n for spec in GAMES.values() for n in spec.factories.values())
 #: More tiles in one pile than a whole game has is a mistake (Summer Pavilion has 132, Azul 100 and 5 jokers).
 MOST_TILES = 132
 Count = whole(0, MOST_TILES)
@@ -79,16 +88,16 @@ Player = whole(0, 3)
 Players = Annotated[int, Field(strict=True, ge=2, le=4)] | Annotated[list[Name], Field(min_length=2, max_length=4)]
 
 
-def _options_model(game: str) -> type[Form]:
+def _options_model(spec: GameSpec) -> type[Form]:
     """The model of a game's options, from the engine's table of them (the first value is the default)."""
     fields = {key: (bool if isinstance(values[0], bool) else Literal[values], values[0])  # type: ignore[valid-type]
-              for key, values in GAMES[game].options.items()}
-    return create_model(f"{game.title()}Options", __base__=Form, **fields)  # type: ignore[call-overload]
+              for key, values in spec.options.items()}
+    return create_model(f"{spec.name.title()}Options", __base__=Form, **fields)  # type: ignore[call-overload]
 
 
-#: Each game's options as a record, a profile and a journal write them.
-OPTIONS: dict[str, type[Form]] = {game: _options_model(game) for game in GAMES}
-AzulOptions, PavilionOptions = OPTIONS["azul"], OPTIONS["pavilion"]
+#: Each game's options as a record, a profile and a journal write them, by the game's name.
+OPTIONS: dict[str, type[Form]] = {name: _options_model(spec) for name, spec in GAMES.items()}
+AzulOptions, PavilionOptions = OPTIONS[AZUL.name], OPTIONS[PAVILION.name]
 
 
 def exactly_one(model: BaseModel, names: tuple[str, ...], shown: str | None = None) -> None:

@@ -7,12 +7,12 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from ..engine.azul import FACTORIES_FOR_PLAYERS
 from ..engine.common import MOST_POINTS
-from .fields import AzulColor, Form, PavilionColor, whole
+from ..engine.games import AZUL, PAVILION
+from .fields import MOST_DISPLAYS, AzulColor, Form, PavilionColor, whole
 
 #: A display's number (as many as the largest game has), or the centre.
-Source = whole(0, max(FACTORIES_FOR_PLAYERS.values()) - 1) | Literal["center"]
+Source = whole(0, MOST_DISPLAYS - 1) | Literal["center"]
 
 
 class AzulTake(Form):
@@ -59,4 +59,5 @@ class PavilionPass(Form):
 
 
 PavilionMove = Annotated[PavilionTake | PavilionPlace | PavilionBonus | PavilionPass, Field(discriminator="action")]
-MOVES = {"azul": AzulMove, "pavilion": PavilionMove}
+#: Each game's moves, by the game's name.
+MOVES = {AZUL.name: AzulMove, PAVILION.name: PavilionMove}

@@ -10,8 +10,7 @@ from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from ..engine.azul import SCORE_TRACK_TOP
-from ..engine.pavilion_board import SUPPLY_SPACES
-from ..engine.games import GAMES
+from ..engine.games import GAMES, GameSpec
 from ..engine.observe import OBSERVATION_FORMAT
 from .fields import MOST_TILES, Count, Form, Game, ImagePoint, OpenForm, Player, Text, UnicodeText, whole
 from .problems import checked, printable
@@ -31,9 +30,9 @@ class Notice(Form):
     text: UnicodeText = ""  # a reader's warning may quote an exception's text: any length
 
 
-def _observation(which: str) -> type[OpenForm]:
-    tile = Literal[GAMES[which].tiles]  # type: ignore[valid-type]
-    slots = GAMES[which].slot_ids
+def _observation(spec: GameSpec) -> type[OpenForm]:
+    tile = Literal[spec.tiles]  # type: ignore[valid-type]
+    slots = spec.slot_ids
 
     class Display(Form):
         center: ImagePoint | None
@@ -43,9 +42,9 @@ def _observation(which: str) -> type[OpenForm]:
         player: Player  # type: ignore[valid-type]
         slots: dict[Text, tile]
         hand: dict[tile, Count] = {}  # type: ignore[valid-type]
-        if which == "azul":
+        if spec.score_track:  # the cell its marker stands on, as read
             score: whole(0, SCORE_TRACK_TOP) | None = None  # type: ignore[valid-type]
-        else:  # (Summer Pavilion has no score track to read)
+        else:  # (no score track to read)
             score: None = None
 
         @field_validator("slots")
@@ -60,14 +59,14 @@ def _observation(which: str) -> type[OpenForm]:
         """Keys of its own at the top (``check``, ``final``, ``sample``) are the writer's: kept, not read."""
 
         format: Literal["azulcam-observation/1"] = OBSERVATION_FORMAT
-        game: Literal[which]  # type: ignore[valid-type]
+        game: Literal[spec.name]  # type: ignore[valid-type]
         factories: Annotated[list[Display], Field(max_length=9)] = []
         center: dict[tile, Count] = {}  # type: ignore[valid-type]
         boards: Annotated[list[Board], Field(max_length=4)]
-        if which == "azul":
+        if not spec.supply_spaces:
             supply: None = None
         else:
-            supply: Annotated[list[tile | None], Field(min_length=SUPPLY_SPACES, max_length=SUPPLY_SPACES)] | None = None
+            supply: Annotated[list[tile | None], Field(min_length=spec.supply_spaces, max_length=spec.supply_spaces)] | None = None
         uncertain: Annotated[list[Text], Field(max_length=MOST_ENTRIES)] = []
         warnings: Annotated[list[Text | Notice], Field(max_length=MOST_ENTRIES)] = []
 
@@ -84,7 +83,8 @@ def _observation(which: str) -> type[OpenForm]:
     return Observation
 
 
-OBSERVATIONS = {game: _observation(game) for game in GAMES}
+#: Each game's observations, by the game's name.
+OBSERVATIONS = {name: _observation(spec) for name, spec in GAMES.items()}
 
 
 def read_observation(data: Any) -> dict[str, Any]:

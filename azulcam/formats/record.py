@@ -8,9 +8,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
-from ..engine.azul import FACTORIES_FOR_PLAYERS
-from ..engine.pavilion_board import SUPPLY_SPACES
-from .fields import (OPTIONS, AzulTile, Form, Game, OpenForm, PavilionColor, Player, Players, one_of_the_players,
+from ..engine.games import GAMES, PAVILION, GameSpec
+from .fields import (OPTIONS, Form, Game, OpenForm, PavilionColor, Player, Players, dealt_tiles, one_of_the_players,
                      player_count, whole)
 from .moves import MOVES
 from .problems import checked, refuse
@@ -60,14 +59,14 @@ class MoveEvent(Form):
     _player = field_validator("player")(one_of_the_players)
 
 
-def _deal(game: str) -> type[Form]:
-    tile = AzulTile if game == "azul" else PavilionColor
+def _deal(spec: GameSpec) -> type[Form]:
+    tile = Literal[dealt_tiles(spec)]  # type: ignore[valid-type]
 
     class Dealt(Form):
         factories: Annotated[list[Annotated[list[tile], Field(max_length=4)]],  # type: ignore[valid-type]
-                             Field(max_length=max(FACTORIES_FOR_PLAYERS.values()))]
-        if game == "pavilion":
-            supply: Annotated[list[tile], Field(max_length=SUPPLY_SPACES)] | None = None  # type: ignore[valid-type]
+                             Field(max_length=max(spec.factories.values()))]
+        if spec.supply_spaces:  # dealt at the set-up too
+            supply: Annotated[list[tile], Field(max_length=spec.supply_spaces)] | None = None  # type: ignore[valid-type]
 
     class Deal(Form):
         deal: Dealt
@@ -76,7 +75,7 @@ def _deal(game: str) -> type[Form]:
 
 
 class Refilled(Form):
-    supply: Annotated[list[PavilionColor], Field(max_length=SUPPLY_SPACES)]  # type: ignore[valid-type]
+    supply: Annotated[list[PavilionColor], Field(max_length=PAVILION.supply_spaces)]  # type: ignore[valid-type]
 
 
 class Refill(Form):
@@ -88,7 +87,8 @@ class PositionEvent(Form):
     resynchronised: Literal[True] | None = None
 
 
-DEALS = {game: _deal(game) for game in OPTIONS}
+#: Each game's deal events, by the game's name.
+DEALS = {name: _deal(spec) for name, spec in GAMES.items()}
 
 
 def read_record(data: Any) -> dict[str, Any]:
@@ -105,7 +105,8 @@ def read_record(data: Any) -> dict[str, Any]:
 def read_event(event: Any, context: dict[str, Any], at: tuple[Any, ...] = ()) -> None:
     """Checks one record event's form in a game of ``context`` (``game``, ``players``)."""
     game = context["game"]
-    kinds = "player/move, deal, refill, position" if game == "pavilion" else "player/move, deal, position"
+    chance = GAMES[game].chance_from_json
+    kinds = ", ".join(["player/move", *chance, "position"])
     if not isinstance(event, dict) or not event:
         refuse("invalid.event", at, kinds=kinds)
     if "position" in event:
@@ -116,7 +117,7 @@ def read_event(event: Any, context: dict[str, Any], at: tuple[Any, ...] = ()) ->
         checked(MOVES[game], event["move"], at + ("move",))
     elif "deal" in event:
         checked(DEALS[game], event, at)
-    elif "refill" in event and game == "pavilion":
+    elif "refill" in event and "refill" in chance:
         checked(Refill, event, at)
     else:
         refuse("invalid.event", at, kinds=kinds)
@@ -128,6 +129,6 @@ def read_position(data: Any, at: tuple[Any, ...] = ()) -> dict[str, Any]:
         refuse("invalid.dict_type", at)
     game = data.get("game")
     if not isinstance(game, str) or game not in POSITIONS:
-        refuse("invalid.literal_choice", at + ("game",), expected="'azul', 'pavilion'")
+        refuse("invalid.literal_choice", at + ("game",), expected=", ".join(map(repr, POSITIONS)))
     checked(POSITIONS[game], data, at)
     return data

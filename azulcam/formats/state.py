@@ -5,15 +5,15 @@ a legal game shows it is the engine's to say."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
-from ..engine.azul import FACTORIES_FOR_PLAYERS, FLOOR_PENALTIES
+from ..engine.azul import FLOOR_PENALTIES
 from ..engine.common import MOST_POINTS, MOST_ROUNDS, TERMINAL
 from ..engine.pavilion import MIN_SCORE, ROUNDS
-from ..engine.pavilion_board import SUPPLY_SPACES
+from ..engine.games import AZUL, PAVILION, GameSpec
 from .fields import (AzulColor, AzulOptions, AzulTile, Count, Form, PavilionColor, PavilionOptions, Player, one_of_the_players,
                      whole)
 from .moves import SpaceName
@@ -33,6 +33,8 @@ def _check_count(value: list, expected: int) -> list:
 class _Position(Form):
     """What both games' positions share; ``players`` comes first, so that later fields are checked against it."""
 
+    #: The game whose positions these are.
+    spec: ClassVar[GameSpec]
     format: Literal["azulcam-state/1"]
     players: whole(2, 4)  # type: ignore[valid-type]
     to_move: whole(TERMINAL, 3)  # type: ignore[valid-type]
@@ -45,7 +47,7 @@ class _Position(Form):
     @classmethod
     def _displays(cls, value: list, info: ValidationInfo) -> list:
         players = info.data.get("players")
-        return value if players is None else _check_count(value, FACTORIES_FOR_PLAYERS[players])
+        return value if players is None else _check_count(value, cls.spec.factories[players])
 
     @field_validator("boards", check_fields=False)
     @classmethod
@@ -78,7 +80,7 @@ class AzulBoard(Form):
     lines: Annotated[list[AzulLine], Field(min_length=5, max_length=5)]
     wall: Annotated[list[Annotated[list[AzulTile | None], Field(min_length=5, max_length=5)]],  # type: ignore[valid-type]
                     Field(min_length=5, max_length=5)]
-    floor: Annotated[list[Literal[AzulTile.__args__ + ("first_player",)]],  # type: ignore[name-defined]
+    floor: Annotated[list[Literal[AZUL.tiles]],  # type: ignore[valid-type]
                      Field(max_length=len(FLOOR_PENALTIES))]
 
     @field_validator("lines")
@@ -92,7 +94,8 @@ class AzulBoard(Form):
 
 
 class AzulPosition(_Position):
-    game: Literal["azul"]
+    spec = AZUL
+    game: Literal[AZUL.name]  # type: ignore[valid-type]
     options: AzulOptions
     round: whole(1, MOST_ROUNDS)  # type: ignore[valid-type]
     phase: Literal["deal", "offer", "tiling", "over"]
@@ -122,14 +125,15 @@ class PavilionBoard(Form):
 
 
 class PavilionPosition(_Position):
-    game: Literal["pavilion"]
+    spec = PAVILION
+    game: Literal[PAVILION.name]  # type: ignore[valid-type]
     options: PavilionOptions
     round: whole(1, ROUNDS)  # type: ignore[valid-type]
     phase: Literal["deal", "acquire", "place", "bonus", "refill", "over"]
     token: Player | Literal["center"] | None  # type: ignore[valid-type]
     bag: dict[PavilionColor, Count]  # type: ignore[valid-type]
     tower: dict[PavilionColor, Count]  # type: ignore[valid-type]
-    supply: Annotated[list[PavilionColor | None], Field(min_length=SUPPLY_SPACES, max_length=SUPPLY_SPACES)]  # type: ignore[valid-type]
+    supply: Annotated[list[PavilionColor | None], Field(min_length=PAVILION.supply_spaces, max_length=PAVILION.supply_spaces)]  # type: ignore[valid-type]
     factories: list[Annotated[list[PavilionColor], Field(max_length=4)]]  # type: ignore[valid-type]
     center: dict[PavilionColor, Count]  # type: ignore[valid-type]
     owed: whole(0, 200) = 0  # type: ignore[valid-type]
@@ -139,4 +143,5 @@ class PavilionPosition(_Position):
     _token_holder = field_validator("token")(_holder)
 
 
-POSITIONS = {"azul": AzulPosition, "pavilion": PavilionPosition}
+#: Each game's positions, by the game's name.
+POSITIONS = {model.spec.name: model for model in (AzulPosition, PavilionPosition)}

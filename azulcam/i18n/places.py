@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..engine import pavilion_board as topo
 from ..engine.azul import FLOOR_PENALTIES
+from ..engine.games import find_game
 from . import Catalogue
 
 #: Characters of a player's name shown at most (the rest cut, with an ellipsis).
@@ -35,14 +36,15 @@ def star_name(m: Catalogue, star: int, colored: bool | None) -> str:
 def slot_place(m: Catalogue, game: str, slot: str, colored: bool | None = None) -> str | None:
     """A board slot (Azul ``wall.3.2``, ``line.1.0``, ``floor.4``; Summer Pavilion ``4.6``,
     ``corner.2``; ``hand``) in words; ``None`` for a slot the game's boards do not have.
-    ``colored``: whether the board's side is the coloured one (None: unknown)."""
+    ``colored``: whether the board's side is the coloured one (None: unknown). Raises
+    :class:`~azulcam.engine.errors.RecordError` for an unknown game."""
     kind, *numbers = slot.split(".")
     if slot == "hand":
         return m.text("where.hand")
     if not numbers or not all(n.isdigit() and len(n) == 1 for n in numbers):
         return None
     at = [int(n) for n in numbers]
-    if game == "pavilion":
+    if find_game(game).board == "stars":
         if kind == "corner" and len(at) == 1 and at[0] < topo.CORNERS:
             return m.text(f"where.corner.{at[0]}")
         if slot in topo.SPACE_NAMES:
@@ -60,13 +62,14 @@ def slot_place(m: Catalogue, game: str, slot: str, colored: bool | None = None) 
 
 def place(m: Catalogue, game: str, path: str, colored: bool | None = None, names: Sequence[str] | None = None) -> str:
     """A zone or slot of the observation (``boards.1.wall.3.2``, ``factories.0``, ``center``,
-    ``supply.4``) in words; one it does not know, as it is."""
+    ``supply.4``) of ``game`` in words; one it does not know, as it is. Raises
+    :class:`~azulcam.engine.errors.RecordError` for an unknown game."""
     kind, _, rest = path.partition(".")
     if path == "center":
         return m.text("where.center")
     if kind == "factories" and rest.isdigit():
         return m.text("where.factory", n=int(rest) + 1)
-    if kind == "supply" and rest.isdigit() and game == "pavilion":
+    if kind == "supply" and rest.isdigit() and find_game(game).supply_spaces:
         return m.text("where.supply", n=int(rest) + 1)
     player, _, slot = rest.partition(".")
     if kind == "boards" and player.isdigit():
@@ -88,7 +91,7 @@ class Table:
     @classmethod
     def of(cls, game: str, options: dict, players: object = None) -> Table:
         """The table of a game with ``options`` and ``players`` (a record's: a count or names)."""
-        side = options.get("wall" if game == "azul" else "side")
+        side = options.get(find_game(game).face)
         names = tuple(players) if isinstance(players, (list, tuple)) else None
         return cls(game, side != "grey", names)
 

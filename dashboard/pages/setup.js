@@ -8,17 +8,18 @@ let size = null;
 let boards = [];      // each board's corners, in the picture's pixels
 let scoring = null;   // Summer Pavilion's scoring board
 let placing = null;   // placing by hand: {board: k, corners: [...]}
+let games = {};       // what each game asks of the set-up, by name (/api/setup/games)
 
 function note(problem) { $("setup-note").textContent = problem ? azul.word(problem) : ""; }
 function players() { return Number($("players").value); }
 function game() { return $("game").value; }
-function wanted() { return players() + (game() === "pavilion" ? 1 : 0); }  // Pavilion: the scoring board too
+function spec() { return games[game()] || { face: "", flags: [], scoring_board: false }; }
+function jokers() { return spec().flags.includes("jokers"); }
+function wanted() { return players() + (spec().scoring_board ? 1 : 0); }  // the scoring board too, where there is one
 
 function drawOptions() {
-  const sides = game() === "azul" ? ["option.azul.wall.colored", "option.azul.wall.grey"]
-    : ["option.pavilion.side.colored", "option.pavilion.side.grey"];
-  for (const [k, option] of [...$("side").options].entries()) option.textContent = t(sides[k]);
-  $("jokers-row").hidden = game() !== "azul";
+  for (const option of $("side").options) option.textContent = t(`option.${game()}.${spec().face}.${option.value}`);
+  $("jokers-row").hidden = !jokers();
   const names = $("names");
   const kept = [...names.querySelectorAll("input")].map((i) => i.value);
   names.innerHTML = Array.from({ length: players() }, (_, p) => `<label><span>${escapeHtml(t("player", { n: p + 1 }))}</span>
@@ -50,7 +51,7 @@ function drawMarks() {
       `<circle cx="${cx}" cy="${cy}" r="${stroke * 2.5}"/>`).join("")}<text x="${x}" y="${y}" font-size="${
       stroke * 12}" stroke-width="${stroke * 2}">${escapeHtml(label)}</text></g>`;
   }).join("");
-  const done = boards.length === players() && (game() === "azul" || scoring);
+  const done = boards.length === players() && (!spec().scoring_board || scoring);
   $("start").disabled = !done;
   $("found").textContent = boards.length ? t("setup.found", { n: boards.length + (scoring ? 1 : 0), wanted: wanted() }) : "";
   $("placing").textContent = placing ? t("setup.placing", { what: placing.board < players() ? nameOf(placing.board)
@@ -110,7 +111,7 @@ $("start").addEventListener("click", async () => {
   $("start").disabled = true; $("start").classList.add("busy");
   const names = [...$("names").querySelectorAll("input")].map((i) => i.value.trim());
   try {
-    await post("/api/setup/start", { game: game(), side: $("side").value, jokers: game() === "azul" && $("jokers").checked,
+    await post("/api/setup/start", { game: game(), side: $("side").value, jokers: jokers() && $("jokers").checked,
       boards, scoring, names: names.some(Boolean) ? names.map((n, p) => n || t("player", { n: p + 1 })) : null });
     location.href = `/${location.search}`;  // the language asked for goes on
   } catch (problem) {
@@ -131,6 +132,7 @@ $("lang").addEventListener("change", async (event) => {
 (async () => {
   await azul.loadStrings(azul.params.get("lang") || localStorage.getItem("azulcam.lang") || "");
   $("lang").value = azul.lang;
+  games = await api("/api/setup/games").catch(() => ({}));
   drawOptions();
   await refresh();
 })();

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request, Response
 
-from ...follow.track import Refused
+from ...follow import Refused
 from ...i18n import LANGUAGES, catalogue_data
 from ..choices import places_of, zone_choices
 from ..deps import Config, Games, Live

@@ -53,8 +53,8 @@ def game_replay(game_id: GameId, history: Games) -> list[dict[str, Any]]:
         out.append({"event": event, "text": described(said, record) if said else None,
                     "parts": described_parts(said, record) if said else None, "round": state.round,
                     "scores": state.scores(),
-                    "boards_svg": [board_svg(observation, p, record.game, record.options, []) for p in range(record.player_count)],
-                    "table_svg": table_svg(observation, record.game, [])})
+                    "boards_svg": [board_svg(observation, p, state.spec, record.options, []) for p in range(record.player_count)],
+                    "table_svg": table_svg(observation, state.spec, [])})
     return out
 
 

@@ -8,9 +8,10 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from ...follow.track import Refused
+from ...follow import Refused
 from ..problems import refusal
-from ..schemas import Found, SetupFind, SetupStart, SetupState
+from ...engine.games import GAMES
+from ..schemas import Found, SetupFind, SetupGame, SetupStart, SetupState
 from .pages import asset, with_query
 
 router = APIRouter()
@@ -44,6 +45,13 @@ def state(request: Request) -> dict[str, Any]:
         return {"set_up": False, "size": list(request.app.state.setup.size())}
     except Refused:
         return {"set_up": False, "size": None}
+
+
+@router.get("/api/setup/games", response_model=dict[str, SetupGame])
+def games() -> dict[str, SetupGame]:
+    """What the page asks of each game it sets up, by name: its face option, its true/false
+    options, whether it has a scoring board to find."""
+    return {name: SetupGame.of(spec) for name, spec in GAMES.items()}
 
 
 @router.post("/api/setup/find", response_model=Found)

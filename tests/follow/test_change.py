@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 
 from azulcam.calibration.layouts import load_layout
+from azulcam.engine.observe import empty_content, expected
 from azulcam.engine.players import make_player
 from azulcam.engine.record import Game, play_game, replay
 from azulcam.follow.change import ChangeModel, moved_share, neighbours
-from azulcam.follow.explain import ZoneRead, empty_content, exact_view, expected
+from azulcam.follow.explain import ZoneRead, exact_view
 from azulcam.follow.track import Tracker
 
 SURE = math.log(1000.0)

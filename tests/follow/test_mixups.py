@@ -2,9 +2,10 @@
 
 import pytest
 
+from azulcam.engine.observe import expected
 from azulcam.engine.players import make_player
 from azulcam.engine.record import Game, play_game, replay
-from azulcam.follow.explain import ZoneRead, disagreement, exact_view, expected, weight
+from azulcam.follow.explain import ZoneRead, disagreement, exact_view, weight
 from azulcam.follow.mixups import Mixups
 from azulcam.follow.track import Tracker, mixed_deals
 

@@ -3,9 +3,10 @@
 import pytest
 
 from azulcam.engine.azul import COLOR_INDEX, wall_column
+from azulcam.engine.observe import empty_content, expected
 from azulcam.engine.players import make_player
 from azulcam.engine.record import Game, play_game, replay
-from azulcam.follow.explain import View, ZoneRead, empty_content, exact_view, expected, loose_zone
+from azulcam.follow.explain import View, ZoneRead, exact_view, loose_zone
 from azulcam.follow.track import ALERT_AFTER, Tracker
 from support.tracking import started
 
