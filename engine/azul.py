@@ -17,8 +17,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence, Union
 
-from .common import (CHANCE, MOST_POINTS, MOST_ROUNDS, TERMINAL, GameState, LegalMoves, Outcome, Scored, check_draw, check_keys,
-                     is_int, moved, pile_from_json, pile_to_json, pour, whole)
+from .common import (CENTER, CHANCE, DEAL_PHASE, MOST_POINTS, MOST_ROUNDS, TERMINAL, GameState, LegalMoves, Outcome, Scored,
+                     check_keys, check_object, check_source, count_word, is_int, moved, parse_words, whole)
 from .errors import IllegalMoveError, ImpossibleDealError, InvalidMoveError, show
 
 COLORS: tuple[str, ...] = ("blue", "yellow", "red", "black", "white")
@@ -38,14 +38,13 @@ ROW_BONUS, COLUMN_BONUS, COLOR_BONUS = 2, 7, 10
 #: The last cell of a board's score track (its cells run 0..100).
 SCORE_TRACK_TOP = 100
 
-CENTER = "center"
 FLOOR = "floor"
 _CENTER = -1  # internal source index of the centre
 _FLOOR = 5  # internal line index of the floor
 _FULL_ROW = 0b11111
 
 # Phases.
-_DEAL, _OFFER, _TILING, _OVER = 0, 1, 2, 3
+_DEAL, _OFFER, _TILING, _OVER = DEAL_PHASE, 1, 2, 3
 _PHASE_NAMES = ("deal", "offer", "tiling", "over")
 
 
@@ -137,15 +136,13 @@ AzulMove = Union[Take, WallMove]
 
 def move_from_json(data: Any) -> AzulMove:
     """Parse an Azul move from its JSON object (docs/formats/moves.md). Raises :class:`InvalidMoveError`."""
-    if not isinstance(data, dict):
-        raise InvalidMoveError(f"a move must be a JSON object, not {show(data)}")
+    check_object(data, "move")
     action = data.get("action")
     if action == "take":
         check_keys(data, ("action", "source", "color", "line", "jokers", "floor_jokers"), ("source", "line"))
         source, color, line = data["source"], data.get("color"), data["line"]
         jokers, floor_jokers = data.get("jokers", False), data.get("floor_jokers", 0)
-        if not (source == CENTER or (is_int(source) and source >= 0)):
-            raise InvalidMoveError(f"source must be a factory index or 'center', not {show(source)}")
+        check_source(source)
         if color is not None and not (isinstance(color, str) and color in COLOR_INDEX):
             raise InvalidMoveError(f"unknown colour {show(color)} (Azul colours: {', '.join(COLORS)})")
         if not (line == FLOOR or (is_int(line) and 0 <= line <= 4)):
@@ -170,36 +167,31 @@ def move_from_json(data: Any) -> AzulMove:
 
 def parse_move(text: str) -> AzulMove:
     """Parse the text form of a move (``str(move)``): ``take 2 blue 3``, ``take center red floor``,
-    ``take 1 blue+joker 2 floor_jokers=1``, ``take 0 joker 4``, ``wall 2 4``."""
-    words = text.split()
-    try:
-        if words and words[0] == "take" and len(words) in (4, 5):
-            source: int | str = words[1] if words[1] == CENTER else int(words[1])
-            parts = words[2].split("+")
-            jokers = "joker" in parts
-            colors = [p for p in parts if p != "joker"]
-            if len(colors) > 1 or len(parts) != len(set(parts)):
-                raise ValueError
-            line: int | str = words[3] if words[3] == FLOOR else int(words[3])
-            floor_jokers = 0
-            if len(words) == 5:
-                key, _, value = words[4].partition("=")
-                if key != "floor_jokers":
-                    raise ValueError
-                floor_jokers = int(value)
-            data = {"action": "take", "source": source, "color": colors[0] if colors else None, "line": line}
-            if jokers:
-                data["jokers"] = True
-            if floor_jokers:
-                data["floor_jokers"] = floor_jokers
-            return move_from_json(data)
-        if words and words[0] == "wall" and len(words) == 3:
-            column: int | str = words[2] if words[2] == FLOOR else int(words[2])
-            return move_from_json({"action": "wall", "row": int(words[1]), "column": column})
-    except ValueError as exc:
-        if isinstance(exc, InvalidMoveError):
-            raise
-    raise InvalidMoveError(f"cannot read move {text!r} (examples: 'take 2 blue 3', 'take center red floor', 'wall 2 4')")
+    ``take 1 blue+joker 2 floor_jokers=1``, ``take 0 joker 4``, ``wall 2 4``. Raises :class:`InvalidMoveError`."""
+    return parse_words(text, _move_of_words, "'take 2 blue 3', 'take center red floor', 'wall 2 4'")
+
+
+def _move_of_words(words: list[str]) -> AzulMove | None:
+    """The move the words of a move's text say; ``None`` or ValueError when they say none."""
+    if words and words[0] == "take" and len(words) in (4, 5):
+        source: int | str = words[1] if words[1] == CENTER else int(words[1])
+        parts = words[2].split("+")
+        jokers = "joker" in parts
+        colors = [p for p in parts if p != "joker"]
+        if len(colors) > 1 or len(parts) != len(set(parts)):
+            raise ValueError
+        line: int | str = words[3] if words[3] == FLOOR else int(words[3])
+        floor_jokers = count_word(words, 4, "floor_jokers")
+        data = {"action": "take", "source": source, "color": colors[0] if colors else None, "line": line}
+        if jokers:
+            data["jokers"] = True
+        if floor_jokers:
+            data["floor_jokers"] = floor_jokers
+        return move_from_json(data)
+    if words and words[0] == "wall" and len(words) == 3:
+        column: int | str = words[2] if words[2] == FLOOR else int(words[2])
+        return move_from_json({"action": "wall", "row": int(words[1]), "column": column})
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,8 +206,7 @@ class Deal:
 
 def deal_from_json(data: Any) -> Deal:
     """Parse ``{"factories": [[...], ...]}`` (the value of a record's ``deal`` key)."""
-    if not isinstance(data, dict):
-        raise InvalidMoveError(f"a deal must be a JSON object, not {show(data)}")
+    check_object(data, "deal")
     check_keys(data, ("factories",), ("factories",), "deal")
     factories = data["factories"]
     if not isinstance(factories, list):
@@ -304,18 +295,23 @@ class AzulState(GameState):
 
     Build one with :meth:`new`, then alternate :meth:`apply_chance` (when ``current_player``
     is :data:`CHANCE`) and :meth:`play`. ``play_unchecked`` is the fast path for moves taken
-    from :meth:`legal_moves`.
+    from :meth:`legal_moves`. The ``phase`` is ``deal``, ``offer`` (factory offer), ``tiling``
+    (a wall choice is due) or ``over``; the ``end_reason`` ``row`` (a complete wall row), or
+    ``stalled`` (no row can ever be completed any more, or no tile is left to deal: see the
+    engine's rulings).
     """
 
     game = "azul"
     #: The breakdown keys that are end-of-game bonuses.
     END_BONUS_KEYS = ("rows", "columns", "colors")
+    _PHASE_NAMES = _PHASE_NAMES
+    _TILE_NAMES, _TILE_INDEX = TILE_NAMES, TILE_INDEX
+    # The first-player tile is the marker; the spare tiles lie in the box lid.
+    _FIRST_KEY, _SPARE_KEY = "marker", "lid"
+    _MOST_ROUNDS, _LEAST_SCORE = MOST_ROUNDS, 0
+    _BOARD = Board
 
-    __slots__ = (
-        "players", "grey", "jokers", "round", "_phase", "_to_move", "_start_player",
-        "_marker_in_center", "_marker_holder", "_bag", "_lid", "_factories", "_center",
-        "_on_table", "_boards", "_tiling_at", "_end_reason", "_log", "_last_round_end", "_pooled",
-    )
+    __slots__ = ("jokers", "_tiling_at", "_last_round_end")
 
     def __init__(self) -> None:  # use AzulState.new()
         raise TypeError("use AzulState.new(players, ...) or AzulState.from_json(...)")
@@ -325,96 +321,34 @@ class AzulState(GameState):
     @classmethod
     def new(cls, players: int = 2, wall: str = "colored", jokers: bool = False, start_player: int = 0) -> "AzulState":
         """The position before the first deal. Raises ValueError for an impossible setup."""
-        if not (is_int(players) and players in FACTORIES_FOR_PLAYERS):
-            raise ValueError(f"Azul is played by 2 to 4 players, not {show(players)}")
-        if not (isinstance(wall, str) and wall in ("colored", "grey")):
-            raise ValueError(f"wall must be 'colored' or 'grey', not {show(wall)}")
-        if not (is_int(start_player) and 0 <= start_player < players):
-            raise ValueError(f"start_player must be 0..{players - 1}, not {show(start_player)}")
-        s = object.__new__(cls)
-        s.players = players
-        s.grey = wall == "grey"
+        s = cls._set_up(players, wall, start_player)
         s.jokers = bool(jokers)
-        s.round = 1
-        s._phase = _DEAL
-        s._to_move = start_player
-        s._start_player = start_player
-        s._marker_in_center = True
-        s._marker_holder = None
         per_color = TILES_PER_COLOR
         if s.jokers:
             per_color -= 1 if players == 2 else 2
         s._bag = [per_color] * 5 + [(TILES_PER_COLOR - per_color) * 5 if s.jokers else 0]
-        s._lid = [0] * 6
-        s._factories = [{} for _ in range(FACTORIES_FOR_PLAYERS[players])]
-        s._center = {}
-        s._on_table = 0
-        s._boards = [Board() for _ in range(players)]
         s._tiling_at = (0, 0)
-        s._end_reason = None
-        s._log = None
         s._last_round_end = None
-        s._pooled = False
         return s
 
-    def copy(self) -> "AzulState":
-        s = object.__new__(type(self))
-        s.players = self.players
-        s.grey = self.grey
+    def _copy_into(self, s: "AzulState") -> None:
         s.jokers = self.jokers
-        s.round = self.round
-        s._phase = self._phase
-        s._to_move = self._to_move
-        s._start_player = self._start_player
-        s._marker_in_center = self._marker_in_center
-        s._marker_holder = self._marker_holder
-        s._bag = self._bag[:]
-        s._lid = self._lid[:]
-        s._factories = [f.copy() for f in self._factories]
-        s._center = self._center.copy()
-        s._on_table = self._on_table
-        s._boards = [b.copy() for b in self._boards]
         s._tiling_at = self._tiling_at
-        s._end_reason = self._end_reason
-        s._log = None
         s._last_round_end = self._last_round_end
-        s._pooled = self._pooled
-        return s
-
-    __copy__ = copy
 
     @property
     def options(self) -> dict[str, Any]:
         return {"wall": "grey" if self.grey else "colored", "jokers": self.jokers}
 
-    # -- turn ----------------------------------------------------------------
-
     @property
     def current_player(self) -> int:
-        """The player to move, :data:`CHANCE` before a deal, :data:`TERMINAL` once over."""
         phase = self._phase
         if phase == _OFFER or phase == _TILING:
             return self._to_move
         return CHANCE if phase == _DEAL else TERMINAL
 
-    @property
-    def phase(self) -> str:
-        """``deal``, ``offer`` (factory offer), ``tiling`` (a wall choice is due) or ``over``."""
-        return _PHASE_NAMES[self._phase]
-
-    @property
-    def start_player(self) -> int:
-        """The player who starts (or started) the current round's factory offer."""
-        return self._start_player
-
     def is_over(self) -> bool:
         return self._phase == _OVER
-
-    @property
-    def end_reason(self) -> str | None:
-        """Why the game ended: ``row`` (a complete wall row), or ``stalled`` (no row can ever
-        be completed any more, or no tile is left to deal: see the engine's rulings)."""
-        return self._end_reason
 
     # -- legal moves -----------------------------------------------------------
 
@@ -521,10 +455,9 @@ class AzulState(GameState):
             if phase != _OFFER:
                 p, r = self._tiling_at
                 return f"wall tiling is under way: player {p} must place line {r} first"
-            if is_int(move.source) and move.source >= len(self._factories):
-                return f"there are only {len(self._factories)} factories"
-            pile = self._center if move.source == CENTER else self._factories[move.source]  # type: ignore[index]
-            where = "the centre" if move.source == CENTER else f"factory {move.source}"
+            pile, where = self._take_source(move.source)
+            if pile is None:
+                return where
             if move.color is not None and not pile.get(COLOR_INDEX[move.color]):
                 return f"{where} holds no {move.color} tile"
             if move.jokers and not self.jokers:
@@ -573,21 +506,16 @@ class AzulState(GameState):
             pile = self._center
             n = pile.pop(c) if c >= 0 else 0
             j = pile.pop(JOKER) if take_jokers else 0
-            if self._marker_in_center:
-                self._marker_in_center = False
-                self._marker_holder = player
+            if self._first_in_center:
+                self._first_in_center = False
+                self._first_holder = player
                 marker = True
         else:
             pile = self._factories[src]
             n = pile.pop(c) if c >= 0 else 0
             j = pile.pop(JOKER) if take_jokers else 0
             if pile:
-                center = self._center
-                if log is not None:
-                    log.append(moved({TILE_NAMES[k]: v for k, v in pile.items()}, f"factory.{src}", CENTER))
-                for k, v in pile.items():
-                    center[k] = center.get(k, 0) + v
-                pile.clear()
+                self._to_center(pile, src)
         self._on_table -= n + j
         floor = b.floor
         if marker:
@@ -649,7 +577,7 @@ class AzulState(GameState):
         else:
             k = 0
         if count > k:
-            self._lid[tile] += count - k
+            self._spare[tile] += count - k
 
     # -- wall tiling -----------------------------------------------------------
 
@@ -680,7 +608,7 @@ class AzulState(GameState):
         c = b.line_color[r]
         n = b.line_count[r]
         j = b.line_jokers[r]
-        lid = self._lid
+        lid = self._spare
         log = self._log
         b.line_color[r] = -1
         b.line_count[r] = 0
@@ -732,7 +660,7 @@ class AzulState(GameState):
             loss = b.score  # a score never drops below 0
         b.score -= loss
         b.penalties -= loss
-        lid = self._lid
+        lid = self._spare
         for t in floor:
             if t != MARKER:
                 lid[t] += 1
@@ -751,14 +679,14 @@ class AzulState(GameState):
         if any(_FULL_ROW in b.row_filled for b in boards):
             self._finish("row")
             return
-        if not any(self._bag) and not any(self._lid):
+        if not any(self._bag) and not any(self._spare):
             self._finish("stalled")  # nothing left to deal: no position can change again
             return
         if not self._any_row_completable():
             self._finish("stalled")
             return
-        if self._marker_holder is not None:
-            self._start_player = self._marker_holder
+        if self._first_holder is not None:
+            self._start_player = self._first_holder
         ending = self._round_end_fingerprint()
         if ending == self._last_round_end:
             # The whole round changed nothing: every tile, score and the start player are as the
@@ -766,15 +694,11 @@ class AzulState(GameState):
             self._finish("stalled")
             return
         self._last_round_end = ending
-        self.round += 1
-        self._marker_holder = None
-        self._marker_in_center = True
-        self._to_move = self._start_player
-        self._phase = _DEAL
+        self._next_round()
 
     def _round_end_fingerprint(self) -> int:
         """A hash of everything a round can change (only integers, so it is the same in every run)."""
-        parts: list[int] = [self._start_player, *self._bag, *self._lid]
+        parts: list[int] = [self._start_player, *self._bag, *self._spare]
         for b in self._boards:
             parts += b.line_color
             parts += b.line_count
@@ -793,10 +717,10 @@ class AzulState(GameState):
         available let games loop forever (only a few tiles dealt, round after round)."""
         available = 0
         for c in range(5):
-            if self._bag[c] + self._lid[c]:
+            if self._bag[c] + self._spare[c]:
                 available |= 1 << c
         if self.jokers:
-            if self._bag[JOKER] + self._lid[JOKER]:
+            if self._bag[JOKER] + self._spare[JOKER]:
                 return True  # a joker fills any space
             for b in self._boards:
                 for r in range(5):
@@ -846,7 +770,7 @@ class AzulState(GameState):
         c = COLOR_INDEX[move.color] if move.color is not None else -1
         n = pile.get(c, 0) if c >= 0 else 0
         j = pile.get(JOKER, 0) if move.jokers else 0
-        to_floor = 1 if move.source == CENTER and self._marker_in_center else 0
+        to_floor = 1 if move.source == CENTER and self._first_in_center else 0
         gain = 0
         if move.line == FLOOR:
             to_floor += n + j
@@ -876,7 +800,7 @@ class AzulState(GameState):
         if self._center:
             sources.append((_CENTER, self._center, sorted(self._center)))
         for src, pile, colors in sources:
-            marker = 1 if src == _CENTER and self._marker_in_center else 0
+            marker = 1 if src == _CENTER and self._first_in_center else 0
             for c in colors:
                 n = pile[c]
                 for r in _BITS[acc[c]]:
@@ -911,15 +835,7 @@ class AzulState(GameState):
         """Draw the next deal from the bag (pouring the lid in when the bag runs out)."""
         if self._phase != _DEAL:
             raise IllegalMoveError("no deal is due: a player is to move" if self._phase != _OVER else "the game is over")
-        self._pool_hidden()
-        need = 4 * len(self._factories)
-        bag = [t for t in range(6) for _ in range(self._bag[t])]
-        if len(bag) >= need:
-            drawn = rng.sample(bag, need)
-        else:
-            rng.shuffle(bag)
-            lid = [t for t in range(6) for _ in range(self._lid[t])]
-            drawn = bag + rng.sample(lid, min(need - len(bag), len(lid)))
+        drawn = self._draw(rng, 4 * len(self._factories))
         names = list(map(TILE_NAMES.__getitem__, drawn))
         filled = [tuple(names[i:i + 4]) for i in range(0, len(names), 4)]
         return Deal(tuple(filled) + ((),) * (len(self._factories) - len(filled)))
@@ -950,9 +866,8 @@ class AzulState(GameState):
                 if not 0 <= t <= JOKER or (t == JOKER and not self.jokers):
                     raise ImpossibleDealError(f"factory {i}: {name!r} is not a tile of this game")
                 counts[t] += 1
-        self._pool_hidden()
-        pour = check_draw(counts, TILE_NAMES[:6], self._bag, self._lid, 4 * nf, "deal", "dealt", "lid", f", {nf} factories of 4")
-        self._deal_unchecked(deal, counts, pour)
+        self._check_draw(counts, 4 * nf, "deal", "dealt", f", {nf} factories of 4")
+        self._deal_unchecked(deal, counts)
         outcome = Outcome()
         outcome.events.append(moved({TILE_NAMES[t]: counts[t] for t in range(6)}, "bag", "factories"))
         return outcome
@@ -965,20 +880,10 @@ class AzulState(GameState):
             for t in map(index, f):
                 counts[t] += 1
         self._pool_hidden()
-        self._deal_unchecked(deal, counts, sum(counts) > sum(self._bag))
+        self._deal_unchecked(deal, counts)
 
-    def _pool_hidden(self) -> None:
-        """In a game taken up mid-way, where bag and lid are known only together (``pooled``),
-        a deal draws from both: the lid is poured in first."""
-        if self._pooled:
-            pour(self._bag, self._lid)
-
-    def _deal_unchecked(self, deal: Deal, counts: list[int], pour_lid: bool) -> None:
-        bag = self._bag
-        if pour_lid:
-            pour(bag, self._lid)
-        for t in range(6):
-            bag[t] -= counts[t]
+    def _deal_unchecked(self, deal: Deal, counts: list[int]) -> None:
+        self._take_from_bag(counts)
         index = TILE_INDEX.__getitem__
         for pile, names in zip(self._factories, deal.factories):
             for t in sorted(map(index, names)):  # colours in tile order: the legal moves' order
@@ -991,9 +896,6 @@ class AzulState(GameState):
             self._advance_tiling()
 
     # -- scores ----------------------------------------------------------------
-
-    def scores(self) -> list[int]:
-        return [b.score for b in self._boards]
 
     def breakdown(self) -> list[dict[str, int]]:
         """Per player: ``placement`` points, floor ``penalties`` (as lost, so negative) and the
@@ -1008,35 +910,21 @@ class AzulState(GameState):
         before the end bonuses (players add those at the end, from the walls), within 0..100."""
         return [min(max(b.score - sum(b.bonus), 0), SCORE_TRACK_TOP) for b in self._boards]
 
-    def winners(self) -> list[int]:
-        """The players with the most points; a tie goes to the most complete wall rows, and a
-        tie on both is shared. During a game: who would win if it ended now."""
-        best = max((b.score, b.complete_rows()) for b in self._boards)
-        return [p for p, b in enumerate(self._boards) if (b.score, b.complete_rows()) == best]
+    def _standing(self, board: Board) -> tuple[int, int]:
+        return board.score, board.complete_rows()  # a tie on points goes to the most complete wall rows
 
     # -- inspection --------------------------------------------------------------
-
-    def board(self, player: int) -> Board:
-        """The live board of ``player`` (do not modify it)."""
-        return self._boards[player]
 
     def factories(self) -> list[dict[str, int]]:
         return [{TILE_NAMES[t]: n for t, n in sorted(f.items())} for f in self._factories]
 
     def center(self) -> dict[str, int]:
         out = {TILE_NAMES[t]: n for t, n in sorted(self._center.items())}
-        if self._marker_in_center:
+        if self._first_in_center:
             out["first_player"] = 1
         return out
 
-    def tile_counts(self) -> list[int]:
-        """Every tile of the game by kind, wherever it lies (bag, lid, factories, centre, lines, floors, walls)."""
-        counts = [self._bag[t] + self._lid[t] for t in range(6)]
-        for pile in self._factories:
-            for t, n in pile.items():
-                counts[t] += n
-        for t, n in self._center.items():
-            counts[t] += n
+    def _count_other_tiles(self, counts: list[int]) -> None:
         for b in self._boards:
             for r in range(5):
                 if b.line_count[r]:
@@ -1048,121 +936,71 @@ class AzulState(GameState):
             for t in b.wall:
                 if t >= 0:
                     counts[t] += 1
-        return counts
 
     # -- values ----------------------------------------------------------------
 
-    def to_json(self) -> dict[str, Any]:
+    def _progress_json(self) -> dict[str, Any]:
         return {
-            "format": "azulcam-state/1",
-            "game": "azul",
-            "options": self.options,
-            "players": self.players,
-            "round": self.round,
-            "phase": self.phase,
-            "to_move": self._to_move,
-            "start_player": self._start_player,
-            "marker": "center" if self._marker_in_center else self._marker_holder,
-            "bag": pile_to_json(self._bag, TILE_NAMES),
-            "lid": pile_to_json(self._lid, TILE_NAMES),
-            "factories": [[TILE_NAMES[t] for t in sorted(f) for _ in range(f[t])] for f in self._factories],
-            "center": pile_to_json(self._center, TILE_NAMES),
             "tiling": list(self._tiling_at) if self._phase == _TILING else None,
             "end_reason": self._end_reason,
             "last_round_end": self._last_round_end,
-            **({"pooled": True} if self._pooled else {}),
-            "boards": [
-                {
-                    "score": b.score,
-                    "placement": b.placement,
-                    "penalties": b.penalties,
-                    "bonus": {"rows": b.bonus[0], "columns": b.bonus[1], "colors": b.bonus[2]},
-                    "lines": [
-                        {"color": COLORS[b.line_color[r]] if b.line_color[r] >= 0 else None,
-                         "count": b.line_count[r], "jokers": b.line_jokers[r]}
-                        for r in range(5)
-                    ],
-                    "wall": [[TILE_NAMES[t] if t >= 0 else None for t in b.wall[r * 5:r * 5 + 5]] for r in range(5)],
-                    "floor": [TILE_NAMES[t] for t in b.floor],
-                }
-                for b in self._boards
+        }
+
+    def _board_json(self, b: Board) -> dict[str, Any]:
+        return {
+            "bonus": {"rows": b.bonus[0], "columns": b.bonus[1], "colors": b.bonus[2]},
+            "lines": [
+                {"color": COLORS[b.line_color[r]] if b.line_color[r] >= 0 else None,
+                 "count": b.line_count[r], "jokers": b.line_jokers[r]}
+                for r in range(5)
             ],
+            "wall": [[TILE_NAMES[t] if t >= 0 else None for t in b.wall[r * 5:r * 5 + 5]] for r in range(5)],
+            "floor": [TILE_NAMES[t] for t in b.floor],
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "AzulState":
-        """Rebuild a state written by :meth:`to_json`. Raises ValueError naming the bad field."""
-        try:
-            if data.get("format") != "azulcam-state/1" or data.get("game") != "azul":
-                raise ValueError("not an azulcam-state/1 Azul state")
-            opts = data["options"]
-            players = whole(data["players"], "players", 2, 4)
-            s = cls.new(players, opts["wall"], opts["jokers"], whole(data["start_player"], "start_player", 0, players - 1))
-            s.round = whole(data["round"], "round", 1, MOST_ROUNDS)
-            s._phase = _PHASE_NAMES.index(data["phase"])
-            s._to_move = whole(data["to_move"], "to_move", TERMINAL, players - 1)
-            marker = data["marker"]
-            s._marker_in_center = marker == "center"
-            s._marker_holder = None if marker in ("center", None) else whole(marker, "marker", 0, players - 1)
+    def _new_from_json(cls, data: dict[str, Any]) -> "AzulState":
+        opts = data["options"]
+        players = whole(data["players"], "players", 2, 4)
+        return cls.new(players, opts["wall"], opts["jokers"], whole(data["start_player"], "start_player", 0, players - 1))
 
-            s._bag = pile_from_json(data["bag"], TILE_INDEX, "bag")
-            s._lid = pile_from_json(data["lid"], TILE_INDEX, "lid")
-            if len(data["factories"]) != len(s._factories):
-                raise ValueError("wrong number of factories")
-            for pile, names in zip(s._factories, data["factories"]):
-                for name in sorted(names, key=lambda n: TILE_INDEX[n]):
-                    t = TILE_INDEX[name]
-                    pile[t] = pile.get(t, 0) + 1
-            s._center = {t: n for t, n in enumerate(pile_from_json(data["center"], TILE_INDEX, "center")) if n}
-            s._on_table = sum(sum(f.values()) for f in s._factories) + sum(s._center.values())
-            s._tiling_at = tuple(data["tiling"]) if data.get("tiling") else (0, 0)  # type: ignore[assignment]
-            s._end_reason = data.get("end_reason")
-            s._last_round_end = data.get("last_round_end")
-            s._pooled = bool(data.get("pooled", False))
-            if len(data["boards"]) != s.players:
-                raise ValueError("one board per player is needed")
-            for p, (b, bd) in enumerate(zip(s._boards, data["boards"])):
-                where = f"boards[{p}]"
-                b.score = whole(bd["score"], f"{where}.score", 0, MOST_POINTS)
-                b.placement = whole(bd["placement"], f"{where}.placement", 0, MOST_POINTS)
-                b.penalties = whole(bd["penalties"], f"{where}.penalties", -MOST_POINTS, 0)
-                bonus = bd.get("bonus", {})
-                b.bonus = [whole(bonus.get(k, 0), f"{where}.bonus.{k}", 0, MOST_POINTS) for k in ("rows", "columns", "colors")]
-                for r, line in enumerate(bd["lines"]):
-                    b.line_color[r] = COLOR_INDEX[line["color"]] if line["color"] is not None else -1
-                    b.line_count[r] = whole(line["count"], f"{where}.lines[{r}].count", 0, r + 1)
-                    b.line_jokers[r] = whole(line["jokers"], f"{where}.lines[{r}].jokers", 0, r + 1)
-                for r, row in enumerate(bd["wall"]):
-                    for col, name in enumerate(row):
-                        if name is None:
-                            continue
-                        t = TILE_INDEX[name]
-                        b.wall[r * 5 + col] = t
-                        b.row_filled[r] |= 1 << col
-                        if s.grey:
-                            if t != JOKER:
-                                b.row_block[r] |= 1 << t
-                                b.col_colors[col] |= 1 << t
-                        else:
-                            b.row_block[r] |= 1 << wall_color(r, col)
-                b.floor = [TILE_INDEX[name] for name in bd["floor"]]
-                b.refresh_accept()
-            return s
-        except (KeyError, TypeError, IndexError) as exc:
-            raise ValueError(f"malformed Azul state: missing or bad field {exc}") from None
+    def _read_progress_json(self, data: dict[str, Any]) -> None:
+        self._tiling_at = tuple(data["tiling"]) if data.get("tiling") else (0, 0)  # type: ignore[assignment]
+        self._end_reason = data.get("end_reason")
+        self._last_round_end = data.get("last_round_end")
+
+    def _read_board_json(self, b: Board, bd: dict[str, Any], where: str) -> None:
+        bonus = bd.get("bonus", {})
+        b.bonus = [whole(bonus.get(k, 0), f"{where}.bonus.{k}", 0, MOST_POINTS) for k in ("rows", "columns", "colors")]
+        for r, line in enumerate(bd["lines"]):
+            b.line_color[r] = COLOR_INDEX[line["color"]] if line["color"] is not None else -1
+            b.line_count[r] = whole(line["count"], f"{where}.lines[{r}].count", 0, r + 1)
+            b.line_jokers[r] = whole(line["jokers"], f"{where}.lines[{r}].jokers", 0, r + 1)
+        for r, row in enumerate(bd["wall"]):
+            for col, name in enumerate(row):
+                if name is None:
+                    continue
+                t = TILE_INDEX[name]
+                b.wall[r * 5 + col] = t
+                b.row_filled[r] |= 1 << col
+                if self.grey:
+                    if t != JOKER:
+                        b.row_block[r] |= 1 << t
+                        b.col_colors[col] |= 1 << t
+                else:
+                    b.row_block[r] |= 1 << wall_color(r, col)
+        b.floor = [TILE_INDEX[name] for name in bd["floor"]]
+        b.refresh_accept()
 
     def _key(self) -> tuple[Any, ...]:
         return (
             self.players, self.grey, self.jokers, self.round, self._phase, self._to_move, self._start_player,
-            self._marker_in_center, self._marker_holder, tuple(self._bag), tuple(self._lid), self._pooled,
+            self._first_in_center, self._first_holder, tuple(self._bag), tuple(self._spare), self._pooled,
             tuple(tuple(sorted(f.items())) for f in self._factories), tuple(sorted(self._center.items())),
             self._tiling_at if self._phase == _TILING else None, self._end_reason, self._last_round_end,
             tuple((tuple(b.line_color), tuple(b.line_count), tuple(b.line_jokers), tuple(b.wall), tuple(b.floor),
                    b.score, b.placement, b.penalties, tuple(b.bonus)) for b in self._boards),
         )
-
-    def __repr__(self) -> str:
-        return f"<AzulState {self.players}p {self.options} round {self.round} {self.phase} to_move={self.current_player} scores={self.scores()}>"
 
 
 def _runs(row_filled: list[int], r: int, col: int) -> tuple[int, int]:

@@ -14,6 +14,9 @@ TERMINAL = -2
 #: past any game played: bounds that turn a stranger's 10**20 into a refusal, not arithmetic).
 MOST_POINTS, MOST_ROUNDS = 1000, 100
 
+#: A take's source when it is the centre of the table (a factory display is its index).
+CENTER = "center"
+
 M = TypeVar("M")
 
 
@@ -149,6 +152,50 @@ def check_keys(data: dict[str, Any], allowed: Any, required: Any, what: str = "m
             raise InvalidMoveError(f"{what} {data!r} lacks {key!r}")
 
 
+def check_object(data: Any, what: str) -> None:
+    """Refuse a move or chance event (``what``) whose JSON is no object: :class:`InvalidMoveError`."""
+    from .errors import InvalidMoveError, show
+
+    if not isinstance(data, dict):
+        raise InvalidMoveError(f"a {what} must be a JSON object, not {show(data)}")
+
+
+def check_source(source: Any) -> None:
+    """Refuse a take's source that is neither a factory index nor :data:`CENTER`: :class:`InvalidMoveError`."""
+    from .errors import InvalidMoveError, show
+
+    if not (source == CENTER or (is_int(source) and source >= 0)):
+        raise InvalidMoveError(f"source must be a factory index or 'center', not {show(source)}")
+
+
+def parse_words(text: str, read: Callable[[list[str]], Any], examples: str) -> Any:
+    """The move a move's text form says, read from its words by ``read``, which returns ``None``
+    (or raises ValueError or IndexError) for words that say no move. Raises
+    :class:`InvalidMoveError` naming the text and giving ``examples``."""
+    from .errors import InvalidMoveError
+
+    try:
+        move = read(text.split())
+    except InvalidMoveError:
+        raise
+    except (ValueError, IndexError):
+        move = None
+    if move is None:
+        raise InvalidMoveError(f"cannot read move {text!r} (examples: {examples})")
+    return move
+
+
+def count_word(words: list[str], i: int, key: str) -> int:
+    """The count ``N`` of the word ``key=N`` that may end a move's text at ``words[i]`` (0 when
+    the words end before it). Raises ValueError for another word."""
+    if len(words) <= i:
+        return 0
+    name, _, value = words[i].partition("=")
+    if name != key:
+        raise ValueError(f"{words[i]!r} is no {key}=N")
+    return int(value)
+
+
 def pour(bag: list[int], spare: list[int]) -> None:
     """Pour ``spare`` (the lid or the tower) into ``bag``, kind by kind."""
     for t in range(len(bag)):
@@ -184,24 +231,84 @@ def check_draw(counts: list[int], names: tuple[str, ...], bag: list[int], spare:
     return pour
 
 
-class GameState:
-    """What the states of both games share: the checked ``play``, the greedy move, equality by
-    value and the game's spec. A subclass provides the hooks declared here."""
+#: ``_phase`` of a state whose round's deal is due: every game numbers its phases from it.
+DEAL_PHASE = 0
+#: The ``format`` of a state's JSON (docs/formats/state.md).
+STATE_FORMAT = "azulcam-state/1"
 
-    __slots__ = ()
+
+class GameState:
+    """What the states of both games share: the turn and the phase, the bag and the spare tiles
+    (Azul's box lid, Summer Pavilion's tower), the factory displays and the centre, the
+    first-player tile, the boards' scores, copying, the JSON form's frame, the checked ``play``,
+    the greedy move, equality by value and the game's spec.
+
+    A subclass sets the class attributes and provides the hooks declared here, as a variant of
+    python-chess overrides its ``Board``'s; the rules themselves stay in the subclass.
+    """
+
+    __slots__ = ("players", "grey", "round", "_phase", "_to_move", "_start_player", "_first_in_center",
+                 "_first_holder", "_bag", "_spare", "_factories", "_center", "_on_table", "_boards",
+                 "_end_reason", "_log", "_pooled")
 
     #: The game's name (a class attribute of each state class); :attr:`spec` is its spec.
     game: str
-    #: The player to move, the move log while ``play`` runs (``None`` otherwise).
+    #: Each phase's name, by ``_phase``; the first is :data:`DEAL_PHASE`'s, ``"deal"``.
+    _PHASE_NAMES: tuple[str, ...]
+    #: The names of the tile kinds the piles count (index: the kind), and back.
+    _TILE_NAMES: tuple[str, ...]
+    _TILE_INDEX: dict[str, int]
+    #: The JSON keys of the first-player tile's place and of the spare tiles.
+    _FIRST_KEY: str
+    _SPARE_KEY: str
+    #: The last round a state read from a file may be in, and the least score of a board.
+    _MOST_ROUNDS: int
+    _LEAST_SCORE: int
+    #: The class of a player's board.
+    _BOARD: type
+
+    players: int
+    #: Whether the boards show their grey face (Azul's grey wall, Summer Pavilion's grey side).
+    grey: bool
+    round: int
+    _phase: int
+    #: The player to move, the one who starts the round's taking, the move log while ``play``
+    #: runs (``None`` otherwise).
     _to_move: int
+    _start_player: int
     _log: list[Any] | None
+    #: Tile counts by kind: the bag, and the spare tiles that go back into it once it is empty.
+    _bag: list[int]
+    _spare: list[int]
+    #: The factory displays and the centre, as ``{kind: count}`` piles.
+    _factories: list[dict[int, int]]
+    _center: dict[int, int]
+    #: Tiles on the displays and in the centre (the phase of taking ends when none is left).
+    _on_table: int
+    #: Whether the first-player tile lies in the centre, else who took it this round (``None``:
+    #: nobody yet, as after a position is set up).
+    _first_in_center: bool
+    _first_holder: int | None
+    _boards: list[Any]
+    _end_reason: str | None
+    #: Whether bag and spare are known only together (a game taken up mid-way).
+    _pooled: bool
+
+    # -- hooks -----------------------------------------------------------------
+    # ``current_player`` and ``is_over`` read the game's own phases: each game defines them with its
+    # phase numbers as module constants, as they run at every ply of a playout (Python 3.11 reads a
+    # table kept as a class attribute through the instance at a quarter more cost).
 
     @property
     def current_player(self) -> int:  # pragma: no cover - each game defines it
+        """The player to move, :data:`CHANCE` when chance acts next, :data:`TERMINAL` once over."""
+        raise NotImplementedError
+
+    def is_over(self) -> bool:  # pragma: no cover - each game defines it
         raise NotImplementedError
 
     @property
-    def phase(self) -> str:  # pragma: no cover - each game defines it
+    def options(self) -> dict[str, Any]:  # pragma: no cover - each game defines it
         raise NotImplementedError
 
     def legal_moves(self) -> LegalMoves[Any]:  # pragma: no cover - each game defines it
@@ -222,12 +329,139 @@ class GameState:
     def _key(self) -> tuple[Any, ...]:  # pragma: no cover - the state as a hashable value
         raise NotImplementedError
 
+    def _copy_into(self, s: Any) -> None:  # pragma: no cover - copy the game's own fields onto ``s``
+        raise NotImplementedError
+
+    def _standing(self, board: Any) -> Any:  # pragma: no cover - what ranks a board at the end: its score, then any tie-break
+        raise NotImplementedError
+
+    def _count_other_tiles(self, counts: list[int]) -> None:  # pragma: no cover - each game defines it
+        """Add to ``counts`` (by kind) the tiles neither in the bag, the spare tiles, the displays nor the centre."""
+        raise NotImplementedError
+
+    def _supply_json(self) -> dict[str, Any]:
+        """The JSON of the tiles beside the displays (none: a game without a supply)."""
+        return {}
+
+    def _progress_json(self) -> dict[str, Any]:  # pragma: no cover - where the round and the game stand beyond the turn
+        raise NotImplementedError
+
+    def _board_json(self, board: Any) -> dict[str, Any]:  # pragma: no cover - a board's JSON after its score
+        raise NotImplementedError
+
+    @classmethod
+    def _new_from_json(cls, data: dict[str, Any]) -> Any:  # pragma: no cover - the first state of a state's JSON
+        raise NotImplementedError
+
+    def _read_supply_json(self, data: dict[str, Any]) -> None:
+        """Read the tiles beside the displays from a state's JSON and check how many factories
+        it has. Raises ValueError (and KeyError, TypeError or IndexError) for a bad field."""
+        if len(data["factories"]) != len(self._factories):
+            raise ValueError("wrong number of factories")
+
+    def _read_progress_json(self, data: dict[str, Any]) -> None:  # pragma: no cover - :meth:`_progress_json` back
+        raise NotImplementedError
+
+    def _read_board_json(self, board: Any, data: dict[str, Any], where: str) -> None:  # pragma: no cover - each game defines it
+        """Read a board's fields of :meth:`_board_json` back (``where``: the board's path, for errors)."""
+        raise NotImplementedError
+
+    # -- set-up and copies -------------------------------------------------------
+
+    @classmethod
+    def _set_up(cls, players: Any, face: Any, start_player: Any) -> Any:
+        """A state of ``players`` with boards showing ``face``, before the first deal, with what
+        every game sets up alike (the bag and the boards are the game's to fill). Raises
+        ValueError for a player count the game is not played by, a face the boards do not
+        have, or a start player who is not playing."""
+        from .errors import show
+        from .games import GAMES  # the specs name the state classes: imported when asked
+
+        spec = GAMES[cls.game]
+        if not (is_int(players) and players in spec.factories):
+            raise ValueError(f"{spec.title} is played by {spec.players[0]} to {spec.players[-1]} players, not {show(players)}")
+        if not (isinstance(face, str) and face in spec.faces):
+            raise ValueError(f"{spec.face} must be {' or '.join(map(repr, spec.faces))}, not {show(face)}")
+        if not (is_int(start_player) and 0 <= start_player < players):
+            raise ValueError(f"start_player must be 0..{players - 1}, not {show(start_player)}")
+        s = object.__new__(cls)
+        s.players = players
+        s.grey = face == "grey"
+        s.round = 1
+        s._phase = DEAL_PHASE
+        s._to_move = start_player
+        s._start_player = start_player
+        s._first_in_center = True
+        s._first_holder = None
+        s._spare = [0] * 6
+        s._factories = [{} for _ in range(spec.factories[players])]
+        s._center = {}
+        s._on_table = 0
+        s._boards = [cls._BOARD() for _ in range(players)]
+        s._end_reason = None
+        s._log = None
+        s._pooled = False
+        return s
+
+    def copy(self) -> Any:
+        """An independent copy of the state, as it is now."""
+        s = object.__new__(type(self))
+        s.players = self.players
+        s.grey = self.grey
+        s.round = self.round
+        s._phase = self._phase
+        s._to_move = self._to_move
+        s._start_player = self._start_player
+        s._first_in_center = self._first_in_center
+        s._first_holder = self._first_holder
+        s._bag = self._bag[:]
+        s._spare = self._spare[:]
+        s._factories = [f.copy() for f in self._factories]
+        s._center = self._center.copy()
+        s._on_table = self._on_table
+        s._boards = [b.copy() for b in self._boards]
+        s._end_reason = self._end_reason
+        s._log = None
+        s._pooled = self._pooled
+        self._copy_into(s)
+        return s
+
+    __copy__ = copy
+
     @property
     def spec(self) -> Any:
         """The :class:`~.games.GameSpec` of this state's game."""
         from .games import GAMES  # the specs name the state classes: imported when asked
 
         return GAMES[self.game]
+
+    # -- turn ------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        """The phase's name: ``deal``, a phase of the game's own (its ``_PHASE_NAMES``), ``over``."""
+        return self._PHASE_NAMES[self._phase]
+
+    @property
+    def start_player(self) -> int:
+        """The player who starts (or started) the current round's taking."""
+        return self._start_player
+
+    @property
+    def end_reason(self) -> str | None:
+        """Why the game ended (``None`` while it goes on): see the game's rulings."""
+        return self._end_reason
+
+    def _next_round(self) -> None:
+        """The round is over and the game goes on: the first-player tile back in the centre, the
+        start player to move once chance has dealt."""
+        self.round += 1
+        self._first_holder = None
+        self._first_in_center = True
+        self._to_move = self._start_player
+        self._phase = DEAL_PHASE
+
+    # -- playing ---------------------------------------------------------------
 
     def play(self, move: Any) -> Outcome:
         """Play a legal move for the player to move and say what happened.
@@ -263,6 +497,156 @@ class GameState:
                 best, best_key = move, key
         return best
 
+    def _take_source(self, source: int | str) -> tuple[dict[int, int] | None, str]:
+        """The pile a take's (read) ``source`` names and its words in a reason (``the centre``,
+        ``factory 2``); ``None`` and the reason when there is no such factory."""
+        if is_int(source) and source >= len(self._factories):  # type: ignore[operator]
+            return None, f"there are only {len(self._factories)} factories"
+        if source == CENTER:
+            return self._center, "the centre"
+        return self._factories[source], f"factory {source}"  # type: ignore[index]
+
+    def _to_center(self, pile: dict[int, int], factory: int) -> None:
+        """Push what a take left on ``factory`` (its ``pile``) into the centre, logged."""
+        center = self._center
+        if self._log is not None:
+            names = self._TILE_NAMES
+            self._log.append(moved({names[k]: v for k, v in pile.items()}, f"factory.{factory}", CENTER))
+        for k, v in pile.items():
+            center[k] = center.get(k, 0) + v
+        pile.clear()
+
+    # -- chance ------------------------------------------------------------------
+
+    def _pool_hidden(self) -> None:
+        """In a game taken up mid-way, where bag and spare tiles are known only together
+        (``pooled``), a draw takes from both: the spare tiles are poured in first."""
+        if self._pooled:
+            pour(self._bag, self._spare)
+
+    def _draw(self, rng: Any, need: int) -> list[int]:
+        """``need`` tile kinds drawn at random from the bag, then from the spare tiles poured
+        in once it runs out (fewer when both run out)."""
+        self._pool_hidden()
+        bag = [t for t in range(6) for _ in range(self._bag[t])]
+        if len(bag) >= need:
+            return rng.sample(bag, need)
+        rng.shuffle(bag)
+        spare = [t for t in range(6) for _ in range(self._spare[t])]
+        return bag + rng.sample(spare, min(need - len(bag), len(spare)))
+
+    def _check_draw(self, counts: list[int], wanted: int, what: str, verb: str, note: str = "") -> None:
+        """Check that chance could draw ``counts`` (tiles by kind) from the bag and the spare
+        tiles, ``wanted`` being due. Raises :class:`ImpossibleDealError` naming the fault."""
+        self._pool_hidden()
+        check_draw(counts, self._TILE_NAMES[:6], self._bag, self._spare, wanted, what, verb, self._SPARE_KEY, note)
+
+    def _take_from_bag(self, counts: list[int]) -> None:
+        """Take ``counts`` (tiles by kind, a checked draw) out of the bag, pouring the spare
+        tiles in first when the bag holds too few."""
+        bag = self._bag
+        if sum(counts) > sum(bag):
+            pour(bag, self._spare)
+        for t in range(6):
+            bag[t] -= counts[t]
+
+    # -- scores and inspection -----------------------------------------------------
+
+    def scores(self) -> list[int]:
+        return [b.score for b in self._boards]
+
+    def winners(self) -> list[int]:
+        """The players with the most points; a tie goes to the game's tie-break (Azul's most
+        complete wall rows), and a tie on both is shared. During a game: who would win if it
+        ended now."""
+        standings = [self._standing(b) for b in self._boards]
+        best = max(standings)
+        return [p for p, standing in enumerate(standings) if standing == best]
+
+    def board(self, player: int) -> Any:
+        """The live board of ``player`` (do not modify it)."""
+        return self._boards[player]
+
+    def tile_counts(self) -> list[int]:
+        """Every tile of the game by kind, wherever it lies: bag and spare tiles, displays,
+        centre, and the game's own places (lines, floors and walls; supply, hands, boards and
+        corners)."""
+        counts = [self._bag[t] + self._spare[t] for t in range(6)]
+        for pile in self._factories:
+            for t, n in pile.items():
+                counts[t] += n
+        for t, n in self._center.items():
+            counts[t] += n
+        self._count_other_tiles(counts)
+        return counts
+
+    # -- values ------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as an ``azulcam-state/1`` object (docs/formats/state.md)."""
+        names = self._TILE_NAMES
+        return {
+            "format": STATE_FORMAT,
+            "game": self.game,
+            "options": self.options,
+            "players": self.players,
+            "round": self.round,
+            "phase": self.phase,
+            "to_move": self._to_move,
+            "start_player": self._start_player,
+            self._FIRST_KEY: "center" if self._first_in_center else self._first_holder,
+            "bag": pile_to_json(self._bag, names),
+            self._SPARE_KEY: pile_to_json(self._spare, names),
+            **self._supply_json(),
+            "factories": [[names[t] for t in sorted(f) for _ in range(f[t])] for f in self._factories],
+            "center": pile_to_json(self._center, names),
+            **self._progress_json(),
+            **({"pooled": True} if self._pooled else {}),
+            "boards": [{"score": b.score, "placement": b.placement, "penalties": b.penalties, **self._board_json(b)}
+                       for b in self._boards],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Any:
+        """Rebuild a state written by :meth:`to_json`. Raises ValueError naming the bad field."""
+        from .games import GAMES  # the specs name the state classes: imported when asked
+
+        title = GAMES[cls.game].title
+        try:
+            if data.get("format") != STATE_FORMAT or data.get("game") != cls.game:
+                raise ValueError(f"not an {STATE_FORMAT} {title} state")
+            s = cls._new_from_json(data)
+            players = s.players
+            s.round = whole(data["round"], "round", 1, cls._MOST_ROUNDS)
+            s._phase = cls._PHASE_NAMES.index(data["phase"])
+            s._to_move = whole(data["to_move"], "to_move", TERMINAL, players - 1)
+            first = data[cls._FIRST_KEY]
+            s._first_in_center = first == "center"
+            s._first_holder = None if first in ("center", None) else whole(first, cls._FIRST_KEY, 0, players - 1)
+
+            index = cls._TILE_INDEX
+            s._bag = pile_from_json(data["bag"], index, "bag")
+            s._spare = pile_from_json(data[cls._SPARE_KEY], index, cls._SPARE_KEY)
+            s._read_supply_json(data)
+            for pile, names in zip(s._factories, data["factories"]):
+                for t in sorted(index[n] for n in names):
+                    pile[t] = pile.get(t, 0) + 1
+            s._center = {t: n for t, n in enumerate(pile_from_json(data["center"], index, "center")) if n}
+            s._on_table = sum(sum(f.values()) for f in s._factories) + sum(s._center.values())
+            s._read_progress_json(data)
+            s._pooled = bool(data.get("pooled", False))
+            if len(data["boards"]) != players:
+                raise ValueError("one board per player is needed")
+            for p, (b, bd) in enumerate(zip(s._boards, data["boards"])):
+                where = f"boards[{p}]"
+                b.score = whole(bd["score"], f"{where}.score", cls._LEAST_SCORE, MOST_POINTS)
+                b.placement = whole(bd["placement"], f"{where}.placement", 0, MOST_POINTS)
+                b.penalties = whole(bd["penalties"], f"{where}.penalties", -MOST_POINTS, 0)
+                s._read_board_json(b, bd, where)
+            return s
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"malformed {title} state: missing or bad field {exc}") from None
+
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
@@ -275,6 +659,10 @@ class GameState:
     def key(self) -> tuple[Any, ...]:
         """A hashable value, equal for equal states (as they are now)."""
         return self._key()
+
+    def __repr__(self) -> str:
+        return (f"<{type(self).__name__} {self.players}p {self.options} round {self.round} {self.phase} "
+                f"to_move={self.current_player} scores={self.scores()}>")
 
 
 def pile_to_json(counts: list[int] | dict[int, int], names: tuple[str, ...]) -> dict[str, int]:

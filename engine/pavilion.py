@@ -19,8 +19,8 @@ from itertools import combinations_with_replacement
 from typing import Any, Union
 
 from . import pavilion_board as topo
-from .common import (CHANCE, MOST_POINTS, TERMINAL, GameState, LegalMoves, Outcome, Scored, check_draw, check_keys, is_int,
-                     moved, pile_from_json, pile_to_json, pour, whole)
+from .common import (CENTER, CHANCE, DEAL_PHASE, MOST_POINTS, TERMINAL, GameState, LegalMoves, Outcome, Scored, check_keys,
+                     check_object, check_source, count_word, is_int, moved, parse_words, pile_from_json, pile_to_json, whole)
 from .errors import AmbiguousMoveError, IllegalMoveError, ImpossibleDealError, InvalidMoveError, show
 
 COLORS = topo.COLORS
@@ -30,9 +30,8 @@ FACTORIES_FOR_PLAYERS = {2: 5, 3: 7, 4: 9}
 START_SCORE = 5
 ROUNDS = 6
 MIN_SCORE = 1
-CENTER = "center"
 
-_DEAL, _ACQUIRE, _PLACE, _BONUS, _REFILL, _OVER = range(6)
+_DEAL, _ACQUIRE, _PLACE, _BONUS, _REFILL, _OVER = DEAL_PHASE, 1, 2, 3, 4, 5
 _PHASE_NAMES = ("deal", "acquire", "place", "bonus", "refill", "over")
 _CENTER = -1
 _ALL = 0b111111
@@ -135,15 +134,12 @@ PavilionMove = Union[Take, Place, Bonus, Pass]
 
 def move_from_json(data: Any) -> PavilionMove:
     """Parse a Summer Pavilion move from its JSON object. Raises :class:`InvalidMoveError`."""
-    if not isinstance(data, dict):
-        raise InvalidMoveError(f"a move must be a JSON object, not {show(data)}")
+    check_object(data, "move")
     action = data.get("action")
     if action == "take":
         check_keys(data, ("action", "source", "color"), ("source", "color"))
-        source = data["source"]
-        if not (source == CENTER or (is_int(source) and source >= 0)):
-            raise InvalidMoveError(f"source must be a factory index or 'center', not {show(source)}")
-        return Take(source, _color(data["color"]))
+        check_source(data["source"])
+        return Take(data["source"], _color(data["color"]))
     if action == "place":
         check_keys(data, ("action", "space", "color", "wild"), ("space", "color"))
         space = data["space"]
@@ -165,29 +161,24 @@ def move_from_json(data: Any) -> PavilionMove:
 
 
 def parse_move(text: str) -> PavilionMove:
-    """Parse ``str(move)``: ``take 2 green``, ``place 4.6 blue wild=3``, ``bonus red,purple``, ``pass green,green``."""
-    words = text.split()
-    try:
-        if words[0] == "take" and len(words) == 3:
-            return move_from_json({"action": "take", "source": words[1] if words[1] == CENTER else int(words[1]), "color": words[2]})
-        if words[0] == "place" and len(words) in (3, 4):
-            wild = 0
-            if len(words) == 4:
-                key, _, value = words[3].partition("=")
-                if key != "wild":
-                    raise ValueError
-                wild = int(value)
-            return move_from_json({"action": "place", "space": words[1], "color": words[2], "wild": wild})
-        if words[0] == "bonus" and len(words) == 2:
-            return move_from_json({"action": "bonus", "colors": [] if words[1] == "-" else words[1].split(",")})
-        if words[0] == "pass" and len(words) <= 2:
-            if len(words) == 1:
-                return Pass(None)
-            return move_from_json({"action": "pass", "keep": [] if words[1] == "-" else words[1].split(",")})
-    except (ValueError, IndexError) as exc:
-        if isinstance(exc, InvalidMoveError):
-            raise
-    raise InvalidMoveError(f"cannot read move {text!r} (examples: 'take 2 green', 'place 4.6 blue wild=3', 'bonus red', 'pass green')")
+    """Parse ``str(move)``: ``take 2 green``, ``place 4.6 blue wild=3``, ``bonus red,purple``, ``pass green,green``.
+    Raises :class:`InvalidMoveError`."""
+    return parse_words(text, _move_of_words, "'take 2 green', 'place 4.6 blue wild=3', 'bonus red', 'pass green'")
+
+
+def _move_of_words(words: list[str]) -> PavilionMove | None:
+    """The move the words of a move's text say; ``None``, ValueError or IndexError when they say none."""
+    if words[0] == "take" and len(words) == 3:
+        return move_from_json({"action": "take", "source": words[1] if words[1] == CENTER else int(words[1]), "color": words[2]})
+    if words[0] == "place" and len(words) in (3, 4):
+        return move_from_json({"action": "place", "space": words[1], "color": words[2], "wild": count_word(words, 3, "wild")})
+    if words[0] == "bonus" and len(words) == 2:
+        return move_from_json({"action": "bonus", "colors": [] if words[1] == "-" else words[1].split(",")})
+    if words[0] == "pass" and len(words) <= 2:
+        if len(words) == 1:
+            return Pass(None)
+        return move_from_json({"action": "pass", "keep": [] if words[1] == "-" else words[1].split(",")})
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,8 +208,7 @@ class Refill:
 
 def deal_from_json(data: Any) -> Deal:
     """Parse ``{"factories": [[...], ...], "supply": [...]}`` (the value of a record's ``deal`` key)."""
-    if not isinstance(data, dict):
-        raise InvalidMoveError(f"a deal must be a JSON object, not {show(data)}")
+    check_object(data, "deal")
     check_keys(data, ("factories", "supply"), ("factories",), "deal")
     factories = data["factories"]
     if not isinstance(factories, list):
@@ -235,8 +225,7 @@ def deal_from_json(data: Any) -> Deal:
 
 def refill_from_json(data: Any) -> Refill:
     """Parse ``{"supply": [...]}`` (the value of a record's ``refill`` key)."""
-    if not isinstance(data, dict):
-        raise InvalidMoveError(f"a refill must be a JSON object, not {show(data)}")
+    check_object(data, "refill")
     check_keys(data, ("supply",), ("supply",), "refill")
     if not isinstance(data["supply"], list):
         raise InvalidMoveError(f"refill supply must be a list of colours, not {show(data['supply'])}")
@@ -312,65 +301,40 @@ class Board:
 
 
 class PavilionState(GameState):
-    """A position of Azul: Summer Pavilion. Build with :meth:`new`; see the module docstring."""
+    """A position of Azul: Summer Pavilion. Build with :meth:`new`; see the module docstring.
+
+    The ``phase`` is ``deal``, ``acquire`` (phase 1), ``place`` (phase 2), ``bonus`` (bonus tiles
+    due), ``refill`` (chance refills the supply) or ``over``.
+    """
 
     game = "pavilion"
     #: The breakdown keys that are end-of-game bonuses.
     END_BONUS_KEYS = ("stars", "numbers")
+    _PHASE_NAMES = _PHASE_NAMES
+    _TILE_NAMES, _TILE_INDEX = COLORS, COLOR_INDEX
+    # The first-player tile is the start-player token; the spare tiles lie in the tower.
+    _FIRST_KEY, _SPARE_KEY = "token", "tower"
+    _MOST_ROUNDS, _LEAST_SCORE = ROUNDS, MIN_SCORE  # each round has its wild colour
+    _BOARD = Board
 
-    __slots__ = ("players", "grey", "round", "_phase", "_to_move", "_start_player", "_token_in_center",
-                 "_token_holder", "_bag", "_tower", "_supply", "_factories", "_center", "_on_table",
-                 "_boards", "_owed", "_end_reason", "_log", "_printed", "_pooled")
+    __slots__ = ("_supply", "_owed", "_printed")
 
     def __init__(self) -> None:
         raise TypeError("use PavilionState.new(players, side=...) or PavilionState.from_json(...)")
 
     @classmethod
     def new(cls, players: int = 2, side: str = "colored", start_player: int = 0) -> "PavilionState":
-        if not (is_int(players) and players in FACTORIES_FOR_PLAYERS):
-            raise ValueError(f"Summer Pavilion is played by 2 to 4 players, not {show(players)}")
-        if not (isinstance(side, str) and side in topo.SIDES):
-            raise ValueError(f"side must be 'colored' or 'grey', not {show(side)}")
-        if not (is_int(start_player) and 0 <= start_player < players):
-            raise ValueError(f"start_player must be 0..{players - 1}, not {show(start_player)}")
-        s = object.__new__(cls)
-        s.players = players
-        s.grey = side == "grey"
+        s = cls._set_up(players, side, start_player)
         s._printed = topo.PRINTED[side]
-        s.round = 1
-        s._phase = _DEAL
-        s._to_move = start_player
-        s._start_player = start_player
-        s._token_in_center = True
-        s._token_holder = None
         s._bag = [TILES_PER_COLOR] * 6
-        s._tower = [0] * 6
         s._supply = [-1] * topo.SUPPLY_SPACES
-        s._factories = [{} for _ in range(FACTORIES_FOR_PLAYERS[players])]
-        s._center = {}
-        s._on_table = 0
-        s._boards = [Board() for _ in range(players)]
         s._owed = 0
-        s._end_reason = None
-        s._log = None
-        s._pooled = False
         return s
 
-    def copy(self) -> "PavilionState":
-        s = object.__new__(type(self))
-        for name in ("players", "grey", "_printed", "round", "_phase", "_to_move", "_start_player",
-                     "_token_in_center", "_token_holder", "_on_table", "_owed", "_end_reason", "_pooled"):
-            setattr(s, name, getattr(self, name))
-        s._bag = self._bag[:]
-        s._tower = self._tower[:]
+    def _copy_into(self, s: "PavilionState") -> None:
+        s._printed = self._printed
         s._supply = self._supply[:]
-        s._factories = [f.copy() for f in self._factories]
-        s._center = self._center.copy()
-        s._boards = [b.copy() for b in self._boards]
-        s._log = None
-        return s
-
-    __copy__ = copy
+        s._owed = self._owed
 
     @property
     def options(self) -> dict[str, Any]:
@@ -388,22 +352,8 @@ class PavilionState(GameState):
             return self._to_move
         return TERMINAL if phase == _OVER else CHANCE
 
-    @property
-    def phase(self) -> str:
-        """``deal``, ``acquire`` (phase 1), ``place`` (phase 2), ``bonus`` (bonus tiles due),
-        ``refill`` (chance refills the supply) or ``over``."""
-        return _PHASE_NAMES[self._phase]
-
-    @property
-    def start_player(self) -> int:
-        return self._start_player
-
     def is_over(self) -> bool:
         return self._phase == _OVER
-
-    @property
-    def end_reason(self) -> str | None:
-        return self._end_reason
 
     # -- legal moves -------------------------------------------------------------
 
@@ -536,10 +486,9 @@ class PavilionState(GameState):
             return f"the player must {what}"
         b = self._boards[self._to_move]
         if isinstance(move, Take):
-            if is_int(move.source) and move.source >= len(self._factories):  # type: ignore[operator]
-                return f"there are only {len(self._factories)} factories"
-            pile = self._center if move.source == CENTER else self._factories[move.source]  # type: ignore[index]
-            where = "the centre" if move.source == CENTER else f"factory {move.source}"
+            pile, where = self._take_source(move.source)
+            if pile is None:
+                return where
             c = COLOR_INDEX[move.color]
             if not pile.get(c):
                 return f"{where} holds no {move.color} tile"
@@ -626,15 +575,10 @@ class PavilionState(GameState):
             log.append(moved({COLORS[c]: n, COLORS[wild] if c != wild else "": w}, where, f"boards.{player}.hand"))
         if src != _CENTER:
             if pile:
-                center = self._center
-                if log is not None:
-                    log.append(moved({COLORS[k]: v for k, v in pile.items()}, where, CENTER))
-                for k, v in pile.items():
-                    center[k] = center.get(k, 0) + v
-                pile.clear()
-        elif self._token_in_center:
-            self._token_in_center = False
-            self._token_holder = player
+                self._to_center(pile, src)
+        elif self._first_in_center:
+            self._first_in_center = False
+            self._first_holder = player
             loss = b.lose(n + w)
             if log is not None:
                 log.append(moved({"first_player": 1}, CENTER, f"boards.{player}.hand"))
@@ -646,8 +590,8 @@ class PavilionState(GameState):
 
     def _begin_placing(self) -> None:
         self._phase = _PLACE
-        if self._token_holder is not None:
-            self._start_player = self._token_holder
+        if self._first_holder is not None:
+            self._start_player = self._first_holder
         self._to_move = self._start_player
         for b in self._boards:
             b.passed = False
@@ -659,8 +603,8 @@ class PavilionState(GameState):
         cost = self._printed[i]
         b.hand[c] -= cost - w
         b.hand[wild] -= w
-        self._tower[c] += cost - w - 1
-        self._tower[wild] += w
+        self._spare[c] += cost - w - 1
+        self._spare[wild] += w
         star = i // 6
         b.space[i] = c
         b.star_colors[star] |= 1 << c
@@ -700,7 +644,7 @@ class PavilionState(GameState):
         self._next_placer()
 
     def _refill_due(self) -> bool:
-        return -1 in self._supply and (any(self._bag) or any(self._tower))
+        return -1 in self._supply and (any(self._bag) or any(self._spare))
 
     def _bonus(self, colors: tuple[str, ...]) -> None:
         player = self._to_move
@@ -744,7 +688,7 @@ class PavilionState(GameState):
             if discarded:
                 log.append(moved({COLORS[c]: b.hand[c] for c in range(6)}, f"boards.{player}.hand", "tower"))
         for c in range(6):
-            self._tower[c] += b.hand[c]
+            self._spare[c] += b.hand[c]
             b.hand[c] = 0
         b.corners = kept
         loss = b.lose(discarded)
@@ -761,17 +705,13 @@ class PavilionState(GameState):
         if self.round == ROUNDS:
             self._finish()
             return
-        self.round += 1
         for p, b in enumerate(self._boards):
             for c in b.corners:
                 b.hand[c] += 1
             if log is not None and b.corners:
                 log.append(moved(_count_names([COLORS[c] for c in b.corners]), f"boards.{p}.corners", f"boards.{p}.hand"))
             b.corners = []
-        self._token_in_center = True
-        self._token_holder = None
-        self._to_move = self._start_player
-        self._phase = _DEAL
+        self._next_round()
 
     def _finish(self) -> None:
         log = self._log
@@ -798,7 +738,7 @@ class PavilionState(GameState):
             if b.corners:  # not reached while round-6 passes keep nothing; kept for states built by hand
                 loss = b.lose(len(b.corners))
                 for c in b.corners:
-                    self._tower[c] += 1
+                    self._spare[c] += 1
                 b.corners = []
                 if log is not None:
                     log.append(Scored(p, -loss, "penalties", "corners", "tiles left on the corners"))
@@ -826,15 +766,6 @@ class PavilionState(GameState):
     def _setup(self) -> bool:
         return self.round == 1 and self._phase == _DEAL and all(c < 0 for c in self._supply) and sum(self._bag) == 6 * TILES_PER_COLOR
 
-    def _draw(self, rng: random.Random, need: int) -> list[int]:
-        self._pool_hidden()
-        bag = [c for c in range(6) for _ in range(self._bag[c])]
-        if len(bag) >= need:
-            return rng.sample(bag, need)
-        rng.shuffle(bag)
-        tower = [c for c in range(6) for _ in range(self._tower[c])]
-        return bag + rng.sample(tower, min(need - len(bag), len(tower)))
-
     def apply_chance(self, event: Deal | Refill | dict[str, Any]) -> Outcome:
         """Apply a deal or refill, checked against bag and tower. Raises :class:`ImpossibleDealError`."""
         if isinstance(event, dict):  # a record's event: {"deal": {...}} or {"refill": {...}}, nothing else
@@ -861,8 +792,8 @@ class PavilionState(GameState):
             if not setup and event.supply is not None:
                 raise ImpossibleDealError("the supply is dealt only at setup (later it is refilled)")
             tiles = [t for f in event.factories for t in f] + list(event.supply or ())
-            counts = self._check_draw(tiles, topo.SUPPLY_SPACES * setup + 4 * nf, "deal")
-            self._apply_draw(counts)
+            counts = self._check_colors_drawn(tiles, topo.SUPPLY_SPACES * setup + 4 * nf, "deal")
+            self._take_from_bag(counts)
             if event.supply is not None:
                 self._supply = [COLOR_INDEX[c] for c in event.supply]
             for pile, names in zip(self._factories, event.factories):
@@ -879,8 +810,8 @@ class PavilionState(GameState):
             if not isinstance(event, Refill):
                 raise ImpossibleDealError("a refill of the supply is due, not a deal")
             empty = [i for i, c in enumerate(self._supply) if c < 0]
-            counts = self._check_draw(list(event.supply), len(empty), "refill")
-            self._apply_draw(counts)
+            counts = self._check_colors_drawn(list(event.supply), len(empty), "refill")
+            self._take_from_bag(counts)
             for i, name in zip(empty, event.supply):
                 self._supply[i] = COLOR_INDEX[name]
             outcome.events.append(moved(_count_names(event.supply), "bag", "supply"))
@@ -889,26 +820,13 @@ class PavilionState(GameState):
             return outcome
         raise ImpossibleDealError("no chance event is due now" + (": the game is over" if self._phase == _OVER else f": player {self._to_move} is to move"))
 
-    def _check_draw(self, tiles: list[str], wanted: int, what: str) -> list[int]:
+    def _check_colors_drawn(self, tiles: list[str], wanted: int, what: str) -> list[int]:
+        """The counts by colour of ``tiles`` that chance draws, checked as :meth:`_check_draw` does."""
         counts = [0] * 6
         for name in tiles:
             counts[COLOR_INDEX[name]] += 1
-        self._pool_hidden()
-        check_draw(counts, COLORS, self._bag, self._tower, wanted, what, "drawn", "tower")
+        self._check_draw(counts, wanted, what, "drawn")
         return counts
-
-    def _pool_hidden(self) -> None:
-        """In a game taken up mid-way, where bag and tower are known only together (``pooled``),
-        a draw takes from both: the tower is poured in first."""
-        if self._pooled:
-            pour(self._bag, self._tower)
-
-    def _apply_draw(self, counts: list[int]) -> None:
-        bag = self._bag
-        if sum(counts) > sum(bag):
-            pour(bag, self._tower)
-        for c in range(6):
-            bag[c] -= counts[c]
 
     def apply_chance_unchecked(self, event: Deal | Refill) -> None:
         """The same as :meth:`apply_chance`: its checks cost little next to a round's moves, so
@@ -917,19 +835,14 @@ class PavilionState(GameState):
 
     # -- scores ------------------------------------------------------------------
 
-    def scores(self) -> list[int]:
-        return [b.score for b in self._boards]
-
     def breakdown(self) -> list[dict[str, int]]:
         """Per player: the ``start`` 5 points, ``placement``, ``penalties`` (negative), end bonuses
         ``stars`` and ``numbers``; they add up to the score."""
         return [{"start": START_SCORE, "placement": b.placement, "penalties": b.penalties,
                  "stars": b.stars, "numbers": b.numbers} for b in self._boards]
 
-    def winners(self) -> list[int]:
-        """The players with the most points (ties share the victory)."""
-        best = max(b.score for b in self._boards)
-        return [p for p, b in enumerate(self._boards) if b.score == best]
+    def _standing(self, board: Board) -> int:
+        return board.score  # no tie-break: a tie on points shares the victory
 
     def immediate_points(self, move: PavilionMove) -> int:
         """Points a move scores now: a placement's points (a bonus counts each tile as 1),
@@ -941,7 +854,7 @@ class PavilionState(GameState):
             space[i] = COLOR_INDEX[move.color]
             return _ring_points(space, i)
         if isinstance(move, Take):
-            if move.source == CENTER and self._token_in_center:
+            if move.source == CENTER and self._first_in_center:
                 n = self._center.get(COLOR_INDEX[move.color], 0)
                 wild = topo.WILD_BY_ROUND[self.round - 1]
                 if COLOR_INDEX[move.color] == wild:
@@ -959,7 +872,7 @@ class PavilionState(GameState):
         from the centre while the start token lies there; a placement scores by its space
         alone (at least 1, more than any pass), so the first space with the most wins."""
         phase = self._phase
-        if phase == _ACQUIRE and (not self._token_in_center or any(self._factories)):
+        if phase == _ACQUIRE and (not self._first_in_center or any(self._factories)):
             return self.legal_moves()[0]  # a take scoring 0, first in legal order: none scores more
         if phase != _PLACE:
             return super().greedy_move()
@@ -984,9 +897,6 @@ class PavilionState(GameState):
 
     # -- inspection --------------------------------------------------------------
 
-    def board(self, player: int) -> Board:
-        return self._boards[player]
-
     def factories(self) -> list[dict[str, int]]:
         """The tiles on each factory display, by colour."""
         return [{COLORS[c]: n for c, n in sorted(f.items()) if n} for f in self._factories]
@@ -994,22 +904,17 @@ class PavilionState(GameState):
     def center(self) -> dict[str, int]:
         """The tiles in the centre by colour, and ``first_player`` while the start-player token lies there."""
         out = {COLORS[c]: n for c, n in sorted(self._center.items()) if n}
-        if self._token_in_center:
+        if self._first_in_center:
             out["first_player"] = 1
         return out
 
     def supply(self) -> list[str | None]:
         return [COLORS[c] if c >= 0 else None for c in self._supply]
 
-    def tile_counts(self) -> list[int]:
-        """Every tile by colour, wherever it is: bag, tower, supply, factories, centre, hands, boards, corners."""
-        counts = [self._bag[c] + self._tower[c] for c in range(6)]
+    def _count_other_tiles(self, counts: list[int]) -> None:
         for c in self._supply:
             if c >= 0:
                 counts[c] += 1
-        for pile in self._factories + [self._center]:
-            for c, n in pile.items():
-                counts[c] += n
         for b in self._boards:
             for c in range(6):
                 counts[c] += b.hand[c]
@@ -1018,107 +923,62 @@ class PavilionState(GameState):
             for c in b.space:
                 if c >= 0:
                     counts[c] += 1
-        return counts
 
     # -- values ------------------------------------------------------------------
 
-    def to_json(self) -> dict[str, Any]:
+    def _supply_json(self) -> dict[str, Any]:
+        return {"supply": self.supply()}
+
+    def _progress_json(self) -> dict[str, Any]:
+        return {"owed": self._owed, "end_reason": self._end_reason}
+
+    def _board_json(self, b: Board) -> dict[str, Any]:
         return {
-            "format": "azulcam-state/1",
-            "game": "pavilion",
-            "options": self.options,
-            "players": self.players,
-            "round": self.round,
-            "phase": self.phase,
-            "to_move": self._to_move,
-            "start_player": self._start_player,
-            "token": "center" if self._token_in_center else self._token_holder,
-            "bag": pile_to_json(self._bag, COLORS),
-            "tower": pile_to_json(self._tower, COLORS),
-            "supply": self.supply(),
-            "factories": [[COLORS[c] for c in sorted(f) for _ in range(f[c])] for f in self._factories],
-            "center": pile_to_json(self._center, COLORS),
-            "owed": self._owed,
-            "end_reason": self._end_reason,
-            **({"pooled": True} if self._pooled else {}),
-            "boards": [
-                {
-                    "score": b.score, "placement": b.placement, "penalties": b.penalties,
-                    "stars": b.stars, "numbers": b.numbers, "passed": b.passed,
-                    "spaces": {topo.SPACE_NAMES[i]: COLORS[c] for i, c in enumerate(b.space) if c >= 0},
-                    "hand": pile_to_json(b.hand, COLORS),
-                    "corners": [COLORS[c] for c in b.corners],
-                }
-                for b in self._boards
-            ],
+            "stars": b.stars, "numbers": b.numbers, "passed": b.passed,
+            "spaces": {topo.SPACE_NAMES[i]: COLORS[c] for i, c in enumerate(b.space) if c >= 0},
+            "hand": pile_to_json(b.hand, COLORS),
+            "corners": [COLORS[c] for c in b.corners],
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "PavilionState":
-        """Rebuild a state written by :meth:`to_json`. Raises ValueError naming the bad field."""
-        try:
-            if data.get("format") != "azulcam-state/1" or data.get("game") != "pavilion":
-                raise ValueError("not an azulcam-state/1 Summer Pavilion state")
-            players = whole(data["players"], "players", 2, 4)
-            s = cls.new(players, data["options"]["side"], whole(data["start_player"], "start_player", 0, players - 1))
-            s.round = whole(data["round"], "round", 1, ROUNDS)  # each round has its wild colour
-            s._phase = _PHASE_NAMES.index(data["phase"])
-            s._to_move = whole(data["to_move"], "to_move", TERMINAL, players - 1)
-            token = data["token"]
-            s._token_in_center = token == "center"
-            s._token_holder = None if token in ("center", None) else whole(token, "token", 0, players - 1)
+    def _new_from_json(cls, data: dict[str, Any]) -> "PavilionState":
+        players = whole(data["players"], "players", 2, 4)
+        return cls.new(players, data["options"]["side"], whole(data["start_player"], "start_player", 0, players - 1))
 
-            s._bag = pile_from_json(data["bag"], COLOR_INDEX, "bag")
-            s._tower = pile_from_json(data["tower"], COLOR_INDEX, "tower")
-            s._supply = [COLOR_INDEX[c] if c is not None else -1 for c in data["supply"]]
-            if len(s._supply) != topo.SUPPLY_SPACES or len(data["factories"]) != len(s._factories):
-                raise ValueError("wrong number of supply spaces or factories")
-            for pile, names in zip(s._factories, data["factories"]):
-                for c in sorted(COLOR_INDEX[n] for n in names):
-                    pile[c] = pile.get(c, 0) + 1
-            s._center = {c: n for c, n in enumerate(pile_from_json(data["center"], COLOR_INDEX, "center")) if n}
-            s._on_table = sum(sum(f.values()) for f in s._factories) + sum(s._center.values())
-            s._owed = whole(data.get("owed", 0), "owed", 0, 200)
-            s._end_reason = data.get("end_reason")
-            s._pooled = bool(data.get("pooled", False))
-            if len(data["boards"]) != s.players:
-                raise ValueError("one board per player is needed")
-            for p, (b, bd) in enumerate(zip(s._boards, data["boards"])):
-                where = f"boards[{p}]"
-                b.score = whole(bd["score"], f"{where}.score", MIN_SCORE, MOST_POINTS)
-                b.placement = whole(bd["placement"], f"{where}.placement", 0, MOST_POINTS)
-                b.penalties = whole(bd["penalties"], f"{where}.penalties", -MOST_POINTS, 0)
-                b.stars = whole(bd.get("stars", 0), f"{where}.stars", 0, MOST_POINTS)
-                b.numbers = whole(bd.get("numbers", 0), f"{where}.numbers", 0, MOST_POINTS)
-                if not isinstance(bd.get("passed", False), bool):
-                    raise ValueError(f"{where}.passed must be true or false, not {bd['passed']!r:.40}")
-                b.passed = bd.get("passed", False)
-                for name, color in bd["spaces"].items():
-                    i = topo.parse_space(name)
-                    c = COLOR_INDEX[color]
-                    b.space[i] = c
-                    b.star_colors[i // 6] |= 1 << c
-                    b.star_count[i // 6] += 1
-                    b.star_filled[i // 6] |= 1 << (i % 6)
-                b.hand = pile_from_json(bd["hand"], COLOR_INDEX, f"{where}.hand")
-                b.corners = [COLOR_INDEX[c] for c in bd["corners"]]
-            return s
-        except (KeyError, TypeError, IndexError) as exc:
-            raise ValueError(f"malformed Summer Pavilion state: missing or bad field {exc}") from None
+    def _read_supply_json(self, data: dict[str, Any]) -> None:
+        self._supply = [COLOR_INDEX[c] if c is not None else -1 for c in data["supply"]]
+        if len(self._supply) != topo.SUPPLY_SPACES or len(data["factories"]) != len(self._factories):
+            raise ValueError("wrong number of supply spaces or factories")
+
+    def _read_progress_json(self, data: dict[str, Any]) -> None:
+        self._owed = whole(data.get("owed", 0), "owed", 0, 200)
+        self._end_reason = data.get("end_reason")
+
+    def _read_board_json(self, b: Board, bd: dict[str, Any], where: str) -> None:
+        b.stars = whole(bd.get("stars", 0), f"{where}.stars", 0, MOST_POINTS)
+        b.numbers = whole(bd.get("numbers", 0), f"{where}.numbers", 0, MOST_POINTS)
+        if not isinstance(bd.get("passed", False), bool):
+            raise ValueError(f"{where}.passed must be true or false, not {bd['passed']!r:.40}")
+        b.passed = bd.get("passed", False)
+        for name, color in bd["spaces"].items():
+            i = topo.parse_space(name)
+            c = COLOR_INDEX[color]
+            b.space[i] = c
+            b.star_colors[i // 6] |= 1 << c
+            b.star_count[i // 6] += 1
+            b.star_filled[i // 6] |= 1 << (i % 6)
+        b.hand = pile_from_json(bd["hand"], COLOR_INDEX, f"{where}.hand")
+        b.corners = [COLOR_INDEX[c] for c in bd["corners"]]
 
     def _key(self) -> tuple[Any, ...]:
         return (
             self.players, self.grey, self.round, self._phase, self._to_move, self._start_player,
-            self._token_in_center, self._token_holder, tuple(self._bag), tuple(self._tower), tuple(self._supply),
+            self._first_in_center, self._first_holder, tuple(self._bag), tuple(self._spare), tuple(self._supply),
             tuple(tuple(sorted(f.items())) for f in self._factories), tuple(sorted(self._center.items())),
             self._owed, self._end_reason, self._pooled,
             tuple((tuple(b.space), tuple(b.hand), tuple(b.corners), b.score, b.placement, b.penalties,
                    b.stars, b.numbers, b.passed) for b in self._boards),
         )
-
-    def __repr__(self) -> str:
-        return (f"<PavilionState {self.players}p {self.options} round {self.round} {self.phase} "
-                f"to_move={self.current_player} scores={self.scores()}>")
 
 
 def _ring_points(space: list[int], i: int) -> int:

@@ -1,5 +1,5 @@
 """Train the candidate model (the tile classifier the locator asks) and export it to ONNX; and the
-training helpers the other trainers share (``train_reader.py``, ``train_detector.py``).
+training helpers every trainer shares (the data jobs, the training loop :func:`fit`, the export).
 
     python models/train.py --scenes 10000 --val-scenes 500 --epochs 16 --full-hd-share 0.5 \
         --edge-view-share 0.25 --edge-light-share 0.12 --out models/tiles_candidates.onnx
@@ -297,27 +297,52 @@ def write_model_files(out: Path, version: str, labels: tuple[str, tuple[str, ...
     print(f"wrote {out} ({out.stat().st_size} bytes, sha256 {digest}), total {setting['total_seconds']:.0f} s")
 
 
-def one_cycle(model, samples: int, args: argparse.Namespace):
-    """What every training script steps with: AdamW (weight decay 1e-4) under a one-cycle schedule
-    (15 % warm-up) to ``args.lr`` over ``args.epochs`` of ``samples`` in batches of ``args.batch``,
-    and a generator seeded with ``args.seed`` for the batches' order. Returns the optimiser, the
-    schedule, the steps per epoch and the generator."""
+def fit(model, samples: int, args: argparse.Namespace, batch_loss, held_out, describe, started: float):
+    """Train ``model`` as every training script does, and return the held-out figures of its last
+    epoch (``{}`` when there was none) and the seconds training took.
+
+    AdamW (weight decay 1e-4) steps under a one-cycle schedule (15 % warm-up) to ``args.lr``,
+    over ``args.epochs`` epochs of the ``samples`` samples, each epoch in an order drawn from a
+    generator seeded with ``args.seed``, in batches of ``args.batch``. ``batch_loss(idx, gen)``
+    gives the loss terms (a tuple) of the batch of samples ``idx`` (a tensor of indices), ``gen``
+    being the generator to augment with; their sum is descended. After each epoch ``held_out()``
+    measures the model, and ``describe(losses, figures)`` words the epoch's mean loss terms and
+    those figures on the progress line, with the seconds since ``started``.
+    """
     import torch
 
     steps_per_epoch = (samples + args.batch - 1) // args.batch
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=args.lr, epochs=args.epochs,
                                                    steps_per_epoch=steps_per_epoch, pct_start=0.15)
-    return optimizer, schedule, steps_per_epoch, torch.Generator().manual_seed(args.seed)
-
-
-def descend(optimizer, schedule, loss) -> None:
-    """One step of every training script: the gradients of ``loss``, a step of ``optimizer``,
-    then of its ``schedule``."""
-    optimizer.zero_grad(set_to_none=True)
-    loss.backward()
-    optimizer.step()
-    schedule.step()
+    gen = torch.Generator().manual_seed(args.seed)
+    train_started = time.perf_counter()
+    bar = Progress(args.epochs * steps_per_epoch, "training batches")
+    fig = {}
+    for epoch in range(args.epochs):
+        model.train()
+        order = torch.randperm(samples, generator=gen)
+        totals: list[float] = []
+        seen = 0
+        for i in range(0, len(order), args.batch):
+            idx = order[i:i + args.batch]
+            terms = batch_loss(idx, gen)
+            loss = terms[0]
+            for term in terms[1:]:
+                loss = loss + term
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            optimizer.step()
+            schedule.step()
+            batch_totals = [float(term.detach()) * len(idx) for term in terms]
+            totals = [t + b for t, b in zip(totals or [0.0] * len(batch_totals), batch_totals)]
+            seen += len(idx)
+            bar.advance()
+        fig = held_out()
+        bar.note(f"epoch {epoch + 1}/{args.epochs}: {describe([t / seen for t in totals], fig)}, "
+                 f"{time.perf_counter() - started:.0f} s")
+    bar.close()
+    return fig, time.perf_counter() - train_started
 
 
 def training_parser(doc: str, scenes: int, val_scenes: int, epochs: int, batch: int, lr: float
@@ -388,7 +413,6 @@ def main(argv: list[str] | None = None) -> int:
 
     model = build_model(len(CLASSES), channels, width).to(memory_format=torch.channels_last)
     params = sum(p.numel() for p in model.parameters())
-    optimizer, schedule, steps_per_epoch, gen = one_cycle(model, len(y_train), args)
     # Rare classes (first-player markers) weigh a little more, so that they are not traded for
     # the rest; only a little, as empty (the most common class) must not be traded either.
     # A class the data lacks weighs nothing: with the label smoothing's share on it, a weight
@@ -397,27 +421,16 @@ def main(argv: list[str] | None = None) -> int:
                            dtype=torch.float32)
     x_all = torch.from_numpy(x_train)
     y_all = torch.from_numpy(y_train)
-    train_started = time.perf_counter()
-    bar = Progress(args.epochs * steps_per_epoch, "training batches")
-    for epoch in range(args.epochs):
-        model.train()
-        order = torch.randperm(len(y_all), generator=gen)
-        total, seen = 0.0, 0
-        for i in range(0, len(order), args.batch):
-            idx = order[i:i + args.batch]
-            x = augment(x_all[idx].float(), gen)
-            logits = model(x)
-            loss = torch.nn.functional.cross_entropy(logits, y_all[idx], weight=weights, label_smoothing=0.02)
-            descend(optimizer, schedule, loss)
-            total += float(loss.detach()) * len(idx)
-            seen += len(idx)
-            bar.advance()
-        probs = evaluate(model, x_val)
-        acc = float((probs.argmax(1) == y_val).mean())
-        bar.note(f"epoch {epoch + 1}/{args.epochs}: loss {total / seen:.4f}, held-out accuracy {acc:.4%}, "
-                 f"{time.perf_counter() - started:.0f} s")
-    bar.close()
-    train_s = time.perf_counter() - train_started
+
+    def batch_loss(idx, gen):
+        logits = model(augment(x_all[idx].float(), gen))
+        return (torch.nn.functional.cross_entropy(logits, y_all[idx], weight=weights, label_smoothing=0.02),)
+
+    def held_out():
+        return float((evaluate(model, x_val).argmax(1) == y_val).mean())
+
+    _, train_s = fit(model, len(y_train), args, batch_loss, held_out,
+                     lambda losses, acc: f"loss {losses[0]:.4f}, held-out accuracy {acc:.4%}", started)
 
     fig = figures(y_val, evaluate(model, x_val).argmax(1), CLASSES)
     print_figures(fig, CLASSES)

@@ -30,10 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from azulcam.progress import Progress
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import add_hold_out, descend, export_onnx, families_held, one_cycle, run_jobs, separable, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
+from train import add_hold_out, export_onnx, families_held, fit, run_jobs, separable, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
 
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "1.0.0"
@@ -257,33 +255,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"frames: {len(frames)} training, {len(val_frames)} held-out, made in {data_s:.0f} s", flush=True)
     model = build_model().to(memory_format=torch.channels_last)
     params = sum(p.numel() for p in model.parameters())
-    optimizer, schedule, steps_per_epoch, gen = one_cycle(model, len(frames), args)
     rng = np.random.default_rng(args.seed)
     # The core is a sixth of the card: it weighs as much.
     weights = torch.tensor([1.0, 3.0]).view(1, 2, 1, 1)
-    train_started = time.perf_counter()
-    bar = Progress(args.epochs * steps_per_epoch, "training batches")
-    fig: dict = {}
-    for epoch in range(args.epochs):
-        model.train()
-        order = torch.randperm(len(frames), generator=gen).numpy()
-        total, seen = 0.0, 0
-        for i in range(0, len(order), args.batch):
-            idx = order[i:i + args.batch]
-            x, t = batch_of(frames, masks, idx, rng)
-            x = recolour(torch.from_numpy(x).float(), gen)
-            logits = model(x)
-            loss = (torch.nn.functional.binary_cross_entropy_with_logits(logits, torch.from_numpy(t), reduction="none")
-                    * weights).mean()
-            descend(optimizer, schedule, loss)
-            total += float(loss.detach()) * len(idx)
-            seen += len(idx)
-            bar.advance()
-        fig = proposal_figures(model, val_frames, val_boards)
-        bar.note(f"epoch {epoch + 1}/{args.epochs}: loss {total / seen:.4f}, held-out {fig}, "
-                 f"{time.perf_counter() - started:.0f} s")
-    bar.close()
-    train_s = time.perf_counter() - train_started
+
+    def batch_loss(idx, gen):
+        x, t = batch_of(frames, masks, idx.numpy(), rng)
+        logits = model(recolour(torch.from_numpy(x).float(), gen))
+        return ((torch.nn.functional.binary_cross_entropy_with_logits(logits, torch.from_numpy(t), reduction="none")
+                 * weights).mean(),)
+
+    fig, train_s = fit(model, len(frames), args, batch_loss, lambda: proposal_figures(model, val_frames, val_boards),
+                       lambda losses, fig: f"loss {losses[0]:.4f}, held-out {fig}", started)
     out: Path = args.out
     out.parent.mkdir(parents=True, exist_ok=True)
     setting = {"scenes": args.scenes, "val_scenes": args.val_scenes, "seed": args.seed, "epochs": args.epochs,

@@ -28,10 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from azulcam.progress import Progress
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import add_hold_out, descend, export_onnx, families_held, one_cycle, run_jobs, separable, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
+from train import add_hold_out, export_onnx, families_held, fit, run_jobs, separable, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
 
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "1.0.0"
@@ -220,30 +218,18 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(val.views)} held-out, made in {data_s:.0f} s", flush=True)
     model = build_model(len(KINDS)).to(memory_format=torch.channels_last)
     params = sum(p.numel() for p in model.parameters())
-    optimizer, schedule, steps_per_epoch, gen = one_cycle(model, len(train.views), args)
     views, shifts = torch.from_numpy(train.views), torch.from_numpy(train.shifts)
     kinds, turns = torch.from_numpy(train.kinds), torch.from_numpy(train.turns).clamp(min=0)
-    train_started = time.perf_counter()
-    bar = Progress(args.epochs * steps_per_epoch, "training batches")
-    fig: dict = {}
-    for epoch in range(args.epochs):
-        model.train()
-        order = torch.randperm(len(views), generator=gen)
-        totals, seen = np.zeros(3), 0
-        for i in range(0, len(order), args.batch):
-            idx = order[i:i + args.batch]
-            parts = losses(model, augment(views[idx].float(), gen), shifts[idx].float(), kinds[idx], turns[idx], none)
-            loss = parts[0] + parts[1] + parts[2]
-            descend(optimizer, schedule, loss)
-            totals += [float(p.detach()) * len(idx) for p in parts]
-            seen += len(idx)
-            bar.advance()
-        fig = held_out_figures(model, val, none)
-        k, s, t = totals / seen
-        bar.note(f"epoch {epoch + 1}/{args.epochs}: loss kind {k:.4f} shift {s:.4f} turn {t:.4f}; held-out {fig}, "
-                 f"{time.perf_counter() - started:.0f} s")
-    bar.close()
-    train_s = time.perf_counter() - train_started
+
+    def batch_loss(idx, gen):
+        return losses(model, augment(views[idx].float(), gen), shifts[idx].float(), kinds[idx], turns[idx], none)
+
+    def describe(mean, fig):
+        kind, shift, turn = mean
+        return f"loss kind {kind:.4f} shift {shift:.4f} turn {turn:.4f}; held-out {fig}"
+
+    fig, train_s = fit(model, len(train.views), args, batch_loss, lambda: held_out_figures(model, val, none), describe,
+                       started)
     out: Path = args.out
     out.parent.mkdir(parents=True, exist_ok=True)
     setting = {"scenes": args.scenes, "val_scenes": args.val_scenes, "seed": args.seed, "epochs": args.epochs,

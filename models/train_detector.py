@@ -29,10 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-from azulcam.progress import Progress
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train import descend, export_onnx, one_cycle, run_jobs, separable, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
+from train import export_onnx, fit, run_jobs, separable, training_parser, write_model_files  # noqa: E402  (models/ is a folder of scripts, not a package)
 
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "2.3.0"
@@ -227,30 +225,20 @@ def main(argv: list[str] | None = None) -> int:
     print(f"crops: {len(train.views)} training, {len(val.views)} held-out, made in {data_s:.0f} s", flush=True)
     model = build_model(len(KINDS)).to(memory_format=torch.channels_last)
     params = sum(p.numel() for p in model.parameters())
-    optimizer, schedule, steps_per_epoch, gen = one_cycle(model, len(train.views), args)
     views = torch.from_numpy(train.views)
     heat = torch.from_numpy(train.heat)
     weight = torch.from_numpy(train.weight)
-    train_started = time.perf_counter()
-    bar = Progress(args.epochs * steps_per_epoch, "training batches")
-    for epoch in range(args.epochs):
-        model.train()
-        order = torch.randperm(len(views), generator=gen)
-        total, seen = 0.0, 0
-        for i in range(0, len(order), args.batch):
-            idx = order[i:i + args.batch]
-            x, t, w = augment(views[idx].float(), heat[idx].float(), weight[idx].float(), gen)
-            loss = focal_loss(model(x), t, w)
-            descend(optimizer, schedule, loss)
-            total += float(loss.detach()) * len(idx)
-            seen += len(idx)
-            bar.advance()
-        fig = detection_figures(model, val.views, val.heat, val.weight)
-        bar.note(f"epoch {epoch + 1}/{args.epochs}: loss {total / seen:.4f}, held-out recall {fig['recall']:.4%} "
-                 f"precision {fig['precision']:.4%} ({fig['missed']} missed, {fig['wrong_kind']} wrong kind, "
-                 f"{fig['extra']} extra of {fig['tiles']}), {time.perf_counter() - started:.0f} s")
-    bar.close()
-    train_s = time.perf_counter() - train_started
+
+    def batch_loss(idx, gen):
+        x, t, w = augment(views[idx].float(), heat[idx].float(), weight[idx].float(), gen)
+        return (focal_loss(model(x), t, w),)
+
+    def describe(losses, fig):
+        return (f"loss {losses[0]:.4f}, held-out recall {fig['recall']:.4%} precision {fig['precision']:.4%} "
+                f"({fig['missed']} missed, {fig['wrong_kind']} wrong kind, {fig['extra']} extra of {fig['tiles']})")
+
+    fig, train_s = fit(model, len(train.views), args, batch_loss,
+                       lambda: detection_figures(model, val.views, val.heat, val.weight), describe, started)
     out: Path = args.out
     out.parent.mkdir(parents=True, exist_ok=True)
     setting = {"scenes": args.scenes, "val_scenes": args.val_scenes, "seed": args.seed, "epochs": args.epochs,

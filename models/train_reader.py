@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from azulcam.models.train import build_model, descend, export_onnx, figures, one_cycle, print_figures, run_jobs, write_model_files
+from azulcam.models.train import build_model, export_onnx, figures, fit, print_figures, run_jobs, write_model_files
 
 #: Bumped whenever the architecture, the input contract or the training data change.
 VERSION = "1.6.0"
@@ -204,7 +204,6 @@ def main(argv: list[str] | None = None) -> int:
           f"made in {data_s:.0f} s", flush=True)
     model = build_model(len(CLASSES), CHANNELS, args.width).to(memory_format=torch.channels_last)
     params = sum(p.numel() for p in model.parameters())
-    optimizer, schedule, steps_per_epoch, gen = one_cycle(model, len(y_train), args)
     # Two heads in one output: whether a tile lies there (all patches, colours scrambled or not),
     # and which (the tiles whose colours are kept). Rare kinds (first-player markers) weigh a
     # little more in the second; a kind absent weighs nothing.
@@ -212,34 +211,24 @@ def main(argv: list[str] | None = None) -> int:
     weights = torch.tensor(np.where(kinds > 0, (kinds.sum() / np.maximum(kinds, 1) / len(kinds)) ** 0.25, 0.0),
                            dtype=torch.float32)
     x_all, y_all = torch.from_numpy(x_train), torch.from_numpy(y_train)
-    from azulcam.progress import Progress
 
-    train_started = time.perf_counter()
-    bar = Progress(args.epochs * steps_per_epoch, "training batches")
-    for epoch in range(args.epochs):
-        model.train()
-        order = torch.randperm(len(y_all), generator=gen)
-        total, seen = 0.0, 0
-        for i in range(0, len(order), args.batch):
-            idx = order[i:i + args.batch]
-            y = y_all[idx]
-            scrambled = torch.rand(len(idx), generator=gen) < SCRAMBLED_SHARE
-            logits = model(augment(x_all[idx].float(), gen, scrambled))
-            tile = y > 0
-            loss = torch.nn.functional.binary_cross_entropy_with_logits(logits[:, 0], tile.float())
-            named = tile & ~scrambled
-            if named.any():
-                loss = loss + torch.nn.functional.cross_entropy(logits[named, 1:], y[named] - 1, weight=weights,
-                                                                label_smoothing=0.02) * named.float().mean()
-            descend(optimizer, schedule, loss)
-            total += float(loss.detach()) * len(idx)
-            seen += len(idx)
-            bar.advance()
-        acc = float((evaluate(model, x_val).argmax(1) == y_val).mean())
-        bar.note(f"epoch {epoch + 1}/{args.epochs}: loss {total / seen:.4f}, held-out accuracy {acc:.4%}, "
-                 f"{time.perf_counter() - started:.0f} s")
-    bar.close()
-    train_s = time.perf_counter() - train_started
+    def batch_loss(idx, gen):
+        y = y_all[idx]
+        scrambled = torch.rand(len(idx), generator=gen) < SCRAMBLED_SHARE
+        logits = model(augment(x_all[idx].float(), gen, scrambled))
+        tile = y > 0
+        loss = torch.nn.functional.binary_cross_entropy_with_logits(logits[:, 0], tile.float())
+        named = tile & ~scrambled
+        if named.any():
+            loss = loss + torch.nn.functional.cross_entropy(logits[named, 1:], y[named] - 1, weight=weights,
+                                                            label_smoothing=0.02) * named.float().mean()
+        return (loss,)
+
+    def held_out():
+        return float((evaluate(model, x_val).argmax(1) == y_val).mean())
+
+    _, train_s = fit(model, len(y_train), args, batch_loss, held_out,
+                     lambda losses, acc: f"loss {losses[0]:.4f}, held-out accuracy {acc:.4%}", started)
 
     predicted = evaluate(model, x_val).argmax(1)
     fig = figures(y_val, predicted, CLASSES)
