@@ -21,8 +21,9 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from ..engine.azul import SCORE_TRACK_TOP
-from ..engine.errors import show
+from ..engine.errors import CodedError, show
 from ..engine.games import GAMES, GameSpec
+from ..engine.notice import Notice, chained
 from ..formats import FormatError, checked
 from ..formats.fields import Form, Name, Number, Text
 from ..formats.problems import refusal
@@ -35,16 +36,14 @@ LAYOUT_NAMES: tuple[str, ...] = tuple(name for spec in GAMES.values()
                                       for name in (*spec.layouts, *filter(None, [spec.scoring_layout])))
 
 Point = tuple[float, float]
+#: What a layout read from data, not a file, is called in a message: ``layout``.
+UNNAMED = Notice("layout.unnamed")
 
 
-class LayoutError(ValueError):
-    """A layout that cannot be read or used; the message names the file, and the field or the slot.
-    Where the format's model refused it, ``code`` and ``params`` word that refusal from the
-    catalogue (:class:`azulcam.formats.FormatError`); otherwise they are ``None``."""
-
-    def __init__(self, message: str, code: str | None = None, params: dict[str, Any] | None = None) -> None:
-        self.code, self.params = code, params
-        super().__init__(message)
+class LayoutError(CodedError):
+    """A layout that cannot be read or used: ``code`` and ``params`` name the file (``source``), and
+    the field (``reason``: the format's refusal, :class:`azulcam.formats.FormatError`) or the slot
+    (``problem``, one of :func:`check_layout`'s)."""
 
 
 #: ``[x, y]`` in fractions of a board's width and height.
@@ -102,9 +101,9 @@ def is_scoring_layout(name: str) -> bool:
     return spec is not None and spec.scoring_layout is not None and name.startswith(spec.scoring_layout)
 
 
-def a_board(spec: GameSpec) -> str:
-    """One board of ``spec``'s game in words: ``an Azul board``, ``a Summer Pavilion board``."""
-    return f"{'an' if spec.title[0] in 'AEIOU' else 'a'} {spec.title} board"
+def a_board(spec: GameSpec) -> Notice:
+    """One board of ``spec``'s game, to word: ``an Azul board``, ``a Summer Pavilion board``."""
+    return Notice(f"a_board.{spec.name}")
 
 
 #: The kinds of a board's slots (an id's part before its numbers; a star's space has none), in the
@@ -127,7 +126,7 @@ def expected_slots(name: str) -> tuple[str, ...]:
     spec = layout_game(name)
     if spec is None:
         boards = [f"{s.name}-..." + (f", {s.scoring_layout}..." if s.scoring_layout else "") for s in GAMES.values()]
-        raise LayoutError(f"layout name {name!r} names no board ({', '.join(boards)})")
+        raise LayoutError("layout.no_board", name=name, boards=", ".join(boards))
     if is_scoring_layout(name):
         return tuple(f"supply.{i}" for i in range(spec.supply_spaces))
     return tuple(sorted(spec.slot_ids, key=_slot_order))
@@ -198,19 +197,22 @@ class Layout:
         return f'{head}, "slots": [\n  {body}\n]' + (f', "track": [\n  {track}\n]' if self.track else "") + "}\n"
 
     @classmethod
-    def from_json(cls, data: Any, source: str = "layout") -> "Layout":
+    def from_json(cls, data: Any, source: Notice | str = UNNAMED) -> "Layout":
         """Read and check a layout: its form (:class:`LayoutModel`), then its slots
-        (:func:`check_layout`). Raises :class:`LayoutError` naming ``source`` and the field or slot."""
+        (:func:`check_layout`). Raises :class:`LayoutError` naming ``source`` (a file's path, or a
+        message: a shipped layout, :data:`UNNAMED`) and the field or slot."""
         try:
             model = checked(LayoutModel, data)
         except FormatError as exc:
-            raise LayoutError(f"{source}: {exc}", exc.code, exc.params) from None
+            raise LayoutError("layout.form", source=source, reason=exc) from None
         layout = cls(model.name, (model.size_mm[0], model.size_mm[1]),
                      tuple(Slot(s.id, _points(s.polygon), s.printed, s.number) for s in model.slots),
                      tuple(_points(cell) for cell in model.track))
         problems = check_layout(layout)
+        if len(problems) == 1:
+            raise LayoutError("layout.unusable", source=source, problem=problems[0])
         if problems:
-            raise LayoutError(f"{source}: {problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+            raise LayoutError("layout.unusable_more", source=source, problem=problems[0], more=len(problems) - 1)
         return layout
 
     def scaled(self, scale: Point = (1.0, 1.0), shift: Point = (0.0, 0.0), size_mm: Point | None = None,
@@ -238,39 +240,42 @@ def _convex_area(poly: np.ndarray) -> float:
     return abs(float(cv2.contourArea(poly)))
 
 
-def check_layout(layout: Layout) -> list[str]:
-    """What is wrong with a layout: missing, unknown or repeated slots, slots off the board,
-    slots that are not convex, and slots that overlap. An empty list means it is usable."""
+def check_layout(layout: Layout) -> list[Notice]:
+    """What is wrong with a layout, each a message to word: missing, unknown or repeated slots,
+    slots off the board, slots that are not convex, and slots that overlap. An empty list means
+    it is usable."""
     problems = []
     ids = [s.id for s in layout.slots]
     try:
         expected = expected_slots(layout.name)
     except LayoutError as exc:
-        return [str(exc)]
+        return [exc.notice]
     missing = [i for i in expected if i not in ids]
-    if missing:
-        problems.append(f"missing slot {missing[0]}" + (f" and {len(missing) - 1} more" if len(missing) > 1 else ""))
-    problems += [f"unknown slot {i}" for i in ids if i not in expected]
-    problems += [f"slot {i} appears twice" for i in sorted({i for i in ids if ids.count(i) > 1})]
+    if len(missing) == 1:
+        problems.append(Notice("layout.missing_slot", slot=missing[0]))
+    elif missing:
+        problems.append(Notice("layout.missing_slots", slot=missing[0], more=len(missing) - 1))
+    problems += [Notice("layout.unknown_slot", slot=i) for i in ids if i not in expected]
+    problems += [Notice("layout.slot_twice", slot=i) for i in sorted({i for i in ids if ids.count(i) > 1})]
     tracked = [spec for spec in GAMES.values() if spec.score_track]
     if layout.track and layout_game(layout.name) not in tracked:
-        problems.append(f"only {' or '.join(map(a_board, tracked))} has a score track")
+        problems.append(Notice("layout.track_elsewhere", boards=chained("list.or", [a_board(s) for s in tracked])))
     elif layout.track and len(layout.track) != TRACK_CELLS:
-        problems.append(f"the score track has {TRACK_CELLS} cells (0 to {TRACK_CELLS - 1}), not {len(layout.track)}")
+        problems.append(Notice("layout.track_cells", cells=TRACK_CELLS, top=TRACK_CELLS - 1, got=len(layout.track)))
     for n, cell in enumerate(layout.track):
         if any(not (-0.001 <= v <= 1.001) for p in cell for v in p):
-            problems.append(f"score cell {n} lies outside the board (coordinates are fractions 0..1)")
+            problems.append(Notice("layout.cell_outside", cell=n))
         elif not cv2.isContourConvex(np.array(cell, np.float32)) or _convex_area(np.array(cell, np.float32)) < 1e-6:
-            problems.append(f"score cell {n} is not a convex polygon with an area")
+            problems.append(Notice("layout.cell_not_convex", cell=n))
     polys = []
     for s in layout.slots:
         if any(not (-0.001 <= v <= 1.001) for p in s.polygon for v in p):
-            problems.append(f"slot {s.id} lies outside the board (coordinates are fractions 0..1)")
+            problems.append(Notice("layout.slot_outside", slot=s.id))
             polys.append(None)  # not measured: its numbers may be beyond what OpenCV's floats hold
             continue
         poly = np.array(s.polygon, np.float32)
         if not cv2.isContourConvex(poly) or _convex_area(poly) < 1e-6:
-            problems.append(f"slot {s.id} is not a convex polygon with an area")
+            problems.append(Notice("layout.slot_not_convex", slot=s.id))
             poly = None
         polys.append(poly)
     for a in range(len(polys)):
@@ -283,7 +288,7 @@ def check_layout(layout: Layout) -> list[str]:
                 continue
             area, _ = cv2.intersectConvexConvex(pa, pb)
             if area > 1e-3 * min(_convex_area(pa), _convex_area(pb)):
-                problems.append(f"slots {layout.slots[a].id} and {layout.slots[b].id} overlap")
+                problems.append(Notice("layout.slots_overlap", slot=layout.slots[a].id, other=layout.slots[b].id))
     return problems
 
 
@@ -304,7 +309,7 @@ def load_layout(name_or_path: str | Path) -> Layout:
         return _CACHE[key]
     if key in LAYOUT_NAMES:
         text = _layout_dir().joinpath(f"{key}.json").read_text(encoding="utf-8")
-        source = f"layout {key}"
+        source: Notice | str = Notice("layout.shipped", name=key)
     else:
         path = Path(key)
         try:
@@ -312,20 +317,20 @@ def load_layout(name_or_path: str | Path) -> Layout:
         except (OSError, ValueError):  # a name too long for a path, or one with a NUL in it
             unknown = True
         if unknown:
-            raise LayoutError(f"unknown layout {show(key)} (shipped: {', '.join(LAYOUT_NAMES)}; or give a .json file)")
+            raise LayoutError("layout.unknown", name=show(key), shipped=", ".join(LAYOUT_NAMES))
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise LayoutError(f"cannot read layout {show(key)}: {getattr(exc, 'strerror', None) or exc}") from None
+            raise LayoutError("layout.unreadable", name=show(key), reason=getattr(exc, "strerror", None) or str(exc)) from None
         source = key
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise LayoutError(f"{source}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        raise LayoutError("layout.malformed_json", source=source, line=exc.lineno, column=exc.colno, reason=exc.msg) from None
     except RecursionError:
-        raise LayoutError(f"{source}: malformed JSON: nested too deeply") from None
+        raise LayoutError("layout.too_deep", source=source) from None
     except ValueError as exc:  # a number too long to read
-        raise LayoutError(f"{source}: malformed JSON: {exc}") from None
+        raise LayoutError("layout.unreadable_json", source=source, reason=str(exc)) from None
     layout = Layout.from_json(data, source)
     _CACHE[key] = layout
     return layout

@@ -35,8 +35,8 @@ _UNIT_SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
 
 
 class ProfileError(FormatError):
-    """A profile that cannot be read or used: ``code`` and ``params`` for the catalogue, the message
-    the English wording, the field's path first (``boards.1.corners.2.0 must be a finite number``)."""
+    """A profile that cannot be read or used: ``code`` and ``params`` for the catalogue, the field's
+    path (``field``) among them (worded ``boards.1.corners.2.0 must be a finite number``)."""
 
 
 def board_homography(corners: Corners | np.ndarray) -> np.ndarray:
@@ -122,7 +122,7 @@ class Profile:
             try:
                 return checked(OPTIONS[self.game], self.options, ("options",)).model_dump()
             except FormatError as exc:
-                raise ProfileError(exc.code, exc.params) from None
+                raise ProfileError(exc.code, **exc.params) from None
         side = "grey" if self.boards and "grey" in self.boards[0].layout else "colored"
         return GAMES[self.game].options_for(side)
 
@@ -155,7 +155,7 @@ class Profile:
         try:
             model = checked(ProfileModel, data)
         except FormatError as exc:
-            raise ProfileError(exc.code, exc.params) from None
+            raise ProfileError(exc.code, **exc.params) from None
         boards = tuple(_placement(b, b.player) for b in model.boards)
         return cls(model.game, (model.image_size[0], model.image_size[1]), boards,
                    _placement(model.scoring_board, None) if model.scoring_board is not None else None,
@@ -332,7 +332,7 @@ def _loaded(layout: str, where: tuple[str | int, ...]) -> str:
     try:
         return load_layout(layout).name
     except LayoutError as exc:
-        raise refusal(where, "unknown_layout", "a layout that cannot be loaded: {reason}", reason=str(exc)) from None
+        raise refusal(where, "unknown_layout", "a layout that cannot be loaded: {reason}", reason=exc) from None
 
 
 def _side_of(layout_name: str) -> str:

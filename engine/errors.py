@@ -3,7 +3,8 @@
 Each error is a message code with its parameters (``code``, ``params``: what was wrong and where,
 so that a user reading a record or a camera log can find the offending event), worded where it is
 shown by the catalogue (:func:`azulcam.i18n.words.words`), in the user's language. ``str()`` of
-an error is its code and parameters, for logs and tracebacks.
+an error is its code and parameters, for logs and tracebacks. Their base, :class:`CodedError`, is
+every folder's: the formats' refusals and the reader's and calibration's errors are coded alike.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from typing import Any
 from .notice import Notice
 
 
-class EngineError(ValueError):
-    """Base of every error the engine raises about its input: ``code`` and ``params``."""
+class CodedError(ValueError):
+    """An error about input as a message code with its parameters (``code``, ``params``), worded
+    where it is shown: the base of the engine's errors, the formats' refusals and the reader's and
+    calibration's errors alike. ``str()`` is the code and parameters, for logs and tracebacks."""
 
     def __init__(self, code: str, /, **params: Any) -> None:
         super().__init__(code)
@@ -31,6 +34,10 @@ class EngineError(ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:  # pickled (a worker process's answer) with its parameters
         return (_rebuilt, (type(self), self.code, self.params, getattr(self, "index", None)))
+
+
+class EngineError(CodedError):
+    """Base of every error the engine raises about its input: ``code`` and ``params``."""
 
 
 class InvalidMoveError(EngineError):
@@ -79,7 +86,7 @@ class ObservationError(EngineError):
     parameters name the first bad field (``field``: ``boards[1].slots``)."""
 
 
-def _rebuilt(kind: type[EngineError], code: str, params: dict[str, Any], index: int | None) -> EngineError:
+def _rebuilt(kind: type[CodedError], code: str, params: dict[str, Any], index: int | None) -> CodedError:
     return kind(code, index, **params) if issubclass(kind, RecordError) else kind(code, **params)
 
 

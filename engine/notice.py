@@ -58,3 +58,13 @@ def plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     return value
+
+
+def chained(key: str, items: list[Any]) -> Any:
+    """``items`` (messages or plain values, at least one) joined two by two by the catalogue's
+    ``key``, a template of ``{head}`` and ``{last}``: ``chained("list.or", [a, b, c])`` words as
+    ``a or b or c``. The one item itself where there is one."""
+    head = items[0]
+    for last in items[1:]:
+        head = Notice(key, head=head, last=last)
+    return head

@@ -27,6 +27,7 @@ from azulcam.cli import main
 from azulcam.engine.errors import EngineError, InvalidMoveError
 from azulcam.engine.position import problems, read_observation
 from azulcam.engine.record import Game, Record, score_report
+from azulcam.i18n.words import words
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "azulcam" / "samples"
@@ -253,8 +254,10 @@ def test_a_layout_file_of_nonsense_json_is_refused_clearly(tmp_path):
     for n, text in enumerate(["[" * 100_000, '{"size_mm": ' + "1" * 5000 + "}"]):
         path = tmp_path / f"bad-{n}.json"
         path.write_text(text, encoding="utf-8")
-        with pytest.raises(LayoutError, match=f"bad-{n}.json: malformed JSON"):
+        with pytest.raises(LayoutError) as info:
             load_layout(path)
+        assert info.value.code in ("layout.too_deep", "layout.unreadable_json") and info.value.params["source"] == str(path)
+        assert words(info.value).startswith(f"{path}: malformed JSON: ")
 
 
 # --------------------------------------------------------------------------- observations

@@ -33,6 +33,7 @@ import numpy as np
 
 from ..calibration.layouts import load_layout
 from ..calibration.profile import BoardPlacement, Profile, board_homography
+from ..engine.errors import CodedError
 from ..engine.notice import Notice
 from ..engine.games import GAMES
 from ..engine.observe import OBSERVATION_FORMAT
@@ -65,7 +66,7 @@ def fit_profile(profile: Profile, image: np.ndarray) -> tuple[Profile, list[str]
     if (pw, ph) == (w, h):
         return profile, []
     if abs(pw / ph - w / h) > 0.01:
-        raise ImageError(f"the profile is for {pw}x{ph} images, this one is {w}x{h} (another shape: calibrate again)")
+        raise ImageError("image.other_shape", pw=pw, ph=ph, w=w, h=h)
     s = w / pw
 
     def scaled(b: BoardPlacement | None) -> BoardPlacement | None:
@@ -688,19 +689,22 @@ def default_locator(threads: int = 1) -> tuple[TableLocator, str | None]:
     from .detect import DetectorError, load_detector
     from .shipped import package_file
 
+    # The warning carries the error's message, not the error: it is kept (cached), and the error's
+    # traceback would keep the model file's bytes alive with it.
     try:
         detector = load_detector(threads=threads)
     except DetectorError as exc:
-        return TableLocator(None), Notice("warning.classic_locator", reason=str(exc))
+        return TableLocator(None), Notice("warning.classic_locator", reason=exc.notice)
     try:
         return TableLocator(detector, load_model(package_file(CANDIDATES_NAME), threads=threads)), None
     except ModelError as exc:
-        return TableLocator(detector), Notice("warning.no_candidates", reason=str(exc))
+        return TableLocator(detector), Notice("warning.no_candidates", reason=exc.notice)
 
 
-class ProfileMismatch(ValueError):
+class ProfileMismatch(CodedError):
     """The photo does not show what its profile says: another game, the other side of the boards,
-    or no board where the profile puts one. The message names the board and the likely cause."""
+    or no board where the profile puts one. ``profile.mismatch``: its ``reasons`` name each board
+    and the likely cause (:meth:`~azulcam.vision.verify.BoardCheck.reason`)."""
 
 
 def verified_profile(image: np.ndarray, profile: Profile, force: bool = False) -> tuple[list[str], set[int]]:
@@ -723,7 +727,7 @@ def verified_profile(image: np.ndarray, profile: Profile, force: bool = False) -
                                    player=board.player, layout=check.layout))
     bad = [(board, check) for board, check in zip(profile.boards, checks) if check.mismatch]
     if bad and not force:
-        raise ProfileMismatch("; ".join(check.reason() for _, check in bad))
+        raise ProfileMismatch("profile.mismatch", reasons=[check.reason() for _, check in bad])
     warnings += [Notice("warning.skipped", player=board.player,
                         reason=check.reason_code) for board, check in bad]
     return warnings, {board.player for board, _ in bad if board.player is not None}

@@ -18,13 +18,15 @@ import cv2
 import numpy as np
 
 from ..calibration.layouts import load_layout
+from ..engine.errors import CodedError
 
 #: Pixels per board millimetre of the views compared (an Azul tile is 40 pixels across).
 PPM = 2.0
 
 
-class BareError(ValueError):
-    """A bare board's image that cannot be read, or does not fit its board; the message names it."""
+class BareError(CodedError):
+    """A bare board's image that cannot be read or written, or does not fit its board: ``code``
+    and ``params``, its ``path`` among them."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ def save_bare_boards(boards: dict[int, BareBoard], profile_path: str | Path) -> 
     for player, board in boards.items():
         name = f"{path.stem}.bare-{player}.png"
         if not cv2.imwrite(str(path.with_name(name)), board.image):
-            raise BareError(f"cannot write the bare board {path.with_name(name)}")
+            raise BareError("bare.unwritable", path=str(path.with_name(name)))
         out[player] = {"image": name, "reads": {slot: kind for slot, kind in sorted(board.reads.items()) if kind}}
     return out
 
@@ -76,12 +78,11 @@ def load_bare_boards(placements: Any, folder: str | Path) -> dict[int, BareBoard
         path = Path(folder) / placement.bare["image"]
         image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
         if image is None:
-            raise BareError(f"cannot read the bare board {path} (missing or not an image): calibrate again")
+            raise BareError("bare.unreadable", path=str(path))
         layout = load_layout(placement.layout).name
         w, h = view_size(layout)
         if image.shape[:2] != (h, w):
-            raise BareError(f"the bare board {path} is {image.shape[1]}x{image.shape[0]}, not {w}x{h} as {layout} "
-                            "needs: calibrate again")
+            raise BareError("bare.wrong_size", path=str(path), w=image.shape[1], h=image.shape[0], vw=w, vh=h, layout=layout)
         reads: dict[str, str | None] = {slot.id: None for slot in load_layout(layout).slots}
         reads.update(placement.bare.get("reads", {}))
         out[placement.player] = BareBoard(layout, image, reads)

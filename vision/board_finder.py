@@ -24,7 +24,8 @@ import cv2
 import numpy as np
 
 from ..calibration.profile import board_homography, to_image
-from .shipped import package_file, verified_session
+from ..engine.notice import Notice
+from .shipped import ShippedModelError, package_file, verified_session
 
 MODEL_NAME = "board_finder.onnx"
 #: The photo is shrunk so that its long side is this many pixels: a board of a four-player table
@@ -45,7 +46,7 @@ REACH = 1.5
 MIN_CORE_CELLS = 2
 
 
-class BoardFinderError(ValueError):
+class BoardFinderError(ShippedModelError):
     """The board-finding model is missing, altered (SHA-256 mismatch) or unreadable."""
 
 
@@ -161,12 +162,12 @@ def load_board_finder(path: Path | None = None, threads: int = 1) -> BoardFinder
     if path is None and _FINDER is not None:
         return _FINDER
     source = path if path is not None else package_file(MODEL_NAME)
-    session, digest = verified_session(source, "board-finding model", BoardFinderError, threads=threads)
+    session, digest = verified_session(source, "model.name.board_finder", BoardFinderError, threads=threads)
     meta = dict(session.get_modelmeta().custom_metadata_map)
     for key, want in (("long_side", LONG_SIDE), ("stride", STRIDE), ("core", json.dumps(list(CORE)))):
         if meta.get(key) != str(want):
-            raise BoardFinderError(f"board-finding model {source} was trained for {key} {meta.get(key)}, "
-                                   f"this azulcam reads {want}")
+            raise BoardFinderError("model.trained_for", model=Notice("model.name.board_finder"), path=str(source),
+                                   setting=key, got=meta.get(key), want=want)
     finder = BoardFinder(session, meta.get("version", "?"), digest)
     if path is None:
         _FINDER = finder

@@ -25,7 +25,8 @@ import numpy as np
 from ..calibration.layouts import LAYOUT_NAMES
 from ..calibration.profile import board_homography, to_image
 from ..engine.games import game_of_layout
-from .shipped import package_file, verified_session
+from ..engine.notice import Notice
+from .shipped import ShippedModelError, package_file, verified_session
 
 MODEL_NAME = "board_fit.onnx"
 #: The view's side in pixels, and the share of it beyond the outline on each side: room for an
@@ -51,7 +52,7 @@ _REFITS = 1
 _UNIT = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
 
 
-class BoardFitError(ValueError):
+class BoardFitError(ShippedModelError):
     """The board-fitting model is missing, altered (SHA-256 mismatch) or unreadable."""
 
 
@@ -209,14 +210,14 @@ def load_board_fitter(path: Path | None = None, threads: int = 1) -> BoardFitter
     if path is None and _FITTER is not None:
         return _FITTER
     source = path if path is not None else package_file(MODEL_NAME)
-    session, digest = verified_session(source, "board-fitting model", BoardFitError, threads=threads)
+    session, digest = verified_session(source, "model.name.board_fit", BoardFitError, threads=threads)
     meta = dict(session.get_modelmeta().custom_metadata_map)
     for key, want in (("view_px", VIEW_PX), ("margin", MARGIN), ("stride", STRIDE), ("shift_scale", SHIFT_SCALE)):
         if float(meta.get(key, "nan")) != want:
-            raise BoardFitError(f"board-fitting model {source} was trained for {key} {meta.get(key)}, "
-                                f"this azulcam reads {want}")
+            raise BoardFitError("model.trained_for", model=Notice("model.name.board_fit"), path=str(source), setting=key,
+                                got=meta.get(key), want=want)
     if json.loads(meta.get("kinds", "[]")) != list(KINDS):
-        raise BoardFitError(f"board-fitting model {source} names other kinds than {list(KINDS)}")
+        raise BoardFitError("model.board_fit_kinds", path=str(source), kinds=str(list(KINDS)))
     fitter = BoardFitter(session, meta.get("version", "?"), digest)
     if path is None:
         _FITTER = fitter

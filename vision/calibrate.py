@@ -24,7 +24,9 @@ import numpy as np
 
 from ..calibration.layouts import a_board
 from ..calibration.profile import PROFILE_FORMAT, BoardPlacement, board_homography, outlines_a_board, seat_order
+from ..engine.errors import CodedError
 from ..engine.games import GAMES, GameSpec
+from ..engine.notice import Notice, chained
 from .board_fit import BoardFit, BoardFitter, load_board_fitter
 from .board_finder import BoardFinder, load_board_finder
 from .outline import Gradients, outline_boards, outline_contrast, overlaps, register_outline, same_place
@@ -48,8 +50,8 @@ SURE_CONTRAST = 0.2
 REFIT_SLACK = 0.02
 
 
-class CalibrationError(ValueError):
-    """The boards could not be found; the message says how many were."""
+class CalibrationError(CodedError):
+    """The boards could not be found or confirmed: ``code`` and ``params`` say how many were."""
 
 
 @dataclass(frozen=True)
@@ -150,8 +152,7 @@ def photo_profile(image: np.ndarray, game: str, players: int, options: dict | No
     given = options.get(key)
     boards, scoring = find_boards(image, game, players, given or "colored", fitter, least)
     if spec.scoring_layout is not None and scoring is None and len(boards) == players:
-        raise CalibrationError("the scoring board was not found; give its corners with --scoring "
-                               "(and the boards' with --board) to azulcam calibrate")
+        raise CalibrationError("calibration.no_scoring_board")
     if given is None:
         # Each side as the boards' print sees it (:func:`~azulcam.vision.verify.check_board`): the
         # side fewer boards deny; where as many deny either, the coloured side only where most
@@ -197,21 +198,18 @@ def _find_boards(image: np.ndarray, game: str, players: int, side: str, fitter: 
     # More boards of the game in view than players: a wrong --players would drop one unsaid.
     more = [m for m in confirmed[players:] if scoring is None or not overlaps(m.corners, scoring.corners)]
     if more:
-        raise CalibrationError(f"found {players + len(more)} boards of {game}, but --players {players}: "
-                               "give the right player count")
+        raise CalibrationError("calibration.more_boards", found=players + len(more), game=game, players=players)
     if len(chosen) < players and least < players:
         chosen = confirmed  # some boards out of view: only those whose print is confirmed
     chosen = chosen[:players]
     if len(chosen) < least:
-        hint = ""
         for other in (s for s in GAMES.values() if s is not spec):
             seen = len(_outlined(grad, grey, fits, starts, other.layouts[0], players, chosen, seek=False))
             if seen:
-                one, many = a_board(other), f"{other.title} boards"
-                hint = f"; {seen} {'looks like ' + one if seen == 1 else 'look like ' + many} (wrong --game?)"
-                break
-        raise CalibrationError(f"found {len(chosen)} of the {players} boards{hint}; give their corners by hand "
-                               "(--board) or take a photo where every board shows whole")
+                looks = (Notice("calibration.one_looks_like", n=seen, board=a_board(other)) if seen == 1
+                         else Notice("calibration.some_look_like", n=seen, boards=Notice(f"boards_of.{other.name}")))
+                raise CalibrationError("calibration.too_few_other_game", found=len(chosen), players=players, looks=looks)
+        raise CalibrationError("calibration.too_few", found=len(chosen), players=players)
     chosen = _facing_out(chosen, [scoring] if scoring else [], spec)
     order = seat_order([m.corners.mean(0) for m in chosen])
     refined = [_refined(image, grad, chosen[i], fitter) for i in order]
@@ -323,9 +321,10 @@ def _confirmed(image: np.ndarray, match: Match) -> bool:
     return check.verdict == "match" and not check.covered
 
 
-def _where(match: Match) -> str:
+def _where(match: Match) -> dict[str, float]:
+    """Where a board lies, as a message's parameters: its centre's ``x`` and ``y``."""
     x, y = match.corners.mean(axis=0)
-    return f"({x:.0f}, {y:.0f})"
+    return {"x": float(x), "y": float(y)}
 
 
 def confirm_boards(image: np.ndarray, boards: list[Match]) -> None:
@@ -337,19 +336,19 @@ def confirm_boards(image: np.ndarray, boards: list[Match]) -> None:
     bad = [(m, c) for m, c in zip(boards, checks) if c.verdict != "match" or c.covered]
     if not bad:
         return
-    good = [f"player {p} at {_where(m)}" for p, (m, c) in enumerate(zip(boards, checks)) if c.verdict == "match" and not c.covered]
-    hints = {"other_game": "wrong --game?", "other_side": "wrong --wall or --side?", "nothing": "not a board?"}
+    good = [Notice("calibration.confirmed_at", player=p, **_where(m))
+            for p, (m, c) in enumerate(zip(boards, checks)) if c.verdict == "match" and not c.covered]
     why = []
     for m, c in bad:
-        if c.mismatch:
-            why.append(f"at {_where(m)}: it {c.seen_as()} ({hints[c.verdict]})")
+        if c.mismatch:  # the likely mistake, by what the board looks like: calibration.unconfirmed.other_game, ...
+            why.append(Notice(f"calibration.unconfirmed.{c.verdict}", seen=c.seen_as(), **_where(m)))
         elif c.covered:
-            why.append(f"at {_where(m)}: the {' and '.join(c.covered)} of the board look covered or out of view")
+            parts = chained("list.and", [Notice(f"quarter.{part.replace(' ', '_')}") for part in c.covered])
+            why.append(Notice("calibration.unconfirmed.covered", parts=parts, **_where(m)))
         else:
-            why.append(f"at {_where(m)}: cannot tell it is a {m.layout} board (too small, blurred or out of view)")
-    raise CalibrationError(f"could not confirm {len(bad)} of the {len(boards)} boards ({'; '.join(why)}); "
-                           f"confirmed: {', '.join(good) if good else 'none'}. Take a photo with every board in "
-                           "view and bare of hands, or give the corners with --board")
+            why.append(Notice("calibration.unconfirmed.unsure", layout=m.layout, **_where(m)))
+    raise CalibrationError("calibration.unconfirmed", bad=len(bad), boards=len(boards), why=why,
+                           confirmed=chained("list.next", good) if good else Notice("calibration.none_confirmed"))
 
 
 def profile_json(image: np.ndarray, game: str, boards: list[Match], scoring: Match | None, options: dict) -> dict:

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..engine.games import GAMES, find_game
 from . import crops, reader
-from .shipped import package_file, verified_session
+from .shipped import ShippedModelError, package_file, verified_session
 
 #: The candidate model (``models/train.py --candidates``): the detector's tiles and weak peaks in
 #: the centre and beside the boards, with their context (``detect.confirmed``).
@@ -34,8 +34,9 @@ CANDIDATES_NAME = "tiles_candidates.onnx"
 Result = tuple[str | None, float]
 
 
-class ModelError(ValueError):
-    """The shipped model is missing, altered (SHA-256 mismatch) or unreadable."""
+class ModelError(ShippedModelError):
+    """A tile model (the reading model, the candidate model) is missing, altered (SHA-256
+    mismatch) or unreadable."""
 
 
 class Classifier(Protocol):
@@ -156,7 +157,7 @@ def load_model(path: str | Path, digest_path: str | Path | None = None, threads:
     Raises ModelError when the model or its digest file is missing, the digest does not match,
     onnxruntime is missing or cannot read the file, or the metadata is incomplete."""
     path = Path(path)
-    session, actual = verified_session(path, "tile model", ModelError,
+    session, actual = verified_session(path, "model.name.tile", ModelError,
                                        Path(digest_path) if digest_path is not None else None, threads)
     meta = dict(session.get_modelmeta().custom_metadata_map)
     try:
@@ -165,17 +166,17 @@ def load_model(path: str | Path, digest_path: str | Path | None = None, threads:
         version = meta["version"]
         channels = int(meta.get("input_channels", 3))
     except (KeyError, ValueError, TypeError) as exc:
-        raise ModelError(f"tile model metadata incomplete (labels, input_size, version): {exc}") from exc
+        raise ModelError("model.tile_metadata", reason=str(exc)) from exc
     if not labels or not all(isinstance(x, str) for x in labels) or "empty" not in labels:
-        raise ModelError(f"tile model labels are not a list of class names with 'empty': {labels!r}")
+        raise ModelError("model.tile_labels", labels=repr(labels))
     outputs = session.get_outputs()[0].shape
     if len(outputs) != 2 or (isinstance(outputs[1], int) and outputs[1] != len(labels)):
-        raise ModelError(f"tile model output {outputs} does not match its {len(labels)} labels")
+        raise ModelError("model.tile_outputs", outputs=str(outputs), labels=len(labels))
     if input_size != crops.PATCH:
-        raise ModelError(f"tile model input size {input_size} differs from the patch size {crops.PATCH}")
+        raise ModelError("model.tile_input_size", size=input_size, patch=crops.PATCH)
     inputs = session.get_inputs()[0].shape
     if len(inputs) != 4 or (isinstance(inputs[3], int) and inputs[3] != channels):
-        raise ModelError(f"tile model input {inputs} does not match its {channels} channels (input_channels)")
+        raise ModelError("model.tile_channels", inputs=str(inputs), channels=channels)
     return OnnxClassifier(session, ModelInfo(labels, input_size, version, actual, meta, channels))
 
 
@@ -187,7 +188,7 @@ def load_reader(path: str | Path | None = None, threads: int = 1) -> OnnxClassif
     path = Path(path) if path is not None else package_file(reader.READER_NAME)
     model = load_model(path, threads=threads)
     if model.info.metadata.get("input_format") != reader.INPUT_FORMAT or model.info.channels != reader.CHANNELS:
-        raise ModelError(f"{path} is not a reading model: its input_format is not {reader.INPUT_FORMAT!r}")
+        raise ModelError("model.not_reader", path=str(path), format=reader.INPUT_FORMAT)
     return model
 
 
@@ -197,5 +198,4 @@ def default_classifier(threads: int = 1) -> OnnxClassifier:
     try:
         return load_reader(threads=threads)
     except ModelError as exc:
-        raise ModelError(f"the reading model cannot be loaded, so no photo can be read (reinstall azulcam): {exc}"
-                         ) from None
+        raise ModelError("model.no_reader", reason=exc) from None

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.games import GAMES
+from ..engine.notice import Notice
 from ..engine.position import problems
 from ..engine.record import read_options
 
@@ -77,7 +78,7 @@ class Decoded:
     confidence: dict[int, dict[str, float]]
     changed: list[str]
     unsure: list[str]
-    problems: list[str]
+    problems: list[Notice]
     lost: float
     readings: int
 
@@ -110,15 +111,15 @@ def decode_boards(game: str, options: Mapping[str, Any], boards: Mapping[int, Bo
     hands = {p: dict(table_boards.get(p, {}).get("hand", {})) for p in seated}
     readings = 0
 
-    def board_problems(player: int) -> Callable[[dict[Hashable, Kind]], list[str]]:
-        def check(reading: dict[Hashable, Kind]) -> list[str]:
+    def board_problems(player: int) -> Callable[[dict[Hashable, Kind]], list[Notice]]:
+        def check(reading: dict[Hashable, Kind]) -> list[Notice]:
             board = {"player": player, "slots": _occupied(reading), "hand": hands[player]}
             return problems({"game": game, "boards": [board]}, opts)
         return check
 
     # 1. Each board alone, from each slot's most likely kind.
     chosen: dict[tuple[int, str], Kind] = {}
-    board_left: set[str] = set()  # the problems of the boards that stayed impossible
+    board_left: set[Notice] = set()  # the problems of the boards that stayed impossible
     lost = 0.0
     for p, slots in ranked.items():
         likeliest = {slot: kinds[0][0] for slot, kinds in slots.items()}
@@ -131,7 +132,7 @@ def decode_boards(game: str, options: Mapping[str, Any], boards: Mapping[int, Bo
 
     # 2. The whole table: the rules across boards, settled over every slot of every board, from
     # the boards' own readings; the problems of a board that stayed impossible may stay.
-    def table_problems(reading: dict[Hashable, Kind]) -> list[str]:
+    def table_problems(reading: dict[Hashable, Kind]) -> list[Notice]:
         by_player: dict[int, dict[str, Kind]] = {p: {} for p in ranked}
         for (p, slot), kind in reading.items():  # type: ignore[misc]
             by_player[p][slot] = kind
@@ -177,8 +178,8 @@ def kind_probabilities(game: str, classes: tuple[str, ...], probabilities: Any) 
 
 
 def _cheapest_possible(start: dict[Hashable, Kind], ranked: Mapping[Hashable, list[tuple[Kind, float]]],
-                       check: Callable[[dict[Hashable, Kind]], list[str]], accepted: Callable[[list[str]], bool],
-                       budget: int) -> tuple[dict[Hashable, Kind], float, list[str], int]:
+                       check: Callable[[dict[Hashable, Kind]], list[Notice]], accepted: Callable[[list[Notice]], bool],
+                       budget: int) -> tuple[dict[Hashable, Kind], float, list[Notice], int]:
     """The reading that changes ``start`` at the least cost and that ``check`` (the engine's
     problems) finds ``accepted``, with its cost, its problems and the number of readings checked;
     ``start`` itself, cost 0, where none is found within ``budget`` readings and :data:`MAX_LOSS`.

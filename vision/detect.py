@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from ..engine.games import GAMES
-from .shipped import package_file, verified_session
+from .shipped import ShippedModelError, package_file, verified_session
 
 #: Scale of the top-down view the network reads (pixels per mm): an Azul tile is 10 pixels wide.
 VIEW_PPM = 0.5
@@ -227,7 +227,7 @@ def with_proposed_marker(heat: np.ndarray, game: str, floor: float = THRESHOLD) 
 # --------------------------------------------------------------------------- the model
 
 
-class DetectorError(ValueError):
+class DetectorError(ShippedModelError):
     """The detector model is missing, altered (SHA-256 mismatch) or unreadable."""
 
 
@@ -259,16 +259,16 @@ def load_detector(path: str | Path | None = None, threads: int = 1) -> TileDetec
     """Load the detector (by default the package's ``detector.onnx``) after checking its SHA-256
     against ``<model>.sha256``. Raises :class:`DetectorError` naming the file and the reason."""
     path = Path(path) if path is not None else package_file(MODEL_NAME)
-    session, actual = verified_session(path, "detector model", DetectorError, threads=threads)
+    session, actual = verified_session(path, "model.name.detector", DetectorError, threads=threads)
     meta = dict(session.get_modelmeta().custom_metadata_map)
     try:
         kinds = tuple(json.loads(meta["kinds"]))
         ppm, stride, version = float(meta["view_ppm"]), int(meta["stride"]), meta["version"]
     except (KeyError, ValueError, TypeError) as exc:
-        raise DetectorError(f"detector metadata incomplete (kinds, view_ppm, stride, version): {exc}") from exc
+        raise DetectorError("model.detector_metadata", path=str(path), reason=str(exc)) from exc
     if kinds != KINDS or ppm != VIEW_PPM or stride != STRIDE:
-        raise DetectorError(f"detector {path} was trained for kinds {kinds}, {ppm} px/mm, stride {stride}; "
-                            f"this code reads {len(KINDS)} kinds at {VIEW_PPM} px/mm, stride {STRIDE}")
+        raise DetectorError("model.detector_trained", path=str(path), kinds=str(kinds), ppm=ppm, stride=stride,
+                            want_kinds=len(KINDS), want_ppm=VIEW_PPM, want_stride=STRIDE)
     return TileDetector(session, version, actual, meta)
 
 

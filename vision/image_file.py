@@ -11,6 +11,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from ..engine.errors import CodedError
+
 #: The largest picture read, in pixels: a 48-megapixel phone photo and then some.
 MAX_PIXELS = 64_000_000
 #: A picture is taken as colourless (grey) when, over a sample of its pixels, no channel differs
@@ -18,8 +20,8 @@ MAX_PIXELS = 64_000_000
 GREY_SPREAD = 12
 
 
-class ImageError(ValueError):
-    """An image that cannot be read, or that does not fit the profile."""
+class ImageError(CodedError):
+    """An image that cannot be read, or that does not fit the profile: ``code`` and ``params``."""
 
 
 def header_size(data: bytes) -> tuple[int, int] | None:
@@ -49,22 +51,21 @@ def load_image(path: str | Path) -> np.ndarray:
     """A BGR image from a file. Raises :class:`ImageError` naming the file and the reason."""
     data = np.fromfile(str(path), np.uint8) if Path(path).is_file() else None
     if data is None:
-        raise ImageError(f"cannot read image {path}: no such file")
+        raise ImageError("image.missing", path=str(path))
     if data.size == 0:
-        raise ImageError(f"cannot read image {path}: the file is empty")
+        raise ImageError("image.empty", path=str(path))
     size = header_size(data[:1 << 16].tobytes())
     if size is not None and size[0] * size[1] > MAX_PIXELS:
-        raise ImageError(f"cannot read image {path}: its header says {size[0]}x{size[1]} pixels, more than the "
-                         f"{MAX_PIXELS // 1_000_000} megapixels azulcam reads (a damaged file, or scale it down)")
+        raise ImageError("image.too_large", path=str(path), width=size[0], height=size[1],
+                         megapixels=MAX_PIXELS // 1_000_000)
     try:
         image = cv2.imdecode(data, cv2.IMREAD_COLOR)
     except cv2.error:
         image = None
     if image is None:
-        raise ImageError(f"cannot read image {path}: not an image OpenCV can decode (corrupt or another format)")
+        raise ImageError("image.undecodable", path=str(path))
     if colourless(image):
-        raise ImageError(f"cannot read image {path}: it has no colour (a black-and-white photo?): the tiles are told "
-                         "apart by their colours")
+        raise ImageError("image.colourless", path=str(path))
     return image
 
 

@@ -35,6 +35,7 @@ import numpy as np
 from ..calibration.layouts import load_layout
 from ..calibration.profile import Profile, ProfileError, board_homography
 from ..calibration.geometry import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_height, tile_mm
+from ..engine.errors import CodedError, show
 from ..engine.games import GAMES
 
 #: Scale of the top-down view the loose tiles are searched in (pixels per millimetre), at most.
@@ -73,8 +74,9 @@ FULL_RIM = 0.75
 TABLE_MAX_MM = 3000.0
 
 
-class LocateError(ValueError):
-    """Input the locator cannot work with (not an image, a profile of another game or size)."""
+class LocateError(CodedError):
+    """Input the locator cannot work with (not an image, a profile of another game or size):
+    ``code`` and ``params``."""
 
 
 # --------------------------------------------------------------------------- results
@@ -191,11 +193,11 @@ def _apply(h: np.ndarray, pts: Any) -> np.ndarray:
 def check_image(image: Any) -> np.ndarray:
     """The image as a H x W x 3 uint8 array. Raises :class:`LocateError` for anything else."""
     if not isinstance(image, np.ndarray):
-        raise LocateError(f"image must be a numpy array (H x W x 3, uint8 BGR), not {type(image).__name__}")
+        raise LocateError("locate.not_an_array", kind=type(image).__name__)
     if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
-        raise LocateError(f"image must be H x W x 3 uint8 (BGR), not {image.shape} {image.dtype}")
+        raise LocateError("locate.not_bgr", shape=str(image.shape), dtype=str(image.dtype))
     if image.shape[0] < 32 or image.shape[1] < 32:
-        raise LocateError(f"image is too small to read ({image.shape[1]}x{image.shape[0]})")
+        raise LocateError("locate.too_small", w=image.shape[1], h=image.shape[0])
     return image
 
 
@@ -204,20 +206,20 @@ def check_profile(profile: Any, game: str, image: np.ndarray | None = None) -> P
     it whole, or as is), checked against what this call adds: the game asked for and the image's
     size. Raises :class:`LocateError` (a ``ValueError``) naming the mismatch."""
     if game not in GAMES:
-        raise LocateError(f"game must be one of {tuple(GAMES)}, not {game!r}")
+        raise LocateError("locate.unknown_game", games=str(tuple(GAMES)), game=show(game))
     if isinstance(profile, dict):
         try:
             profile = Profile.from_json(profile)
         except ProfileError as exc:
-            raise LocateError(f"bad profile: {exc}") from None
+            raise LocateError("locate.bad_profile", reason=exc) from None
     if not isinstance(profile, Profile):
-        raise LocateError(f"profile must be an azulcam-profile/1 (dict or Profile), not {type(profile).__name__}")
+        raise LocateError("locate.not_a_profile", kind=type(profile).__name__)
     if profile.game != game:
-        raise LocateError(f"the profile is for {profile.game}, not {game}")
+        raise LocateError("locate.other_game", profile_game=profile.game, game=game)
     if image is not None:
         w, h = profile.image_size
         if (image.shape[1], image.shape[0]) != (w, h):
-            raise LocateError(f"the image is {image.shape[1]}x{image.shape[0]}, the profile was made for {w}x{h}")
+            raise LocateError("locate.other_size", w=image.shape[1], h=image.shape[0], pw=w, ph=h)
     return profile
 
 
@@ -307,8 +309,7 @@ def table_plane(profile: Profile) -> Plane:
     nadir, height = _camera_from_homography(to_image / to_image[2, 2], profile.image_size)
     span = np.ptp(np.vstack(boards), axis=0)
     if span.max() > TABLE_MAX_MM:
-        raise LocateError(f"the profile's board corners fit no one table: on one plane its boards would span "
-                          f"{span[0] / 1000:.1f} x {span[1] / 1000:.1f} m (corners far outside the image?)")
+        raise LocateError("locate.no_one_table", width=float(span[0] / 1000), height=float(span[1] / 1000))
     ppm = px_per_mm(profile)
     return Plane(to_plane, to_image, nadir, height, boards, [b.player for b in placements], ppm,
                  [board_homography(b.corners).astype(np.float64) for b in placements])

@@ -19,6 +19,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from ..engine.errors import CodedError
+
 #: The middle of a patch whose colour is a tile's (a share of its side): the top face, clear of
 #: the margin round the slot and of the body's sides.
 MIDDLE = 0.55
@@ -46,6 +48,11 @@ DOUBT = 0.05
 MOST_LOG_ODDS = float(np.log(1000.0))
 
 REFERENCES_FORMAT = "azulcam-tile-references/1"
+
+
+class ReferencesError(CodedError):
+    """A file that is not a table's tile references: ``code`` and ``params`` (its ``path``, the
+    ``reason``)."""
 
 
 def top_colour(patches: np.ndarray) -> np.ndarray:
@@ -112,19 +119,19 @@ class TileReferences:
 
     @classmethod
     def load(cls, path: Path) -> "TileReferences":
-        """The references kept at ``path``; none where there is no such file. Raises ValueError
-        naming the file for one that is not such references."""
+        """The references kept at ``path``; none where there is no such file. Raises
+        :class:`ReferencesError` (a ValueError) naming the file for one that is not such references."""
         if not path.is_file():
             return cls()
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             if data.get("format") != REFERENCES_FORMAT:
-                raise ValueError(f"not {REFERENCES_FORMAT}")
+                raise ReferencesError("references.format", format=REFERENCES_FORMAT)
             seen = {str(k): [[float(x) for x in v] for v in values] for k, values in data["seen"].items()}
             if any(len(v) != FEATURES for values in seen.values() for v in values):
-                raise ValueError(f"each tile seen is {FEATURES} numbers")
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise ValueError(f"{path}: not this table's tile references ({exc})") from None
+                raise ReferencesError("references.features", n=FEATURES)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:  # ours, or Python's in its words
+            raise ReferencesError("references.unreadable", path=str(path), reason=exc) from None
         return cls(seen)
 
 

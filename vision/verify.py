@@ -32,6 +32,7 @@ import numpy as np
 from ..calibration.layouts import a_board, layout_game, load_layout
 from ..calibration.profile import BoardPlacement
 from ..engine.games import GAMES, GameSpec, game_of_layout
+from ..engine.notice import Notice
 
 #: Edge directions are binned by this many degrees over 0..180.
 _BIN_DEG = 5
@@ -87,9 +88,10 @@ class BoardCheck:
     ``verdict``: ``match``; ``other_game`` or ``other_side`` (the board is printed for another
     game or side: ``seen`` names the layout it looks like); ``nothing`` (no board's print where
     the profile puts it); ``unsure`` (too little in view to tell, read anyway). ``covered``
-    names the parts of a matching board that look covered or out of view."""
+    names the parts of a matching board that look covered or out of view. ``who`` is the board
+    as a message (:func:`who_of`)."""
 
-    who: str
+    who: Notice
     layout: str
     verdict: str
     seen: str | None = None
@@ -100,16 +102,15 @@ class BoardCheck:
     def mismatch(self) -> bool:
         return self.verdict in ("other_game", "other_side", "nothing")
 
-    def seen_as(self) -> str:
-        """What the board looks like, for a mismatch: ``looks like an Azul board``, ``looks like
-        the grey side (or a hand covers most of its print)``, ``shows nothing of its print``."""
+    def seen_as(self) -> Notice:
+        """What the board looks like, for a mismatch, as a message: ``looks like an Azul board``,
+        ``looks like the grey side (or a hand covers most of its print)``, ``shows nothing of its
+        print``."""
         if self.verdict == "other_game":
-            return f"looks like {a_board(self._seen_game)}"
+            return Notice("looks.like", board=a_board(self._seen_game))
         if self.verdict == "other_side":
-            if "grey" in (self.seen or ""):
-                return "looks like the grey side (or a hand covers most of its print)"
-            return "looks like the coloured side"
-        return f"shows nothing of its print ({self.layout})"
+            return Notice("looks.grey" if "grey" in (self.seen or "") else "looks.colored")
+        return Notice("looks.nothing", layout=self.layout)
 
     @property
     def reason_code(self) -> str:
@@ -128,22 +129,22 @@ class BoardCheck:
         assert spec is not None, self.seen
         return spec
 
-    def reason(self) -> str:
-        """The mismatch in words, naming the board and the likely cause."""
+    def reason(self) -> Notice:
+        """The mismatch as a message, naming the board and the likely cause."""
         if self.verdict == "other_game":
-            game = _game(self.layout).title
-            return f"{self.who} {self.seen_as()}, but the profile says {game} ({self.layout}): wrong profile? calibrate again"
+            return Notice("mismatch.other_game", board=self.who, seen=self.seen_as(),
+                          game=Notice(f"game_title.{_game(self.layout).name}"), layout=self.layout)
         if self.verdict == "other_side":
-            return (f"{self.who} {self.seen_as()}, but the profile says {self.layout}: "
-                    "wrong profile or wrong --wall/--side? calibrate again")
+            return Notice("mismatch.other_side", board=self.who, seen=self.seen_as(), layout=self.layout)
         if self.verdict == "nothing":
-            return (f"nothing of {self.who}'s print ({self.layout}) lies where the profile puts it "
-                    "(moved, covered, or another table?): calibrate again")
-        return f"{self.who} matches its profile"
+            return Notice("mismatch.nothing", board=self.who, layout=self.layout)
+        return Notice("mismatch.none", board=self.who)
 
 
-def who_of(placement: BoardPlacement) -> str:
-    return "the scoring board" if placement.player is None else f"the board of player {placement.player}"
+def who_of(placement: BoardPlacement) -> Notice:
+    """The board ``placement`` places, as a message: ``the board of player 0`` (counted from 0, as
+    the profile counts), ``the scoring board``."""
+    return Notice("warning.scoring_board") if placement.player is None else Notice("who.board", player=placement.player)
 
 
 def board_view(image: np.ndarray, homography: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:

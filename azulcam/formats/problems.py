@@ -11,7 +11,8 @@ from typing import Any, NoReturn
 from pydantic import TypeAdapter, ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from ..i18n import messages
+from ..engine.errors import CodedError
+from ..i18n.words import is_message
 
 #: pydantic's error types that the catalogue words (``invalid.TYPE``), with the context each
 #: template takes; the rest, and the models' own rules, are worded as ``invalid`` or by their own code.
@@ -33,13 +34,10 @@ RULES = ("not_a_player", "not_this_game", "wrong_count", "players_twice", "unkno
          "line_too_full", "unknown_slot", "not_convex", "not_a_player_board", "not_the_scoring_board", "wrong_side")
 
 
-class FormatError(ValueError):
-    """Input of a public format whose form is wrong: ``code`` and ``params`` for the catalogue;
-    the message is the English wording, the field's path first."""
-
-    def __init__(self, code: str, params: dict[str, Any]) -> None:
-        self.code, self.params = code, params
-        super().__init__(messages("en").text(code, **params))
+class FormatError(CodedError):
+    """Input of a public format whose form is wrong: ``code`` and ``params`` for the catalogue,
+    the field's path (``field``) among them, worded where it is shown
+    (:func:`azulcam.i18n.words.words`)."""
 
 
 def field_problem(error: Any) -> tuple[str, dict[str, Any]]:
@@ -74,7 +72,8 @@ def checked(model: Any, data: Any, at: tuple[Any, ...] = (), context: dict[str, 
         # furthest into the value says best what is wrong.
         errors = exc.errors(include_input=False)
         error = max(errors, key=lambda e: len(e["loc"]))
-        raise FormatError(*field_problem({**error, "loc": at + _in_data(data, error["loc"])})) from None
+        code, params = field_problem({**error, "loc": at + _in_data(data, error["loc"])})
+        raise FormatError(code, **params) from None
     except RecursionError:  # nested deeper than any format goes
         refuse("invalid", at)
 
@@ -96,7 +95,7 @@ def refusal(where: tuple[str | int, ...], kind: str, message: str | None = None,
 
 def refuse(code: str, at: tuple[Any, ...] = (), **params: Any) -> NoReturn:
     """Raises :class:`FormatError` ``code`` for the field at path ``at``."""
-    raise FormatError(code, {"field": _path(at), **params})
+    raise FormatError(code, field=_path(at), **params)
 
 
 @cache
@@ -138,6 +137,9 @@ def printable(text: str, longest: int = 200) -> str:
     return shown + ("…" if len(text) > longest else "")
 
 
-def _plain(value: Any) -> str | int | float:
-    """A context value a template can show: numbers as they are, anything else as text."""
-    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else printable(str(value))
+def _plain(value: Any) -> Any:
+    """A context value a template can show: numbers as they are, a message (another error a rule
+    gives as its reason) to be worded in its place, anything else as text."""
+    if is_message(value) or isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    return printable(str(value))

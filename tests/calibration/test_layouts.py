@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from azulcam.calibration.geometry import (AZUL_BOARD_MM, AZUL_LINES_X1, AZUL_TIL
                                           PAVILION_TILE_SIDE_MM, board_mm, build_layouts, factory_diameter, tile_height,
                                           tile_mm)
 from azulcam.engine.games import AZUL, GAMES, PAVILION
+from azulcam.i18n.words import words
 
 SHIPPED = Path(__file__).resolve().parents[2] / "calibration" / "layouts"
 
@@ -58,11 +60,14 @@ def test_a_layouts_game_is_the_start_of_its_name():
     assert layout_game("azul-colored-mine") is AZUL and layout_game("chess-board") is None
     assert [is_scoring_layout(name) for name in LAYOUT_NAMES] == [False] * 4 + [True]
     assert is_scoring_layout("pavilion-scoring-mine") and not is_scoring_layout("pavilion-grey-mine")
-    assert [a_board(spec) for spec in GAMES.values()] == ["an Azul board", "a Summer Pavilion board"]
+    assert [words(a_board(spec)) for spec in GAMES.values()] == ["an Azul board", "a Summer Pavilion board"]
     assert expected_slots("pavilion-colored")[40:44] == ("6.5", "6.6", "corner.0", "corner.1")
     assert expected_slots("azul-grey")[:2] == ("line.0.0", "line.1.0") and expected_slots("azul-grey")[-1] == "floor.6"
-    with pytest.raises(LayoutError, match=r"names no board \(azul-\.\.\., pavilion-\.\.\., pavilion-scoring\.\.\.\)"):
+    with pytest.raises(LayoutError) as info:
         expected_slots("chess-board")
+    assert (info.value.code, info.value.params) == ("layout.no_board", {
+        "name": "chess-board", "boards": "azul-..., pavilion-..., pavilion-scoring..."})
+    assert words(info.value) == "layout name 'chess-board' names no board (azul-..., pavilion-..., pavilion-scoring...)"
 
 
 @pytest.mark.parametrize("name", LAYOUT_NAMES)
@@ -162,20 +167,26 @@ def test_an_adjusted_copy_loads_from_a_file(tmp_path):
 def test_a_broken_layout_file_says_what_and_where(tmp_path, breakage, message):
     data = json.loads(load_layout("azul-colored").dumps())
     breakage(data)
-    with pytest.raises(LayoutError, match="mine.json") as info:
+    with pytest.raises(LayoutError) as info:
         load_layout(_write(tmp_path, data))
-    assert message in str(info.value)
+    assert info.value.params["source"].endswith("mine.json")
+    assert message in words(info.value)
 
 
 def test_unknown_names_and_unreadable_files(tmp_path):
-    with pytest.raises(LayoutError, match="unknown layout 'azul-purple'"):
+    with pytest.raises(LayoutError) as info:
         load_layout("azul-purple")
-    with pytest.raises(LayoutError, match="cannot read layout"):
+    assert (info.value.code, info.value.params["name"]) == ("layout.unknown", "'azul-purple'")
+    assert words(info.value).startswith("unknown layout 'azul-purple' (shipped: azul-colored, azul-grey, ")
+    with pytest.raises(LayoutError) as info:
         load_layout(tmp_path / "absent.json")
+    assert info.value.code == "layout.unreadable" and words(info.value).startswith("cannot read layout ")
     bad = tmp_path / "bad.json"
     bad.write_text("{nope", encoding="utf-8")
-    with pytest.raises(LayoutError, match="malformed JSON at line 1"):
+    with pytest.raises(LayoutError) as info:
         load_layout(bad)
+    assert (info.value.code, info.value.params["line"]) == ("layout.malformed_json", 1)
+    assert words(info.value).startswith(f"{bad}: malformed JSON at line 1 column 2: ")
 
 
 # --------------------------------------------------------------------------- profiles
@@ -207,5 +218,6 @@ def test_profile_round_trip_and_homography():
 def test_a_broken_profile_names_the_field(breakage, message):
     data = _profile()
     breakage(data)
-    with pytest.raises(ProfileError, match=message):
+    with pytest.raises(ProfileError) as info:
         Profile.from_json(data)
+    assert re.search(message, words(info.value)), words(info.value)

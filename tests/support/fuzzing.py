@@ -21,7 +21,7 @@ from typing import Any, Callable
 from azulcam.calibration.layouts import Layout, LayoutError
 from azulcam.calibration.profile import Profile, ProfileError
 from azulcam.engine.errors import ObservationError
-from azulcam.i18n.words import messages_json
+from azulcam.i18n.words import messages_json, words
 from azulcam.engine.observe import observation_of
 from azulcam.engine.position import problems
 from azulcam.engine.record import Record, replay
@@ -237,7 +237,7 @@ def layout_door(data: Any) -> Outcome:
         try:
             Layout.from_json(data)
         except LayoutError as exc:
-            return "refused", exc.code or "the slots (check_layout)"
+            return "refused", exc.params["reason"].code if exc.code == "layout.form" else exc.code
         raise InternalError(f"refused, yet the layout reads: {err!r}")
     raise InternalError(f"exit {code}: {out!r} {err!r}")
 
@@ -247,7 +247,7 @@ def profile_door(data: Any) -> Outcome:
     try:
         profile = Profile.from_json(data)
     except ProfileError as exc:
-        str(exc).encode("utf-8")
+        words(exc).encode("utf-8")
         return "refused", exc.code
     again = Profile.from_json(json.loads(json.dumps(profile.to_json())))
     if again.to_json() != profile.to_json():
@@ -260,7 +260,7 @@ def observation_door(data: Any) -> Outcome:
     try:
         read_observation(data)
     except FormatError as exc:
-        str(exc).encode("utf-8")
+        words(exc).encode("utf-8")
         return "refused", exc.code
     try:
         found = problems(data, data.get("options", {}))

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from azulcam.calibration.profile import Profile
+from azulcam.i18n.words import words
 from azulcam.vision import detect, locate
 from azulcam.vision.analyze import TableLocator
 from azulcam.models.samples import scene_views
@@ -163,13 +164,17 @@ def test_the_shipped_detector_loads_and_altered_copies_are_refused(tmp_path):
     copy = tmp_path / "detector.onnx"
     assert load_detector(copy).sha256 == found.sha256
     copy.write_bytes(copy.read_bytes()[:-1] + b"\0")
-    with pytest.raises(DetectorError, match="SHA-256 mismatch"):
+    with pytest.raises(DetectorError) as info:
         load_detector(copy)
+    assert info.value.code == "model.altered" and info.value.params["actual"] != found.sha256
+    assert words(info.value).startswith(f"detector model SHA-256 mismatch for {copy}: expected {found.sha256}, got ")
     (tmp_path / "detector.onnx.sha256").unlink()
-    with pytest.raises(DetectorError, match="SHA-256 file missing"):
+    with pytest.raises(DetectorError) as info:
         load_detector(copy)
-    with pytest.raises(DetectorError, match="missing or unreadable"):
+    assert info.value.code == "model.no_digest"
+    with pytest.raises(DetectorError) as info:
         load_detector(tmp_path / "nothing.onnx")
+    assert info.value.code == "model.missing" and info.value.params["path"] == str(tmp_path / "nothing.onnx")
 
 
 def test_the_detector_reads_only_views_at_its_scale():
@@ -220,7 +225,9 @@ def test_without_its_model_the_reader_falls_back_to_the_classic_locator_and_says
     analyze.default_locator.cache_clear()
     try:
         table, note = analyze.default_locator()
-        assert table.detector is None and "detector model missing" in note and "classic locator" in note
+        assert table.detector is None and note.code == "warning.classic_locator" and note.params["reason"].code == "model.missing"
+        assert words(note).startswith("the tile detector could not be loaded (detector model missing or unreadable: ")
+        assert "(le modèle de détection est absent ou illisible : " in words(note, "fr")  # the reason in the reader's language
         image, truth = _fixture_scenes()[0]
         seen = analyze.analyze(image, Profile.from_json(truth["profile"]), default_classifier())
         assert any(w["code"] == "warning.classic_locator" and "classic locator" in w["text"] for w in seen["warnings"])
@@ -390,7 +397,7 @@ def test_a_display_the_disc_search_missed_is_read_where_its_four_tiles_are(monke
             theirs = sorted(x.kind for x in loose if x.zone == f"factories.{gone}" and x.kind)
             assert mine == theirs
         else:
-            assert len(again) == len(factories) - 1 and len(warned) == 1 and "not seen" in warned[0]
+            assert len(again) == len(factories) - 1 and len(warned) == 1 and warned[0].code == "warning.display_unseen"
 
 
 def test_a_few_peaks_on_a_display_with_a_covered_rim_are_not_read(monkeypatch):
@@ -617,7 +624,9 @@ def test_without_its_candidate_model_the_detector_reads_alone_and_says_so(tmp_pa
     try:
         table, note = analyze.default_locator()
         assert table.detector is not None and table.candidates is None
-        assert "candidate model not loaded" in note and "tiles_candidates.onnx" in note
+        assert note.code == "warning.no_candidates" and note.params["reason"].code == "model.missing"
+        assert note.params["reason"].params["path"] == str(tmp_path / "tiles_candidates.onnx")
+        assert words(note).startswith(f"the candidate model could not be loaded (tile model missing or unreadable: {tmp_path}")
     finally:
         analyze.default_locator.cache_clear()
 

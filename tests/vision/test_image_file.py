@@ -36,8 +36,9 @@ def test_a_file_that_claims_a_huge_picture_is_refused_at_once(tmp_path, width, h
     path.write_bytes(_claiming(_jpeg(colour), width, height))
     assert width * height > MAX_PIXELS
     began = time.perf_counter()
-    with pytest.raises(ImageError, match=f"header says {width}x{height} pixels"):
+    with pytest.raises(ImageError) as info:
         load_image(path)
+    assert info.value.code == "image.too_large" and (info.value.params["width"], info.value.params["height"]) == (width, height)
     assert time.perf_counter() - began < 1.0  # nothing decoded
 
 
@@ -45,11 +46,13 @@ def test_a_grey_photo_is_refused_and_a_coloured_one_read(tmp_path):
     rng = np.random.default_rng(2)
     grey = cv2.cvtColor(rng.integers(0, 255, (120, 160), np.uint8), cv2.COLOR_GRAY2BGR)
     (tmp_path / "grey.jpg").write_bytes(_jpeg(grey))
-    with pytest.raises(ImageError, match="no colour"):
+    with pytest.raises(ImageError) as info:
         load_image(tmp_path / "grey.jpg")
+    assert info.value.code == "image.colourless"
     cv2.imwrite(str(tmp_path / "grey.png"), grey[:, :, 0])  # a one-channel file too
-    with pytest.raises(ImageError, match="no colour"):
+    with pytest.raises(ImageError) as info:
         load_image(tmp_path / "grey.png")
+    assert info.value.code == "image.colourless"
     colour = grey.copy()
     colour[40:60, 40:60] = (200, 60, 30)  # one blue tile is enough
     (tmp_path / "colour.jpg").write_bytes(_jpeg(colour))

@@ -15,6 +15,7 @@ import pytest
 from azulcam.engine.games import AZUL, GAMES
 from azulcam.engine.players import make_player
 from azulcam.engine.record import play_game, replay
+from azulcam.i18n.words import words
 from azulcam.vision import locate as L
 from azulcam.synth.camera import ViewRanges
 from azulcam.synth.render import SceneOptions, render_state
@@ -120,20 +121,27 @@ def test_px_per_mm_and_plane_from_the_profile():
 def test_bad_input_is_refused_clearly():
     scene = _scene(0)
     profile = scene.truth["profile"]
-    with pytest.raises(L.LocateError, match="numpy array"):
+    with pytest.raises(L.LocateError) as info:
         L.locate("scene.jpg", profile, "azul")
-    with pytest.raises(L.LocateError, match="H x W x 3"):
+    assert (info.value.code, info.value.params) == ("locate.not_an_array", {"kind": "str"})
+    with pytest.raises(L.LocateError) as info:
         L.locate(np.zeros((720, 1280), np.uint8), profile, "azul")
-    with pytest.raises(L.LocateError, match="for azul, not pavilion"):
+    assert (info.value.code, info.value.params) == ("locate.not_bgr", {"shape": "(720, 1280)", "dtype": "uint8"})
+    with pytest.raises(L.LocateError) as info:
         L.find_factories(scene.image, profile, "pavilion")
+    assert (info.value.code, info.value.params) == ("locate.other_game", {"profile_game": "azul", "game": "pavilion"})
     other = copy.deepcopy(profile)
     other["image_size"] = [1920, 1080]
-    with pytest.raises(L.LocateError, match="made for 1920x1080"):
+    with pytest.raises(L.LocateError) as info:
         L.find_loose_tiles(scene.image, other, "azul", [])
-    with pytest.raises(ValueError, match="bad profile"):
+    assert info.value.code == "locate.other_size" and (info.value.params["pw"], info.value.params["ph"]) == (1920, 1080)
+    with pytest.raises(ValueError) as info:
         L.locate(scene.image, {"format": "something-else"}, "azul")
-    with pytest.raises(ValueError, match="game must be"):
+    assert info.value.code == "locate.bad_profile" and info.value.params["reason"].code == "invalid.literal_error"
+    assert words(info.value) == "bad profile: format must be 'azulcam-profile/1'"
+    with pytest.raises(ValueError) as info:
         L.locate(scene.image, profile, "chess")
+    assert (info.value.code, info.value.params) == ("locate.unknown_game", {"games": "('azul', 'pavilion')", "game": "'chess'"})
 
 
 #: A close-up of a training scene (camera 289 mm above the table), its corners as the renderer
@@ -151,10 +159,13 @@ WILD_PROFILE = {"format": "azulcam-profile/1", "game": "pavilion", "image_size":
 
 
 def test_corners_that_fit_no_table_are_refused_before_any_view_is_made():
-    with pytest.raises(L.LocateError, match="fit no one table: on one plane its boards would span"):
+    with pytest.raises(L.LocateError) as info:
         L.table_plane(L.check_profile(WILD_PROFILE, "pavilion"))
-    with pytest.raises(L.LocateError, match="fit no one table"):
+    assert info.value.code == "locate.no_one_table" and info.value.params["width"] > L.TABLE_MAX_MM / 1000
+    assert words(info.value).startswith("the profile's board corners fit no one table: on one plane its boards would span ")
+    with pytest.raises(L.LocateError) as info:
         L.locate(np.zeros((540, 960, 3), np.uint8), WILD_PROFILE, "pavilion")
+    assert info.value.code == "locate.no_one_table"
 
 
 def test_every_display_of_the_azul_sample_is_found_tiles_on_it_or_not():

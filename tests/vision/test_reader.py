@@ -139,10 +139,12 @@ def test_the_photos_consensus_of_a_print_looks_like_its_bare_spaces(moments):
 
 def test_load_reader_refuses_a_model_that_is_not_one(tmp_path):
     """The candidate model is a valid ONNX classifier, but not a reading model."""
-    with pytest.raises(ModelError, match="not a reading model"):
+    with pytest.raises(ModelError) as info:
         load_reader(package_file("tiles_candidates.onnx"))
-    with pytest.raises(ModelError, match="missing"):
+    assert info.value.code == "model.not_reader" and info.value.params["path"].endswith("tiles_candidates.onnx")
+    with pytest.raises(ModelError) as info:
         load_reader(tmp_path / "reader.onnx")
+    assert info.value.code == "model.missing" and info.value.params["path"] == str(tmp_path / "reader.onnx")
 
 
 def test_the_shipped_reading_model_reads_a_calibrated_table_of_another_printing(moments):

@@ -5,6 +5,7 @@ import pytest
 
 from azulcam.follow.mixups import Mixups
 from azulcam.follow.watch import save_table
+from azulcam.i18n.words import words
 from azulcam.vision.references import TileReferences, reading_prior, weighed_row
 
 
@@ -38,8 +39,11 @@ def test_references_are_kept_beside_the_profile_and_refused_when_damaged(tmp_pat
     assert TileReferences.load(tmp_path / "t.json").seen == table.seen
     assert TileReferences.load(tmp_path / "none.json").seen == {}
     (tmp_path / "bad.json").write_text('{"format": "azulcam-tile-references/1", "seen": {"blue": [[1, 2, 3]]}}')
-    with pytest.raises(ValueError, match="bad.json"):
+    with pytest.raises(ValueError) as info:  # a ReferencesError
         TileReferences.load(tmp_path / "bad.json")
+    assert (info.value.code, info.value.params["path"]) == ("references.unreadable", str(tmp_path / "bad.json"))
+    assert info.value.params["reason"].code == "references.features"
+    assert words(info.value) == f"{tmp_path / 'bad.json'}: not this table's tile references (each tile seen is 9 numbers)"
 
 
 def test_a_tile_unlike_every_colour_known_here_goes_to_the_reader_s_second_thought():

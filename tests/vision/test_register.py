@@ -11,6 +11,7 @@ import pytest
 import azulcam.vision.analyze as analyze
 from azulcam.calibration.layouts import load_layout
 from azulcam.calibration.profile import Profile, board_homography, to_image
+from azulcam.i18n.words import words
 from azulcam.vision.analyze import ImageError, load_image
 from azulcam.vision.calibrate import find_boards
 from azulcam.vision.classify import default_classifier
@@ -247,13 +248,17 @@ def test_calibrate_finds_the_boards_of_a_clear_photo():
 
 
 def test_unreadable_images_are_clear_errors(tmp_path):
-    with pytest.raises(ImageError, match="no such file"):
+    with pytest.raises(ImageError) as info:
         load_image(tmp_path / "absent.jpg")
+    assert (info.value.code, info.value.params) == ("image.missing", {"path": str(tmp_path / "absent.jpg")})
     empty = tmp_path / "empty.jpg"
     empty.write_bytes(b"")
-    with pytest.raises(ImageError, match="the file is empty"):
+    with pytest.raises(ImageError) as info:
         load_image(empty)
+    assert (info.value.code, info.value.params) == ("image.empty", {"path": str(empty)})
     corrupt = tmp_path / "corrupt.jpg"
     corrupt.write_bytes(b"\xff\xd8\xff\xe0 this is not really a JPEG")
-    with pytest.raises(ImageError, match="not an image OpenCV can decode"):
+    with pytest.raises(ImageError) as info:
         load_image(corrupt)
+    assert (info.value.code, info.value.params) == ("image.undecodable", {"path": str(corrupt)})
+    assert words(info.value) == f"cannot read image {corrupt}: not an image OpenCV can decode (corrupt or another format)"

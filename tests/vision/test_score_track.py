@@ -9,6 +9,8 @@ import pytest
 
 from azulcam.calibration.layouts import Layout, LayoutError, load_layout
 from azulcam.calibration.profile import board_homography
+from azulcam.engine.notice import Notice
+from azulcam.i18n.words import words
 from azulcam.synth.dataset import random_position
 from azulcam.synth.render import SceneOptions, render_state
 from azulcam.vision import score_track
@@ -74,12 +76,16 @@ def test_an_azul_layout_s_track_holds_every_score_and_is_checked():
     assert len(layout.track) == 101
     data = layout.to_json()
     assert Layout.from_json(data).track == layout.track
-    with pytest.raises(LayoutError, match="101 cells"):
+    with pytest.raises(LayoutError) as info:
         Layout.from_json({**data, "track": data["track"][:100]})
-    with pytest.raises(LayoutError, match=r"track\.0\.0 must be a list"):
+    assert info.value.code == "layout.unusable"
+    assert info.value.params["problem"] == Notice("layout.track_cells", cells=101, top=100, got=100)
+    with pytest.raises(LayoutError) as info:
         Layout.from_json({**data, "track": [[1, 2]]})
+    assert info.value.code == "layout.form" and words(info.value) == "layout: track.0.0 must be a list"
     pavilion = load_layout("pavilion-grey").to_json()
-    with pytest.raises(LayoutError, match="only an Azul board"):
+    with pytest.raises(LayoutError) as info:
         Layout.from_json({**pavilion, "track": data["track"]})
+    assert words(info.value) == "layout: only an Azul board has a score track"
     moved = layout.scaled((1.0, 1.0), (0.01, 0.0))
     assert moved.track[5][0][0] == pytest.approx(layout.track[5][0][0] + 0.01)

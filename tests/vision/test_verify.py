@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 from azulcam.calibration.profile import BoardPlacement, board_homography
+from azulcam.engine.notice import Notice
+from azulcam.i18n.words import words
 from azulcam.vision import verify
 
 SCENES = sorted((Path(__file__).parents[2] / "fixtures" / "scenes").glob("*/scene-*.json"))
@@ -51,6 +53,8 @@ def test_the_checks_say_which_board_and_why():
     image, placed = boards(SCENES[0])
     board = placed[0]
     wrong = check(image, board, "pavilion-colored")
-    assert wrong.mismatch and wrong.reason().startswith("the board of player 0 looks like an Azul board")
+    assert wrong.mismatch and wrong.reason().code == "mismatch.other_game" and wrong.who == Notice("who.board", player=0)
+    assert words(wrong.reason()) == ("the board of player 0 looks like an Azul board, but the profile says Summer Pavilion "
+                                     "(pavilion-colored): wrong profile? calibrate again")
     moved = dict(board, corners=[[x + 2000, y] for x, y in board["corners"]])
     assert check(image, moved, board["layout"]).verdict == "unsure"  # out of the photo: nothing to tell
