@@ -295,10 +295,10 @@ def test_a_bool_is_never_a_number_in_an_observation(data):
 # --------------------------------------------------------------------------- the command line
 
 
-def _score(record: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+def _score(record: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], *options: str) -> str:
     path = tmp_path / "broken.json"
     path.write_text(json.dumps(record), encoding="utf-8")
-    code = main(["score", str(path)])
+    code = main(["score", str(path), *options])
     err = capsys.readouterr().err
     assert code == 1, err
     assert "error:" in err and "internal error" not in err, err
@@ -322,3 +322,10 @@ def test_score_refuses_true_where_a_player_or_the_events_belong(tmp_path, capsys
     record = copy.deepcopy(RECORDS[0])
     record["events"][0]["events"] = True
     assert "events.0.events is not a known field" in _score(record, tmp_path, capsys)
+
+
+def test_score_refuses_a_broken_record_as_clearly_in_french(tmp_path, capsys):
+    record = copy.deepcopy(RECORDS[0])
+    record["events"][0]["events"] = True
+    said = _score(record, tmp_path, capsys, "--lang", "fr")
+    assert f"enregistrement de partie {tmp_path / 'broken.json'} : events.0.events n'est pas un champ connu" in said

@@ -1,5 +1,6 @@
 """``azulcam`` command line, one module a command, each adding its own parser. Usage errors exit 2,
-bad input exits 1; both print to stderr."""
+bad input exits 1; both print to stderr, bad input in the command's language (``--lang``, else
+the locale's)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,8 @@ import sys
 from typing import Sequence
 
 from .. import __version__
-from ..engine.errors import EngineError
 from . import analyze, calibrate, demo, layout, play, render, score, serve, suggest, watch
-from .common import BadInput
+from .common import language, refusals, said
 
 #: The commands, in the order ``--help`` lists them.
 COMMANDS = (play, score, render, layout, calibrate, analyze, watch, suggest, serve, demo)
@@ -39,12 +39,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args))
-    except (BadInput, EngineError) as exc:
-        print(f"azulcam {args.command}: error: {exc}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         print("azulcam: interrupted", file=sys.stderr)
         return 130
+    except refusals() as exc:  # (looked up only once something is raised: the formats load pydantic)
+        # The prefix is the program's voice, as argparse's "usage:" and "error:" are: English.
+        print(f"azulcam {args.command}: error: {said(exc, language(args))}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # the reader went away (``azulcam score game.json | head``): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes at exit
         return 141

@@ -55,18 +55,18 @@ def run(args: argparse.Namespace) -> int:
         else:
             flags = ["game", "players", *args.game_options]
             if any(getattr(args, name) for name in flags):
-                raise BadInput(f"{listed([f'--{name}' for name in flags])} are for a photo without --profile "
-                               "(the profile says them)")
+                raise BadInput("cli.analyze.flags_need_no_profile", flags=listed([f"--{name}" for name in flags]))
             profile = Profile.from_json(load_json(args.profile, "profile"))
             bare = load_bare_boards(profile.boards, Path(args.profile).parent if args.profile != "-" else Path.cwd())
             image = load_image(args.image)
         options = reading_options(profile, args.jokers)
         observation = analyze(image, profile, reading_model(), force=args.force, bare=bare)
     except ProfileMismatch as exc:
-        against = f"the profile {args.profile}" if args.profile is not None else "the boards found in it"
-        raise BadInput(f"{args.image} does not match {against}: {exc} (--force reads what it can)") from None
+        if args.profile is not None:
+            raise BadInput("cli.analyze.not_the_profile", image=args.image, profile=args.profile, reason=exc) from None
+        raise BadInput("cli.analyze.not_the_boards_found", image=args.image, reason=exc) from None
     except (ImageError, ProfileError, LocateError, BareError) as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput("cli.reason", reason=exc) from None
     if args.check:
         observation["check"] = check(observation, options)
     if is_finished(observation):
@@ -90,12 +90,12 @@ def _found_profile(image: object, args: argparse.Namespace) -> Any:
     from ..vision.calibrate import CalibrationError, photo_profile
 
     if args.game is None or args.players is None:
-        raise BadInput("give --profile, or --game and --players to find the boards in the photo")
+        raise BadInput("cli.analyze.no_profile")
     spec, options = game_and_options(args, fill=False)
     try:  # a photo of some of the boards is read too (a player scoring the board before them)
         found = photo_profile(image, args.game, args.players, options, least=1)  # type: ignore[arg-type]
     except CalibrationError as exc:
-        raise BadInput(f"{args.image}: {exc}") from None
+        raise BadInput("cli.in_file", path=args.image, reason=exc) from None
     face = found["options"][spec.face]
     seen = len(found["boards"])
     print(f"azulcam analyze: found {seen if seen == args.players else f'{seen} of the {args.players}'} boards "

@@ -5,12 +5,15 @@ reading's ``--jokers``."""
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine.games import GAMES, GameSpec
-from .common import BadInput
+from ..engine.notice import Notice
+from ..i18n import default_language
+from .common import BadInput, said
 
 #: The player counts of every game.
 PLAYER_COUNTS = sorted({count for spec in GAMES.values() for count in spec.players})
@@ -20,7 +23,7 @@ def size(text: str) -> tuple[int, int]:
     """An argparse type: ``WIDTHxHEIGHT`` in pixels, 64 to 8192 each."""
     w, x, h = text.lower().partition("x")
     if not (x and w.isdigit() and h.isdigit() and 64 <= int(w) <= 8192 and 64 <= int(h) <= 8192):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a size WIDTHxHEIGHT (64 to 8192 pixels each, e.g. 1280x720)")
+        raise bad_value("cli.arg.not_a_size", text=text)
     return int(w), int(h)
 
 
@@ -30,7 +33,7 @@ def event_range(text: str) -> tuple[int, int | None]:
     try:
         return int(first or 0), (int(last) if last else None) if colon else int(first or 0)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an event range FIRST:LAST (e.g. 0:40)") from None
+        raise bad_value("cli.arg.not_an_event_range", text=text) from None
 
 
 def bounded(kind: type, low: float, high: float, low_open: bool = False) -> Any:
@@ -40,10 +43,9 @@ def bounded(kind: type, low: float, high: float, low_open: bool = False) -> Any:
         try:
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a {'whole ' if kind is int else ''}number, not {text!r}") from None
+            raise bad_value("cli.arg.not_a_whole_number" if kind is int else "cli.arg.not_a_number", text=text) from None
         if not math.isfinite(value) or (value <= low if low_open else value < low) or value > high:
-            raise argparse.ArgumentTypeError(f"expected a number {'above' if low_open else 'from'} {low:g} "
-                                             f"{'up ' if low_open else ''}to {high:g}, not {text}")
+            raise bad_value("cli.arg.not_above" if low_open else "cli.arg.not_within", low=low, high=high, text=text)
         return value
 
     return parse
@@ -56,8 +58,15 @@ def quad(text: str) -> list[tuple[float, float]]:
     except ValueError:
         values = []
     if len(values) != 8:
-        raise argparse.ArgumentTypeError(f"{text!r} is not four corners x1,y1,x2,y2,x3,y3,x4,y4 (TL TR BR BL)")
+        raise bad_value("cli.arg.not_four_corners", text=text)
     return [(values[i], values[i + 1]) for i in range(0, 8, 2)]
+
+
+def bad_value(code: str, **params: Any) -> argparse.ArgumentTypeError:
+    """The refusal of an option's value, for argparse to print as the usage error it is. Worded
+    while argparse reads the command line, before the command's ``--lang`` is known: in the
+    locale's language (:func:`~azulcam.i18n.default_language`)."""
+    return argparse.ArgumentTypeError(said(Notice(code, **params), default_language()))
 
 
 def add_game_options(parser: argparse.ArgumentParser, option_help: Mapping[str, str], *, required: bool = False,
@@ -93,8 +102,9 @@ def game_and_options(args: argparse.Namespace, *, fill: bool = True,
     given = {name: getattr(args, name) for name in names if getattr(args, name) not in (None, False)}
     if any(name not in spec.options for name in given):
         if name_own_face:
-            raise BadInput(f"{whose([n for n in names if n not in spec.options])} ({spec.title} has --{spec.face})")
-        raise BadInput(whose(names))
+            raise BadInput("cli.options_of_other_games", options=whose([n for n in names if n not in spec.options]),
+                           game=title(spec), face=spec.face)
+        raise BadInput("cli.reason", reason=whose(names))
     return spec, spec.read_options(given) if fill else given
 
 
@@ -104,28 +114,29 @@ def reading_options(profile: Any, jokers: bool) -> dict[str, Any]:
     options = dict(profile.game_options)
     if jokers:
         if "jokers" not in GAMES[profile.game].options:
-            raise BadInput(whose(["jokers"]))
+            raise BadInput("cli.reason", reason=whose(["jokers"]))
         options["jokers"] = True
     return options
 
 
-def whose(names: Sequence[str]) -> str:
-    """Which game's options the flags of the options ``names`` are, in the games' order:
+def whose(names: Sequence[str]) -> Notice:
+    """Which game's options the flags of the options ``names`` are, in the games' order, as a
+    message (``cli.options_of.GAME.*``, one part a game, each after the other joined by "and"):
     ``--wall and --jokers are Azul options and --side a Summer Pavilion one``."""
-    parts: list[str] = []
+    parts: list[Notice] = []
     for spec in GAMES.values():
         flags = [f"--{name}" for name in spec.options if name in names]
-        if not flags:
-            continue
-        one = len(flags) == 1
-        game = f"{'an' if spec.title[0] in 'AEIOU' else 'a'} {spec.title}" if one else spec.title
-        if parts:  # the verb and the noun said once, in the first part
-            parts.append(f"{listed(flags)} {game} {'one' if one else 'ones'}")
-        else:
-            parts.append(f"{listed(flags)} {'is' if one else 'are'} {game} {'option' if one else 'options'}")
-    return " and ".join(parts)
+        if flags:  # the verb and the noun said once, in the first part
+            parts.append(Notice(f"cli.options_of.{spec.name}.{'more' if parts else 'first'}."
+                                f"{'one' if len(flags) == 1 else 'other'}", flags=listed(flags)))
+    return functools.reduce(lambda said_so_far, part: Notice("list.and", head=said_so_far, last=part), parts)
 
 
-def listed(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+def listed(items: Sequence[str]) -> str | Notice:
+    """``a``, ``a and b``, ``a, b and c`` (a message, for each language's "and")."""
+    return items[0] if len(items) == 1 else Notice("list.and", head=", ".join(items[:-1]), last=items[-1])
+
+
+def title(spec: GameSpec) -> Notice:
+    """The game's title as the command line's messages name it (:attr:`GameSpec.title` in English)."""
+    return Notice(f"cli.title.{spec.name}")

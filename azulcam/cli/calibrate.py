@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
 from ..engine.games import GameSpec
-from .arguments import add_game_options, game_and_options, quad
-from .common import BadInput, dump_json, reading_model, write_out
+from .arguments import add_game_options, game_and_options, quad, title
+from .common import BadInput, add_language_option, dump_json, language, reading_model, warn, write_out
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -33,6 +32,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     c.add_argument("--scoring", type=quad, default=None, metavar="X1,Y1,...,X4,Y4",
                    help="Summer Pavilion: the scoring board's corners by hand")
     c.add_argument("--out", default="-", help="profile file to write ('-' for standard output)")
+    add_language_option(c)
     c.set_defaults(func=run)
 
 
@@ -46,27 +46,26 @@ def run(args: argparse.Namespace) -> int:
     except ImageError as exc:
         image = _first_frame(args.image)
         if image is None:
-            raise BadInput(str(exc)) from None
+            raise BadInput("cli.reason", reason=exc) from None
     if args.board:
         boards, scoring = _placed_boards(image, args, spec, options)
     else:
         try:
             boards, scoring = find_boards(image, args.game, args.players, options[spec.face])
         except CalibrationError as exc:
-            raise BadInput(str(exc)) from None
+            raise BadInput("cli.reason", reason=exc) from None
         if spec.scoring_layout is not None and scoring is None:
-            raise BadInput("the scoring board was not found; give its corners with --scoring (and the boards' "
-                           "with --board)")
+            raise BadInput("cli.calibrate.no_scoring_board")
     try:
         confirm_boards(image, boards)
     except CalibrationError as exc:
         if not args.force:
-            raise BadInput(f"{exc} (--force writes the profile anyway)") from None
-        print(f"azulcam calibrate: warning: {exc}", file=sys.stderr)
+            raise BadInput("cli.calibrate.unconfirmed", reason=exc) from None
+        warn("calibrate", exc, language(args))
     profile = profile_json(image, args.game, boards, scoring, options)
     if args.bare:  # the photo is of the game's start: keep how each bare board looks
         if args.out == "-":
-            raise BadInput("--bare keeps the boards' look in images beside the profile: give --out FILE")
+            raise BadInput("cli.calibrate.bare_to_stdout")
         profile = _with_bare_boards(image, profile, args.out)
     write_out(args.out, dump_json(profile) + "\n", f"{len(boards)} boards" + (" and the scoring board" if scoring else ""))
     return 0
@@ -83,7 +82,7 @@ def _placed_boards(image: Any, args: argparse.Namespace, spec: GameSpec, options
     from ..vision.register import register_board
 
     if len(args.board) != args.players:
-        raise BadInput(f"--board given {len(args.board)} times for {args.players} players")
+        raise BadInput("cli.calibrate.board_count", given=len(args.board), players=args.players)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
     def placed(corners: list[tuple[float, float]], layout: str) -> Match:
@@ -93,10 +92,10 @@ def _placed_boards(image: Any, args: argparse.Namespace, spec: GameSpec, options
     boards = [placed(c, spec.layout(options)) for c in args.board]
     if spec.scoring_layout is None:
         if args.scoring is not None:
-            raise BadInput(f"--scoring: {spec.title} has no scoring board")
+            raise BadInput("cli.calibrate.no_scoring_in_game", game=title(spec))
         return boards, None
     if args.scoring is None:
-        raise BadInput(f"a {spec.title} profile needs the scoring board's corners too (--scoring)")
+        raise BadInput("cli.calibrate.scoring_needed", game=title(spec))
     return boards, placed(args.scoring, spec.scoring_layout)
 
 
@@ -129,4 +128,4 @@ def _with_bare_boards(image: object, profile: dict, out: str) -> dict:
     try:
         return with_bare(profile, bare_boards(image, Profile.from_json(profile), reading_model()), Path(out))
     except BareError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput("cli.reason", reason=exc) from None

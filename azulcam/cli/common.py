@@ -1,5 +1,5 @@
-"""What the commands share: the refusal of bad input, JSON out and in, ``--out``, ``--text`` and
-``--lang``, the reading model and the rules' check of a reading."""
+"""What the commands share: the refusal of bad input and its words, JSON out and in, ``--out``,
+``--text`` and ``--lang``, the reading model and the rules' check of a reading."""
 
 from __future__ import annotations
 
@@ -7,12 +7,66 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
+from ..engine.errors import EngineError
 from ..engine.record import Record
+from ..i18n import LANGUAGES, Catalogue, default_language, messages
+from ..i18n.words import is_message, words
 
 
 class BadInput(Exception):
-    """Input the user gave that azulcam cannot use (exit code 1)."""
+    """Input the user gave that azulcam cannot use (exit code 1): a ``cli.*`` code of the
+    catalogue and its parameters (a parameter may be another message, worded in its place), worded
+    where it is printed, in the user's language (:func:`said`). ``str()`` is the code and
+    parameters, for logs and tracebacks."""
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+    def __str__(self) -> str:
+        return self.code + (f" {self.params}" if self.params else "")
+
+
+def refusals() -> tuple[type[Exception], ...]:
+    """The errors that refuse the user's input, each a message the command line words (exit 1):
+    :class:`BadInput`, the engine's errors, the formats' refusals."""
+    from ..formats import FormatError  # (pydantic: loaded only where a refusal is caught)
+
+    return BadInput, EngineError, FormatError
+
+
+def said(message: Any, lang: str) -> str:
+    """``message`` (a refusal, an engine error, a format's refusal, a warning) in the words of
+    ``lang``'s catalogue (:func:`~azulcam.i18n.words.words`); anything that is no message (the
+    error of a part whose errors carry no code yet, a warning that is a sentence), as ``str()``
+    says it."""
+    m = messages(lang)
+    message = uncoded_kept(message, m)
+    return words(message, m) if is_message(message) else str(message)
+
+
+def uncoded_kept(message: Any, m: Catalogue) -> Any:
+    """``message`` with every message in it (itself included) whose code is no key of the
+    catalogue ``m`` replaced by that code, the sentence it is: at its event, where it has one."""
+    # Until every raise site is coded (issue 61): the engine (and the parts whose errors the
+    # commands carry) still raise today's English sentence as the code. Then this goes, and
+    # said() words the message as it is.
+    if not is_message(message):
+        return message
+    index = getattr(message, "index", None)
+    if message.code not in m:
+        return message.code if index is None else m.text("error.at_event", index=index, reason=message.code)
+    return SimpleNamespace(code=message.code, params={k: uncoded_kept(v, m) for k, v in message.params.items()},
+                           index=index)
+
+
+def warn(command: str, message: Any, lang: str) -> None:
+    """``message`` said on standard error as a warning of ``azulcam command``."""
+    print(f"azulcam {command}: warning: {said(message, lang)}", file=sys.stderr)
 
 
 def dump_json(data: object, indent: int = 2) -> str:
@@ -46,23 +100,29 @@ def write_out(path: str, text: str, summary: str) -> None:
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise BadInput(f"cannot write {path}: {exc.strerror}") from None
+        raise BadInput("cli.cannot_write", path=path, reason=exc.strerror) from None
     print(f"{summary} -> {path}", file=sys.stderr)
 
 
+#: What :func:`load_json` reads: each has its own refusals (``cli.cannot_read.WHAT``, ...), so that
+#: every language words the file's kind its own way.
+JSON_FILES = ("record", "profile")
+
+
 def load_json(path: str, what: str) -> object:
-    """The JSON at ``path`` (``-``: standard input). Raises :class:`BadInput` naming ``what`` and
-    where it cannot be read."""
+    """The JSON at ``path`` (``-``: standard input), a file of the kind ``what`` (one of
+    :data:`JSON_FILES`). Raises :class:`BadInput` naming ``what`` and where it cannot be read."""
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"cannot read {what} {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise BadInput(f"cli.cannot_read.{what}", path=path, reason=getattr(exc, "strerror", None) or str(exc)) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise BadInput(f"{what} {path}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        raise BadInput(f"cli.malformed_json.{what}", path=path, line=exc.lineno, column=exc.colno,
+                       reason=exc.msg) from None
     except (RecursionError, ValueError) as exc:  # nested too deep, or a number too long to read
-        raise BadInput(f"{what} {path}: unreadable JSON ({type(exc).__name__})") from None
+        raise BadInput(f"cli.unreadable_json.{what}", path=path, kind=type(exc).__name__) from None
 
 
 def load_record(path: str) -> Record:
@@ -75,20 +135,25 @@ def load_record(path: str) -> Record:
     try:
         return Record.from_json(read_record(data))
     except FormatError as exc:
-        raise BadInput(f"record {path}: {exc}") from None
+        raise BadInput("cli.record_invalid", path=path, reason=exc) from None
 
 
 def add_text_options(parser: argparse.ArgumentParser, what: str) -> None:
     """``--text`` (``what`` for people instead of JSON) and its ``--lang``."""
     parser.add_argument("--text", action="store_true", help=f"print {what} for people instead of JSON")
-    parser.add_argument("--lang", choices=["en", "fr"], default=None,
-                        help="language of --text (default: from LC_ALL, LC_MESSAGES, LANG or LANGUAGE; else en)")
+    add_language_option(parser, "language of --text")
+
+
+def add_language_option(parser: argparse.ArgumentParser, what: str = "language of the errors and warnings") -> None:
+    """``--lang``: the language of the command's errors and warnings, and of whatever else
+    ``what`` says it words (a command's ``--text``)."""
+    parser.add_argument("--lang", choices=list(LANGUAGES), default=None,
+                        help=f"{what} (default: from LC_ALL, LC_MESSAGES, LANG or LANGUAGE; else en)")
 
 
 def language(args: argparse.Namespace) -> str:
-    """The language of ``--text``: ``--lang``, else the environment's."""
-    from ..i18n import default_language
-
+    """The language of a command's words (its errors, warnings and ``--text``): ``--lang``,
+    else the environment's."""
     return args.lang or default_language()
 
 
@@ -99,7 +164,7 @@ def reading_model() -> object:
     try:
         return default_classifier()
     except ModelError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput("cli.reason", reason=exc) from None
 
 
 def check(observation: dict, options: dict) -> dict[str, object]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import BadInput, write_out
+from .common import BadInput, add_language_option, write_out
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -23,6 +23,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                      help="the board's printed size in millimetres")
     lay.add_argument("--name", default=None, help="name of the copy (it must still start with azul- or pavilion-)")
     lay.add_argument("--out", default="-", help="file to write the adjusted copy to ('-' for standard output)")
+    add_language_option(lay)
     lay.set_defaults(func=run)
 
 
@@ -32,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         layout = load_layout(args.layout)
     except LayoutError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput("cli.reason", reason=exc) from None
     if args.scale is None and args.shift is None and args.size_mm is None and args.name is None:
         problems = check_layout(layout)
         print(f"{args.layout}: layout {layout.name}, {layout.size_mm[0]:g} x {layout.size_mm[1]:g} mm, "
@@ -42,6 +43,6 @@ def run(args: argparse.Namespace) -> int:
                              tuple(args.size_mm) if args.size_mm else None, args.name)  # type: ignore[arg-type]
     problems = check_layout(adjusted)
     if problems:
-        raise BadInput(f"the adjusted layout is not usable: {problems[0]}")
+        raise BadInput("cli.layout.unusable", reason=problems[0])
     write_out(args.out, adjusted.dumps(), f"adjusted {layout.name}")
     return 0

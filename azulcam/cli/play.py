@@ -8,7 +8,7 @@ import sys
 from ..engine.players import PLAYERS, make_player
 from ..engine.record import play_game
 from .arguments import add_game_options, game_and_options
-from .common import BadInput
+from .common import BadInput, add_language_option
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -21,6 +21,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help=f"comma-separated built-in players in seating order ({', '.join(PLAYERS)}); "
                         "one name for all (default: greedy,random for 2 players, greedy for more)")
     p.add_argument("--out", required=True, help="record file to write ('-' for standard output)")
+    add_language_option(p)
     p.set_defaults(func=run)
 
 
@@ -34,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             game.record.save(args.out)
         except OSError as exc:
-            raise BadInput(f"cannot write {args.out}: {exc.strerror}") from None
+            raise BadInput("cli.cannot_write", path=args.out, reason=exc.strerror) from None
         state = game.state
         print(f"{args.game}, {args.players} players, seed {args.seed}: {len(game.record.events)} events, "
               f"final scores {state.scores()}, winners {state.winners()} -> {args.out}", file=sys.stderr)
@@ -50,8 +51,8 @@ def _players(bots: str | None, count: int, seed: int) -> list[object]:
     if len(kinds) == 1:
         kinds = kinds * count
     if len(kinds) != count:
-        raise BadInput(f"--bots names {len(kinds)} players for a {count}-player game")
+        raise BadInput("cli.play.bots_count", given=len(kinds), players=count)
     try:
         return [make_player(kind, seed * 100 + i) for i, kind in enumerate(kinds)]
     except ValueError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput("cli.reason", reason=exc) from None

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..engine.record import Record, replay
 from .arguments import event_range, size
-from .common import BadInput, load_record
+from .common import BadInput, add_language_option, load_record
 
 #: The renderer's art families (``synth.hands.FAMILY_NAMES``), named here so that ``--help`` needs no OpenCV.
 ART_FAMILIES = ("classic", "strong-print", "matte-worn", "bright", "inked")
@@ -39,6 +39,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--video", default=None, metavar="OUT.mp4", help="draw the whole game as a video instead")
     r.add_argument("--events", type=event_range, default=(0, None), metavar="FIRST:LAST",
                    help="with --video: only these events (indices, inclusive)")
+    add_language_option(r)
     r.set_defaults(func=run)
 
 
@@ -48,20 +49,20 @@ def run(args: argparse.Namespace) -> int:
     if args.video is not None:
         return _video(args, record, image_size)
     if args.out is None:
-        raise BadInput("say where the images go with --out DIR (or make a video with --video OUT.mp4)")
+        raise BadInput("cli.render.no_out")
     if args.count < 1:
-        raise BadInput(f"--count must be at least 1, not {args.count}")
+        raise BadInput("cli.render.count", count=args.count)
     states = _states(record)
     at = len(states) - 1 if args.at is None else args.at
     if not 0 <= at < len(states):
-        raise BadInput(f"--at {at}: the record has {len(states) - 1} events (0 is the position before the first)")
+        raise BadInput("cli.render.at", at=at, events=len(states) - 1)
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise BadInput(f"cannot make {out}: {exc.strerror}") from None
+        raise BadInput("cli.cannot_make", path=str(out), reason=exc.strerror) from None
     if not 0.0 <= args.props <= 1.0:
-        raise BadInput(f"--props is a chance from 0 to 1, not {args.props}")
+        raise BadInput("cli.render.props", props=args.props)
     _stills(args, record, states[at], at, image_size, out)
     print(f"{args.count} scenes of {record.game} after {at} events -> {out}", file=sys.stderr)
     return 0
@@ -73,14 +74,14 @@ def _video(args: argparse.Namespace, record: Record, image_size: tuple[int, int]
     from ..synth.video import write_video
 
     if args.at is not None or args.out is not None or args.count != 1:
-        raise BadInput("--video draws the whole game: --at, --out and --count are for still images")
+        raise BadInput("cli.render.video_and_stills")
     first, last = args.events
     try:
         with Progress(None, "video frames") as bar:
             path, sidecar, count = write_video(record, args.video, args.seed, image_size, first=first, last=last,
                                                on_frame=bar.update, family=args.family)
     except OSError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput("cli.reason", reason=str(exc)) from None
     print(f"{count} frames -> {path}, truth -> {sidecar}", file=sys.stderr)
     return 0
 
@@ -101,7 +102,7 @@ def _stills(args: argparse.Namespace, record: Record, state: object, at: int, im
             (out / f"{name}.jpg").write_bytes(scene.jpeg)
             (out / f"{name}.json").write_text(json.dumps(truth) + "\n", encoding="utf-8")
         except OSError as exc:
-            raise BadInput(f"cannot write into {out}: {exc.strerror}") from None
+            raise BadInput("cli.cannot_write_into", path=str(out), reason=exc.strerror) from None
 
 
 def _states(record: Record) -> list[object]:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .arguments import bounded, reading_options
-from .common import BadInput, load_json, reading_model
+from .common import BadInput, add_language_option, language, load_json, reading_model, warn
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -27,6 +27,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                                                  "another address than this machine's every request; open the "
                                                  "pages once as /?token=TOKEN")
     v.add_argument("--data", default="~/.local/share/azulcam", help="where the games' history and journals are kept")
+    add_language_option(v)
     v.set_defaults(func=run)
 
 
@@ -46,22 +47,22 @@ def run(args: argparse.Namespace) -> int:
     try:
         settings = Settings(host=args.host, port=args.port, token=args.token)
     except ValueError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput("cli.reason", reason=exc) from None
     if args.demo == bool(args.source):
-        raise BadInput("serve needs --demo, or --source (with --profile, or set up from the page on a first run)")
+        raise BadInput("cli.serve.no_source")
     data = Path(args.data).expanduser()
     classifier = reading_model()
     locator, note = default_locator()
     if note:
-        print(f"azulcam serve: warning: {note}", file=sys.stderr)
+        warn("serve", note, language(args))
     source, profile, bare, path = _table(args, data, classifier)
     try:
         data.mkdir(parents=True, exist_ok=True)
         history = History(data / "history.sqlite")
     except HistoryError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput("cli.reason", reason=exc) from None
     except OSError as exc:
-        raise BadInput(f"cannot use the data folder {data}: {exc.strerror}") from None
+        raise BadInput("cli.serve.data_folder", path=str(data), reason=exc.strerror) from None
     # The port last: what the user gave (source, profile, history) is judged first, and a port
     # another program holds (the README's demo, say) is named only where all of that is right.
     try:
@@ -121,11 +122,11 @@ def _table(args: argparse.Namespace, data: Path, classifier: object) -> tuple[An
             profile = Profile.from_json(load_json(str(path), "profile"))
             bare = load_bare_boards(profile.boards, path.parent)
         except (ProfileError, BareError) as exc:
-            raise BadInput(str(exc)) from None
+            raise BadInput("cli.reason", reason=exc) from None
     try:
         source = open_source(args.source, None)
     except CaptureError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput("cli.reason", reason=exc) from None
     return source, profile, bare, path
 
 
@@ -137,11 +138,11 @@ def _port_free(host: str, port: int) -> None:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError, OverflowError) as exc:
-        raise BadInput(f"--host {host}: not an address of this machine ({exc})") from None
+        raise BadInput("cli.serve.host", host=host, reason=str(exc)) from None
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(address)
         except OSError as exc:
-            raise BadInput(f"cannot serve on {host}:{port}: {exc.strerror} (another program holds it? try --port)") from None
+            raise BadInput("cli.serve.port_taken", host=host, port=port, reason=exc.strerror) from None

@@ -34,12 +34,12 @@ def run(args: argparse.Namespace) -> int:
         record = load_record(args.record)
         at = len(record.events) if args.at is None else args.at
         if not 0 <= at <= len(record.events):
-            raise BadInput(f"--at {at}: the record has {len(record.events)} events")
+            raise BadInput("cli.suggest.at", at=at, events=len(record.events))
         state = Game(Record(record.game, record.players, record.options, record.start_player, record.events[:at],
                             record.seed)).state
         found = suggest(state, args.time, args.top, args.seed)
     except (RecordError, ValueError) as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput("cli.reason", reason=exc) from None
     out = {"format": "azulcam-suggestions/1", "game": record.game, "at": at, "player": state.current_player,
            "moves": [worded(s.to_json(), record) for s in found]}
     if not args.text:

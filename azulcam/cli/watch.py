@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..engine.games import GAMES
+from ..engine.notice import Notice
 from .arguments import reading_options
-from .common import BadInput, load_json, reading_model
+from .common import BadInput, add_language_option, language, load_json, reading_model, said, warn
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -40,6 +41,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     w.add_argument("--join", default=None, metavar="ROUND:SCORES",
                    help="join a game under way, e.g. 3:12,30 (round 3, player 0 has 12 points, player 1 has 30): "
                         "the game is taken up from the first still view while tiles are being taken")
+    add_language_option(w)
     w.set_defaults(func=run)
 
 
@@ -53,13 +55,14 @@ def run(args: argparse.Namespace) -> int:
     from ..i18n.places import Table
     from ..vision.analyze import default_locator
 
+    lang = language(args)
     profile, options, bare = _profile(args)
     record_path, journal_path = _out_paths(args)
     kept, resumed = _kept_game(args, profile, options, journal_path)
     game, displays, after = kept.game, kept.displays, kept.frame
     joining = _joining(args.join, profile.player_count) if args.join and not game.record.events else None
     if args.join and joining is None:
-        print("azulcam watch: note: --join left aside: the journal's game is resumed (--new joins afresh)", file=sys.stderr)
+        print(f"azulcam watch: note: {said(Notice('cli.watch.join_left_aside'), lang)}", file=sys.stderr)
     model = reading_model()
     # What earlier games at this table taught the camera of its tiles, kept beside the profile.
     config = WatchConfig.beside(profile, Path(args.profile) if args.profile != "-" else None, joining)
@@ -79,16 +82,17 @@ def run(args: argparse.Namespace) -> int:
         events.drop()
         if isinstance(exc, BadInput):
             raise
-        raise BadInput(str(exc)) from None
+        raise BadInput("cli.reason", reason=exc) from None
     locator, note = default_locator()
     if note:
-        print(f"azulcam watch: warning: {note}", file=sys.stderr)
+        warn("watch", note, lang)
     try:
         watcher = open_watcher(config, game, displays, events.emit, model, locator, bare, journal, record_path)
     except Refused as exc:
         if journal is not None:
             journal.close()
-        raise BadInput(notice_text(messages("en"), exc.code, exc.params)) from None
+        # Worded here, in the command's language, as the follower words its notices (a refusal nests its reason its own way).
+        raise BadInput("cli.reason", reason=notice_text(messages(lang), exc.code, exc.params)) from None
     events_before, over_before = len(game.record.events), game.state.is_over()
     events.watcher = watcher
     if controls is not None:
@@ -96,14 +100,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         watch(source, watcher, resumed, after)
     except CaptureError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput("cli.reason", reason=exc) from None
     finally:
         events.close()
         watcher.keep_table()
         if watcher.table_error is not None:
-            print(f"azulcam watch: warning: cannot keep this table's tile references in {config.table_path}: "
-                  f"{watcher.table_error.strerror}", file=sys.stderr)
-    _ending(watcher, record_path, events_before, over_before, table)
+            warn("watch", Notice("cli.watch.table_references", path=str(config.table_path),
+                                 reason=watcher.table_error.strerror), lang)
+    _ending(watcher, record_path, events_before, over_before, table, lang)
     return 0
 
 
@@ -118,7 +122,7 @@ def _profile(args: argparse.Namespace) -> tuple[Any, dict, dict]:
         options = reading_options(profile, args.jokers)
         bare = load_bare_boards(profile.boards, Path(args.profile).parent if args.profile != "-" else Path.cwd())
     except (ProfileError, BareError) as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput("cli.reason", reason=exc) from None
     return profile, options, bare
 
 
@@ -133,8 +137,7 @@ def _out_paths(args: argparse.Namespace) -> tuple[Path | None, Path | None]:
     _writable_folder(record_path)
     _writable_folder(journal_path)
     if record_path.exists() and not journal_path.exists() and not args.force:
-        raise BadInput(f"{record_path} exists and is no watch's record (no journal {journal_path.name} beside it): "
-                       "it would be replaced (--force replaces it)")
+        raise BadInput("cli.watch.not_a_watch_record", record=str(record_path), journal=journal_path.name)
     return record_path, journal_path
 
 
@@ -146,12 +149,12 @@ def _kept_game(args: argparse.Namespace, profile: Any, options: dict, journal_pa
     try:
         kept, resumed = game_to_follow(journal_path, profile.game, profile.player_count, options, args.new)
     except JournalError as exc:
-        raise BadInput(f"{exc} (--new starts another game and replaces it)") from None
+        raise BadInput("cli.watch.journal_unreadable", reason=exc) from None
     spec = GAMES[profile.game]
     kept_face, profile_face = (given.get(spec.face, spec.faces[0]) for given in (kept.game.record.options, options))
     if resumed and kept_face != profile_face:
-        raise BadInput(f"the journal {journal_path} is of a game on the {kept_face} {spec.face}, the profile "
-                       f"{args.profile} of the {profile_face} {spec.face} (--new starts another game and replaces it)")
+        raise BadInput("cli.watch.journal_of_other_face", journal=str(journal_path), profile=args.profile,
+                       kept=Notice(f"cli.face.{spec.face}.{kept_face}"), given=Notice(f"cli.face.{spec.face}.{profile_face}"))
     return kept, resumed
 
 
@@ -161,13 +164,14 @@ def _writable_folder(path: Path) -> None:
     import tempfile
 
     if path.is_dir():
-        raise BadInput(f"cannot write {path}: it is a folder")
+        raise BadInput("cli.cannot_write", path=str(path), reason=Notice("cli.is_a_folder"))
     folder = path.parent
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".check", dir=folder)
     except OSError as exc:
-        reason = "no such folder" if not folder.exists() else "not a folder" if not folder.is_dir() else exc.strerror
-        raise BadInput(f"cannot write {path}: {reason}") from None
+        reason = (Notice("cli.no_such_folder") if not folder.exists() else Notice("cli.not_a_folder")
+                  if not folder.is_dir() else exc.strerror)
+        raise BadInput("cli.cannot_write", path=str(path), reason=reason) from None
     os.close(fd)
     os.unlink(tmp)
 
@@ -178,9 +182,9 @@ def _joining(text: str, players: int) -> tuple[int, list[int]]:
     try:
         round_, scores = int(round_text), [int(s) for s in scores_text.split(",")]
     except ValueError:
-        raise BadInput(f"--join {text!r}: expected ROUND:SCORES, e.g. 3:12,30 (round 3; one score per player)") from None
+        raise BadInput("cli.watch.join_form", text=text) from None
     if round_ < 1 or len(scores) != players or min(scores) < 0:
-        raise BadInput(f"--join {text!r}: a round from 1, and {players} scores of 0 or more (one per player)")
+        raise BadInput("cli.watch.join_values", text=text, players=players)
     return round_, scores
 
 
@@ -191,7 +195,7 @@ def _controls(path: str | None) -> TextIO | None:
     try:
         return sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
     except OSError as exc:
-        raise BadInput(f"cannot read {path}: {exc.strerror}") from None
+        raise BadInput("cli.cannot_read", path=path, reason=exc.strerror) from None
 
 
 class _Events:
@@ -216,7 +220,7 @@ class _Events:
         try:
             return cls(open(path, "a", encoding="utf-8"), made, path, table)  # noqa: SIM115 (closed by close or drop)
         except OSError as exc:
-            raise BadInput(f"cannot write {path}: {exc.strerror}") from None
+            raise BadInput("cli.cannot_write", path=path, reason=exc.strerror) from None
 
     def emit(self, event: dict) -> None:
         from ..follow.watch import event_line
@@ -269,7 +273,6 @@ def _checked_view(source: Any, profile: Any, args: argparse.Namespace) -> _Peeke
     photo's), the watcher still seeing it after; the warnings said on standard error. Raises
     :class:`BadInput` where it is not (without ``--force``) or cannot be followed."""
     from ..follow.session import check_first_view
-    from ..i18n.words import is_message, words
     from ..follow.track import Refused
 
     rest = source.frames()
@@ -279,13 +282,14 @@ def _checked_view(source: Any, profile: Any, args: argparse.Namespace) -> _Peeke
             warnings, mismatch = check_first_view(first.image, profile, args.force)
         except Refused as exc:
             if exc.code == "follow.profile_mismatch":
-                raise BadInput(f"{source.name} does not match the profile {args.profile}: {exc.params['reason']} "
-                               "(--force follows it all the same)") from None
-            raise BadInput(f"{source.name}, frame {first.index}: {exc.params['reason']}") from None
+                raise BadInput("cli.watch.not_the_profile", source=source.name, profile=args.profile,
+                               reason=exc.params["reason"]) from None
+            raise BadInput("cli.watch.first_frame", source=source.name, frame=first.index,
+                           reason=exc.params["reason"]) from None
         if mismatch is not None:
-            warnings.append(f"{source.name} does not match the profile {args.profile}: {mismatch} (followed all the same: --force)")
+            warnings.append(Notice("cli.watch.followed_anyway", source=source.name, profile=args.profile, reason=mismatch))
         for warning in warnings:
-            print(f"azulcam watch: warning: {words(warning) if is_message(warning) else warning}", file=sys.stderr)
+            warn("watch", warning, language(args))
     return _Peeked(source, first, rest)
 
 
@@ -301,14 +305,15 @@ def _journal(journal_path: Path | None, record_path: Path | None, game: Any, dis
         journal = Journal.create(journal_path, game, displays, after)
         write_atomically(record_path, game.record.dumps())
     except OSError as exc:
-        raise BadInput(f"cannot write {exc.filename or record_path}: {exc.strerror}") from None
+        raise BadInput("cli.cannot_write", path=str(exc.filename or record_path), reason=exc.strerror) from None
     return journal
 
 
-def _ending(watcher: Any, record_path: Path | None, events_before: int, over_before: bool, table: Any) -> None:
-    """How the watch ended, said on standard error. Raises :class:`BadInput` for a watch that
-    followed nothing, or one whose source ended on a table nothing explains (the record stops
-    short)."""
+def _ending(watcher: Any, record_path: Path | None, events_before: int, over_before: bool, table: Any,
+            lang: str) -> None:
+    """How the watch ended, said on standard error. Raises :class:`BadInput` (its reason in
+    ``lang``'s words) for a watch that followed nothing, or one whose source ended on a table
+    nothing explains (the record stops short)."""
     from ..follow.session import nothing_committed
     from ..i18n import messages
     from ..i18n.notices import notice_text
@@ -320,7 +325,7 @@ def _ending(watcher: Any, record_path: Path | None, events_before: int, over_bef
           + (f" -> {record_path}" if record_path else ""), file=sys.stderr)
     idle = nothing_committed(watcher, events_before, over_before)
     if idle is not None:  # a watch that followed nothing must not pass for one that followed a game
-        raise BadInput(notice_text(messages("en"), *idle, table))
+        raise BadInput("cli.reason", reason=notice_text(messages(lang), *idle, table))
     lost = watcher.tracker.lost()
     if lost is not None:  # the source ended on a table nothing explains: the record stops short
-        raise BadInput(notice_text(messages("en"), "follow.lost", lost, table))
+        raise BadInput("cli.reason", reason=notice_text(messages(lang), "follow.lost", lost, table))

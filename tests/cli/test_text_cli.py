@@ -26,12 +26,6 @@ def flat(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
-@pytest.fixture(autouse=True)
-def no_language_in_the_environment(monkeypatch):
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
-        monkeypatch.delenv(name, raising=False)
-
-
 def test_score_text_in_both_languages_and_from_the_environment(capsys, monkeypatch):
     record = str(RECORDS / "azul-3p-grey.json")
     code, english, _ = run(["score", record, "--text"], capsys)

@@ -187,6 +187,14 @@ def test_a_join_that_cannot_be_is_refused(table, capsys, join, message):
     assert code == 1 and message in err
 
 
+def test_a_join_that_cannot_be_is_refused_in_the_users_language(table, capsys, monkeypatch):
+    folder, _, _ = table
+    monkeypatch.setenv("LC_ALL", "fr_FR.UTF-8")
+    code, _, err = run(["watch", str(folder / "game.mp4"), "--profile", str(folder / "profile.json"), "--join", "x"], capsys)
+    assert code == 1 and assert_one_line_error(err) == (
+        "azulcam watch: error: --join 'x' : TOUR:SCORES attendu, par exemple 3:12,30 (tour 3 ; un score par joueur)")
+
+
 def _still(folder: Path, into: Path) -> Path:
     """A folder of one image: the video's first frame (the boards bare, before the deal)."""
     into.mkdir()
@@ -290,6 +298,10 @@ def test_an_out_that_cannot_be_written_is_refused_before_any_frame(table, tmp_pa
     line = assert_one_line_error(err)
     assert code == 1 and f"cannot write {out}: {reason}" in line
     assert not out.parent.exists() or not list(out.parent.iterdir())
+    if where == "missing":
+        code, _, err = run(["watch", str(tmp_path / "still"), "--profile", str(folder / "profile.json"),
+                            "--out", str(out), "--lang", "fr"], capsys)
+        assert code == 1 and f"impossible d'écrire {out} : ce dossier n'existe pas" in assert_one_line_error(err)
 
 
 @pytest.mark.parametrize("players, options, message", [(3, {"wall": "colored", "jokers": False}, "another game"),
@@ -320,6 +332,10 @@ def test_a_watch_that_ends_on_a_lost_game_exits_1_naming_where(table, tmp_path, 
     assert code == 1 and "lost the game after event 3 (frame 41)" in line
     assert "Player 1, pattern line 1, space 1 from the right: the camera sees nothing where the game has a red tile" in line
     assert (tmp_path / "g.json").exists()  # the record as far as it was followed
+    code, _, err = run(["watch", str(folder / "game.mp4"), "--profile", str(folder / "profile.json"),
+                        "--out", str(tmp_path / "g.json"), "--new", "--lang", "fr"], capsys)
+    line = err.strip().splitlines()[-1]
+    assert code == 1 and line.startswith("azulcam watch: error: partie perdue après l'événement 3 (image 41) : ")
 
 
 def test_a_watch_keeps_what_the_game_taught_of_this_table_s_tiles_beside_the_profile(table, tmp_path, capsys):

@@ -38,6 +38,13 @@ def test_serve_refuses_a_port_in_use_before_saying_it_serves(tmp_path, capsys):
         code, out, err = run(["serve", "--demo", "--port", str(port), "--data", str(tmp_path)], capsys)  # not the user's data
     assert code == 1 and out == "" and f"cannot serve on 127.0.0.1:{port}" in assert_one_line_error(err)
     assert "http://" not in err  # no success line first
+    with socket.socket() as held:  # and in the user's language
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        code, out, err = run(["serve", "--demo", "--port", str(port), "--data", str(tmp_path), "--lang", "fr"], capsys)
+    assert code == 1 and out == "" and f"impossible de servir sur 127.0.0.1:{port} : " in assert_one_line_error(err)
+    assert err.rstrip().endswith("(un autre programme l'occupe ? essayez --port)")
 
 
 def test_serve_names_what_the_user_gave_before_a_port_another_program_holds(tmp_path, capsys):
