@@ -22,6 +22,7 @@ from typing import Any
 from .engine import pavilion_board as topo
 from .engine.azul import COLORS as AZUL_COLORS
 from .engine.azul import FLOOR_PENALTIES, wall_color
+from .engine.errors import ObservationError
 from .engine.games import GAMES
 from .engine.notice import Notice
 from .engine.observe import observation_of
@@ -215,7 +216,7 @@ class _Writer:
                  names: Sequence[str] | None) -> None:
         game = observation.get("game")
         if game not in GAMES:
-            raise ValueError(f"unknown game {game!r} (games: {', '.join(GAMES)})")
+            raise ObservationError("text.unknown_game", game=game, games=", ".join(GAMES))
         self.m = m
         self.game: str = game
         self.spec = GAMES[game]

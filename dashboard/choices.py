@@ -11,7 +11,7 @@ from ..engine.observe import empty_content, expected
 from ..engine.record import Game, Record
 from ..follow import Refused, check_overrule, is_loose
 from ..i18n import LANGUAGES, messages, places
-from ..i18n.notices import tile_words
+from ..i18n.words import tile_words
 
 #: The most tiles a zone of loose tiles may be said to hold: a display's four, or any count of
 #: each kind in the centre or beside a board.

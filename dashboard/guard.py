@@ -17,10 +17,12 @@ from typing import Any
 from urllib.parse import urlencode
 
 from starlette.datastructures import URL, Headers, QueryParams
+from starlette.requests import HTTPConnection
 from starlette.responses import RedirectResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .problems import answer
+from ..engine.notice import Notice
+from .problems import answer, request_language
 from .settings import Settings
 
 #: The cookie a first visit with the token sets.
@@ -44,8 +46,9 @@ class Guard:
             return
         headers = Headers(scope=scope)
         method = scope["method"]
+        lang = request_language(HTTPConnection(scope))
         if not self.settings.exposed and not local_host(headers.get("host", "")):
-            await answer(400, "http.bad_host", host=headers.get("host", "")[:80])(scope, receive, send)
+            await answer(400, Notice("http.bad_host", host=headers.get("host", "")[:80]), lang)(scope, receive, send)
             return
         if self._token is not None and (self.settings.exposed or method not in READS):
             if not self._carries_token(headers):
@@ -53,18 +56,18 @@ class Guard:
                 if method == "GET" and self._matches(query.get("token", "")):
                     await self._welcome(URL(scope=scope), query)(scope, receive, send)
                 else:
-                    await answer(401, "http.token", headers={"WWW-Authenticate": "Bearer"})(scope, receive, send)
+                    await answer(401, Notice("http.token"), lang, {"WWW-Authenticate": "Bearer"})(scope, receive, send)
                 return
         if method in READS:
             await self.app(scope, receive, send)
             return
         declared = headers.get("content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.settings.body_limit):
-            await answer(413, "http.too_large", limit=self.settings.body_limit)(scope, receive, send)
+            await answer(413, Notice("http.too_large", limit=self.settings.body_limit), lang)(scope, receive, send)
             return
         received = await _read_body(receive, self.settings.body_limit)
         if received is None:
-            await answer(413, "http.too_large", limit=self.settings.body_limit)(scope, receive, send)
+            await answer(413, Notice("http.too_large", limit=self.settings.body_limit), lang)(scope, receive, send)
             return
         await self.app(scope, _replay(received, receive), send)
 

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..engine.errors import EngineError
 from ..engine.record import Record
 
 #: The schema's version: 1 added ``games.events`` (a game listed without parsing its record).
@@ -55,8 +56,8 @@ KEPT = ("move", "chance", "position", "undo", "alert", "uncertain", "refused", "
 JOURNALS = "game-*.journal"
 
 
-class HistoryError(Exception):
-    """A history that cannot be used: its path and why."""
+class HistoryError(EngineError):
+    """A history that cannot be used: a ``history.*`` code whose parameters name its ``path`` and why."""
 
 
 class History:
@@ -74,23 +75,19 @@ class History:
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         except sqlite3.DatabaseError as exc:
-            raise HistoryError(f"the history {self.path} cannot be read ({exc}): it is damaged or not a history; "
-                               "move it away to start a new one") from None
+            raise HistoryError("history.unreadable", path=self.path, reason=str(exc)) from None
         if version > VERSION:
-            raise HistoryError(f"the history {self.path} is of a newer azulcam (schema {version}, this one reads up to "
-                               f"{VERSION})")
+            raise HistoryError("history.newer", path=self.path, version=version, most=VERSION)
         if existed and "games" not in tables and file is not None:
             journals = sorted(file.parent.glob(JOURNALS))
             if journals:
-                raise HistoryError(f"the history {self.path} is empty, but {len(journals)} game journals lie beside it "
-                                   f"({journals[0].name}, ...): it was lost or cut short; restore it, or move the "
-                                   "journals away to start a new one")
+                raise HistoryError("history.lost", path=self.path, journals=len(journals), first=journals[0].name)
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._upgrade(version, tables)
         except sqlite3.DatabaseError as exc:
-            raise HistoryError(f"the history {self.path} cannot be used ({exc})") from None
+            raise HistoryError("history.unusable", path=self.path, reason=str(exc)) from None
 
     def _upgrade(self, version: int, tables: set[str]) -> None:
         """The schema made or brought up to :data:`VERSION`."""

@@ -26,11 +26,13 @@ import cv2
 import numpy as np
 
 from ..calibration.profile import Profile
+from ..engine.notice import plain
 from ..engine.observe import empty_content, expected, observation_of
 from ..engine.record import RECORD_FORMAT, Game, Record
 from ..follow import Frame, Journal, Source, WatchConfig, game_to_follow, nothing_committed, open_watcher, resumed_tracker, watch
 from ..i18n.notices import notice_words, with_message
 from ..i18n.places import Table
+from ..i18n.words import is_message
 from .choices import zone_words
 from .history import History
 from .search import Searcher
@@ -168,7 +170,10 @@ class LiveGame:
                 self._heard({"kind": "alert", "time": round(seconds, 3), "frame": frame, "zones": [], "code": idle[0],
                              "params": idle[1]})
         except Exception as exc:  # noqa: BLE001 (a camera that cannot go on: the pages are told why)
-            self.error = {"code": "dash.watch_stopped", "params": {"reason": f"{type(exc).__name__}: {exc}"}}
+            # An error that is a message (a source that cannot be read) is worded in its place; any
+            # other is a bug of ours, named by its kind.
+            reason = plain(exc) if is_message(exc) else f"{type(exc).__name__}: {exc}"
+            self.error = {"code": "dash.watch_stopped", "params": {"reason": reason}}
             self._heard({"kind": "alert", "zones": [], **self.error})
         self._watching.clear()
         # The source has ended (a video, the demo): corrections are still taken, with no frame to wait

@@ -5,8 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..engine.errors import EngineError
+
 #: Addresses only this machine can reach.
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+class SettingsError(EngineError):
+    """Settings the dashboard cannot serve with: a ``dash.*`` code with its parameters."""
 
 
 @dataclass(frozen=True)
@@ -14,7 +20,9 @@ class Settings:
     """How the dashboard serves.
 
     ``token``: a secret. With it, every write needs it; on an address other machines reach
-    (``host`` not in :data:`LOOPBACK`) every request does, and such an address needs one."""
+    (``host`` not in :data:`LOOPBACK`) every request does, and such an address needs one.
+    Raises :class:`SettingsError` (a ValueError) for an exposed address without a token, or a
+    token too short or not of printable ASCII."""
 
     host: str = "127.0.0.1"
     port: int = 8000
@@ -27,9 +35,9 @@ class Settings:
 
     def __post_init__(self) -> None:
         if self.exposed and not self.token:
-            raise ValueError(f"--host {self.host} lets other machines in: give --token, which every request will need")
+            raise SettingsError("dash.needs_token", host=self.host)
         if self.token is not None and (len(self.token) < 8 or not self.token.isprintable() or not self.token.isascii()):
-            raise ValueError("--token must be at least 8 printable ASCII characters")
+            raise SettingsError("dash.short_token")
 
     @property
     def exposed(self) -> bool:

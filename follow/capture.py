@@ -19,6 +19,8 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from ..engine.errors import EngineError
+
 #: Image files a folder source reads, in name order.
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -34,8 +36,9 @@ LOST_AFTER = 3
 FOLDER_FPS = 10.0
 
 
-class CaptureError(OSError):
-    """A source that cannot be opened or read: the message names it."""
+class CaptureError(EngineError, OSError):
+    """A source that cannot be opened or read: a ``capture.*`` code whose parameters name it. An
+    OSError too, as a failure to open or read a device or a file is."""
 
 
 #: Who hears a live source's drop-outs and returns: a notice code and its parameters.
@@ -87,8 +90,7 @@ def open_source(spec: str, fps: float | None = None, notify: Notify | None = Non
         return FolderSource(path, fps or FOLDER_FPS)
     if path.is_file():
         return VideoSource(path)
-    raise CaptureError(f"no camera, stream, video or folder of images at {text!r} "
-                       "(a webcam is a number such as 0; a stream starts rtsp://, http:// or https://)")
+    raise CaptureError("capture.no_source", source=text)
 
 
 class VideoSource:
@@ -100,7 +102,7 @@ class VideoSource:
         self.name = str(path)
         self._capture = cv2.VideoCapture(str(path))
         if not self._capture.isOpened():
-            raise CaptureError(f"cannot read the video {path} (not a video OpenCV can decode?)")
+            raise CaptureError("capture.unreadable_video", path=str(path))
         rate = float(self._capture.get(cv2.CAP_PROP_FPS) or 0.0)
         self.fps = rate if 0.0 < rate < 1000.0 else FOLDER_FPS
         self._next = 0  # the file's own number of the next frame: a second ``frames()`` reads on
@@ -126,18 +128,18 @@ class FolderSource:
 
     def __init__(self, folder: Path, fps: float) -> None:
         if not fps > 0:
-            raise CaptureError(f"a folder's frame rate must be above 0, not {fps}")
+            raise CaptureError("capture.folder_fps", fps=fps)
         self.name = str(folder)
         self.fps = fps
         self.paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
         if not self.paths:
-            raise CaptureError(f"no images ({', '.join(IMAGE_SUFFIXES)}) in the folder {folder}")
+            raise CaptureError("capture.no_images", suffixes=", ".join(IMAGE_SUFFIXES), folder=str(folder))
 
     def frames(self) -> Iterator[Frame]:
         for index, path in enumerate(self.paths):
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if image is None:
-                raise CaptureError(f"cannot read the image {path} (frame {index} of {self.name})")
+                raise CaptureError("capture.unreadable_image", path=str(path), index=index, source=self.name)
             yield Frame(index, index / self.fps, image)
 
     def close(self) -> None:
@@ -166,7 +168,7 @@ class LiveSource:
         self._device = opener()
         if not self._device.isOpened():
             self._device.release()
-            raise CaptureError(f"cannot open {name} (is it connected, and not used by another program?)")
+            raise CaptureError("capture.cannot_open", source=name)
         self._start = clock()
         self._newest: Frame | None = None
         self._taken = -1

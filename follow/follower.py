@@ -61,8 +61,9 @@ class Follower:
         try:
             announced, entries = self._corrected(command, stamp[0])
         except Refused as exc:
+            # The refusal's own parameters as JSON: an error it carries (the engine's) as its object.
             self._announce([{"kind": "refused", "code": "follow.refused",
-                             "params": {"reason": exc.code, "params": exc.params}}], stamp)
+                             "params": {"reason": exc.code, "params": exc.notice.to_json()["params"]}}], stamp)
             return exc
         # Done: from here on, a failure is the journal's or the disk's, not a refusal.
         if self.journal is not None:

@@ -55,8 +55,9 @@ class JournalEntry(Form):
         return self
 
 
-class JournalError(ValueError):
-    """A journal that cannot be read back: the message names the file and the line."""
+class JournalError(EngineError):
+    """A journal that cannot be read back: a ``journal.*`` code whose parameters name the file
+    (``path``) and the line; ``reason``, where there is one, the error found there."""
 
 
 @dataclass
@@ -113,8 +114,8 @@ def game_to_follow(journal_path: Path | None, game: str, players: int, options: 
         return Resumed(Game.new(game, players, options)), False
     kept = read_journal(journal_path)
     if kept.game.record.game != game or kept.game.record.player_count != players:
-        raise JournalError(f"the journal {journal_path} is of another game ({kept.game.record.game}, "
-                           f"{kept.game.record.player_count} players) than this one ({game}, {players} players)")
+        raise JournalError("journal.other_game", path=str(journal_path), kept_game=kept.game.record.game,
+                           kept_players=kept.game.record.player_count, game=game, players=players)
     return kept, True
 
 
@@ -140,7 +141,7 @@ def read_journal(path: str | Path) -> Resumed:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        raise JournalError(f"cannot read the journal {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise JournalError("journal.unreadable", path=str(path), reason=getattr(exc, "strerror", None) or str(exc)) from None
     entries = []
     for n, line in enumerate(lines, start=1):
         try:
@@ -148,13 +149,13 @@ def read_journal(path: str | Path) -> Resumed:
         except (ValueError, RecursionError) as exc:  # not JSON; a number too long to read; nested too deep
             if n == len(lines) and isinstance(exc, json.JSONDecodeError):  # cut short by a kill while it was written: never committed
                 break
-            raise JournalError(f"{path}, line {n}: not JSON") from None
+            raise JournalError("journal.not_json", path=str(path), line=n) from None
     if not entries or not isinstance(entries[0], dict) or entries[0].get("format") != JOURNAL_FORMAT:
-        raise JournalError(f"{path} is not an {JOURNAL_FORMAT} journal (its first line names no such format)")
+        raise JournalError("journal.not_a_journal", path=str(path), format=JOURNAL_FORMAT)
     try:
         head = read_head(JournalHead, entries[0]).model_dump()
     except FormatError as exc:
-        raise JournalError(f"{path}, line 1: {exc}") from None
+        raise JournalError("journal.bad_line", path=str(path), line=1, reason=exc) from None
     context = {"game": head["game"], "players": player_count(head["players"])}
     events: list[dict[str, Any]] = []
     displays: list[tuple[float, float]] = []
@@ -165,13 +166,13 @@ def read_journal(path: str | Path) -> Resumed:
             if line.event is not None:
                 read_event(line.event, context, ("event",))
         except FormatError as exc:
-            raise JournalError(f"{path}, line {n}: {exc}") from None
+            raise JournalError("journal.bad_line", path=str(path), line=n, reason=exc) from None
         if line.event is not None:
             events.append(line.event)
             frame = line.frame if line.frame is not None else frame
         elif line.undo:
             if not events:
-                raise JournalError(f"{path}, line {n}: undo with no event to take back")
+                raise JournalError("journal.nothing_to_undo", path=str(path), line=n)
             events.pop()
         elif line.start_player is not None:
             head["start_player"] = line.start_player
@@ -180,10 +181,10 @@ def read_journal(path: str | Path) -> Resumed:
     try:
         game = Game.new(head["game"], head["players"], head["options"], head["start_player"])
     except (EngineError, ValueError) as exc:
-        raise JournalError(f"{path}, line 1: not a game this engine plays ({exc})") from None
+        raise JournalError("journal.not_a_game", path=str(path), reason=exc) from None
     for event in events:
         try:
             game.apply(event)
         except (EngineError, ValueError, KeyError, TypeError) as exc:
-            raise JournalError(f"{path}: event {len(game.record.events)} does not replay: {exc}") from None
+            raise JournalError("journal.no_replay", path=str(path), event=len(game.record.events), reason=exc) from None
     return Resumed(game, displays, frame)

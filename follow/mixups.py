@@ -16,11 +16,17 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..engine.errors import EngineError
 from .explain import LEAST_WEIGHT, ZoneRead, weight
 
 #: Readings a kind's own confidence counts as, beside those the game named: the reader's word
 #: before this table has said anything of it.
 PRIOR_READINGS = 2.0
+
+
+class TableError(EngineError):
+    """This table's memory (its tile references and the reader's mix-ups, kept beside the
+    profile) that cannot be read: a code with its parameters (the file's ``path``, what is wrong)."""
 
 
 @dataclass
@@ -104,12 +110,12 @@ class Mixups:
 
     @classmethod
     def from_json(cls, data: Any) -> "Mixups":
-        """Mix-ups kept as :meth:`to_json` writes them; raises ValueError for anything else."""
+        """Mix-ups kept as :meth:`to_json` writes them; raises :class:`TableError` for anything else."""
         if not isinstance(data, dict) or not all(isinstance(r, str) and isinstance(n, dict) for r, n in data.items()):
-            raise ValueError("mix-ups are read kind -> {kind it was: count}")
+            raise TableError("mixups.form")
         named = {}
         for read, counts in data.items():
             if not all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v >= 0 for k, v in counts.items()):
-                raise ValueError(f"mix-ups of {read!r}: each a kind and a count")
+                raise TableError("mixups.counts", read=read)
             named[read] = Counter(counts)
         return cls(named)

@@ -78,7 +78,7 @@ def open_watcher(config: WatchConfig, game: Game, displays: list[tuple[float, fl
         try:
             table, mixups = load_table(config.table_path)
         except ValueError as exc:
-            raise Refused("follow.table_memory", reason=str(exc)) from None
+            raise Refused("follow.table_memory", reason=exc) from None
     watcher = Watcher(config.profile, classifier, resumed_tracker(game, displays, config.profile, mixups), emit, locator,
                       bare, journal, record_path, table, config.table_path)
     if config.join is not None and not game.record.events:
@@ -86,19 +86,19 @@ def open_watcher(config: WatchConfig, game: Game, displays: list[tuple[float, fl
     return watcher
 
 
-def check_first_view(image: np.ndarray, profile: Profile, force: bool = False) -> tuple[list[Any], str | None]:
+def check_first_view(image: np.ndarray, profile: Profile, force: bool = False) -> tuple[list[Any], ProfileMismatch | None]:
     """The profile checked against a watch's first frame, as ``analyze`` checks a photo: the
-    warnings to show, and (with ``force``) why the view does not match it, followed all the
-    same. Raises :class:`Refused` ``follow.profile_mismatch`` (not with ``force``) or
-    ``follow.unreadable_frame``."""
+    warnings to show, and (with ``force``) why the view does not match it (the error), followed
+    all the same. Raises :class:`Refused` ``follow.profile_mismatch`` (not with ``force``) or
+    ``follow.unreadable_frame``, the reader's error its ``reason``."""
     try:
         warnings, _ = verified_profile(image, profile)
     except ProfileMismatch as exc:
         if not force:
-            raise Refused("follow.profile_mismatch", reason=str(exc)) from None
-        return [], str(exc)
+            raise Refused("follow.profile_mismatch", reason=exc) from None
+        return [], exc
     except (ImageError, ProfileError) as exc:
-        raise Refused("follow.unreadable_frame", reason=str(exc)) from None
+        raise Refused("follow.unreadable_frame", reason=exc) from None
     return list(warnings), None
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..engine.errors import EngineError, ObservationError
 from ..engine.join import position_from
+from ..engine.notice import plain
 from ..engine.observe import empty_content, expected
 from ..engine.position import tiles_in_view
 from ..engine.record import Game
@@ -110,16 +111,10 @@ def as_marked(explanations: list[Explanation], markers: dict[int, int]) -> list[
     return [e for e, n in zip(explanations, off) if n == min(off)]
 
 
-class Refused(ValueError):
-    """A correction the tracker cannot make: a notice code (``follow.*``) and its parameters, to
-    be worded by the catalogue."""
-
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(code, params)
-        self.code, self.params = code, params
-
-    def __str__(self) -> str:
-        return f"{self.code} {self.params}"
+class Refused(EngineError):
+    """A correction the tracker cannot make (or a watch that cannot be opened): a notice code
+    (``follow.*``, ``setup.*``) and its parameters, worded by the catalogue where it is shown; a
+    parameter may be another error, the refusal's reason."""
 
 
 @dataclass
@@ -196,7 +191,8 @@ class Tracker:
     pending: list[Explanation] = field(default_factory=list)
     unexplained_since: float | None = None
     unexplained_zones: list[str] = field(default_factory=list)
-    #: What an alert says is wrong with the view: a notice code and its parameters.
+    #: What an alert says is wrong with the view: a notice code and its parameters, as the event
+    #: stream's JSON holds them (another error, the reason, as its ``{"code", "params"}``).
     unexplained_notice: tuple[str, dict[str, Any]] = ("follow.unexplained", {"zones": []})
     unexplained_frame: int = 0
     alerted: bool = False
@@ -646,7 +642,7 @@ class Tracker:
     def join(self, round: int, scores: list[int]) -> None:
         """Take the game up from the next view (a game joined mid-way, or one the camera lost),
         in ``round`` with ``scores``: the position is rebuilt from what is read there, and who is
-        to move is found by the first move seen. Raises ValueError for a round or scores that
+        to move is found by the first move seen. Raises :class:`Refused` for a round or scores that
         cannot be (checked again against the view)."""
         players = self.game.record.player_count
         if not (isinstance(round, int) and not isinstance(round, bool) and round >= 1):
@@ -686,7 +682,7 @@ class Tracker:
                 break
             except ObservationError as exc:
                 if shown is zones:  # why the view as read cannot be: what an alert says
-                    self.unexplained_notice = ("follow.cannot_take_up", {"reason": str(exc)})
+                    self.unexplained_notice = ("follow.cannot_take_up", {"reason": plain(exc)})
         if position is None:
             return None
         after = len(record.events)
@@ -996,7 +992,7 @@ class Tracker:
     # -- corrections: a person's word over the camera's ---------------------------------------
 
     def undo(self) -> dict[str, Any]:
-        """Take the last recorded event back; the view is judged afresh. Raises ValueError
+        """Take the last recorded event back; the view is judged afresh. Raises :class:`Refused`
         when there is none."""
         events = self.game.record.events
         if not events:
@@ -1019,8 +1015,8 @@ class Tracker:
 
     def replace(self, event: dict[str, Any]) -> list[dict[str, Any]]:
         """Take the last event back and record ``event`` in its place (a record event: a move
-        with its player, or a chance event). Raises ValueError naming why the engine refuses it,
-        the game left as it was."""
+        with its player, or a chance event). Raises :class:`Refused` (``follow.illegal``: the
+        engine's error its reason) where the engine refuses it, the game left as it was."""
         undone = self.undo()
         self.held = None  # a person's own event stands in its place
         try:
@@ -1048,7 +1044,7 @@ class Tracker:
         try:
             self.game.apply(event)
         except EngineError as exc:
-            raise Refused("follow.illegal", reason=str(exc)) from None
+            raise Refused("follow.illegal", reason=exc) from None
         self._afresh()
 
     def _afresh(self) -> None:

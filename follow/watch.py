@@ -35,7 +35,7 @@ from .capture import Frame, Source
 from .follower import EVENTS_FORMAT, Follower
 from .journal import Journal
 from .track import Refused
-from .mixups import Mixups
+from .mixups import Mixups, TableError
 from .still import CHANGED_PIXELS, MOVED_ALL, StillGate
 from ..calibration.geometry import board_mm, factory_diameter, tile_mm
 from .change import SPILL, ChangeModel, display_patches, moved_share, neighbours
@@ -574,14 +574,17 @@ def resumed_tracker(game: Any, displays: list[tuple[float, float]], profile: Pro
 
 def load_table(path: Path) -> tuple[TileReferences, Mixups]:
     """What earlier watches at this table kept at ``path`` (:func:`save_table`): none where there
-    is no such file. Raises ValueError naming the file for one that is not such."""
+    is no such file. Raises ValueError naming the file for one that is not such (a
+    :class:`~.mixups.TableError` where its mix-ups cannot be read)."""
     table = TileReferences.load(path)
     if not path.is_file():
         return table, Mixups()
     try:
         return table, Mixups.from_json(json.loads(path.read_text(encoding="utf-8")).get("mixups", {}))
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"{path}: not this table's tile references ({exc})") from None
+    except TableError as exc:
+        raise TableError("references.unreadable", path=str(path), reason=exc) from None
+    except (OSError, ValueError) as exc:  # the file's or its JSON's, in Python's words
+        raise TableError("references.unreadable", path=str(path), reason=str(exc)) from None
 
 
 def save_table(path: Path, table: TileReferences, mixups: Mixups) -> None:

@@ -18,14 +18,22 @@ from __future__ import annotations
 import math
 import zlib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, reduce
 
 import cv2
 import numpy as np
 
 from ..calibration.layouts import LAYOUT_NAMES, Layout, load_layout
 from ..engine import pavilion_board as topo
+from ..engine.errors import EngineError
 from ..engine.games import AZUL, GAMES, PAVILION, GameSpec, game_of_layout
+from ..engine.notice import Notice
+
+
+class RenderError(EngineError):
+    """What the renderer is asked to draw and cannot: an unknown game, tile, art family or board
+    side, or a size it does not draw at (a ``render.*`` code with its parameters)."""
+
 
 #: The tiles each game's art draws (Summer Pavilion's start-player token apart).
 AZUL_TILES = AZUL.tiles
@@ -201,14 +209,13 @@ BLEND_INK_JITTER = 14
 
 def family(name: str) -> Family:
     """The art family ``name`` (:data:`FAMILIES`, or a blend of them: :func:`blend_name`). Raises
-    ValueError naming the families for an unknown one."""
+    :class:`RenderError` naming the families for an unknown one."""
     if isinstance(name, str) and name.startswith(BLEND_PREFIX):
         return _blend(name)
     try:
         return FAMILIES[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown art family {name!r} (families: {', '.join(FAMILIES)}, "
-                         f"or {BLEND_PREFIX}SEED:FAMILY+FAMILY...)") from None
+        raise RenderError("render.unknown_family", name=name, families=", ".join(FAMILIES), blend=BLEND_PREFIX) from None
 
 
 def blend_name(seed: int, sources: tuple[str, ...]) -> str:
@@ -251,7 +258,7 @@ def _blend(name: str) -> Family:
         seed = int(seed_text)
         sources = [FAMILIES[s] for s in joined.split("+")]
     except (ValueError, KeyError):
-        raise ValueError(f"unknown art family {name!r}: a blend is {BLEND_PREFIX}SEED:FAMILY+FAMILY...") from None
+        raise RenderError("render.bad_blend", name=name, blend=BLEND_PREFIX) from None
     rng = np.random.default_rng(seed)
     fields: dict[str, object] = {"name": name}
 
@@ -385,20 +392,21 @@ def _frozen(arr: np.ndarray) -> np.ndarray:
 def game_spec(game: str) -> GameSpec:
     """The spec of the game named ``game``. The art tells the games' components apart by what the
     spec says of them: the tiles' shape (Azul's squares, Summer Pavilion's rhombuses, each game's
-    own designs and inks) and the player board's drawing (``GameSpec.board``). Raises ValueError
-    for an unknown game."""
+    own designs and inks) and the player board's drawing (``GameSpec.board``). Raises
+    :class:`RenderError` for an unknown game."""
     spec = GAMES.get(game)
     if spec is None:
-        raise ValueError(f"unknown game {game!r} ({' or '.join(GAMES)})")
+        games = reduce(lambda head, last: Notice("list.or", head=head, last=last), GAMES)  # "azul or pavilion"
+        raise RenderError("render.unknown_game", game=game, games=games)
     return spec
 
 
 def tile_of(game: str, kind: str) -> GameSpec:
     """The spec of the game named ``game``, checking that ``kind`` is one of its tiles. Raises
-    ValueError for an unknown game or kind."""
+    :class:`RenderError` for an unknown game or kind."""
     spec = game_spec(game)
     if kind not in spec.tiles:
-        raise ValueError(f"unknown {spec.title} tile {kind!r} (one of {', '.join(spec.tiles)})")
+        raise RenderError("render.unknown_tile", game=spec.title, kind=kind, tiles=", ".join(spec.tiles))
     return spec
 
 
@@ -858,13 +866,13 @@ def tile_sprite(game: str, kind: str, size_px: int, family_name: str = "classic"
     ``pavilion``: a 60-degree rhombus, long diagonal vertical and ``size_px`` long; image width
     ``round(size_px / sqrt(3))``; polygon top tip, right vertex, bottom tip, left vertex.
     ``pavilion`` / ``first_player``: the start-player disc filling a ``size_px`` square, polygon
-    its bounding square. ``family_name`` is the art family (:data:`FAMILIES`). Raises ValueError
+    its bounding square. ``family_name`` is the art family (:data:`FAMILIES`). Raises :class:`RenderError`
     for an unknown game, kind or family, or ``size_px < 4``.
     """
     spec = tile_of(game, kind)
     fam = family(family_name)
     if not isinstance(size_px, (int, np.integer)) or size_px < 4:
-        raise ValueError(f"size_px must be an integer >= 4, not {size_px!r}")
+        raise RenderError("render.size", least=4, size=size_px)
     size_px = int(size_px)
     square = np.array([(0, 0), (size_px, 0), (size_px, size_px), (0, size_px)], np.float32)
     if spec.shape == "square":  # Azul's faces, its first-player tile among them
@@ -891,7 +899,7 @@ def marker_sprite(size_px: int, family_name: str = "classic") -> tuple[np.ndarra
     in every family: the game's black cube. ``family_name`` is checked and otherwise unused."""
     family(family_name)
     if not isinstance(size_px, (int, np.integer)) or size_px < 4:
-        raise ValueError(f"size_px must be an integer >= 4, not {size_px!r}")
+        raise RenderError("render.size", least=4, size=size_px)
     size_px = int(size_px)
     img = np.full((size_px, size_px, 4), 255, np.uint8)
     img[..., :3] = MARKER_TOP
@@ -1281,11 +1289,11 @@ def _scoring_board(name: str, w: int, h: int, fam: Family) -> np.ndarray:
 
 def sheet_size(layout_name: str, px_per_mm: float) -> tuple[int, int]:
     """Width and height in pixels of board side ``layout_name`` drawn at ``px_per_mm`` (every hand
-    draws it so). Raises ValueError for an unknown side or a non-positive scale."""
+    draws it so). Raises :class:`RenderError` for an unknown side or a non-positive scale."""
     if layout_name not in LAYOUT_NAMES:
-        raise ValueError(f"unknown board side {layout_name!r} (one of {', '.join(LAYOUT_NAMES)})")
+        raise RenderError("render.unknown_side", layout=layout_name, layouts=", ".join(LAYOUT_NAMES))
     if not px_per_mm > 0:
-        raise ValueError(f"px_per_mm must be positive, not {px_per_mm!r}")
+        raise RenderError("render.scale", scale=px_per_mm)
     w, h = (max(16, int(round(v * px_per_mm))) for v in load_layout(layout_name).size_mm)
     return w, h
 
@@ -1295,7 +1303,7 @@ def board_design(layout_name: str) -> str:
     (``GameSpec.board``: ``"wall"`` or ``"stars"``) or ``"scoring"``, the board beside the displays."""
     spec = game_of_layout(layout_name)
     if spec is None:
-        raise ValueError(f"unknown board side {layout_name!r} (one of {', '.join(LAYOUT_NAMES)})")
+        raise RenderError("render.unknown_side", layout=layout_name, layouts=", ".join(LAYOUT_NAMES))
     return "scoring" if layout_name == spec.scoring_layout else spec.board
 
 
@@ -1304,7 +1312,7 @@ def board_art(layout_name: str, px_per_mm: float, family_name: str = "classic") 
     """BGR uint8 image of the printed board side ``layout_name`` (one of ``LAYOUT_NAMES``) at
     ``px_per_mm`` (the layout's ``size_mm`` times it, rounded). Every slot of the layout is printed
     exactly where its polygon says (fraction * image size), in the art family ``family_name``.
-    Raises ValueError for an unknown side or family or a non-positive scale."""
+    Raises :class:`RenderError` for an unknown side or family or a non-positive scale."""
     fam = family(family_name)
     w, h = sheet_size(layout_name, px_per_mm)
     design = board_design(layout_name)
@@ -1342,7 +1350,7 @@ def factory_sprite(size_px: int, family_name: str = "classic", game: str = "azul
     rays), Summer Pavilion's banded (:func:`_banded_disc`), in the family's field, band and
     ornament colours."""
     if not isinstance(size_px, (int, np.integer)) or size_px < 4:
-        raise ValueError(f"size_px must be an integer >= 4, not {size_px!r}")
+        raise RenderError("render.size", least=4, size=size_px)
     size_px = int(size_px)
     if family(family_name).disc_motif:
         return _undesigned_disc(size_px, family_name)
@@ -1661,11 +1669,11 @@ TILE_CLOTHS = (9, 10)
 def table_texture(index: int, size_px: int = 512) -> np.ndarray:
     """BGR uint8 tileable texture (``size_px`` square) of a table surface; ``index`` in
     ``0 .. TABLE_TEXTURES - 1``: light wood, dark wood, green felt, grey cloth, white tablecloth,
-    dark slate, printed cloths. Raises ValueError for an index out of range or ``size_px < 16``."""
+    dark slate, printed cloths. Raises :class:`RenderError` for an index out of range or ``size_px < 16``."""
     if not isinstance(index, (int, np.integer)) or not 0 <= index < TABLE_TEXTURES:
-        raise ValueError(f"table texture index must be 0..{TABLE_TEXTURES - 1}, not {index!r}")
+        raise RenderError("render.texture_range", last=TABLE_TEXTURES - 1, index=index)
     if not isinstance(size_px, (int, np.integer)) or size_px < 16:
-        raise ValueError(f"size_px must be an integer >= 16, not {size_px!r}")
+        raise RenderError("render.size", least=16, size=size_px)
     return _frozen(_texture(int(index), int(size_px)))
 
 

@@ -42,16 +42,16 @@ class Drawing:
 
 @lru_cache(maxsize=128)
 def drawing(name: str) -> Drawing:
-    """The drawing of family ``name``; ValueError naming the families for an unknown one."""
+    """The drawing of family ``name``; :class:`~.art.RenderError` naming the families for an unknown one."""
     hand: Any = OTHER_HANDS.get(name)
     if hand is not None:
         return Drawing(name, hand.board_art, hand.factory_sprite, hand.tile_sprite, hand.tile_side_color,
                        hand.marker_sprite, hand.MARKER_SIDE, hand.table_texture, hand.TABLES, hand.light)
     try:
         family = art.family(name)
-    except ValueError:
-        raise ValueError(f"unknown art family {name!r} (families: {', '.join(FAMILY_NAMES)}, "
-                         f"or {art.BLEND_PREFIX}SEED:FAMILY+FAMILY...)") from None
+    except art.RenderError:
+        raise art.RenderError("render.unknown_family", name=name, families=", ".join(FAMILY_NAMES),
+                              blend=art.BLEND_PREFIX) from None
     return Drawing(family.name, partial(art.board_art, family_name=family.name),
                    partial(art.factory_sprite, family_name=family.name),
                    partial(art.tile_sprite, family_name=family.name),

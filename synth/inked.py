@@ -28,7 +28,7 @@ from ..calibration.layouts import load_layout
 from ..engine import pavilion_board as topo
 from ..engine.games import PAVILION, GameSpec
 # Bookkeeping, the sheet's size and which game's component a call draws, not drawing:
-from .art import _frozen, _seed, board_design, game_spec, sheet_size
+from .art import RenderError, _frozen, _seed, board_design, game_spec, sheet_size
 
 NAME = "inked"
 #: Its tables (indices of :func:`table_texture`).
@@ -219,7 +219,7 @@ def tile_sprite(game: str, kind: str, size_px: int) -> tuple[np.ndarray, np.ndar
     polygons: the renderer places both hands' sprites alike)."""
     spec = _check(game, kind)
     if not isinstance(size_px, (int, np.integer)) or size_px < 4:
-        raise ValueError(f"size_px must be an integer >= 4, not {size_px!r}")
+        raise RenderError("render.size", least=4, size=size_px)
     s_out = int(size_px)
     k = max(1, min(SUPERSAMPLE, 512 // s_out))
     s = s_out * k
@@ -246,7 +246,7 @@ MARKER_SIDE = (30, 28, 30)
 def marker_sprite(size_px: int) -> tuple[np.ndarray, np.ndarray]:
     """The score marker's top face as BGRA (a square ``size_px`` across) and its polygon."""
     if not isinstance(size_px, (int, np.integer)) or size_px < 4:
-        raise ValueError(f"size_px must be an integer >= 4, not {size_px!r}")
+        raise RenderError("render.size", least=4, size=size_px)
     s_out = int(size_px)
     k = max(1, min(SUPERSAMPLE, 512 // s_out))
     s = s_out * k
@@ -269,10 +269,10 @@ def tile_side_color(game: str, kind: str) -> tuple[int, int, int]:
 
 
 def _check(game: str, kind: str) -> GameSpec:
-    """The spec of the game named ``game``. Raises ValueError for an unknown game or a kind not among its tiles."""
+    """The spec of the game named ``game``. Raises :class:`~.art.RenderError` for an unknown game or a kind not among its tiles."""
     spec = game_spec(game)
     if kind not in spec.tiles:
-        raise ValueError(f"unknown {game} tile {kind!r} (one of {', '.join(spec.tiles)})")
+        raise RenderError("render.unknown_tile", game=game, kind=kind, tiles=", ".join(spec.tiles))
     return spec
 
 
@@ -426,7 +426,7 @@ def factory_sprite(size_px: int, game: str = "azul") -> np.ndarray:
     """A factory display of either game, ``size_px`` square BGRA: a navy disc, a gold rim, a pale
     eight-pointed star."""
     if not isinstance(size_px, (int, np.integer)) or size_px < 4:
-        raise ValueError(f"size_px must be an integer >= 4, not {size_px!r}")
+        raise RenderError("render.size", least=4, size=size_px)
     s_out = int(size_px)
     k = max(1, min(SUPERSAMPLE, 1024 // s_out))
     s = s_out * k
@@ -445,7 +445,7 @@ def factory_sprite(size_px: int, game: str = "azul") -> np.ndarray:
 def table_texture(index: int, size_px: int = 512) -> np.ndarray:
     """Its tables, tileable, ``size_px`` square: 0 concrete, 1 painted planks, 2 gingham, 3 cork."""
     if not isinstance(index, (int, np.integer)) or index not in TABLES:
-        raise ValueError(f"table texture index must be one of {TABLES}, not {index!r}")
+        raise RenderError("render.texture_one_of", tables=str(TABLES), index=index)
     s = int(size_px)
     rng = np.random.default_rng(_seed("table", index, s))
     if index == 0:

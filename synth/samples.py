@@ -20,6 +20,7 @@ import numpy as np
 
 from ..calibration.profile import seat_order
 from ..engine.record import Record, replay
+from .art import RenderError
 from .render import SceneOptions, render_moments
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,12 +60,13 @@ def make(sample: Sample, out: Path) -> None:
 def seated(profile: dict[str, Any], observation: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The profile and the photo's truth with the players numbered as ``azulcam calibrate``
     numbers them on that photo (:func:`~azulcam.calibration.profile.seat_order`), so that the
-    demo's seats are a user's."""
+    demo's seats are a user's. Raises :class:`~.art.RenderError` where the truth names board zones
+    (its uncertain zones or warnings), which this does not renumber."""
     boards = sorted(profile["boards"], key=lambda b: b["player"])
     order = seat_order([np.mean(b["corners"], axis=0) for b in boards])
     seat = {boards[k]["player"]: p for p, k in enumerate(order)}
     if any(f"boards.{p}." in json.dumps(observation.get(key, [])) for key in ("uncertain", "warnings") for p in seat):
-        raise ValueError("the truth names board zones: renumber them too")
+        raise RenderError("render.truth_names_zones")
     profile = {**profile, "boards": sorted(({**b, "player": seat[b["player"]]} for b in boards), key=lambda b: b["player"])}
     observation = {**observation, "boards": sorted(({**b, "player": seat[b["player"]]} for b in observation["boards"]),
                                                     key=lambda b: b["player"])}

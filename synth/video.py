@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from ..engine.record import Record, replay
+from .art import RenderError
 from .camera import Camera, ViewRanges, sample_camera
 from .render import Look, SceneOptions, Solid, compose, make_clutter, make_hand, sample_look, scene_truth
 from ..calibration.geometry import tile_mm
@@ -37,6 +38,11 @@ PAUSE = 4
 #: Every this many moves, the next player's hand comes in as the last one leaves (one still
 #: frame between them): a fast table, two moves between still views.
 FAST_EVERY = 6
+
+
+class VideoError(RenderError, OSError):
+    """A video that cannot be written (``render.video_unwritable``): an OSError, as a file that
+    cannot be written is."""
 
 
 def pause_after(index: int, event: object, final: int) -> int:
@@ -279,12 +285,12 @@ def write_video(record: Record, out: str | Path, seed: int = 0, size: tuple[int,
     :class:`~azulcam.progress.Progress`'s ``update``).
 
     Raises :class:`~azulcam.engine.errors.RecordError` for a record that does not replay and
-    OSError when the video cannot be written."""
+    :class:`VideoError` (an OSError) when the video cannot be written."""
     out = Path(out)
     sidecar = out.with_suffix(".jsonl")
     writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
     if not writer.isOpened():
-        raise OSError(f"cannot write a video to {out} (is the folder there, and the name .mp4?)")
+        raise VideoError("render.video_unwritable", path=str(out))
     count = 0
     try:
         with sidecar.open("w", encoding="utf-8") as lines:

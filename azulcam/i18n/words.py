@@ -1,7 +1,8 @@
 """Messages in words: a code with its parameters (a :class:`~azulcam.engine.notice.Notice`, an
 engine error, a format's refusal, a command's refusal) worded by the catalogue in one language.
 This is the one place a message becomes a sentence; the command line, the observations' ``text``,
-the dashboard and the event stream all word their messages here.
+the dashboard and the event stream all word their messages here, the follower's alerts and
+refusals among them (:func:`follow_values`).
 
     >>> from azulcam.engine.notice import Notice
     >>> words(Notice("problem.floor_gap", player=1), "en")
@@ -10,6 +11,7 @@ the dashboard and the event stream all word their messages here.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -43,11 +45,17 @@ def words(message: Any, lang: str | Catalogue = "en", table: Table | None = None
 def _worded(value: Any, m: Catalogue, table: Table | None) -> Any:
     if is_message(value):
         return words(value, m, table)
-    if isinstance(value, dict) and isinstance(value.get("code"), str) and isinstance(value.get("params", {}), dict):
+    if _is_message_json(value):
         return words(_Coded(value["code"], dict(value.get("params", {}))), m, table)
-    if isinstance(value, (list, tuple)) and value and all(is_message(v) for v in value):
-        return m.text("list.sep").join(words(v, m, table) for v in value)
+    if isinstance(value, (list, tuple)) and value and all(is_message(v) or _is_message_json(v) for v in value):
+        return m.text("list.sep").join(_worded(v, m, table) for v in value)
     return value
+
+
+def _is_message_json(value: Any) -> bool:
+    """Whether ``value`` is a message as JSON holds it (``{"code", "params"}``: a stream event's
+    or a refusal's nested reason)."""
+    return isinstance(value, dict) and isinstance(value.get("code"), str) and isinstance(value.get("params", {}), dict)
 
 
 class _Coded:
@@ -123,9 +131,74 @@ def warning_values(m: Catalogue, code: str, params: dict[str, Any], table: Table
     return m.text(code, **v)
 
 
+# Following a game (follow/): an alert names the zones that disagree, as places of the table,
+# with what the camera sees there and what the game has; a refusal, a game lost and a watch that
+# explained nothing carry another message's code and params as their reason.
+
+#: How many disagreeing zones an alert names; the rest are counted.
+ZONES_NAMED = 6
+
+
+def tile_words(m: Catalogue, game: str | None, kind: str) -> str:
+    """One tile in words: ``a blue tile``, ``the first-player marker`` (a kind the catalogue does
+    not know, as it is)."""
+    if kind == "first_player":
+        return m.text(f"tile.first_player.{game or 'azul'}")
+    return m.text(f"tile.{kind}") if f"tile.{kind}" in m else str(kind)
+
+
+def _content(m: Catalogue, content: Any, game: str | None) -> str:
+    """A zone's content in words (never empty): a slot's tile (``a blue tile``), a zone's loose
+    tiles (``2 blue tiles, 1 red tile``)."""
+    if isinstance(content, (list, tuple)):
+        parts = [m.count(f"tiles.{name}", n) if f"tiles.{name}.one" in m else tile_words(m, game, name) if n == 1 else f"{n} × {tile_words(m, game, name)}"
+                 for name, n in Counter(content).items()]
+        if len(parts) == 1:
+            return parts[0]
+        return m.text("list.and", head=m.text("list.comma").join(parts[:-1]), last=parts[-1])
+    return tile_words(m, game, content)
+
+
+def _empty(content: Any) -> bool:
+    return content is None or (isinstance(content, (list, tuple)) and not content)
+
+
+def zone_disagreement(m: Catalogue, zone: dict[str, Any], table: Table | None = None) -> str:
+    """One zone whose reading the game does not explain, in words: where (the player and the
+    place, where ``table`` tells them; else the zone as the stream names it), what the camera
+    sees and what the game has."""
+    where = table.place(m, zone["zone"]) if table is not None else zone["zone"]
+    game = table.game if table is not None else None
+    read, expected = zone["read"], zone["expected"]
+    if _empty(expected):
+        return m.text("follow.zone_unexpected", zone=where, read=_content(m, read, game))
+    if _empty(read):
+        return m.text("follow.zone_missing", zone=where, expected=_content(m, expected, game))
+    return m.text("follow.zone_read", zone=where, read=_content(m, read, game), expected=_content(m, expected, game))
+
+
+def follow_values(m: Catalogue, code: str, params: dict[str, Any], table: Table | None) -> str:
+    """One of the follower's notices (``follow.*``) in words: an alert's zones (at most
+    :data:`ZONES_NAMED`, the rest counted), and the reason a refusal (``reason`` and its
+    ``params``), a game lost or a watch that explained nothing (``code`` and its ``params``)
+    carry, worded in its place; the rest as any message."""
+    if code == "follow.unexplained":
+        zones = params.get("zones", [])
+        details = [zone_disagreement(m, z, table) for z in zones[:ZONES_NAMED]]
+        if len(zones) > ZONES_NAMED:
+            details.append(m.text("follow.and_more", n=len(zones) - ZONES_NAMED))
+        return m.text(code, details=m.text("list.sep").join(details))
+    if code == "follow.refused":
+        return m.text(code, reason=words(_Coded(params["reason"], params.get("params", {})), m, table))
+    if code in ("follow.nothing_explained", "follow.lost"):
+        why = words(_Coded(params["code"], params.get("params", {})), m, table)
+        return m.text(code, why=why, **{k: v for k, v in params.items() if k not in ("code", "params")})
+    return m.text(code, **{name: _worded(value, m, table) for name, value in params.items()})
+
+
 #: How the parameters of a family of codes become words, by the code's first part.
 _PHRASES: dict[str, Callable[[Catalogue, str, dict[str, Any], Table | None], str]] = {
-    "problem": problem_values, "warning": warning_values,
+    "problem": problem_values, "warning": warning_values, "follow": follow_values,
 }
 
 

@@ -29,11 +29,17 @@ const azul = (() => {
     for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
     return lang;
   }
-  // JSON from the API; a refusal is thrown as its detail (a code with parameters).
+  // JSON from the API; a refusal is thrown as its detail (a code with parameters), with the
+  // server's words of it in the page's language, which it was asked in: a parameter that is
+  // itself a message (the engine's reason for refusing a correction) is worded there.
   async function api(path, options = {}) {
-    const reply = await fetch(path, { credentials: "same-origin", ...options });
+    const headers = { ...(lang ? { "Accept-Language": lang } : {}), ...(options.headers || {}) };
+    const reply = await fetch(path, { credentials: "same-origin", ...options, headers });
     const data = await reply.json().catch(() => ({}));
-    if (!reply.ok) throw (data.detail && data.detail.code ? data.detail : { code: "http.error", params: { status: reply.status } });
+    if (!reply.ok) {
+      if (!(data.detail && data.detail.code)) throw { code: "http.error", params: { status: reply.status } };
+      throw lang && data.detail.message ? { ...data.detail, text: { [lang]: data.detail.message } } : data.detail;
+    }
     return data;
   }
   function post(path, body) {

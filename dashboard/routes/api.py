@@ -13,7 +13,7 @@ from ...i18n import LANGUAGES, catalogue_data
 from ..choices import places_of, zone_choices
 from ..deps import Config, Games, Live
 from ..search import Busy
-from ..problems import refusal
+from ..problems import refusal, request_language
 from ..schemas import Alternative, Correction, Health, Outcome, State, Strings, Suggestions, ZoneChoices
 
 #: Seconds a correction's request waits for the watch thread to make it (it is made between two
@@ -27,8 +27,9 @@ router = APIRouter(prefix="/api")
 @router.get("/strings", response_model=Strings)
 def strings(request: Request, lang: Annotated[str | None, Query(max_length=16)] = None) -> dict[str, Any]:
     """Every word of the catalogue in ``lang``; an unknown or missing one falls back to the
-    browser's language (``Accept-Language``), else English."""
-    chosen = lang if lang in LANGUAGES else browser_language(request)
+    browser's language (``Accept-Language``), else English (:func:`request_language`, which reads
+    ``lang`` from the request)."""
+    chosen = request_language(request)
     return {"lang": chosen, "languages": list(LANGUAGES), "strings": catalogue_data(chosen)}
 
 
@@ -47,8 +48,9 @@ def zone(zone: Annotated[str, Path(max_length=40)], live: Live) -> dict[str, Any
 def place_words(request: Request, history: Games, lang: Annotated[str | None, Query(max_length=16)] = None,
                 game: Annotated[int | None, Query(ge=1, le=2 ** 63 - 1, description="a game of the history (none: the game followed now)")] = None,
                 ) -> dict[str, str]:
-    """Every zone of a game in words, in ``lang`` (else the browser's language): the pages' tooltips."""
-    chosen = lang if lang in LANGUAGES else browser_language(request)
+    """Every zone of a game in words, in ``lang`` (else the browser's language, as
+    :func:`request_language` reads them): the pages' tooltips."""
+    chosen = request_language(request)
     if game is None:
         live = request.app.state.live
         if live is None:
@@ -100,11 +102,3 @@ async def corrections(correction: Correction, live: Live, response: Response) ->
         raise refused
     return {"accepted": command, "done": True}
 
-
-def browser_language(request: Request) -> str:
-    """The first of the browser's languages (``Accept-Language``) that the catalogue has, else English."""
-    for part in request.headers.get("accept-language", "").split(","):
-        code = part.split(";")[0].strip().lower()[:2]
-        if code in LANGUAGES:
-            return code
-    return "en"

@@ -178,6 +178,12 @@ def test_every_refusal_is_worded_in_both_languages(client):
         detail = client.get(url).json()["detail"]
         for lang in ("en", "fr"):
             assert messages(lang).text(detail["code"], **detail["params"])
+        assert detail["message"] == messages("en").text(detail["code"], **detail["params"])  # English unless asked
+        # The message in the request's language: its ?lang=, else its Accept-Language (as the pages send theirs).
+        said = messages("fr").text(detail["code"], **detail["params"])
+        asked = url + ("&" if "?" in url else "?") + "lang=fr"
+        assert client.get(asked).json()["detail"]["message"] == said, asked
+        assert client.get(url, headers={"Accept-Language": "fr-FR,fr;q=0.9"}).json()["detail"]["message"] == said
     assert json.loads(client.get("/api/openapi.json").text)["info"]["title"] == "azulcam"
 
 

@@ -10,6 +10,7 @@ import pytest
 from azulcam.dashboard.history import History, HistoryError
 from azulcam.dashboard.words import described
 from azulcam.engine.record import Record
+from azulcam.i18n.words import words
 
 
 def _code(reply) -> str:
@@ -112,8 +113,10 @@ def test_a_game_with_a_take_of_jokers_alone_replays(tmp_path, played, make_clien
 def test_a_damaged_history_is_named_with_its_path_and_kept(tmp_path):
     path = tmp_path / "history.sqlite"
     path.write_bytes(b"not a database, but somebody's file" * 100)
-    with pytest.raises(HistoryError, match=str(path)):
+    with pytest.raises(HistoryError) as refused:
         History(path)
+    assert refused.value.code == "history.unreadable" and refused.value.params["path"] == str(path)
+    assert words(refused.value).startswith(f"the history {path} cannot be read")
     assert path.read_bytes().startswith(b"not a database")
 
 
@@ -121,8 +124,10 @@ def test_an_empty_history_beside_journals_is_refused_not_replaced(tmp_path):
     (tmp_path / "game-1.journal").write_text('{"format": "azulcam-journal/1"}\n')
     path = tmp_path / "history.sqlite"
     path.write_bytes(b"")
-    with pytest.raises(HistoryError, match="empty, but 1 game journals"):
+    with pytest.raises(HistoryError) as refused:
         History(path)
+    assert refused.value.code == "history.lost" and refused.value.params["journals"] == 1
+    assert "empty, but 1 game journals lie beside it (game-1.journal, ...)" in words(refused.value)
     assert path.read_bytes() == b"" and (tmp_path / "game-1.journal").exists()
     History(tmp_path / "elsewhere.sqlite").shut()  # a new history beside the same journals is another file: fine
 
@@ -146,8 +151,9 @@ def test_the_schema_carries_its_version_and_an_old_history_is_brought_up(tmp_pat
     newer.execute("PRAGMA user_version = 99")
     newer.commit()
     newer.close()
-    with pytest.raises(HistoryError, match="newer azulcam"):
+    with pytest.raises(HistoryError) as refused:
         History(path)
+    assert refused.value.code == "history.newer" and (refused.value.params["version"], refused.value.params["most"]) == (99, 1)
 
 
 def test_listing_games_does_not_parse_their_records(tmp_path):

@@ -8,6 +8,7 @@ import pytest
 
 from azulcam.dashboard.guard import COOKIE, local_host
 from azulcam.dashboard.settings import Settings
+from azulcam.i18n.words import words
 
 TOKEN = "s3cret-token"
 
@@ -18,6 +19,9 @@ def test_the_host_header_must_name_this_machine_when_served_on_it(played, make_c
         assert make_client(live, history, host=host).get("/api/state").status_code == 200
     rebound = make_client(live, history, host="attacker.example:8000").get("/api/state")
     assert rebound.status_code == 400 and rebound.json()["detail"]["code"] == "http.bad_host"
+    assert rebound.json()["detail"]["message"] == "This dashboard answers to this machine's own names only, not attacker.example:8000"
+    french = make_client(live, history, host="attacker.example:8000").get("/api/state?lang=fr").json()["detail"]
+    assert french["message"] == "Ce tableau de bord ne répond qu'aux noms de cette machine, pas à attacker.example:8000"
     assert not local_host("127.0.0.1.attacker.example") and not local_host("[::1].evil")
 
 
@@ -49,10 +53,13 @@ def test_exposed_every_route_needs_the_token_and_a_first_visit_sets_the_cookie(p
 
 
 def test_settings_refuse_an_exposed_address_without_a_token_and_a_weak_one():
-    with pytest.raises(ValueError, match="lets other machines in"):
+    with pytest.raises(ValueError) as refused:
         Settings(host="0.0.0.0")
-    with pytest.raises(ValueError, match="at least 8"):
+    assert refused.value.code == "dash.needs_token" and refused.value.params == {"host": "0.0.0.0"}
+    assert words(refused.value) == "--host 0.0.0.0 lets other machines in: give --token, which every request will need"
+    with pytest.raises(ValueError) as refused:
         Settings(token="short")
+    assert refused.value.code == "dash.short_token"
     assert not Settings().exposed and Settings(host="::1").token is None
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from azulcam.follow.capture import CaptureError, FolderSource, LiveSource, open_source
+from azulcam.i18n.words import words
 
 
 def _image(k: int) -> np.ndarray:
@@ -30,8 +31,10 @@ def test_a_broken_image_in_a_folder_is_named(tmp_path):
     (tmp_path / "b.png").write_bytes(b"\x89PNG broken")
     frames = open_source(str(tmp_path)).frames()
     next(frames)
-    with pytest.raises(CaptureError, match="b.png"):
+    with pytest.raises(CaptureError) as refused:
         next(frames)
+    assert refused.value.code == "capture.unreadable_image" and refused.value.params["index"] == 1
+    assert refused.value.params["path"] == str(tmp_path / "b.png") and isinstance(refused.value, OSError)
 
 
 def test_a_video_file_is_read_to_its_end_on_its_own_clock(tmp_path):
@@ -47,13 +50,16 @@ def test_a_video_file_is_read_to_its_end_on_its_own_clock(tmp_path):
 
 @pytest.mark.parametrize("spec", ["/nowhere/at/all", "not-a-camera"])
 def test_what_is_no_source_says_so(spec):
-    with pytest.raises(CaptureError, match="no camera, stream, video or folder"):
+    with pytest.raises(CaptureError) as refused:
         open_source(spec)
+    assert refused.value.code == "capture.no_source" and refused.value.params == {"source": spec}
+    assert words(refused.value).startswith(f"no camera, stream, video or folder of images at {spec!r}")
 
 
 def test_an_empty_folder_says_so(tmp_path):
-    with pytest.raises(CaptureError, match="no images"):
+    with pytest.raises(CaptureError) as refused:
         FolderSource(tmp_path, 10.0)
+    assert refused.value.code == "capture.no_images" and refused.value.params["folder"] == str(tmp_path)
 
 
 class FakeCamera:
@@ -109,5 +115,6 @@ def test_a_slow_reader_gets_the_newest_frame_not_a_backlog():
 
 
 def test_a_camera_that_does_not_open_is_named():
-    with pytest.raises(CaptureError, match="cannot open camera 3"):
+    with pytest.raises(CaptureError) as refused:
         LiveSource(lambda: FakeCamera(0, opens=False), "camera 3")
+    assert refused.value.code == "capture.cannot_open" and refused.value.params == {"source": "camera 3"}

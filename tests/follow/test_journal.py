@@ -7,6 +7,7 @@ import pytest
 
 from azulcam.engine.record import Game, Record
 from azulcam.follow.journal import Journal, JournalError, read_journal
+from azulcam.i18n.words import words
 
 RECORD = Path(__file__).resolve().parents[2] / "fixtures" / "records" / "azul-2p-colored.json"
 
@@ -43,26 +44,31 @@ def test_an_undo_takes_the_last_event_back(tmp_path):
     assert read_journal(tmp_path / "j").game.record.events == events[:3]
 
 
-@pytest.mark.parametrize("damage, message", [
-    ("not json\n", "line 7: not JSON"),
+@pytest.mark.parametrize("damage, code, message", [
+    ("not json\n", "journal.not_json", "line 7: not JSON"),
     (json.dumps({"event": {"player": 0, "move": {"action": "take", "source": 0, "color": "red", "line": 9}}}) + "\n",
-     "line 7: event.move.line must be at most 4"),
-    (json.dumps({"colour": "red"}) + "\n", "line 7: colour is not a known field"),
-    ('{"frame": ' + "9" * 5000 + "}\n", "line 7: not JSON"),  # more digits than Python reads
-    ("[" * 100_000 + "]" * 100_000 + "\n", "line 7: not JSON"),  # nested deeper than Python reads
+     "journal.bad_line", "line 7: event.move.line must be at most 4"),
+    (json.dumps({"colour": "red"}) + "\n", "journal.bad_line", "line 7: colour is not a known field"),
+    ('{"frame": ' + "9" * 5000 + "}\n", "journal.not_json", "line 7: not JSON"),  # more digits than Python reads
+    ("[" * 100_000 + "]" * 100_000 + "\n", "journal.not_json", "line 7: not JSON"),  # nested deeper than Python reads
 ])
-def test_a_damaged_journal_is_named_with_its_line(tmp_path, damage, message):
+def test_a_damaged_journal_is_named_with_its_line(tmp_path, damage, code, message):
     _journal(tmp_path / "j", 4)
     with (tmp_path / "j").open("a") as f:
         f.write(damage + json.dumps({"displays": []}) + "\n")
-    with pytest.raises(JournalError, match=message):
+    with pytest.raises(JournalError) as refused:
         read_journal(tmp_path / "j")
+    assert refused.value.code == code and refused.value.params["path"] == str(tmp_path / "j")
+    assert refused.value.params["line"] == 7 and message in words(refused.value)
+    assert message not in words(refused.value, "fr")  # "ligne 7": the user's language
 
 
 def test_a_file_that_is_no_journal_says_so(tmp_path):
     (tmp_path / "j").write_text('{"format": "azulcam-record/1"}\n')
-    with pytest.raises(JournalError, match="not an azulcam-journal/1 journal"):
+    with pytest.raises(JournalError) as refused:
         read_journal(tmp_path / "j")
+    assert refused.value.code == "journal.not_a_journal" and refused.value.params["format"] == "azulcam-journal/1"
+    assert words(refused.value) == f"{tmp_path / 'j'} is not an azulcam-journal/1 journal (its first line names no such format)"
 
 
 def test_the_game_to_follow_is_the_journal_s_or_a_new_one(tmp_path):
@@ -75,8 +81,10 @@ def test_the_game_to_follow_is_the_journal_s_or_a_new_one(tmp_path):
     fresh, resumed = game_to_follow(tmp_path / "j", "azul", 2, options, new=True)
     assert not resumed and fresh.game.record.events == [] and fresh.frame == -1
     assert not game_to_follow(tmp_path / "none", "azul", 2, options, new=False)[1]
-    with pytest.raises(JournalError, match="of another game"):
+    with pytest.raises(JournalError) as refused:
         game_to_follow(tmp_path / "j", "pavilion", 2, {"side": "colored"}, new=False)
+    assert refused.value.code == "journal.other_game"
+    assert (refused.value.params["kept_game"], refused.value.params["game"]) == ("azul", "pavilion")
 
 
 def test_a_write_that_fails_leaves_the_old_file_and_nothing_beside_it(tmp_path, monkeypatch):

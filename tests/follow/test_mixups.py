@@ -8,6 +8,7 @@ from azulcam.engine.record import Game, play_game, replay
 from azulcam.follow.explain import ZoneRead, disagreement, exact_view, weight
 from azulcam.follow.mixups import Mixups
 from azulcam.follow.track import Tracker, mixed_deals
+from azulcam.i18n.words import words
 
 
 def test_a_reading_never_wrong_here_keeps_its_confidence():
@@ -47,9 +48,11 @@ def test_mixups_round_trip_and_refuse_nonsense():
     mixups = Mixups()
     mixups.learn("black", "blue")
     assert Mixups.from_json(mixups.to_json()).named == mixups.named
-    for bad in ([], {"black": {"blue": -1}}, {"black": {"blue": True}}, {"black": 3}):
-        with pytest.raises(ValueError):
+    for bad, code in (([], "mixups.form"), ({"black": {"blue": -1}}, "mixups.counts"),
+                      ({"black": {"blue": True}}, "mixups.counts"), ({"black": 3}, "mixups.form")):
+        with pytest.raises(ValueError) as refused:
             Mixups.from_json(bad)
+        assert refused.value.code == code
 
 
 def test_a_deal_is_tried_with_a_tile_swapped_for_what_its_kind_turned_out_to_be():
@@ -106,5 +109,8 @@ def test_what_a_table_taught_is_kept_whole_and_read_back(tmp_path):
     assert kept_table.seen == table.seen and kept_mixups.named == mixups.named
     assert [p.name for p in tmp_path.iterdir()] == ["profile.tiles.json"]  # written whole, nothing left aside
     path.write_text(path.read_text().replace('"blue": 1', '"blue": "one"'))
-    with pytest.raises(ValueError, match="profile.tiles.json"):
+    with pytest.raises(ValueError) as refused:
         load_table(path)
+    assert refused.value.code == "references.unreadable" and refused.value.params["path"] == str(path)
+    assert refused.value.params["reason"].code == "mixups.counts"  # the mix-ups' own error, worded in its place
+    assert words(refused.value) == f"{path}: not this table's tile references (mix-ups of 'black': each a kind and a count)"

@@ -15,6 +15,8 @@ from azulcam.follow.mixups import Mixups
 from azulcam.follow.session import WatchConfig, check_first_view, nothing_committed, open_watcher, table_path_of
 from azulcam.follow.track import Refused
 from azulcam.follow.watch import save_table
+from azulcam.engine.notice import Notice
+from azulcam.i18n.words import words
 from azulcam.synth.render import SceneOptions, render_state
 from azulcam.vision.references import TileReferences
 
@@ -40,7 +42,7 @@ def test_a_watch_opens_with_what_earlier_games_taught_of_this_table(start, tmp_p
     kept.write_text("{not json")
     with pytest.raises(Refused) as refused:
         open_watcher(config, Game.new("azul", 2, OPTIONS), [], lambda e: None, None, None, None)
-    assert refused.value.code == "follow.table_memory" and str(kept) in refused.value.params["reason"]
+    assert refused.value.code == "follow.table_memory" and str(kept) in words(refused.value)
     with pytest.raises(ValueError):  # the configuration takes what it names, nothing else
         WatchConfig(profile=profile, camera=0)
 
@@ -57,9 +59,9 @@ def test_the_first_frame_refuses_a_profile_of_another_game_or_of_boards_elsewher
     elsewhere = Profile.from_json(other)
     with pytest.raises(Refused) as refused:
         check_first_view(image, elsewhere)
-    assert refused.value.code == "follow.profile_mismatch" and "pavilion-colored" in refused.value.params["reason"]
+    assert refused.value.code == "follow.profile_mismatch" and "pavilion-colored" in words(refused.value)
     warnings, mismatch = check_first_view(image, elsewhere, force=True)
-    assert "pavilion-colored" in mismatch
+    assert "pavilion-colored" in words(Notice("follow.profile_mismatch", reason=mismatch))  # the reader's error, worded
 
 
 def test_a_watch_that_committed_nothing_says_why(start):

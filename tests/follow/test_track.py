@@ -7,7 +7,9 @@ from azulcam.engine.observe import empty_content, expected
 from azulcam.engine.players import make_player
 from azulcam.engine.record import Game, play_game, replay
 from azulcam.follow.explain import View, ZoneRead, exact_view, loose_zone
-from azulcam.follow.track import ALERT_AFTER, Tracker
+from azulcam.engine.notice import Notice
+from azulcam.follow.track import ALERT_AFTER, Refused, Tracker
+from azulcam.i18n.words import words
 from support.tracking import started
 
 
@@ -98,10 +100,13 @@ def test_undo_and_replace_correct_the_record_and_refuse_what_the_rules_refuse():
     assert [s["kind"] for s in said] == ["undo", "move"] and said[0]["event"] == truth.events[2]
     assert tracker.game.record.events[-1] == {"player": mover, "move": other.to_json()}
     kept = list(tracker.game.record.events)
-    with pytest.raises(ValueError, match="is to move"):
+    # Refused with the engine's own error as the reason, worded in its place.
+    with pytest.raises(Refused) as refused:
         tracker.replace({"player": 1 - mover, "move": other.to_json()})
-    with pytest.raises(ValueError, match="unknown colour"):
+    assert refused.value.code == "follow.illegal" and "is to move" in words(refused.value)
+    with pytest.raises(Refused) as refused:
         tracker.replace({"player": mover, "move": {"action": "take", "source": 0, "color": "joker", "line": 0}})
+    assert refused.value.code == "follow.illegal" and "unknown colour" in words(refused.value)
     assert tracker.game.record.events == kept  # a refused correction changes nothing
     assert tracker.undo()["event"] == kept[-1] and tracker.game.record.events == kept[:-1]
 
@@ -371,7 +376,8 @@ def test_a_view_no_game_can_be_taken_up_from_is_an_alert_and_nothing_is_committe
     assert tracker.see(before_deal) == []
     said = tracker.see(View(before_deal.zones, before_deal.displays, 1, ALERT_AFTER + 0.1))
     assert said[0]["kind"] == "alert" and said[0]["code"] == "follow.cannot_take_up"
-    assert "after the next deal" in said[0]["params"]["reason"] and tracker.game.record.events == []
+    assert set(said[0]["params"]["reason"]) == {"code", "params"}  # the engine's error, as JSON holds it
+    assert "after the next deal" in words(Notice(said[0]["code"], **said[0]["params"])) and tracker.game.record.events == []
     said = tracker.see(exact_view(states[1], ALERT_AFTER + 1.0))  # dealt: taken up
     assert said[0]["kind"] == "position" and tracker.joining is None
     assert said[1:] == [{"kind": "uncertain", "zones": ["center"]}]  # its tiles read at 0.8

@@ -7,6 +7,7 @@ from azulcam.engine.record import Record
 from azulcam.follow.explain import exact_view
 from azulcam.follow.journal import Journal, read_journal
 from azulcam.follow.follower import Follower
+from azulcam.follow.watch import event_line
 
 from support.tracking import started
 
@@ -34,6 +35,12 @@ def test_corrections_are_journalled_recorded_and_announced(tmp_path):
     assert [s["params"]["reason"] for s in said] == ["invalid.less_than_equal", "invalid.model_type",
                                                           "invalid.missing"]
     assert read_journal(tmp_path / "g.json.journal").game.record.events == kept[:-1]  # nothing changed
+    said.clear()
+    watcher.correct({"replace": {"player": 0, "move": {"action": "take", "source": 8, "color": "blue", "line": 0}}})
+    refused = said[0]["params"]
+    assert refused["reason"] == "follow.illegal" and set(refused["params"]["reason"]) == {"code", "params"}
+    assert json.loads(event_line(said[0])) == said[0]  # the engine's error, as the stream's JSON holds it
+    assert read_journal(tmp_path / "g.json.journal").game.record.events == kept[:-1]
     said.clear()
     watcher.correct({"replace": kept[-2]})  # the last but one event, again: a replacement the rules accept
     assert [s["kind"] for s in said] == ["undo", "move", "state"] and said[1]["corrected"]

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from azulcam.calibration.layouts import LAYOUT_NAMES, load_layout
+from azulcam.i18n.words import words
 from azulcam.synth import art
 from support.images import mean_bgr, slot_mask
 
@@ -235,8 +236,9 @@ def test_every_family_draws_every_part_and_an_unknown_one_is_refused():
         assert all(0 <= t < art.TABLE_TEXTURES for t in art.family(name).tables)
     for call in (lambda: art.tile_sprite("azul", "blue", 24, "van-gogh"), lambda: art.board_art("azul-grey", 1.0, "x"),
                  lambda: art.factory_sprite(32, "x"), lambda: art.family("x")):
-        with pytest.raises(ValueError, match="unknown art family"):
+        with pytest.raises(ValueError) as refused:
             call()
+        assert refused.value.code == "render.unknown_family"
 
 
 def test_families_differ_where_real_tables_do():
@@ -358,7 +360,9 @@ def test_a_hue_turn_keeps_greys_and_moves_colours():
 
 @pytest.mark.parametrize("name", ["blend:x:classic", "blend:3:classic+nope", "blend:3", "nope"])
 def test_unknown_families_and_blends_are_refused(name):
-    with pytest.raises(ValueError, match="unknown art family"):
+    with pytest.raises(ValueError) as refused:
         art.family(name)
+    assert refused.value.code in ("render.unknown_family", "render.bad_blend") and refused.value.params["name"] == name
+    assert words(refused.value).startswith(f"unknown art family {name!r}")
     with pytest.raises(ValueError):
         art.blend_name(1, ("classic", "nope"))

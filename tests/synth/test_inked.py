@@ -67,8 +67,9 @@ def test_the_renderer_draws_it_and_no_training_script_knows_it():
     drawn = hands.drawing("inked")
     assert drawn.table_texture is inked.table_texture and drawn.light is inked.light
     assert hands.drawing("classic").table_texture is art.table_texture and hands.drawing("classic").light is None
-    with pytest.raises(ValueError, match="inked"):
+    with pytest.raises(ValueError) as refused:
         hands.drawing("nobody")
+    assert refused.value.code == "render.unknown_family" and "inked" in refused.value.params["families"].split(", ")
     state = Game.new("azul", 2, {"wall": "colored", "jokers": False}).state
     a = render_state(state, 3, SceneOptions(size=(320, 180), family="inked"))
     b = render_state(state, 3, SceneOptions(size=(320, 180), family="inked"))

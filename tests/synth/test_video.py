@@ -11,6 +11,7 @@ import pytest
 from expected_truth import expected_view, seen_view
 
 from azulcam.engine.record import Record, replay
+from azulcam.i18n.words import words
 from azulcam.synth.video import CARRY, LEAVE, PAUSE, REACH, STILL, frames, write_video
 
 RECORDS = Path(__file__).resolve().parents[2] / "fixtures" / "records"
@@ -84,8 +85,11 @@ def test_write_video_and_sidecar(tmp_path):
 
 def test_an_unwritable_video_path_is_a_clear_error(tmp_path):
     record = Record.load(RECORDS / "azul-2p-colored.json")
-    with pytest.raises(OSError, match="cannot write a video"):
-        write_video(record, tmp_path / "no" / "such" / "folder" / "game.mp4", size=(320, 180), last=0)
+    out = tmp_path / "no" / "such" / "folder" / "game.mp4"
+    with pytest.raises(OSError) as refused:
+        write_video(record, out, size=(320, 180), last=0)
+    assert refused.value.code == "render.video_unwritable" and refused.value.params == {"path": str(out)}
+    assert words(refused.value) == f"cannot write a video to {out} (is the folder there, and the name .mp4?)"
 
 
 @pytest.mark.parametrize("name", ["azul-2p-grey-jokers.json", "azul-3p-grey.json", "pavilion-4p-grey.json"])
