@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..engine.errors import EngineError
+from ..engine.errors import CodedError
 from ..engine.record import Record
 
 #: The schema's version: 1 added ``games.events`` (a game listed without parsing its record).
@@ -56,7 +56,7 @@ KEPT = ("move", "chance", "position", "undo", "alert", "uncertain", "refused", "
 JOURNALS = "game-*.journal"
 
 
-class HistoryError(EngineError):
+class HistoryError(CodedError):
     """A history that cannot be used: a ``history.*`` code whose parameters name its ``path`` and why."""
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine.errors import EngineError
+from ..engine.errors import CodedError
 
 #: Addresses only this machine can reach.
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
-class SettingsError(EngineError):
+class SettingsError(CodedError):
     """Settings the dashboard cannot serve with: a ``dash.*`` code with its parameters."""
 
 

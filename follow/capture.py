@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from ..engine.errors import EngineError
+from ..engine.errors import CodedError
 
 #: Image files a folder source reads, in name order.
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
@@ -36,7 +36,7 @@ LOST_AFTER = 3
 FOLDER_FPS = 10.0
 
 
-class CaptureError(EngineError, OSError):
+class CaptureError(CodedError, OSError):
     """A source that cannot be opened or read: a ``capture.*`` code whose parameters name it. An
     OSError too, as a failure to open or read a device or a file is."""
 

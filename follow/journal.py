@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from ..engine.errors import EngineError
+from ..engine.errors import CodedError, EngineError
 from ..engine.record import Game
 from ..formats import FormatError, checked
 from ..formats.fields import Form, ImagePoint, Player, exactly_one, one_of_the_players, player_count, whole
@@ -55,7 +55,7 @@ class JournalEntry(Form):
         return self
 
 
-class JournalError(EngineError):
+class JournalError(CodedError):
     """A journal that cannot be read back: a ``journal.*`` code whose parameters name the file
     (``path``) and the line; ``reason``, where there is one, the error found there."""
 

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..engine.errors import EngineError
+from ..engine.errors import CodedError
 from .explain import LEAST_WEIGHT, ZoneRead, weight
 
 #: Readings a kind's own confidence counts as, beside those the game named: the reader's word
@@ -24,7 +24,7 @@ from .explain import LEAST_WEIGHT, ZoneRead, weight
 PRIOR_READINGS = 2.0
 
 
-class TableError(EngineError):
+class TableError(CodedError):
     """This table's memory (its tile references and the reader's mix-ups, kept beside the
     profile) that cannot be read: a code with its parameters (the file's ``path``, what is wrong)."""
 

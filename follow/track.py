@@ -20,7 +20,7 @@ from itertools import combinations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.errors import EngineError, ObservationError
+from ..engine.errors import CodedError, EngineError, ObservationError
 from ..engine.join import position_from
 from ..engine.notice import plain
 from ..engine.observe import empty_content, expected
@@ -111,7 +111,7 @@ def as_marked(explanations: list[Explanation], markers: dict[int, int]) -> list[
     return [e for e, n in zip(explanations, off) if n == min(off)]
 
 
-class Refused(EngineError):
+class Refused(CodedError):
     """A correction the tracker cannot make (or a watch that cannot be opened): a notice code
     (``follow.*``, ``setup.*``) and its parameters, worded by the catalogue where it is shown; a
     parameter may be another error, the refusal's reason."""

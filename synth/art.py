@@ -25,12 +25,12 @@ import numpy as np
 
 from ..calibration.layouts import LAYOUT_NAMES, Layout, load_layout
 from ..engine import pavilion_board as topo
-from ..engine.errors import EngineError
+from ..engine.errors import CodedError
 from ..engine.games import AZUL, GAMES, PAVILION, GameSpec, game_of_layout
 from ..engine.notice import Notice
 
 
-class RenderError(EngineError):
+class RenderError(CodedError):
     """What the renderer is asked to draw and cannot: an unknown game, tile, art family or board
     side, or a size it does not draw at (a ``render.*`` code with its parameters)."""
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from ..engine.errors import EngineError
+from ..engine.errors import CodedError
 from ..engine.record import Record
 from ..i18n import LANGUAGES, Catalogue, default_language, messages
 from ..i18n.words import is_message, words
@@ -33,10 +33,9 @@ class BadInput(Exception):
 
 def refusals() -> tuple[type[Exception], ...]:
     """The errors that refuse the user's input, each a message the command line words (exit 1):
-    :class:`BadInput`, the engine's errors, the formats' refusals."""
-    from ..formats import FormatError  # (pydantic: loaded only where a refusal is caught)
-
-    return BadInput, EngineError, FormatError
+    :class:`BadInput` and every coded error of the other parts (the engine's, the formats', the
+    reader's, the follower's)."""
+    return BadInput, CodedError
 
 
 def said(message: Any, lang: str) -> str:
