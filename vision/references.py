@@ -131,7 +131,9 @@ class TileReferences:
             if any(len(v) != FEATURES for values in seen.values() for v in values):
                 raise ReferencesError("references.features", n=FEATURES)
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:  # ours, or Python's in its words
-            raise ReferencesError("references.unreadable", path=str(path), reason=exc) from None
+            # A reason of ours is a message, worded in its place; Python's own is kept as its text (JSON holds it).
+            raise ReferencesError("references.unreadable", path=str(path),
+                                  reason=exc.notice if isinstance(exc, CodedError) else str(exc)) from None
         return cls(seen)
 
 
