@@ -122,22 +122,41 @@ def test_the_dashboard_imports_only_the_followers_public_interface() -> None:
     assert not bad, "the dashboard imports follow's insides:\n" + "\n".join(bad)
 
 
-#: Errors that say a bug of ours, not something of the user's: they may keep their English.
+#: Errors that say a bug of ours, not something of the user's: they may keep their English. (Every
+#: error of ours that refuses a user's input is a coded ``ValueError``, never a bare one.)
 PROGRAMMER_ERRORS = frozenset({"TypeError", "NotImplementedError", "AssertionError", "KeyError", "RuntimeError",
-                               "IndexError", "AttributeError", "SystemExit", "StopIteration"})
+                               "IndexError", "AttributeError", "SystemExit", "StopIteration", "ValueError"})
+#: pydantic's own error kinds: their code is worded by the formats as ``invalid.CODE``.
+PYDANTIC_ERRORS = frozenset({"PydanticCustomError", "PydanticKnownError"})
 #: Every folder of the product, the engine's too.
 PRODUCT = ("engine", *FOLDERS)
 
 
-def message_uses(tree: ast.AST) -> list[tuple[int, str]]:
-    """``(line, code-or-problem)`` for each error raised and notice made in ``tree``: the code
-    given as a string, or ``"sentence"`` where an f-string or a computed text is given."""
+def _pattern(node: ast.JoinedStr) -> str | None:
+    """The codes an f-string builds (``f"a_board.{spec.name}"``) as a regular expression; None
+    where it builds a sentence (its text holds a space)."""
+    parts = []
+    for value in node.values:
+        if isinstance(value, ast.Constant):
+            if " " in str(value.value):
+                return None
+            parts.append(re.escape(str(value.value)))
+        else:
+            parts.append(r"[A-Za-z0-9_]+")
+    return "".join(parts)
+
+
+def message_uses(tree: ast.AST) -> list[tuple[int, str, str]]:
+    """``(line, kind, code)`` for each error raised and notice made in ``tree``: ``kind`` is
+    ``"code"`` (the code given as a string), ``"built"`` (``code`` a pattern of the codes an
+    f-string builds), ``"pydantic"`` (a pydantic error kind), or ``"sentence"`` where a sentence
+    or a computed text is given."""
     found = []
     for node in ast.walk(tree):
         call = None
         if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
             call = node.exc
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("Notice", "Refused"):
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("Notice", "Refused", *PYDANTIC_ERRORS):
             call = node
         if call is None or not call.args:
             continue
@@ -145,20 +164,31 @@ def message_uses(tree: ast.AST) -> list[tuple[int, str]]:
         if name in PROGRAMMER_ERRORS or not (name.endswith(("Error", "Mismatch", "Input")) or name in ("Notice", "Refused")):
             continue
         first = call.args[0]
-        if isinstance(first, (ast.JoinedStr, ast.BinOp)) or (
+        if isinstance(first, ast.JoinedStr):
+            pattern = _pattern(first)
+            found.append((call.lineno, "sentence", "") if pattern is None else (call.lineno, "built", pattern))
+        elif isinstance(first, ast.BinOp) or (
                 isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) and first.func.attr in ("join", "format")):
-            found.append((call.lineno, "sentence"))
+            found.append((call.lineno, "sentence", ""))
         elif isinstance(first, ast.Constant) and isinstance(first.value, str):
-            found.append((call.lineno, first.value))
+            found.append((call.lineno, "pydantic" if name in PYDANTIC_ERRORS else "code", first.value))
     return sorted(found)
+
+
+def _known(kind: str, code: str, keys: frozenset[str]) -> bool:
+    if kind == "code":
+        return code in keys
+    if kind == "pydantic":
+        return f"invalid.{code}" in keys or "invalid" in keys
+    return kind == "built" and any(re.fullmatch(code, key) for key in keys)
 
 
 @pytest.mark.parametrize("folder", PRODUCT)
 def test_every_message_is_a_catalogue_code(folder: str) -> None:
-    en, fr = messages("en"), messages("fr")
-    bad = [f"{path.relative_to(ROOT)}:{line}: {'a sentence where a code belongs' if code == 'sentence' else f'{code!r} is no catalogue key'}"
-           for path in _sources(folder) for line, code in message_uses(ast.parse(path.read_text(encoding="utf-8")))
-           if code == "sentence" or code not in en or code not in fr]
+    en, fr = frozenset(messages("en").keys()), frozenset(messages("fr").keys())
+    bad = [f"{path.relative_to(ROOT)}:{line}: " + ("a sentence where a code belongs" if kind == "sentence" else f"{code!r} is no catalogue key")
+           for path in _sources(folder) for line, kind, code in message_uses(ast.parse(path.read_text(encoding="utf-8")))
+           if not (_known(kind, code, en) and _known(kind, code, fr))]
     assert not bad, "\n".join(bad)
 
 
@@ -171,6 +201,9 @@ n = Notice("problem.floor_gap", player=1)
 raise BadInput("no such file")
 raise ProfileMismatch("; ".join(reasons))
 raise RecordError("record.bad " + what)
+n = Notice(f"a_board.{spec.name}")
+raise ValueError(f"player must be 0..3, not {p}")
 """
-    assert message_uses(ast.parse(code)) == [(2, "sentence"), (3, "illegal.line_full"), (5, "problem.floor_gap"),
-                                             (6, "no such file"), (7, "sentence"), (8, "sentence")]
+    assert message_uses(ast.parse(code)) == [
+        (2, "sentence", ""), (3, "code", "illegal.line_full"), (5, "code", "problem.floor_gap"), (6, "code", "no such file"),
+        (7, "sentence", ""), (8, "sentence", ""), (9, "built", r"a_board\.[A-Za-z0-9_]+")]
