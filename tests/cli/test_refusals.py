@@ -105,7 +105,9 @@ def test_force_reads_what_matches_and_says_what_it_skipped(tmp_path, capsys):
     assert code == 0 and [b["player"] for b in observation["boards"]] == [0, 1, 2]
     assert {"code": "warning.skipped", "params": {"player": 3, "reason": "reason.nothing"}} in [
         {k: w[k] for k in ("code", "params")} for w in observation["warnings"]]
-    assert any(w["text"].startswith("skipped the board of player 3: nothing of") for w in observation["warnings"])
+    # The observation's text is the catalogue's English, as --text words it (players counted from 1).
+    assert any(w["text"].startswith("the board of player 4 was skipped, as asked (--force): nothing of")
+               for w in observation["warnings"])
 
 
 def test_calibrate_refuses_fewer_players_than_boards(capsys):
