@@ -27,6 +27,7 @@ from azulcam.engine.record import play_game
 from azulcam.progress import Progress
 from azulcam.synth.render import SceneOptions, render_state
 from azulcam.vision.analyze import ProfileMismatch, analyze, default_locator
+from azulcam.i18n.words import words
 from azulcam.vision.calibrate import CalibrationError, photo_profile
 from azulcam.vision.classify import default_classifier
 from azulcam.vision.evaluate import nudged_profile
@@ -80,7 +81,7 @@ def main() -> None:
         except (CalibrationError, ProfileMismatch) as exc:
             flagged += 1
             if args.show_wrong:
-                bar.note(f"  photo {n}: refused ({exc})")
+                bar.note(f"  photo {n}: refused ({words(exc)})")
             bar.advance()
             continue
         final = final_scores(observation) if is_finished(observation) else None
