@@ -50,8 +50,8 @@ def run(args: argparse.Namespace) -> int:
     from ..follow.session import WatchConfig, open_watcher
     from ..follow.track import Refused
     from ..follow.watch import read_controls, watch
-    from ..i18n import messages
-    from ..i18n.notices import notice_text
+    from ..engine.notice import Notice
+    from ..i18n.words import words
     from ..i18n.places import Table
     from ..vision.analyze import default_locator
 
@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         if journal is not None:
             journal.close()
         # Worded here, in the command's language, as the follower words its notices (a refusal nests its reason its own way).
-        raise BadInput("cli.reason", reason=notice_text(messages(lang), exc.code, exc.params)) from None
+        raise BadInput("cli.reason", reason=words(Notice(exc.code, **exc.params), lang)) from None
     events_before, over_before = len(game.record.events), game.state.is_over()
     events.watcher = watcher
     if controls is not None:
@@ -315,8 +315,8 @@ def _ending(watcher: Any, record_path: Path | None, events_before: int, over_bef
     ``lang``'s words) for a watch that followed nothing, or one whose source ended on a table
     nothing explains (the record stops short)."""
     from ..follow.session import nothing_committed
-    from ..i18n import messages
-    from ..i18n.notices import notice_text
+    from ..engine.notice import Notice
+    from ..i18n.words import words
 
     record = watcher.tracker.game.record
     state = watcher.tracker.game.state
@@ -325,7 +325,7 @@ def _ending(watcher: Any, record_path: Path | None, events_before: int, over_bef
           + (f" -> {record_path}" if record_path else ""), file=sys.stderr)
     idle = nothing_committed(watcher, events_before, over_before)
     if idle is not None:  # a watch that followed nothing must not pass for one that followed a game
-        raise BadInput("cli.reason", reason=notice_text(messages(lang), *idle, table))
+        raise BadInput("cli.reason", reason=words(Notice(idle[0], **idle[1]), lang, table))
     lost = watcher.tracker.lost()
     if lost is not None:  # the source ended on a table nothing explains: the record stops short
-        raise BadInput("cli.reason", reason=notice_text(messages(lang), "follow.lost", lost, table))
+        raise BadInput("cli.reason", reason=words(Notice("follow.lost", **lost), lang, table))

@@ -8,14 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.notice import Notice
-from . import LANGUAGES, Catalogue
+from . import LANGUAGES
 from .places import Table
 from .words import words
-
-
-def notice_text(m: Catalogue, code: str, params: dict[str, Any], table: Table | None = None) -> str:
-    """The notice ``code`` with ``params`` in the words of ``m`` (:func:`~azulcam.i18n.words.words`)."""
-    return words(Notice(code, **params), m, table)
 
 
 def notice_words(event: dict[str, Any], table: Table | None = None) -> dict[str, str]:
