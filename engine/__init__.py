@@ -15,11 +15,12 @@ from .errors import (
     InvalidMoveError,
     ObservationError,
     RecordError,
+    StateError,
 )
 
 __all__ = [
     "AzulState", "Deal", "Take", "WallMove", "PavilionState", "GAMES", "GameSpec", "find_game",
     "CHANCE", "TERMINAL", "LegalMoves", "Moved", "Outcome", "Scored",
     "AmbiguousMoveError", "EngineError", "IllegalMoveError", "ImpossibleDealError", "InvalidMoveError", "ObservationError",
-    "RecordError",
+    "RecordError", "StateError",
 ]

@@ -21,6 +21,7 @@ from typing import Any
 
 from .azul import FLOOR_PENALTIES
 from .common import CHANCE, TERMINAL
+from .errors import EngineError
 from .pavilion import Bonus, Take as PavilionTake
 
 #: UCB1's exploration constant, on results between 0 and 1.
@@ -64,12 +65,13 @@ def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = N
     best first (by share of playouts won, the game's tie-break applied, then points this round),
     after ``seconds`` of search (or ``playouts`` playouts, for results that repeat with
     ``seed``), each listed move then topped up to :data:`MIN_PLAYOUTS`. ``state`` is not
-    changed. Raises ValueError where no player is to move (a deal is due, or the game is over)."""
+    changed. Raises :class:`EngineError` (a ValueError) where no player is to move (a deal is due,
+    or the game is over)."""
     player = state.current_player
     if player == CHANCE:
-        raise ValueError("no move to suggest: a deal (or refill) is due, not a player's move")
+        raise EngineError("suggest.chance_due")
     if player == TERMINAL:
-        raise ValueError("no move to suggest: the game is over")
+        raise EngineError("suggest.game_over")
     rng = random.Random(seed)
     moves = sorted(state.legal_moves(), key=lambda m: -state.immediate_points(m))
     candidates = [Suggestion(m, player) for m in moves]

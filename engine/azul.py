@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Sequence, Union
 
 from .common import (CENTER, CHANCE, DEAL_PHASE, MOST_POINTS, MOST_ROUNDS, TERMINAL, GameState, LegalMoves, Outcome, Scored,
-                     check_keys, check_object, check_source, count_word, is_int, moved, parse_words, whole)
+                     check_keys, check_object, check_source, color_noun, count_word, is_int, moved, parse_words, whole)
 from .errors import IllegalMoveError, ImpossibleDealError, InvalidMoveError, show
+from .notice import Notice
 
 COLORS: tuple[str, ...] = ("blue", "yellow", "red", "black", "white")
 JOKER = 5
@@ -144,25 +145,25 @@ def move_from_json(data: Any) -> AzulMove:
         jokers, floor_jokers = data.get("jokers", False), data.get("floor_jokers", 0)
         check_source(source)
         if color is not None and not (isinstance(color, str) and color in COLOR_INDEX):
-            raise InvalidMoveError(f"unknown colour {show(color)} (Azul colours: {', '.join(COLORS)})")
+            raise InvalidMoveError("move.unknown_azul_color", value=show(color), colors=", ".join(COLORS))
         if not (line == FLOOR or (is_int(line) and 0 <= line <= 4)):
-            raise InvalidMoveError(f"line must be 0..4 or 'floor', not {show(line)}")
+            raise InvalidMoveError("move.bad_line", value=show(line))
         if not isinstance(jokers, bool):
-            raise InvalidMoveError(f"jokers must be true or false, not {show(jokers)}")
+            raise InvalidMoveError("move.bad_jokers", value=show(jokers))
         if not (is_int(floor_jokers) and floor_jokers >= 0):
-            raise InvalidMoveError(f"floor_jokers must be a count, not {show(floor_jokers)}")
+            raise InvalidMoveError("move.bad_floor_jokers", value=show(floor_jokers))
         if color is None and not jokers:
-            raise InvalidMoveError("a take needs a colour, or jokers: true")
+            raise InvalidMoveError("move.take_needs_color")
         return Take(source, color, line, jokers, floor_jokers)
     if action == "wall":
         check_keys(data, ("action", "row", "column"), ("row", "column"))
         row, column = data["row"], data["column"]
         if not (is_int(row) and 0 <= row <= 4):
-            raise InvalidMoveError(f"row must be 0..4, not {show(row)}")
+            raise InvalidMoveError("move.bad_row", value=show(row))
         if not (column == FLOOR or (is_int(column) and 0 <= column <= 4)):
-            raise InvalidMoveError(f"column must be 0..4 or 'floor', not {show(column)}")
+            raise InvalidMoveError("move.bad_column", value=show(column))
         return WallMove(row, column)
-    raise InvalidMoveError(f"unknown Azul action {show(action)} (expected 'take' or 'wall')")
+    raise InvalidMoveError("move.unknown_azul_action", value=show(action))
 
 
 def parse_move(text: str) -> AzulMove:
@@ -210,13 +211,13 @@ def deal_from_json(data: Any) -> Deal:
     check_keys(data, ("factories",), ("factories",), "deal")
     factories = data["factories"]
     if not isinstance(factories, list):
-        raise InvalidMoveError(f"deal factories must be a list of lists of tile names, not {show(factories)}")
+        raise InvalidMoveError("deal.factories_not_tile_lists", value=show(factories))
     for i, f in enumerate(factories):
         if not isinstance(f, list):
-            raise InvalidMoveError(f"deal factories must be a list of lists of tile names: factory {i} is {show(f)}")
+            raise InvalidMoveError("deal.factory_not_tile_list", factory=i, value=show(f))
         for name in f:
             if not (isinstance(name, str) and (name in COLOR_INDEX or name == "joker")):
-                raise InvalidMoveError(f"unknown tile {show(name)} in deal (factory {i})")
+                raise InvalidMoveError("deal.unknown_tile", value=show(name), factory=i)
     return Deal(tuple(tuple(f) for f in factories))
 
 
@@ -320,7 +321,7 @@ class AzulState(GameState):
 
     @classmethod
     def new(cls, players: int = 2, wall: str = "colored", jokers: bool = False, start_player: int = 0) -> "AzulState":
-        """The position before the first deal. Raises ValueError for an impossible setup."""
+        """The position before the first deal. Raises :class:`StateError` for an impossible setup."""
         s = cls._set_up(players, wall, start_player)
         s.jokers = bool(jokers)
         per_color = TILES_PER_COLOR
@@ -427,56 +428,56 @@ class AzulState(GameState):
         if isinstance(move, str):
             return parse_move(move)
         if not isinstance(move, (Take, WallMove)):
-            raise InvalidMoveError(f"not an Azul move: {show(move)}")
+            raise InvalidMoveError("move.not_azul", value=show(move))
         return move
 
-    def _illegal_reason(self, move: AzulMove) -> str | None:
+    def _illegal_reason(self, move: AzulMove) -> Notice | None:
         phase = self._phase
         if phase == _OVER:
-            return "the game is over"
+            return Notice("illegal.game_over")
         if phase == _DEAL:
-            return "the factories must be dealt first (chance acts next)"
+            return Notice("illegal.deal_first")
         if isinstance(move, WallMove):
             if phase != _TILING:
-                return "wall moves are made during wall tiling only"
+                return Notice("illegal.wall_out_of_tiling")
             p, r = self._tiling_at
             if move.row != r:
-                return f"line {r} is the next complete line to tile, not line {move.row}"
+                return Notice("illegal.wall_other_line", line=r, row=move.row)
             b = self._boards[p]
             cols = self._wall_columns(b, r)
             if move.column == FLOOR:
                 if cols:
-                    return f"line {r} fits on the wall (columns {', '.join(map(str, cols))}): the floor only when none does"
+                    return Notice("illegal.wall_fits", line=r, columns=", ".join(map(str, cols)))
             elif b.row_filled[r] >> move.column & 1:  # type: ignore[operator]
-                return f"wall space {r}.{move.column} is taken"
+                return Notice("illegal.wall_space_taken", row=r, column=move.column)
             elif move.column not in cols:
-                return f"column {move.column} already has {COLORS[b.line_color[r]]}"
+                return Notice("illegal.wall_column_has", column=move.column, color=color_noun(COLORS[b.line_color[r]]))
         else:
             if phase != _OFFER:
                 p, r = self._tiling_at
-                return f"wall tiling is under way: player {p} must place line {r} first"
-            pile, where = self._take_source(move.source)
+                return Notice("illegal.tiling_under_way", player=p, line=r)
+            pile = self._take_source(move.source)
             if pile is None:
-                return where
+                return self._no_source()
             if move.color is not None and not pile.get(COLOR_INDEX[move.color]):
-                return f"{where} holds no {move.color} tile"
+                return self._lacks(move.source, move.color)
             if move.jokers and not self.jokers:
-                return "jokers are not in play in this game"
+                return Notice("illegal.no_jokers_in_play")
             if move.jokers and not pile.get(JOKER):
-                return f"{where} holds no joker"
+                return self._lacks(move.source)
             b = self._boards[self._to_move]
             if move.line != FLOOR and move.color is not None:
                 r = move.line
                 c = COLOR_INDEX[move.color]
                 assert isinstance(r, int)
                 if b.line_count[r] + b.line_jokers[r] > r:
-                    return f"pattern line {r} is full"
+                    return Notice("illegal.line_full", line=r)
                 if b.line_color[r] >= 0 and b.line_color[r] != c:
-                    return f"pattern line {r} already holds {COLORS[b.line_color[r]]}"
+                    return Notice("illegal.line_holds", line=r, color=color_noun(COLORS[b.line_color[r]]))
                 if b.row_block[r] >> c & 1:
-                    return f"wall row {r} already has {move.color}"
+                    return Notice("illegal.wall_row_has", row=r, color=color_noun(move.color))
         if move not in self.legal_moves():
-            return "not among the legal moves"
+            return Notice("illegal.not_legal")
         return None
 
     def play_unchecked(self, move: AzulMove) -> None:
@@ -834,7 +835,7 @@ class AzulState(GameState):
     def sample_chance(self, rng: random.Random) -> Deal:
         """Draw the next deal from the bag (pouring the lid in when the bag runs out)."""
         if self._phase != _DEAL:
-            raise IllegalMoveError("no deal is due: a player is to move" if self._phase != _OVER else "the game is over")
+            raise IllegalMoveError("illegal.game_over" if self._phase == _OVER else "deal.not_due_player_moves")
         drawn = self._draw(rng, 4 * len(self._factories))
         names = list(map(TILE_NAMES.__getitem__, drawn))
         filled = [tuple(names[i:i + 4]) for i in range(0, len(names), 4)]
@@ -847,26 +848,28 @@ class AzulState(GameState):
             if "deal" in deal:  # the record's event {"deal": {...}}, and nothing else
                 other = sorted(str(k) for k in deal if k != "deal")
                 if other:
-                    raise InvalidMoveError(f"unknown key {other[0]!r} in a deal event")
+                    raise InvalidMoveError("deal.unknown_event_key", name=other[0])
                 deal = deal["deal"]
             deal = deal_from_json(deal)
         if not isinstance(deal, Deal):
-            raise InvalidMoveError(f"not an Azul deal: {show(deal)}")
+            raise InvalidMoveError("deal.not_azul", value=show(deal))
         if self._phase != _DEAL:
-            raise ImpossibleDealError("no deal is due now" + (": the game is over" if self._phase == _OVER else f": player {self._to_move} is to move"))
+            if self._phase == _OVER:
+                raise ImpossibleDealError("deal.not_due_now_over")
+            raise ImpossibleDealError("deal.not_due_now_to_move", player=self._to_move)
         nf = len(self._factories)
         if len(deal.factories) != nf:
-            raise ImpossibleDealError(f"a {self.players}-player game has {nf} factories, the deal fills {len(deal.factories)}")
+            raise ImpossibleDealError("deal.factory_count", players=self.players, factories=nf, filled=len(deal.factories))
         counts = [0] * 6
         for i, f in enumerate(deal.factories):
             if len(f) > 4:
-                raise ImpossibleDealError(f"factory {i} holds {len(f)} tiles, at most 4 fit")
+                raise ImpossibleDealError("deal.factory_overfull", factory=i, n=len(f))
             for name in f:
                 t = TILE_INDEX.get(name, -1)
                 if not 0 <= t <= JOKER or (t == JOKER and not self.jokers):
-                    raise ImpossibleDealError(f"factory {i}: {name!r} is not a tile of this game")
+                    raise ImpossibleDealError("deal.not_a_tile", factory=i, tile=repr(name))
                 counts[t] += 1
-        self._check_draw(counts, 4 * nf, "deal", "dealt", f", {nf} factories of 4")
+        self._check_draw(counts, 4 * nf, "deal", "dealt", nf)
         self._deal_unchecked(deal, counts)
         outcome = Outcome()
         outcome.events.append(moved({TILE_NAMES[t]: counts[t] for t in range(6)}, "bag", "factories"))

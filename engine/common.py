@@ -6,6 +6,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, TypeVar
 
+from .notice import Notice
+
 #: ``current_player`` when chance acts next (a deal, a supply refill), as in OpenSpiel.
 CHANCE = -1
 #: ``current_player`` once the game is over.
@@ -140,24 +142,35 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+#: The codes of the refusals of a move's or chance event's JSON object, by what it is (``move``,
+#: ``deal``, ``refill``): no object, an unknown key, a required key missing.
+_OBJECT_REFUSALS = {
+    "move": ("move.not_object", "move.unknown_key", "move.lacks_key"),
+    "deal": ("deal.not_object", "deal.unknown_key", "deal.lacks_key"),
+    "refill": ("refill.not_object", "refill.unknown_key", "refill.lacks_key"),
+}
+
+
 def check_keys(data: dict[str, Any], allowed: Any, required: Any, what: str = "move") -> None:
-    """Refuse unknown keys and missing required keys of a JSON object, naming them."""
+    """Refuse unknown keys and missing required keys of a JSON object (a ``move``, ``deal`` or
+    ``refill``: ``what``), naming them: :class:`InvalidMoveError`."""
     from .errors import InvalidMoveError
 
     unknown = sorted(set(data) - set(allowed))
     if unknown:
-        raise InvalidMoveError(f"unknown key {unknown[0]!r} in {what} {data!r}")
+        raise InvalidMoveError(_OBJECT_REFUSALS[what][1], name=unknown[0], data=repr(data))
     for key in required:
         if key not in data:
-            raise InvalidMoveError(f"{what} {data!r} lacks {key!r}")
+            raise InvalidMoveError(_OBJECT_REFUSALS[what][2], name=key, data=repr(data))
 
 
 def check_object(data: Any, what: str) -> None:
-    """Refuse a move or chance event (``what``) whose JSON is no object: :class:`InvalidMoveError`."""
+    """Refuse a move or chance event (``what``: ``move``, ``deal``, ``refill``) whose JSON is no
+    object: :class:`InvalidMoveError`."""
     from .errors import InvalidMoveError, show
 
     if not isinstance(data, dict):
-        raise InvalidMoveError(f"a {what} must be a JSON object, not {show(data)}")
+        raise InvalidMoveError(_OBJECT_REFUSALS[what][0], value=show(data))
 
 
 def check_source(source: Any) -> None:
@@ -165,7 +178,7 @@ def check_source(source: Any) -> None:
     from .errors import InvalidMoveError, show
 
     if not (source == CENTER or (is_int(source) and source >= 0)):
-        raise InvalidMoveError(f"source must be a factory index or 'center', not {show(source)}")
+        raise InvalidMoveError("move.bad_source", value=show(source))
 
 
 def parse_words(text: str, read: Callable[[list[str]], Any], examples: str) -> Any:
@@ -181,19 +194,48 @@ def parse_words(text: str, read: Callable[[list[str]], Any], examples: str) -> A
     except (ValueError, IndexError):
         move = None
     if move is None:
-        raise InvalidMoveError(f"cannot read move {text!r} (examples: {examples})")
+        raise InvalidMoveError("move.unreadable", text=text, examples=examples)
     return move
 
 
 def count_word(words: list[str], i: int, key: str) -> int:
     """The count ``N`` of the word ``key=N`` that may end a move's text at ``words[i]`` (0 when
-    the words end before it). Raises ValueError for another word."""
+    the words end before it). Raises ValueError for another word (:func:`parse_words` says which
+    text it could not read)."""
     if len(words) <= i:
         return 0
     name, _, value = words[i].partition("=")
     if name != key:
-        raise ValueError(f"{words[i]!r} is no {key}=N")
+        raise ValueError
     return int(value)
+
+
+def color_noun(name: str) -> Notice:
+    """A colour (or the joker) by name, as the message that words it where it is shown: ``blue``
+    is ``color.blue`` (a noun: ``line 2 already holds blue``)."""
+    code = "color." + name  # a key for every tile name (tests/engine/test_messages.py)
+    return Notice(code)
+
+
+def color_adjective(name: str) -> Notice:
+    """A colour by name as it qualifies one tile (``holds no blue tile``): ``adj.blue.one``."""
+    code = f"adj.{name}.one"  # a key for every tile name (tests/engine/test_messages.py)
+    return Notice(code)
+
+
+def chained(code: str, items: Sequence[Any]) -> Any:
+    """``items`` (each a value or a message) said one after the other by the two-part message
+    ``code`` (``{head}`` and ``{last}``: ``list.or``, ``a or b or c``): the last item alone,
+    else the first and the chain of the rest."""
+    said = items[-1]
+    for item in reversed(items[:-1]):
+        said = Notice(code, head=item, last=said)
+    return said
+
+
+def either(values: Sequence[Any]) -> Any:
+    """The values shown (``repr``) as alternatives: ``'colored' or 'grey'``."""
+    return chained("list.or", [repr(v) for v in values])
 
 
 def pour(bag: list[int], spare: list[int]) -> None:
@@ -203,10 +245,22 @@ def pour(bag: list[int], spare: list[int]) -> None:
         spare[t] = 0
 
 
+#: The words of a draw's refusals: what chance draws (``deal``, ``refill``), how (``dealt``,
+#: ``drawn``) and the spare tiles' place (``lid``, ``tower``), each a message worded where it is shown.
+_DRAW_WORDS = {
+    "deal": Notice("chance.deal"), "refill": Notice("chance.refill"),
+    "dealt": Notice("chance.dealt"), "drawn": Notice("chance.drawn"),
+    "lid": Notice("spare.lid"), "tower": Notice("spare.tower"),
+}
+
+
 def check_draw(counts: list[int], names: tuple[str, ...], bag: list[int], spare: list[int], wanted: int,
-               what: str, verb: str, spare_name: str, note: str = "") -> bool:
+               what: str, verb: str, spare_name: str, factories: int = 0) -> bool:
     """Check that ``counts`` (tiles per kind) could be drawn from ``bag``, pouring ``spare`` (the
-    lid or the tower) into it when it runs out, when ``wanted`` tiles are to be drawn.
+    lid or the tower) into it when it runs out, when ``wanted`` tiles are to be drawn: a ``deal``
+    or a ``refill`` (``what``), ``dealt`` or ``drawn`` (``verb``), the spare tiles in the ``lid``
+    or the ``tower`` (``spare_name``); ``factories``, when given, is said with the count due (``5
+    factories of 4``).
 
     Returns whether the spare tiles were poured in. Raises :class:`ImpossibleDealError` naming
     the count or the kind at fault.
@@ -217,17 +271,19 @@ def check_draw(counts: list[int], names: tuple[str, ...], bag: list[int], spare:
     expected = min(wanted, in_bag + in_spare)
     total = sum(counts)
     if total != expected:
-        raise ImpossibleDealError(
-            f"the {what} has {total} tiles but {expected} must be {verb} (bag {in_bag}, {spare_name} {in_spare}{note})")
+        raise ImpossibleDealError("deal.wrong_total", what=_DRAW_WORDS[what], total=total, expected=expected, verb=_DRAW_WORDS[verb],
+                                  bag=in_bag, spare=_DRAW_WORDS[spare_name], spare_tiles=in_spare,
+                                  note=Notice("deal.factories_of", n=factories) if factories else "")
     pour = total > in_bag
     for t, name in enumerate(names):
         if not pour:
             if counts[t] > bag[t]:
-                raise ImpossibleDealError(f"the {what} has {counts[t]} {name} but the bag holds {bag[t]}")
+                raise ImpossibleDealError("deal.more_than_bag", what=_DRAW_WORDS[what], n=counts[t], color=color_noun(name), bag=bag[t])
         elif counts[t] < bag[t]:
-            raise ImpossibleDealError(f"the bag ran out, so all {bag[t]} {name} of the bag must be {verb}, not {counts[t]}")
+            raise ImpossibleDealError("deal.bag_ran_out", bag=bag[t], color=color_noun(name), verb=_DRAW_WORDS[verb], n=counts[t])
         elif counts[t] > bag[t] + spare[t]:
-            raise ImpossibleDealError(f"the {what} has {counts[t]} {name} but bag and {spare_name} hold {bag[t] + spare[t]}")
+            raise ImpossibleDealError("deal.more_than_held", what=_DRAW_WORDS[what], n=counts[t], color=color_noun(name),
+                                      spare=_DRAW_WORDS[spare_name], held=bag[t] + spare[t])
     return pour
 
 
@@ -323,7 +379,7 @@ class GameState:
     def _read_move(self, move: Any) -> Any:  # pragma: no cover - a move from a move, its JSON or its text
         raise NotImplementedError
 
-    def _illegal_reason(self, move: Any) -> str | None:  # pragma: no cover - why a read move is illegal here
+    def _illegal_reason(self, move: Any) -> Notice | None:  # pragma: no cover - why a read move is illegal here
         raise NotImplementedError
 
     def _key(self) -> tuple[Any, ...]:  # pragma: no cover - the state as a hashable value
@@ -355,9 +411,11 @@ class GameState:
 
     def _read_supply_json(self, data: dict[str, Any]) -> None:
         """Read the tiles beside the displays from a state's JSON and check how many factories
-        it has. Raises ValueError (and KeyError, TypeError or IndexError) for a bad field."""
+        it has. Raises :class:`StateError` (and KeyError, TypeError or IndexError) for a bad field."""
+        from .errors import StateError
+
         if len(data["factories"]) != len(self._factories):
-            raise ValueError("wrong number of factories")
+            raise StateError("state.factory_count")
 
     def _read_progress_json(self, data: dict[str, Any]) -> None:  # pragma: no cover - :meth:`_progress_json` back
         raise NotImplementedError
@@ -372,18 +430,19 @@ class GameState:
     def _set_up(cls, players: Any, face: Any, start_player: Any) -> Any:
         """A state of ``players`` with boards showing ``face``, before the first deal, with what
         every game sets up alike (the bag and the boards are the game's to fill). Raises
-        ValueError for a player count the game is not played by, a face the boards do not
-        have, or a start player who is not playing."""
-        from .errors import show
+        :class:`StateError` for a player count the game is not played by, a face the boards do
+        not have, or a start player who is not playing."""
+        from .errors import StateError, show
         from .games import GAMES  # the specs name the state classes: imported when asked
 
         spec = GAMES[cls.game]
         if not (is_int(players) and players in spec.factories):
-            raise ValueError(f"{spec.title} is played by {spec.players[0]} to {spec.players[-1]} players, not {show(players)}")
+            raise StateError("state.players", game=spec.title_message, least=spec.players[0], most=spec.players[-1],
+                             value=show(players))
         if not (isinstance(face, str) and face in spec.faces):
-            raise ValueError(f"{spec.face} must be {' or '.join(map(repr, spec.faces))}, not {show(face)}")
+            raise StateError("state.face", face=spec.face, values=either(spec.faces), value=show(face))
         if not (is_int(start_player) and 0 <= start_player < players):
-            raise ValueError(f"start_player must be 0..{players - 1}, not {show(start_player)}")
+            raise StateError("state.start_player", last=players - 1, value=show(start_player))
         s = object.__new__(cls)
         s.players = players
         s.grey = face == "grey"
@@ -475,7 +534,7 @@ class GameState:
         move = self._read_move(move)
         reason = self._illegal_reason(move)
         if reason is not None:
-            raise IllegalMoveError(f"illegal move {move} for player {self._to_move}: {reason}")
+            raise IllegalMoveError("illegal.move", move=str(move), player=self._to_move, reason=reason)
         outcome = Outcome()
         self._log = outcome.events
         try:
@@ -497,14 +556,24 @@ class GameState:
                 best, best_key = move, key
         return best
 
-    def _take_source(self, source: int | str) -> tuple[dict[int, int] | None, str]:
-        """The pile a take's (read) ``source`` names and its words in a reason (``the centre``,
-        ``factory 2``); ``None`` and the reason when there is no such factory."""
+    def _take_source(self, source: int | str) -> dict[int, int] | None:
+        """The pile a take's (read) ``source`` names; ``None`` when there is no such factory."""
         if is_int(source) and source >= len(self._factories):  # type: ignore[operator]
-            return None, f"there are only {len(self._factories)} factories"
+            return None
         if source == CENTER:
-            return self._center, "the centre"
-        return self._factories[source], f"factory {source}"  # type: ignore[index]
+            return self._center
+        return self._factories[source]  # type: ignore[index]
+
+    def _no_source(self) -> Notice:
+        """Why a take from a factory :meth:`_take_source` does not find is illegal."""
+        return Notice("illegal.no_such_factory", n=len(self._factories))
+
+    def _lacks(self, source: int | str, color: str | None = None) -> Notice:
+        """Why a take is illegal whose ``source`` holds no tile of ``color`` (``None``: no joker)."""
+        where = Notice("illegal.the_centre") if source == CENTER else Notice("illegal.factory", n=source)
+        if color is None:
+            return Notice("illegal.holds_no_joker", source=where)
+        return Notice("illegal.holds_no_color", source=where, color=color_adjective(color))
 
     def _to_center(self, pile: dict[int, int], factory: int) -> None:
         """Push what a take left on ``factory`` (its ``pile``) into the centre, logged."""
@@ -535,11 +604,12 @@ class GameState:
         spare = [t for t in range(6) for _ in range(self._spare[t])]
         return bag + rng.sample(spare, min(need - len(bag), len(spare)))
 
-    def _check_draw(self, counts: list[int], wanted: int, what: str, verb: str, note: str = "") -> None:
+    def _check_draw(self, counts: list[int], wanted: int, what: str, verb: str, factories: int = 0) -> None:
         """Check that chance could draw ``counts`` (tiles by kind) from the bag and the spare
-        tiles, ``wanted`` being due. Raises :class:`ImpossibleDealError` naming the fault."""
+        tiles, ``wanted`` being due (as :func:`check_draw` says them). Raises
+        :class:`ImpossibleDealError` naming the fault."""
         self._pool_hidden()
-        check_draw(counts, self._TILE_NAMES[:6], self._bag, self._spare, wanted, what, verb, self._SPARE_KEY, note)
+        check_draw(counts, self._TILE_NAMES[:6], self._bag, self._spare, wanted, what, verb, self._SPARE_KEY, factories)
 
     def _take_from_bag(self, counts: list[int]) -> None:
         """Take ``counts`` (tiles by kind, a checked draw) out of the bag, pouring the spare
@@ -608,13 +678,14 @@ class GameState:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Any:
-        """Rebuild a state written by :meth:`to_json`. Raises ValueError naming the bad field."""
+        """Rebuild a state written by :meth:`to_json`. Raises :class:`StateError` naming the bad field."""
+        from .errors import EngineError, StateError
         from .games import GAMES  # the specs name the state classes: imported when asked
 
-        title = GAMES[cls.game].title
+        title = GAMES[cls.game].title_message
         try:
             if data.get("format") != STATE_FORMAT or data.get("game") != cls.game:
-                raise ValueError(f"not an {STATE_FORMAT} {title} state")
+                raise StateError("state.not_a_state", format=STATE_FORMAT, game=title)
             s = cls._new_from_json(data)
             players = s.players
             s.round = whole(data["round"], "round", 1, cls._MOST_ROUNDS)
@@ -636,7 +707,7 @@ class GameState:
             s._read_progress_json(data)
             s._pooled = bool(data.get("pooled", False))
             if len(data["boards"]) != players:
-                raise ValueError("one board per player is needed")
+                raise StateError("state.board_count")
             for p, (b, bd) in enumerate(zip(s._boards, data["boards"])):
                 where = f"boards[{p}]"
                 b.score = whole(bd["score"], f"{where}.score", cls._LEAST_SCORE, MOST_POINTS)
@@ -644,8 +715,10 @@ class GameState:
                 b.penalties = whole(bd["penalties"], f"{where}.penalties", -MOST_POINTS, 0)
                 s._read_board_json(b, bd, where)
             return s
-        except (KeyError, TypeError, IndexError) as exc:
-            raise ValueError(f"malformed {title} state: missing or bad field {exc}") from None
+        except EngineError:
+            raise
+        except (KeyError, TypeError, IndexError, ValueError) as exc:  # (ValueError: a phase of no name)
+            raise StateError("state.malformed", game=title, field=str(exc)) from None
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -673,10 +746,12 @@ def pile_to_json(counts: list[int] | dict[int, int], names: tuple[str, ...]) -> 
 
 def whole(value: Any, where: str, low: int, high: int) -> int:
     """``value`` when it is an integer (not a bool, not ``12.0`` or ``"12"``) in ``low..high``;
-    ValueError naming ``where`` (the field's path) otherwise: a state read from a file is a
-    stranger's, never truncated or taken as it comes."""
+    :class:`StateError` naming ``where`` (the field's path) otherwise: a state read from a file is
+    a stranger's, never truncated or taken as it comes."""
     if not is_int(value) or not low <= value <= high:
-        raise ValueError(f"{where} must be a whole number in {low}..{high}, not {value!r:.40}")
+        from .errors import StateError
+
+        raise StateError("state.not_whole", field=where, low=low, high=high, value=f"{value!r:.40}")
     return value
 
 

@@ -56,6 +56,12 @@ class ImpossibleDealError(IllegalMoveError):
     """A supplied deal or refill that the bag and lid (or tower) could not have produced."""
 
 
+class StateError(EngineError):
+    """A state that cannot be: a setup its game is not played with (the player count, the
+    boards' face, the start player), or an ``azulcam-state/1`` (a record's position) with a field
+    missing, of the wrong kind or out of range."""
+
+
 class RecordError(EngineError):
     """A game record that cannot be read or replayed.
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from .azul import TILE_NAMES, complete_lines, end_bonuses, most_placement_points
+from .errors import ObservationError
 
 #: The format of :func:`final_scores`'s report.
 FINAL_FORMAT = "azulcam-final/1"
@@ -44,9 +45,10 @@ def final_scores(observation: dict[str, Any]) -> dict[str, Any]:
     as :func:`.position.read_observation` returns it): for each player, the marker's cell, the
     end-of-game bonuses and their sum (``score``, null where the marker was not seen); the
     winners (the most points, a tie going to the most complete rows, shared on both); and what
-    makes a score doubtful (``problems``: ``{"code": ..., "player": P, ...}``)."""
+    makes a score doubtful (``problems``: ``{"code": ..., "player": P, ...}``). Raises
+    :class:`ObservationError` for a table of another game."""
     if observation.get("game") != "azul":
-        raise ValueError("final scores are read from an Azul table")
+        raise ObservationError("observation.final_not_azul")
     uncertain = set(observation.get("uncertain", []))
     players, problems = [], []
     for board in sorted(observation["boards"], key=lambda b: b["player"]):

@@ -21,7 +21,9 @@ from typing import Any
 
 from . import azul, pavilion
 from . import pavilion_board as topo
-from .errors import RecordError, show
+from .common import either
+from .errors import EngineError, RecordError, show
+from .notice import Notice
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,6 +70,13 @@ class GameSpec:
     _new: Callable[[int, dict[str, Any], int], Any]
 
     @property
+    def title_message(self) -> Notice:
+        """The title as a message (``game.title.azul``), worded where it is shown in the reader's
+        language (:attr:`title` is the English one)."""
+        code = "game.title." + self.name  # a key for every game (tests/engine/test_messages.py)
+        return Notice(code)
+
+    @property
     def players(self) -> tuple[int, ...]:
         """The player counts the game is played by."""
         return tuple(sorted(self.factories))
@@ -87,33 +96,37 @@ class GameSpec:
         return f"{self.name}-{options[self.face]}"
 
     def face_of(self, layout: str) -> str:
-        """The face a layout of this game's boards shows. Raises ValueError for another layout."""
+        """The face a layout of this game's boards shows. Raises :class:`EngineError` (a
+        ValueError) for another layout."""
         if layout not in self.layouts:
-            raise ValueError(f"{layout!r} is no board layout of {self.title}")
+            raise EngineError("game.no_such_layout", layout=layout, game=self.title_message)
         return self.faces[self.layouts.index(layout)]
 
     def read_options(self, options: Any, error: type[ValueError] = RecordError) -> dict[str, Any]:
         """The game's options as a record writes them, checked, every option given (defaults filled
-        in). Raises ``error`` naming the unknown option or the bad value."""
+        in). Raises ``error`` naming the unknown option or the bad value (a kind of
+        :class:`EngineError`; a plain ValueError asks for none in particular: EngineError)."""
+        kind = _coded(error)
         if not isinstance(options, dict):
-            raise error(f"options must be a JSON object, not {show(options)}")
+            raise kind("options.not_object", value=show(options))
         unknown = sorted(str(k) for k in options if k not in self.options)
         if unknown:
-            raise error(f"unknown {self.title} option {unknown[0]!r} (options: {', '.join(self.options)})")
+            raise kind("options.unknown", game=self.title_message, option=unknown[0], options=", ".join(self.options))
         out = {}
         for key, values in self.options.items():
             value = options.get(key, values[0])
             if isinstance(values[0], bool):
                 if not isinstance(value, bool):
-                    raise error(f"option {key} must be true or false, not {show(value)}")
+                    raise kind("options.not_bool", option=key, value=show(value))
             elif not (isinstance(value, str) and value in values):
-                raise error(f"option {key} must be {' or '.join(map(repr, values))}, not {show(value)}")
+                raise kind("options.bad_value", option=key, values=either(values), value=show(value))
             out[key] = value
         return out
 
     def options_for(self, face: str | None = None, **flags: bool) -> dict[str, Any]:
-        """Checked options from a face (default: the first) and the true/false options given."""
-        return self.read_options({**({self.face: face} if face is not None else {}), **flags}, ValueError)
+        """Checked options from a face (default: the first) and the true/false options given.
+        Raises :class:`EngineError` for a face or an option the game has not."""
+        return self.read_options({**({self.face: face} if face is not None else {}), **flags}, EngineError)
 
     def tiles_in_play(self, options: Mapping[str, Any]) -> tuple[str, ...]:
         """The tile names a table of this game under ``options`` may show, in order: every tile
@@ -127,7 +140,7 @@ class GameSpec:
 
     def new(self, players: int, options: Mapping[str, Any] | None = None, start_player: int = 0) -> Any:
         """The position before the first event. Raises :class:`RecordError` for bad options and
-        ValueError for a bad player count or start player."""
+        :class:`StateError` for a bad player count or start player."""
         return self._new(players, self.read_options(dict(options or {})), start_player)
 
     def __repr__(self) -> str:
@@ -170,11 +183,18 @@ ALL_TILES: tuple[str, ...] = tuple(dict.fromkeys(t for spec in GAMES.values() fo
 
 
 def find_game(name: Any, error: type[ValueError] = RecordError) -> GameSpec:
-    """The spec of the game ``name``. Raises ``error`` (:class:`RecordError`; a profile or an
-    observation check passes its own kind) naming the games there are."""
+    """The spec of the game ``name``. Raises ``error`` (:class:`RecordError`; an observation
+    check passes its own kind, a plain ValueError asks for none in particular: EngineError)
+    naming the games there are."""
     if isinstance(name, str) and name in GAMES:
         return GAMES[name]
-    raise error(f"unknown game {show(name)} (games: {', '.join(GAMES)})")
+    raise _coded(error)("game.unknown", value=show(name), games=", ".join(GAMES))
+
+
+def _coded(error: type[ValueError]) -> type[EngineError]:
+    """The kind of :class:`EngineError` to raise for a caller that asks for ``error``: that kind
+    itself, or EngineError where a plain ValueError will do (a refusal is a code with parameters)."""
+    return error if issubclass(error, EngineError) else EngineError
 
 
 def read_options(game: Any, options: Any, error: type[ValueError] = RecordError) -> dict[str, Any]:

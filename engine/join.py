@@ -16,8 +16,9 @@ from typing import Any
 
 from . import pavilion_board as topo
 from .azul import AzulState
-from .common import MOST_POINTS, MOST_ROUNDS, is_int
-from .errors import ObservationError, show
+from .common import MOST_POINTS, MOST_ROUNDS, chained, color_noun, is_int
+from .errors import ObservationError, StateError, show
+from .notice import Notice
 from .observe import observation_of
 from .games import read_options
 from .pavilion import MIN_SCORE, START_SCORE, PavilionState
@@ -50,31 +51,30 @@ def position_from(observation: Any, options: Any, round: int, scores: list[int],
     boards = sorted(obs["boards"], key=lambda b: b["player"])
     players = len(boards)
     if [b["player"] for b in boards] != list(range(players)) or players < 2:
-        raise ObservationError(f"a game is taken up from every player's board, 0 to {max(players - 1, 1)}: "
-                               f"boards {[b['player'] for b in boards]} seen")
+        raise ObservationError("observation.boards_of_every_player", last=max(players - 1, 1),
+                               boards=[b["player"] for b in boards])
     found = problems(obs, opts)
     if found:
         raise ObservationError("observation.no_legal_position", problems=found)
     if not (is_int(to_move) and 0 <= to_move < players):
-        raise ObservationError(f"the player to move must be 0..{players - 1}, not {show(to_move)}")
+        raise ObservationError("observation.bad_to_move", last=players - 1, value=show(to_move))
     most_rounds = PAVILION_ROUNDS if game == "pavilion" else MOST_ROUNDS
     if not (is_int(round) and 1 <= round <= most_rounds):
-        raise ObservationError(f"the round must be 1..{most_rounds}, not {show(round)}")
+        raise ObservationError("observation.bad_round", most=most_rounds, value=show(round))
     least = MIN_SCORE if game == "pavilion" else 0
     if not (isinstance(scores, list) and len(scores) == players and all(is_int(s) and least <= s <= MOST_POINTS for s in scores)):
-        raise ObservationError(f"one score per player ({players}), each {least}..{MOST_POINTS}, not {show(scores)}")
+        raise ObservationError("observation.bad_scores", players=players, least=least, most=MOST_POINTS, value=show(scores))
     takeable = [t for f in obs["factories"] for t in f["tiles"]] + [t for t in obs["center"] if t != "first_player"]
     if not takeable:
-        raise ObservationError("nothing on the displays or in the centre: a game is taken up while its tiles are "
-                               "being taken (after the next deal)")
+        raise ObservationError("observation.between_rounds")
     fresh = _fresh(game, players, opts, to_move)
     data = fresh.to_json()
     data["round"] = round
     data["phase"] = "offer" if game == "azul" else "acquire"
     data["factories"] = [sorted(f["tiles"]) for f in obs["factories"]]
     if len(data["factories"]) != len(fresh.to_json()["factories"]):
-        raise ObservationError(f"{len(data['factories'])} displays seen, but {players} players play with "
-                               f"{len(fresh.to_json()['factories'])}")
+        raise ObservationError("observation.display_count", seen=len(data["factories"]), players=players,
+                               factories=len(fresh.to_json()["factories"]))
     data["center"] = {t: n for t, n in obs["center"].items() if t != "first_player"}
     marker = "center" if obs["center"].get("first_player") else None
     for b, bd in zip(boards, data["boards"]):
@@ -91,7 +91,7 @@ def position_from(observation: Any, options: Any, round: int, scores: list[int],
                                     "jokers": tiles.count("joker")})
             bd["wall"] = [[slots.get(f"wall.{r}.{c}") for c in range(5)] for r in range(5)]
             if any(all(t is not None for t in row) for row in bd["wall"]):
-                raise ObservationError(f"board {p} has a full wall row: that game is over")
+                raise ObservationError("observation.full_wall_row", player=p)
             bd["floor"] = [slots[f"floor.{i}"] for i in range(7) if slots.get(f"floor.{i}")]
         else:
             bd["score"] = scores[p]
@@ -100,7 +100,7 @@ def position_from(observation: Any, options: Any, round: int, scores: list[int],
             bd["corners"] = [slots[f"corner.{i}"] for i in range(4) if slots.get(f"corner.{i}")]
             bd["hand"] = {t: n for t, n in b.get("hand", {}).items() if t != "first_player" and n}
     if marker is None:
-        raise ObservationError("the first-player marker is not seen: in the centre, on a floor line or in a hand")
+        raise ObservationError("observation.no_marker")
     data["marker" if game == "azul" else "token"] = marker
     if game == "pavilion":
         data["supply"] = list(obs["supply"] or [None] * topo.SUPPLY_SPACES)
@@ -119,16 +119,17 @@ def _unseen(fresh: Any, obs: dict[str, Any]) -> dict[str, int]:
 def checked_position(data: Any, game: str, options: dict[str, Any], players: int) -> Any:
     """The state an ``azulcam-state/1`` position event holds, checked against its record (the
     same game, options and players) and against the rules: no position a legal game cannot
-    show, and every tile of the game once, in view or hidden. Raises ValueError naming why."""
+    show, and every tile of the game once, in view or hidden. Raises :class:`StateError` naming
+    why (:class:`ObservationError` for a position no legal game shows)."""
     if not isinstance(data, dict):
-        raise ValueError(f"a position must be an azulcam-state/1 object, not {show(data)}")
+        raise StateError("state.position_not_object", value=show(data))
     if data.get("game") != game:
-        raise ValueError(f"a position of game {show(data.get('game'))} in a {game} record")
+        raise StateError("state.position_of_game", value=show(data.get("game")), game=game)
     state = (AzulState if game == "azul" else PavilionState).from_json(data)
     if state.players != players:
-        raise ValueError(f"a position of {state.players} players in a record of {players}")
+        raise StateError("state.position_players", players=state.players, record=players)
     if state.options != read_options(game, options):
-        raise ValueError(f"a position with options {state.options}, in a record with {read_options(game, options)}")
+        raise StateError("state.position_options", options=state.options, record=read_options(game, options))
     obs = observation_of(state)
     found = problems(obs, state.options)
     if found:
@@ -141,6 +142,6 @@ def checked_position(data: Any, game: str, options: dict[str, Any], players: int
     want = _game_tiles(_fresh(game, players, state.options, 0))
     if +held != +want:
         wrong = sorted(set(held) | set(want), key=str)
-        raise ValueError("the position's tiles are not the game's: " + ", ".join(
-            f"{held[t]} {t} for {want[t]}" for t in wrong if held[t] != want[t]))
+        counts = [Notice("state.tile_count", held=held[t], color=color_noun(t), want=want[t]) for t in wrong if held[t] != want[t]]
+        raise StateError("state.position_tiles", counts=chained("list.joined", counts))
     return state

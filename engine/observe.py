@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import pavilion_board as topo
+from .errors import StateError
 from .games import GAMES
 
 OBSERVATION_FORMAT = "azulcam-observation/1"
@@ -32,11 +33,11 @@ def observation_of(state: Any) -> dict[str, Any]:
     reader would print it, with the game's ``options`` added (a key of its own, which readers
     ignore). A state has no picture: every factory display's ``center`` is ``[0.0, 0.0]``, so
     that the observation keeps the format's shape. ``uncertain`` and ``warnings`` are empty.
-    Raises ValueError for a state of another game."""
+    Raises :class:`StateError` for a state of another game."""
     data = state.to_json()
     game = data.get("game")
     if game not in GAMES:
-        raise ValueError(f"no observation for a state of game {game!r}")
+        raise StateError("state.no_observation", game=game)
     order = GAMES[game].tiles.index
     factories = [{"center": [0.0, 0.0], "tiles": sorted(tiles, key=order)} for tiles in data["factories"]]
     center = [name for name, n in data["center"].items() for _ in range(n)]

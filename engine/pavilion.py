@@ -20,8 +20,10 @@ from typing import Any, Union
 
 from . import pavilion_board as topo
 from .common import (CENTER, CHANCE, DEAL_PHASE, MOST_POINTS, TERMINAL, GameState, LegalMoves, Outcome, Scored, check_keys,
-                     check_object, check_source, count_word, is_int, moved, parse_words, pile_from_json, pile_to_json, whole)
-from .errors import AmbiguousMoveError, IllegalMoveError, ImpossibleDealError, InvalidMoveError, show
+                     check_object, check_source, color_adjective, color_noun, count_word, is_int, moved, parse_words,
+                     pile_from_json, pile_to_json, whole)
+from .errors import AmbiguousMoveError, IllegalMoveError, ImpossibleDealError, InvalidMoveError, StateError, show
+from .notice import Notice
 
 COLORS = topo.COLORS
 COLOR_INDEX = topo.COLOR_INDEX
@@ -43,22 +45,24 @@ _SPACE_NAMES = frozenset(topo.SPACE_NAMES)
 # --------------------------------------------------------------------------- moves
 
 
-def _color(name: Any, what: str = "colour", where: str = "") -> str:
+def _color(name: Any, code: str = "move.unknown_pavilion_color", where: dict[str, Any] | None = None) -> str:
+    """``name`` when it is a colour; else :class:`InvalidMoveError` ``code`` (a move's colour, a
+    tile of a deal or refill), with ``where`` it was found."""
     if not (isinstance(name, str) and name in COLOR_INDEX):
-        raise InvalidMoveError(f"unknown {what} {show(name)}{where} (Summer Pavilion colours: {', '.join(COLORS)})")
+        raise InvalidMoveError(code, value=show(name), colors=", ".join(COLORS), **(where or {}))
     return name
 
 
 def _colors_list(value: Any, key: str) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise InvalidMoveError(f"{key} must be a list of colours, not {show(value)}")
-    return tuple(_color(c, where=f" in {key}") for c in value)
+        raise InvalidMoveError("move.not_color_list", name=key, value=show(value))
+    return tuple(_color(c, "move.unknown_pavilion_color_in", {"name": key}) for c in value)
 
 
 def _sorted_colors(colors: Any) -> tuple[str, ...]:
     """Colours in colour order; raises InvalidMoveError for a name that is no colour."""
     if isinstance(colors, str) or not isinstance(colors, (list, tuple)):
-        raise InvalidMoveError(f"colours must be a list of colour names, not {show(colors)}")
+        raise InvalidMoveError("move.not_color_names", value=show(colors))
     return tuple(sorted((_color(c) for c in colors), key=COLOR_INDEX.__getitem__))
 
 
@@ -144,12 +148,12 @@ def move_from_json(data: Any) -> PavilionMove:
         check_keys(data, ("action", "space", "color", "wild"), ("space", "color"))
         space = data["space"]
         if not isinstance(space, str):
-            raise InvalidMoveError(f"space must be a name like '4.6', not {show(space)}")
+            raise InvalidMoveError("move.space_not_name", value=show(space))
         if space not in _SPACE_NAMES:  # ASCII digits only: str.isdigit() also takes '²' and '٣'
-            raise InvalidMoveError(f"no space {show(space)} (spaces are S.K with star S = 0..6 and K = 1..6)")
+            raise InvalidMoveError("move.no_space", space=show(space))
         wild = data.get("wild", 0)
         if not (is_int(wild) and wild >= 0):
-            raise InvalidMoveError(f"wild must be a count, not {show(wild)}")
+            raise InvalidMoveError("move.bad_wild", value=show(wild))
         return Place(space, _color(data["color"]), wild)
     if action == "bonus":
         check_keys(data, ("action", "colors"), ("colors",))
@@ -157,7 +161,7 @@ def move_from_json(data: Any) -> PavilionMove:
     if action == "pass":
         check_keys(data, ("action", "keep"), ())
         return Pass(_colors_list(data["keep"], "keep") if "keep" in data else None)
-    raise InvalidMoveError(f"unknown Summer Pavilion action {show(action)} (expected take, place, bonus or pass)")
+    raise InvalidMoveError("move.unknown_pavilion_action", value=show(action))
 
 
 def parse_move(text: str) -> PavilionMove:
@@ -212,15 +216,15 @@ def deal_from_json(data: Any) -> Deal:
     check_keys(data, ("factories", "supply"), ("factories",), "deal")
     factories = data["factories"]
     if not isinstance(factories, list):
-        raise InvalidMoveError(f"deal factories must be a list of lists of colours, not {show(factories)}")
+        raise InvalidMoveError("deal.factories_not_color_lists", value=show(factories))
     for i, f in enumerate(factories):
         if not isinstance(f, list):
-            raise InvalidMoveError(f"deal factories must be a list of lists of colours: factory {i} is {show(f)}")
+            raise InvalidMoveError("deal.factory_not_color_list", factory=i, value=show(f))
     supply = data.get("supply")
     if supply is not None and not isinstance(supply, list):
-        raise InvalidMoveError(f"deal supply must be a list of colours, not {show(supply)}")
-    return Deal(tuple(tuple(_color(c, "tile", f" in deal factory {i}") for c in f) for i, f in enumerate(factories)),
-                tuple(_color(c, "tile", " in the deal's supply") for c in supply) if supply is not None else None)
+        raise InvalidMoveError("deal.supply_not_color_list", value=show(supply))
+    return Deal(tuple(tuple(_color(c, "deal.unknown_factory_color", {"factory": i}) for c in f) for i, f in enumerate(factories)),
+                tuple(_color(c, "deal.unknown_supply_color") for c in supply) if supply is not None else None)
 
 
 def refill_from_json(data: Any) -> Refill:
@@ -228,8 +232,8 @@ def refill_from_json(data: Any) -> Refill:
     check_object(data, "refill")
     check_keys(data, ("supply",), ("supply",), "refill")
     if not isinstance(data["supply"], list):
-        raise InvalidMoveError(f"refill supply must be a list of colours, not {show(data['supply'])}")
-    return Refill(tuple(_color(c, "tile", " in refill") for c in data["supply"]))
+        raise InvalidMoveError("refill.supply_not_color_list", value=show(data["supply"]))
+    return Refill(tuple(_color(c, "refill.unknown_color") for c in data["supply"]))
 
 
 # --------------------------------------------------------------------------- tables
@@ -458,7 +462,7 @@ class PavilionState(GameState):
         elif isinstance(move, str):
             move = parse_move(move)
         elif not isinstance(move, (Take, Place, Bonus, Pass)):
-            raise InvalidMoveError(f"not a Summer Pavilion move: {show(move)}")
+            raise InvalidMoveError("move.not_pavilion", value=show(move))
         if isinstance(move, Pass) and move.keep is None and self._phase == _PLACE:
             move = self._default_pass()
         return move
@@ -469,72 +473,73 @@ class PavilionState(GameState):
         if self.round == ROUNDS:
             return Pass(())
         if held > 4:
-            raise AmbiguousMoveError(
-                f"player {self._to_move} holds {held} tiles: a pass must say which (up to 4) to keep")
+            raise AmbiguousMoveError("move.pass_which", player=self._to_move, held=held)
         return Pass(tuple(COLORS[c] for c in range(6) for _ in range(b.hand[c])))
 
-    def _illegal_reason(self, move: PavilionMove) -> str | None:
+    def _illegal_reason(self, move: PavilionMove) -> Notice | None:
         phase = self._phase
         if phase == _OVER:
-            return "the game is over"
+            return Notice("illegal.game_over")
         if phase in (_DEAL, _REFILL):
-            return f"chance acts next ({_PHASE_NAMES[phase]})"
+            return Notice("illegal.chance_next", phase=_PHASE_NAMES[phase])
         expected = {_ACQUIRE: Take, _PLACE: (Place, Pass), _BONUS: Bonus}[phase]
         if not isinstance(move, expected):
-            what = {_ACQUIRE: "take tiles (phase 1)", _PLACE: "place a tile or pass (phase 2)",
-                    _BONUS: f"choose {self._owed} bonus tile(s) from the supply"}[phase]
-            return f"the player must {what}"
+            if phase == _BONUS:
+                return Notice("illegal.must_choose_bonus", n=self._owed)
+            return Notice("illegal.must_take" if phase == _ACQUIRE else "illegal.must_place")
         b = self._boards[self._to_move]
         if isinstance(move, Take):
-            pile, where = self._take_source(move.source)
+            pile = self._take_source(move.source)
             if pile is None:
-                return where
+                return self._no_source()
             c = COLOR_INDEX[move.color]
             if not pile.get(c):
-                return f"{where} holds no {move.color} tile"
+                return self._lacks(move.source, move.color)
             if move.color == self.wild and len(pile) > 1:
-                return f"{move.color} is the wild colour: take another colour (one wild tile comes with it)"
+                return Notice("illegal.wild_take", color=color_noun(move.color))
         elif isinstance(move, Place):
             i = topo.parse_space(move.space)
             c = COLOR_INDEX[move.color]
             if b.space[i] >= 0:
-                return f"space {move.space} is taken"
+                return Notice("illegal.space_taken", space=move.space)
             if not self._allowed_colors(b, i // 6) >> c & 1:
-                return f"{move.color} may not go on star {i // 6} ({topo.STAR_NAMES[i // 6]} star) now"
+                star_name = "star." + topo.STAR_NAMES[i // 6]  # a key for every star (tests/engine/test_messages.py)
+                return Notice("illegal.star_refuses", color=color_noun(move.color), star=i // 6, name=Notice(star_name))
             cost = self._printed[i]
             wild = topo.WILD_BY_ROUND[self.round - 1]
             if c == wild and move.wild:
-                return "a wild-colour tile placed as itself is paid in its own colour (wild=0)"
+                return Notice("illegal.wild_as_itself")
             if move.wild >= cost:
-                return f"at least one {move.color} tile must be paid (space costs {cost})"
+                return Notice("illegal.pay_one", color=color_adjective(move.color), cost=cost)
             if b.hand[c] < cost - move.wild:
-                return f"space {move.space} costs {cost}: {cost - move.wild} {move.color} needed, {b.hand[c]} held"
+                return Notice("illegal.space_costs", space=move.space, cost=cost, need=cost - move.wild,
+                              color=color_noun(move.color), held=b.hand[c])
             if b.hand[wild] < move.wild:
-                return f"{move.wild} wild {COLORS[wild]} tiles needed, {b.hand[wild]} held"
+                return Notice("illegal.wild_needed", n=move.wild, color=color_noun(COLORS[wild]), held=b.hand[wild])
         elif isinstance(move, Pass):
             if move.keep and self.round == ROUNDS:
-                return "nothing can be kept after the last round"
+                return Notice("illegal.keep_after_last_round")
             if move.keep is not None and len(move.keep) > 4:
-                return "at most 4 tiles can be kept on the corners"
+                return Notice("illegal.keep_at_most_4")
             need = [0] * 6
             for name in move.keep or ():
                 need[COLOR_INDEX[name]] += 1
             for c in range(6):
                 if need[c] > b.hand[c]:
-                    return f"cannot keep {need[c]} {COLORS[c]}: {b.hand[c]} held"
+                    return Notice("illegal.keep_more_than_held", n=need[c], color=color_noun(COLORS[c]), held=b.hand[c])
         elif isinstance(move, Bonus):
             n = min(self._owed, sum(1 for c in self._supply if c >= 0))
             if len(move.colors) != n:
-                return f"{n} bonus tile(s) are due, not {len(move.colors)}"
+                return Notice("illegal.bonus_count", n=n, given=len(move.colors))
             need = [0] * 6
             for name in move.colors:
                 need[COLOR_INDEX[name]] += 1
             for c in range(6):
                 have = self._supply.count(c)
                 if need[c] > have:
-                    return f"the supply holds {have} {COLORS[c]}, not {need[c]}"
+                    return Notice("illegal.supply_lacks", have=have, color=color_noun(COLORS[c]), n=need[c])
         if move not in self.legal_moves():
-            return "not among the legal moves"
+            return Notice("illegal.not_legal")
         return None
 
     def play_unchecked(self, move: PavilionMove) -> None:
@@ -760,7 +765,7 @@ class PavilionState(GameState):
         if self._phase == _REFILL:
             drawn = self._draw(rng, self._supply.count(-1))
             return Refill(tuple(COLORS[c] for c in drawn))
-        raise IllegalMoveError("no chance event is due" + (": the game is over" if self._phase == _OVER else ""))
+        raise IllegalMoveError("deal.no_chance_due_over" if self._phase == _OVER else "deal.no_chance_due")
 
     @property
     def _setup(self) -> bool:
@@ -771,26 +776,26 @@ class PavilionState(GameState):
         if isinstance(event, dict):  # a record's event: {"deal": {...}} or {"refill": {...}}, nothing else
             kinds = [k for k in ("deal", "refill") if k in event]
             if len(kinds) != 1:
-                raise InvalidMoveError(f"not a Summer Pavilion chance event ({{'deal': ...}} or {{'refill': ...}}): {show(event)}")
+                raise InvalidMoveError("deal.not_pavilion_event", value=show(event))
             other = sorted(str(k) for k in event if k != kinds[0])
             if other:
-                raise InvalidMoveError(f"unknown key {other[0]!r} in a {kinds[0]} event")
+                raise InvalidMoveError("deal.unknown_event_key" if kinds[0] == "deal" else "refill.unknown_event_key", name=other[0])
             event = deal_from_json(event["deal"]) if kinds[0] == "deal" else refill_from_json(event["refill"])
         outcome = Outcome()
         if self._phase == _DEAL:
             if not isinstance(event, Deal):
-                raise ImpossibleDealError("a deal of the factories is due, not a refill")
+                raise ImpossibleDealError("deal.due_not_refill")
             nf = len(self._factories)
             if len(event.factories) != nf:
-                raise ImpossibleDealError(f"a {self.players}-player game has {nf} factories, the deal fills {len(event.factories)}")
+                raise ImpossibleDealError("deal.factory_count", players=self.players, factories=nf, filled=len(event.factories))
             for i, f in enumerate(event.factories):
                 if len(f) > 4:
-                    raise ImpossibleDealError(f"factory {i} holds {len(f)} tiles, at most 4 fit")
+                    raise ImpossibleDealError("deal.factory_overfull", factory=i, n=len(f))
             setup = self._setup
             if setup and (event.supply is None or len(event.supply) != topo.SUPPLY_SPACES):
-                raise ImpossibleDealError("the setup deal must fill the 10 supply spaces")
+                raise ImpossibleDealError("deal.setup_supply")
             if not setup and event.supply is not None:
-                raise ImpossibleDealError("the supply is dealt only at setup (later it is refilled)")
+                raise ImpossibleDealError("deal.supply_after_setup")
             tiles = [t for f in event.factories for t in f] + list(event.supply or ())
             counts = self._check_colors_drawn(tiles, topo.SUPPLY_SPACES * setup + 4 * nf, "deal")
             self._take_from_bag(counts)
@@ -808,7 +813,7 @@ class PavilionState(GameState):
             return outcome
         if self._phase == _REFILL:
             if not isinstance(event, Refill):
-                raise ImpossibleDealError("a refill of the supply is due, not a deal")
+                raise ImpossibleDealError("refill.due_not_deal")
             empty = [i for i, c in enumerate(self._supply) if c < 0]
             counts = self._check_colors_drawn(list(event.supply), len(empty), "refill")
             self._take_from_bag(counts)
@@ -818,7 +823,9 @@ class PavilionState(GameState):
             self._phase = _PLACE
             self._next_placer()
             return outcome
-        raise ImpossibleDealError("no chance event is due now" + (": the game is over" if self._phase == _OVER else f": player {self._to_move} is to move"))
+        if self._phase == _OVER:
+            raise ImpossibleDealError("deal.no_chance_due_now_over")
+        raise ImpossibleDealError("deal.no_chance_due_now_to_move", player=self._to_move)
 
     def _check_colors_drawn(self, tiles: list[str], wanted: int, what: str) -> list[int]:
         """The counts by colour of ``tiles`` that chance draws, checked as :meth:`_check_draw` does."""
@@ -948,7 +955,7 @@ class PavilionState(GameState):
     def _read_supply_json(self, data: dict[str, Any]) -> None:
         self._supply = [COLOR_INDEX[c] if c is not None else -1 for c in data["supply"]]
         if len(self._supply) != topo.SUPPLY_SPACES or len(data["factories"]) != len(self._factories):
-            raise ValueError("wrong number of supply spaces or factories")
+            raise StateError("state.supply_or_factory_count")
 
     def _read_progress_json(self, data: dict[str, Any]) -> None:
         self._owed = whole(data.get("owed", 0), "owed", 0, 200)
@@ -958,7 +965,7 @@ class PavilionState(GameState):
         b.stars = whole(bd.get("stars", 0), f"{where}.stars", 0, MOST_POINTS)
         b.numbers = whole(bd.get("numbers", 0), f"{where}.numbers", 0, MOST_POINTS)
         if not isinstance(bd.get("passed", False), bool):
-            raise ValueError(f"{where}.passed must be true or false, not {bd['passed']!r:.40}")
+            raise StateError("state.not_bool", field=f"{where}.passed", value=f"{bd['passed']!r:.40}")
         b.passed = bd.get("passed", False)
         for name, color in bd["spaces"].items():
             i = topo.parse_space(name)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 
+from .errors import InvalidMoveError
+
 COLORS: tuple[str, ...] = ("purple", "green", "orange", "yellow", "blue", "red")
 COLOR_INDEX: dict[str, int] = {name: i for i, name in enumerate(COLORS)}
 PURPLE, GREEN, ORANGE, YELLOW, BLUE, RED = range(6)
@@ -44,10 +46,10 @@ def space_name(index: int) -> str:
 
 
 def parse_space(name: str) -> int:
-    """``"4.6"`` -> space index. Raises ValueError for a name that is no space."""
+    """``"4.6"`` -> space index. Raises :class:`InvalidMoveError` (a ValueError) for a name that is no space."""
     star, dot, k = name.partition(".")
     if not (dot and star.isdigit() and k.isdigit() and 0 <= int(star) < STARS and 1 <= int(k) <= 6):
-        raise ValueError(f"no space {name!r} (spaces are S.K with star S = 0..6 and K = 1..6)")
+        raise InvalidMoveError("move.no_space", space=repr(name))
     return space_index(int(star), int(k))
 
 

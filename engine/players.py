@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
+from .errors import EngineError
+
 
 class Player(Protocol):
     name: str
@@ -40,9 +42,10 @@ PLAYERS = {"random": RandomPlayer, "greedy": GreedyPlayer}
 
 
 def make_player(kind: str, seed: int | None = None) -> Player:
-    """A built-in player by name (``random`` or ``greedy``). Raises ValueError for another name."""
+    """A built-in player by name (``random`` or ``greedy``). Raises :class:`EngineError` (a
+    ValueError) for another name."""
     if kind == "random":
         return RandomPlayer(seed)
     if kind == "greedy":
         return GreedyPlayer()
-    raise ValueError(f"unknown player {kind!r} (built-in players: {', '.join(PLAYERS)})")
+    raise EngineError("player.unknown", kind=kind, players=", ".join(PLAYERS))

@@ -18,7 +18,7 @@ from . import pavilion_board as topo
 from .azul import COLORS as AZUL_COLORS
 from .azul import SCORE_TRACK_TOP as TRACK_TOP
 from .azul import wall_column
-from .common import is_int
+from .common import either, is_int
 from .errors import ObservationError, show
 from .notice import Notice
 from .games import AZUL, GAMES, PAVILION, read_options
@@ -29,52 +29,52 @@ _PAVILION_PER_COLOR = PAVILION.tiles_per_color
 _MAX_BOARDS = 4
 
 
-def _fail(where: str, what: str) -> ObservationError:
-    return ObservationError(f"{where}: {what}" if where else what)
+# Each refusal names the first bad field by its path (``field``: ``boards[1].slots``), which
+# its words put first: ``boards[1].slots: unknown slot 'wall.7.0'``.
 
 
 def _check_tile(game: str, name: Any, where: str) -> None:
     if not (isinstance(name, str) and name in GAMES[game].tiles):
-        raise _fail(where, f"unknown tile {show(name)} (tiles: {', '.join(GAMES[game].tiles)})")
+        raise ObservationError("observation.unknown_tile", field=where, value=show(name), tiles=", ".join(GAMES[game].tiles))
 
 
 def _check_counts(game: str, counts: Any, where: str) -> None:
     """``{tile name: count}``, counts non-negative integers."""
     if not isinstance(counts, dict):
-        raise _fail(where, f"must be an object of tile counts, not {show(counts)}")
+        raise ObservationError("observation.not_counts", field=where, value=show(counts))
     for name, n in counts.items():
         _check_tile(game, name, where)
         if not (is_int(n) and n >= 0):
-            raise _fail(f"{where}.{name}", f"must be a count, not {show(n)}")
+            raise ObservationError("observation.not_count", field=f"{where}.{name}", value=show(n))
 
 
 def _check_keys(data: dict[str, Any], allowed: tuple[str, ...], required: tuple[str, ...], where: str) -> None:
     unknown = sorted(str(k) for k in data if k not in allowed)
     if unknown:
-        raise _fail(where, f"unknown key {unknown[0]!r} (expected {', '.join(allowed)})")
+        raise ObservationError("observation.unknown_key", field=where, name=unknown[0], keys=", ".join(allowed))
     for key in required:
         if key not in data:
-            raise _fail(where, f"{key!r} is missing")
+            raise ObservationError("observation.missing_key", field=where, name=key)
 
 
 def _check_strings(value: Any, where: str) -> None:
     if not isinstance(value, list):
-        raise _fail(where, f"must be a list of strings, not {show(value)}")
+        raise ObservationError("observation.not_strings", field=where, value=show(value))
     for i, v in enumerate(value):
         if not isinstance(v, str):
-            raise _fail(f"{where}[{i}]", f"must be a string, not {show(v)}")
+            raise ObservationError("observation.not_string", field=f"{where}[{i}]", value=show(v))
 
 
 def _check_notices(value: Any, where: str) -> None:
     """A list of sentences, each a string or a coded one (``{"code", "params", "text"}``, :class:`Notice`)."""
     if not isinstance(value, list):
-        raise _fail(where, f"must be a list, not {show(value)}")
+        raise ObservationError("observation.not_list", field=where, value=show(value))
     for i, v in enumerate(value):
         if isinstance(v, str):
             continue
         if not (isinstance(v, dict) and isinstance(v.get("code"), str) and isinstance(v.get("params", {}), dict)
                 and isinstance(v.get("text", ""), str)):
-            raise _fail(f"{where}[{i}]", f"must be a string or an object with a code, params and text, not {show(v)}")
+            raise ObservationError("observation.not_notice", field=f"{where}[{i}]", value=show(v))
 
 
 def read_observation(data: Any) -> dict[str, Any]:
@@ -95,70 +95,70 @@ def read_observation(data: Any) -> dict[str, Any]:
     ``boards[1].slots: unknown slot 'wall.7.0'``.
     """
     if not isinstance(data, dict):
-        raise _fail("", f"an observation must be a JSON object, not {show(data)}")
+        raise ObservationError("observation.not_object", value=show(data))
     if "format" in data and data["format"] != OBSERVATION_FORMAT:
-        raise _fail("format", f"not an {OBSERVATION_FORMAT} observation (format is {show(data['format'])})")
+        raise ObservationError("observation.not_an_observation", field="format", format=OBSERVATION_FORMAT,
+                               value=show(data["format"]))
     game = data.get("game")
     if not (isinstance(game, str) and game in GAMES):
-        raise _fail("game", f"must be 'azul' or 'pavilion', not {show(game)}")
+        raise ObservationError("observation.unknown_game", field="game", games=either(GAMES), value=show(game))
     out = dict(data)
     out.setdefault("format", OBSERVATION_FORMAT)
 
     factories = out.setdefault("factories", [])
     if not isinstance(factories, list):
-        raise _fail("factories", f"must be a list of factory displays, not {show(factories)}")
+        raise ObservationError("observation.factories_not_list", field="factories", value=show(factories))
     for i, f in enumerate(factories):
         where = f"factories[{i}]"
         if not isinstance(f, dict):
-            raise _fail(where, f"must be an object {{'center': [x, y], 'tiles': [...]}}, not {show(f)}")
+            raise ObservationError("observation.factory_not_object", field=where, value=show(f))
         _check_keys(f, ("center", "tiles"), ("center", "tiles"), where)
         xy = f["center"]
         if xy is not None and not (isinstance(xy, list) and len(xy) == 2 and all(_is_number(v) for v in xy)):
-            raise _fail(f"{where}.center", f"must be [x, y] image pixels (or null: no picture), not {show(xy)}")
+            raise ObservationError("observation.factory_center", field=f"{where}.center", value=show(xy))
         tiles = f["tiles"]
         if not isinstance(tiles, list):
-            raise _fail(f"{where}.tiles", f"must be a list of tile names, not {show(tiles)}")
+            raise ObservationError("observation.factory_tiles", field=f"{where}.tiles", value=show(tiles))
         for k, name in enumerate(tiles):
             _check_tile(game, name, f"{where}.tiles[{k}]")
 
     _check_counts(game, out.setdefault("center", {}), "center")
 
     if "boards" not in out:
-        raise _fail("boards", "is missing (one entry per player board seen)")
+        raise ObservationError("observation.boards_missing", field="boards")
     boards = out["boards"]
     if not isinstance(boards, list) or len(boards) > _MAX_BOARDS:
-        raise _fail("boards", f"must be a list of at most {_MAX_BOARDS} player boards, not {show(boards)}")
+        raise ObservationError("observation.boards_not_list", field="boards", most=_MAX_BOARDS, value=show(boards))
     players: set[int] = set()
     for i, b in enumerate(boards):
         where = f"boards[{i}]"
         if not isinstance(b, dict):
-            raise _fail(where, f"must be an object {{'player': ..., 'slots': ..., 'hand': ...}}, not {show(b)}")
+            raise ObservationError("observation.board_not_object", field=where, value=show(b))
         _check_keys(b, ("player", "slots", "hand", "score"), ("player", "slots"), where)
         p = b["player"]
         if not (is_int(p) and 0 <= p < _MAX_BOARDS):
-            raise _fail(f"{where}.player", f"must be a player number 0..{_MAX_BOARDS - 1}, not {show(p)}")
+            raise ObservationError("observation.bad_player", field=f"{where}.player", last=_MAX_BOARDS - 1, value=show(p))
         if p in players:
-            raise _fail(f"{where}.player", f"player {p} has two boards")
+            raise ObservationError("invalid.players_twice", field=f"{where}.player", player=p)
         players.add(p)
         slots = b["slots"]
         if not isinstance(slots, dict):
-            raise _fail(f"{where}.slots", f"must be an object {{slot id: tile name}}, not {show(slots)}")
+            raise ObservationError("observation.slots_not_object", field=f"{where}.slots", value=show(slots))
         for slot, name in slots.items():
             if slot not in GAMES[game].slot_ids:
-                raise _fail(f"{where}.slots", f"unknown slot {show(slot)}")
+                raise ObservationError("observation.unknown_slot", field=f"{where}.slots", value=show(slot))
             _check_tile(game, name, f"{where}.slots.{slot}")
         _check_counts(game, b.get("hand", {}), f"{where}.hand")
         score = b.get("score")
         if score is not None and not (game == "azul" and is_int(score) and 0 <= score <= TRACK_TOP):
-            raise _fail(f"{where}.score", f"must be the cell of the player's score marker on an Azul score track, "
-                                          f"0..{TRACK_TOP}, or null, not {show(score)}")
+            raise ObservationError("observation.bad_score", field=f"{where}.score", top=TRACK_TOP, value=show(score))
 
     supply = out.setdefault("supply", None)
     if game == "azul" and supply is not None:
-        raise _fail("supply", f"must be null: Azul has no supply (not {show(supply)})")
+        raise ObservationError("observation.azul_supply", field="supply", value=show(supply))
     if supply is not None:
         if not (isinstance(supply, list) and len(supply) == topo.SUPPLY_SPACES):
-            raise _fail("supply", f"must be null or the {topo.SUPPLY_SPACES} supply spaces, not {show(supply)}")
+            raise ObservationError("observation.bad_supply", field="supply", spaces=topo.SUPPLY_SPACES, value=show(supply))
         for k, name in enumerate(supply):
             if name is not None:
                 _check_tile(game, name, f"supply[{k}]")
@@ -192,8 +192,8 @@ def tiles_in_view(observation: dict[str, Any]) -> Counter[str]:
 def problems(observation: Any, options: Any) -> list[Notice]:
     """Every reason why ``observation`` cannot be a position of a legal game with ``options``
     (as a record has them: Azul ``wall``, ``jokers``; Summer Pavilion ``side``; those left out
-    take their defaults). An empty list: it can be. Each is a :class:`~.notice.Notice`: its
-    English sentence, with a code and parameters (players, lines, rows and stars from 0).
+    take their defaults). An empty list: it can be. Each is a :class:`~.notice.Notice`: a code
+    and parameters (players, lines, rows and stars from 0), worded where it is shown.
 
     Raises :class:`ObservationError` when the observation is not of the format's shape (see
     :func:`read_observation`) or the options are not the game's.
@@ -230,7 +230,7 @@ def _azul_problems(obs: dict[str, Any], wall: str, jokers: bool) -> list[Notice]
             filled = [t for t in line if t is not None]
             if any(t is None for t in line[:len(filled)]):
                 out.append(Notice("problem.line_gap", player=p, line=r))
-            colors = {t for t in filled if t != "joker"}
+            colors = {t for t in filled if t not in ("joker", "first_player")}  # the marker is no colour: marker_on_line
             if len(colors) > 1:
                 out.append(Notice("problem.line_mixed",
                                   player=p, line=r, tiles=sorted(colors)))

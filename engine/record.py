@@ -18,7 +18,7 @@ from typing import Any
 from .common import CHANCE, TERMINAL, Outcome, is_int
 from .errors import EngineError, RecordError, show
 from .join import checked_position
-from .games import GAMES, find_game, read_options
+from .games import find_game, read_options
 
 RECORD_FORMAT = "azulcam-record/1"
 SCORE_FORMAT = "azulcam-score/1"
@@ -47,8 +47,8 @@ class Record:
             return find_game(self.game).new(self.player_count, self.options, self.start_player)
         except RecordError:
             raise
-        except ValueError as exc:
-            raise RecordError(str(exc)) from None
+        except EngineError as exc:
+            raise RecordError.of(exc) from None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -75,37 +75,36 @@ class Record:
     def from_json(cls, data: Any) -> "Record":
         """Check the record's shape (not yet its moves: see :func:`replay`)."""
         if not isinstance(data, dict):
-            raise RecordError("a record must be a JSON object")
+            raise RecordError("record.not_object")
         if data.get("format") != RECORD_FORMAT:  # the format first: a profile is not a record with odd keys
-            raise RecordError(f"not an {RECORD_FORMAT} record (format is {show(data.get('format'))})")
+            raise RecordError("record.not_a_record", format=RECORD_FORMAT, value=show(data.get("format")))
         unknown = sorted(set(data) - _RECORD_KEYS)
         if unknown:
-            raise RecordError(f"unknown key {unknown[0]!r} in the record")
+            raise RecordError("record.unknown_key", name=unknown[0])
         game = data.get("game")
-        if not isinstance(game, str) or game not in GAMES:
-            raise RecordError(f"unknown game {show(game)} (games: {', '.join(GAMES)})")
+        find_game(game)  # a RecordError naming the games there are, for another name
         players = data.get("players")
         if isinstance(players, list):
             bad = [n for n in players if not isinstance(n, str)]
             if bad:
-                raise RecordError(f"players must be a count or a list of names, not a list holding {show(bad[0])}")
+                raise RecordError("record.player_not_name", value=show(bad[0]))
             # JSON decodes a surrogate pair to one character: a surrogate left in a name is a lone one.
             broken = [k for k, n in enumerate(players) if any(0xD800 <= ord(c) <= 0xDFFF for c in n)]
             if broken:
-                raise RecordError(f"players[{broken[0]}]: a name must be valid Unicode text (it holds a lone surrogate)")
+                raise RecordError("record.player_name_surrogate", player=broken[0])
         elif not is_int(players):
-            raise RecordError(f"players must be a count or a list of names, not {show(players)}")
+            raise RecordError("record.bad_players", value=show(players))
         options = data.get("options", {})
         read_options(game, options)  # checked here; kept as written
         start = data.get("start_player", 0)
         if not is_int(start):
-            raise RecordError(f"start_player must be a player number, not {show(start)}")
+            raise RecordError("record.bad_start_player", value=show(start))
         events = data.get("events")
         if not isinstance(events, list):
-            raise RecordError(f"events must be a list, not {show(events)}")
+            raise RecordError("record.events_not_list", value=show(events))
         seed = data.get("seed")
         if seed is not None and not is_int(seed):
-            raise RecordError(f"seed must be an integer, not {show(seed)}")
+            raise RecordError("record.bad_seed", value=show(seed))
         return cls(game, players, options, start, events, seed)
 
     @classmethod
@@ -113,11 +112,11 @@ class Record:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+            raise RecordError("record.json_at", line=exc.lineno, column=exc.colno, reason=exc.msg) from None
         except RecursionError:
-            raise RecordError("malformed JSON: nested too deeply") from None
+            raise RecordError("record.json_too_deep") from None
         except ValueError as exc:  # a number too long to read
-            raise RecordError(f"malformed JSON: {exc}") from None
+            raise RecordError("record.json", reason=str(exc)) from None
         return cls.from_json(data)
 
     @classmethod
@@ -126,7 +125,7 @@ class Record:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except UnicodeDecodeError:
-            raise RecordError(f"{path} is not UTF-8 text") from None
+            raise RecordError("record.not_utf8", path=str(path)) from None
         return cls.loads(text)
 
     def save(self, path: str | Path) -> None:
@@ -146,7 +145,7 @@ class Step:
 def _parse_event(record: Record, event: Any, index: int) -> tuple[str, Any, int | None]:
     """``("move", move, player)``, ``(chance_kind, chance, None)`` or ``("position", state, None)``."""
     if not isinstance(event, dict):
-        raise RecordError("an event must be a JSON object", index)
+        raise RecordError("record.event_not_object", index)
     game = record.game
     spec = find_game(game)
     chance_readers = spec.chance_from_json
@@ -155,27 +154,26 @@ def _parse_event(record: Record, event: Any, index: int) -> tuple[str, Any, int 
             # "resynchronised": the camera lost the game and took it up again from the table.
             unknown = sorted(str(k) for k in event if k not in ("position", "resynchronised"))
             if unknown:
-                raise RecordError(f"unknown key {unknown[0]!r} in a position event", index)
+                raise RecordError("record.position_event_key", index, name=unknown[0])
             if event.get("resynchronised", True) is not True:
-                raise RecordError("'resynchronised' in a position event is true or left out", index)
+                raise RecordError("record.bad_resynchronised", index)
             return "position", checked_position(event["position"], game, record.options, record.player_count), None
         if "move" in event or "player" in event:
             unknown = sorted(set(event) - {"player", "move"})
             if unknown:
-                raise RecordError(f"unknown key {unknown[0]!r} in a move event", index)
+                raise RecordError("record.move_event_key", index, name=unknown[0])
             if "move" not in event or "player" not in event:
-                raise RecordError("a move event needs both 'player' and 'move'", index)
+                raise RecordError("record.move_event_incomplete", index)
             return "move", spec.move_from_json(event["move"]), event["player"]
         if len(event) == 1:
             (kind, value), = event.items()
             if kind in chance_readers:
                 return kind, chance_readers[kind](value), None
-        raise RecordError(f"unknown event {show(sorted(map(str, event)))} (expected a move, a position or one of "
-                          f"{', '.join(chance_readers)})", index)
+        raise RecordError("record.unknown_event", index, value=show(sorted(map(str, event))), chances=", ".join(chance_readers))
     except RecordError:
         raise
-    except ValueError as exc:  # an engine error, or a position that cannot be
-        raise RecordError(str(exc), index) from None
+    except EngineError as exc:  # a move or chance event that cannot be read, or a position that cannot be
+        raise RecordError.of(exc, index) from None
 
 
 def replay(record: Record) -> Iterator[Step]:
@@ -203,11 +201,11 @@ def replay(record: Record) -> Iterator[Step]:
             continue
         try:
             if to_move == TERMINAL:
-                raise RecordError("the game is already over", index)
+                raise RecordError("record.game_over", index)
             if to_move == CHANCE:
                 if kind in ("move", "drawn"):  # no chance event written here: draw it from the seed
                     if rng is None:
-                        raise RecordError(f"a chance event is due here, not a move by player {show(player)}", index)
+                        raise RecordError("record.chance_due", index, player=show(player))
                     chance = state.sample_chance(rng)
                     outcome = state.apply_chance(chance)
                     yield Step(index, chance.to_json(), outcome, state)
@@ -215,15 +213,16 @@ def replay(record: Record) -> Iterator[Step]:
                 outcome = state.apply_chance(value)
             else:
                 if kind != "move":
-                    raise RecordError(f"player {to_move} is to move, not chance ({kind})", index)
-                if not is_int(player) or player != to_move:  # JSON's true is not player 1
-                    note = "" if is_int(player) else " (a player is a number)"
-                    raise RecordError(f"player {show(player)} moved, but player {to_move} is to move{note}", index)
+                    raise RecordError("record.player_not_chance", index, player=to_move, kind=kind)
+                if not is_int(player):  # JSON's true is not player 1
+                    raise RecordError("record.player_not_number", index, player=show(player), to_move=to_move)
+                if player != to_move:
+                    raise RecordError("record.wrong_player", index, player=show(player), to_move=to_move)
                 outcome = state.play(value)
         except RecordError:
             raise
         except EngineError as exc:
-            raise RecordError(str(exc), index) from None
+            raise RecordError.of(exc, index) from None
         yield Step(index, event, outcome, state)
         index += 1
 
@@ -296,8 +295,7 @@ class Game:
 
     @classmethod
     def new(cls, game: str, players: int | list[str], options: dict[str, Any] | None = None, start_player: int = 0) -> "Game":
-        if not isinstance(game, str) or game not in GAMES:
-            raise RecordError(f"unknown game {show(game)} (games: {', '.join(GAMES)})")
+        find_game(game)  # a RecordError naming the games there are, for another name
         return cls(Record(game, players, dict(options or {}), start_player, []))
 
     def apply(self, event: Any) -> Outcome:
@@ -329,7 +327,7 @@ class Game:
         else:
             if isinstance(event, dict) and "move" in event:  # a record's move event: its player checked
                 if event.get("player") != to_move:
-                    raise RecordError(f"player {show(event.get('player'))} moved, but player {to_move} is to move")
+                    raise RecordError("record.wrong_player", player=show(event.get("player")), to_move=to_move)
                 event = event["move"]
             move = self.state._read_move(event)  # a move, its JSON or its text, read once for both uses
             outcome = self.state.play(move)
@@ -341,10 +339,11 @@ class Game:
         """Take the last event back, as python-chess's ``Board.pop()`` does: remove it from the
         record and restore the state from before it (a new object: one held from before the
         call is not changed back). Returns the removed event, as the record wrote it; applying
-        it again gives the same state. Raises ValueError when the record has no event."""
+        it again gives the same state. Raises :class:`EngineError` (a ValueError) when the record
+        has no event."""
         events = self.record.events
         if not events:
-            raise ValueError("nothing to undo: no event is recorded yet")
+            raise EngineError("follow.nothing_to_undo")
         if len(self._before) != len(events):
             # The record's events were changed other than by apply or pop: the snapshots no
             # longer match them, so they are rebuilt once from the record, as written now.

@@ -8,6 +8,7 @@ import pytest
 
 from azulcam.engine.ai import suggest, why
 from azulcam.engine.azul import AzulState
+from azulcam.engine.errors import EngineError
 from azulcam.engine.pavilion import PavilionState
 from azulcam.engine.players import make_player
 from azulcam.engine.record import play_game, replay
@@ -32,11 +33,13 @@ def test_suggestions_are_legal_ranked_and_leave_the_state_alone(state):
 
 
 def test_no_suggestion_where_no_player_is_to_move():
-    with pytest.raises(ValueError, match="a deal"):
+    with pytest.raises(EngineError) as caught:
         suggest(AzulState.new(2), playouts=5)
+    assert caught.value.code == "suggest.chance_due"
     over = play_game("azul", [make_player("greedy"), make_player("greedy")], {}, 4).state
-    with pytest.raises(ValueError, match="over"):
+    with pytest.raises(EngineError) as caught:
         suggest(over, playouts=5)
+    assert caught.value.code == "suggest.game_over"
 
 
 def test_the_reason_names_the_line_completed_and_the_floor():

@@ -1,11 +1,14 @@
 """Bad input of every kind is refused with a message that says what is wrong and where:
-move JSON and text, illegal moves, impossible deals, and game records."""
+move JSON and text, illegal moves, impossible deals, and game records. The message is a code
+with its parameters; what a person reads is its English words (``words``), checked here."""
 
 from __future__ import annotations
 
 import json
 import re
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +16,10 @@ import pytest
 
 from azulcam.engine.azul import AzulState, Deal, Take, WallMove, move_from_json, parse_move
 from azulcam.engine.common import CHANCE
-from azulcam.engine.errors import IllegalMoveError, ImpossibleDealError, InvalidMoveError, RecordError
+from azulcam.engine.errors import EngineError, IllegalMoveError, ImpossibleDealError, InvalidMoveError, RecordError
+from azulcam.engine.notice import Notice
 from azulcam.engine.record import Record, replay, score_report
+from azulcam.i18n.words import words
 
 RECORDS = Path(__file__).parents[2] / "fixtures" / "records"
 
@@ -35,6 +40,14 @@ def offer_position(grey: bool = False) -> AzulState:
     state = AzulState.from_json(data)
     assert sum(state.tile_counts()) == 100
     return state
+
+
+@contextmanager
+def refused(kind: type[EngineError], said: str) -> Iterator[pytest.ExceptionInfo[EngineError]]:
+    """As ``pytest.raises(kind)``, the error's English words searched for the pattern ``said``."""
+    with pytest.raises(kind) as caught:
+        yield caught
+    assert re.search(said, words(caught.value)), words(caught.value)
 
 
 # --------------------------------------------------------------------------- move JSON and text
@@ -66,31 +79,32 @@ BAD_MOVES = [
 
 @pytest.mark.parametrize("data, message", BAD_MOVES, ids=[m for _, m in BAD_MOVES])
 def test_malformed_move_json(data: Any, message: str) -> None:
-    with pytest.raises(InvalidMoveError, match=message):
+    with refused(InvalidMoveError, message):
         move_from_json(data)
     # play() reads JSON moves the same way, before looking at the position.
-    with pytest.raises(InvalidMoveError, match=message if isinstance(data, dict) else "not an Azul move"):
+    with refused(InvalidMoveError, message if isinstance(data, dict) else "not an Azul move"):
         offer_position().play(data)
 
 
 @pytest.mark.parametrize("text", ["take 0 blue", "take 0 blue 1 2", "give 0 blue 1", "take zero blue 1", "take 0 blue+red 1",
                                   "take 0 joker+joker 1", "take 0 blue 1 jokers=1", "wall 1", "wall 1 two", ""])
 def test_unreadable_move_text(text: str) -> None:
-    with pytest.raises(InvalidMoveError, match="cannot read move"):
+    with refused(InvalidMoveError, "cannot read move") as caught:
         parse_move(text)
+    assert caught.value.code == "move.unreadable" and caught.value.params["text"] == text
 
 
 def test_move_text_with_bad_fields_names_the_field() -> None:
-    with pytest.raises(InvalidMoveError, match="unknown colour 'green'"):
+    with refused(InvalidMoveError, "unknown colour 'green'"):
         parse_move("take 0 green 1")
-    with pytest.raises(InvalidMoveError, match=r"line must be 0\.\.4"):
+    with refused(InvalidMoveError, r"line must be 0\.\.4"):
         parse_move("take center blue 7")
-    with pytest.raises(InvalidMoveError, match=r"row must be 0\.\.4"):
+    with refused(InvalidMoveError, r"row must be 0\.\.4"):
         parse_move("wall 9 1")
 
 
 def test_not_a_move() -> None:
-    with pytest.raises(InvalidMoveError, match="not an Azul move"):
+    with refused(InvalidMoveError, "not an Azul move"):
         offer_position().play(42)  # type: ignore[arg-type]
 
 
@@ -113,18 +127,21 @@ ILLEGAL = [
 def test_illegal_move(move: Any, reason: str) -> None:
     state = offer_position()
     before = state.to_json()
-    with pytest.raises(IllegalMoveError, match=re.escape(f"illegal move {move} for player 0: {reason}")):
+    with refused(IllegalMoveError, re.escape(f"illegal move {move} for player 0: {reason}")) as caught:
         state.play(move)
-    with pytest.raises(IllegalMoveError, match=reason):  # the same through JSON and text
+    # the move and the player, and why: a reason of its own, worded in its place
+    assert caught.value.code == "illegal.move" and caught.value.params["player"] == 0
+    assert isinstance(caught.value.params["reason"], Notice) and words(caught.value.params["reason"]) == reason
+    with refused(IllegalMoveError, reason):  # the same through JSON and text
         state.play(move.to_json())
-    with pytest.raises(IllegalMoveError, match=reason):
+    with refused(IllegalMoveError, reason):
         state.play(str(move))
     assert state.to_json() == before  # nothing moved
 
 
 def test_move_before_the_deal() -> None:
     state = AzulState.new(2)
-    with pytest.raises(IllegalMoveError, match="the factories must be dealt first"):
+    with refused(IllegalMoveError, "the factories must be dealt first"):
         state.play(Take(0, "blue", 1))
 
 
@@ -137,9 +154,9 @@ def test_move_after_the_end() -> None:
         else:
             moves = state.legal_moves()
             state.play_unchecked(moves[rng.randrange(len(moves))])
-    with pytest.raises(IllegalMoveError, match="the game is over"):
+    with refused(IllegalMoveError, "the game is over"):
         state.play(Take(0, "blue", 1))
-    with pytest.raises(ImpossibleDealError, match="no deal is due now: the game is over"):
+    with refused(ImpossibleDealError, "no deal is due now: the game is over"):
         state.apply_chance(Deal(((),) * 5))
 
 
@@ -163,7 +180,7 @@ def test_grey_wall_moves_say_why() -> None:
         (WallMove(3, 0), "line 1 is the next complete line to tile, not line 3"),
         (Take(1, "white", 4), "wall tiling is under way: player 0 must place line 1 first"),
     ]:
-        with pytest.raises(IllegalMoveError, match=reason):
+        with refused(IllegalMoveError, reason):
             state.play(move)
     state.play(WallMove(1, 4))
     assert state.current_player == CHANCE
@@ -176,9 +193,9 @@ def test_joker_moves_that_break_no_key_rule_but_no_legal_move() -> None:
     data["bag"] = {"blue": 17, "yellow": 19, "red": 18, "black": 19, "white": 15, "joker": 4}
     state = AzulState.from_json(data)
     assert sum(state.tile_counts()) == 100
-    with pytest.raises(IllegalMoveError, match="factory 1 holds no joker"):
+    with refused(IllegalMoveError, "factory 1 holds no joker"):
         state.play(Take(1, "white", 2, True))
-    with pytest.raises(IllegalMoveError, match="not among the legal moves"):
+    with refused(IllegalMoveError, "not among the legal moves"):
         state.play(Take(0, "blue", 3, True, 1))  # nothing overflows: no joker goes to the floor
 
 
@@ -201,15 +218,16 @@ FIVE = [["blue"] * 4, ["yellow"] * 4, ["red"] * 4, ["black"] * 4, ["white"] * 4]
 ], ids=["too few factories", "too many factories", "wrong total", "overfull factory", "joker without jokers"])
 def test_impossible_deal(factories: list[list[str]], message: str) -> None:
     state = AzulState.new(2)
-    with pytest.raises(ImpossibleDealError, match=message):
+    with refused(ImpossibleDealError, message):
         state.apply_chance(deal(*factories))
     assert state.current_player == CHANCE and state.to_json() == AzulState.new(2).to_json()
 
 
 def test_deal_with_more_of_a_colour_than_the_bag_holds() -> None:
     state = AzulState.new(2, jokers=True)  # 19 of each colour
-    with pytest.raises(ImpossibleDealError, match="the deal has 20 blue but the bag holds 19"):
+    with refused(ImpossibleDealError, "the deal has 20 blue but the bag holds 19") as caught:
         state.apply_chance(deal(*[["blue"] * 4] * 5))
+    assert caught.value.code == "deal.more_than_bag" and caught.value.params["n"] == 20 and caught.value.params["bag"] == 19
     state.apply_chance(deal(["blue"] * 4, ["blue"] * 4, ["blue"] * 4, ["blue"] * 4, ["blue", "blue", "blue", "joker"]))
 
 
@@ -219,10 +237,10 @@ def test_deal_when_the_bag_runs_out() -> None:
     data["bag"] = {"blue": 4, "red": 2}
     data["lid"] = {"blue": 16, "yellow": 20, "red": 18, "black": 3, "white": 20}  # (17 black elsewhere)
     state = AzulState.from_json(data)
-    with pytest.raises(ImpossibleDealError, match="all 2 red of the bag must be dealt, not 1"):
+    with refused(ImpossibleDealError, "all 2 red of the bag must be dealt, not 1"):
         state.copy().apply_chance(deal(["blue"] * 4, ["red", "yellow", "yellow", "yellow"], ["black"] * 4, ["white"] * 4,
                                        ["yellow"] * 4))
-    with pytest.raises(ImpossibleDealError, match="the deal has 8 black but bag and lid hold 3"):
+    with refused(ImpossibleDealError, "the deal has 8 black but bag and lid hold 3"):
         state.copy().apply_chance(deal(["blue"] * 4, ["red", "red", "yellow", "yellow"], ["black"] * 4, ["black"] * 4,
                                        ["white"] * 4))
     state.apply_chance(deal(["blue"] * 4, ["red", "red", "yellow", "yellow"], ["black", "black", "black", "white"],
@@ -233,17 +251,17 @@ def test_deal_when_the_bag_runs_out() -> None:
 
 def test_deal_json_errors() -> None:
     state = AzulState.new(2)
-    with pytest.raises(InvalidMoveError, match="unknown tile 'green' in deal"):
+    with refused(InvalidMoveError, "unknown tile 'green' in deal"):
         state.apply_chance({"deal": {"factories": [["green"] * 4] * 5}})
-    with pytest.raises(InvalidMoveError, match="unknown key 'supply' in deal"):
+    with refused(InvalidMoveError, "unknown key 'supply' in deal"):
         state.apply_chance({"factories": FIVE, "supply": []})
-    with pytest.raises(InvalidMoveError, match="deal factories must be a list of lists"):
+    with refused(InvalidMoveError, "deal factories must be a list of lists"):
         state.apply_chance({"factories": "blue"})
 
 
 def test_deal_during_the_offer() -> None:
     state = offer_position()
-    with pytest.raises(ImpossibleDealError, match="no deal is due now: player 0 is to move"):
+    with refused(ImpossibleDealError, "no deal is due now: player 0 is to move"):
         state.apply_chance(deal(*FIVE))
 
 
@@ -277,7 +295,7 @@ def record_error(text: str) -> RecordError:
 def test_record_malformed_json() -> None:
     err = record_error('{"format": "azulcam-record/1", "events": [\n  {"deal": }\n]}')
     assert err.index is None
-    assert str(err) == "malformed JSON at line 2 column 12: Expecting value"
+    assert words(err) == "malformed JSON at line 2 column 12: Expecting value"
 
 
 @pytest.mark.parametrize("head, message", [
@@ -295,11 +313,11 @@ def test_record_malformed_json() -> None:
 def test_record_bad_head(head: dict[str, Any], message: str) -> None:
     err = record_error(record_text([DEAL], **head))
     assert err.index is None
-    assert message in err.reason
+    assert message in words(err.reason)
 
 
 def test_record_events_not_a_list() -> None:
-    with pytest.raises(RecordError, match="events must be a list"):
+    with refused(RecordError, "events must be a list"):
         Record.loads(json.dumps({**HEAD, "events": {}}))
 
 
@@ -326,8 +344,8 @@ RECORD_EVENT_ERRORS = [
 def test_record_event_errors(events: list[Any], index: int, reason: str) -> None:
     err = record_error(record_text(events))
     assert err.index == index
-    assert err.reason.startswith(reason)
-    assert str(err).startswith(f"event {index}: ")
+    assert words(err.reason).startswith(reason)
+    assert words(err).startswith(f"event {index}: ")
 
 
 def test_record_error_deep_in_a_real_game() -> None:
@@ -340,7 +358,8 @@ def test_record_error_deep_in_a_real_game() -> None:
     with pytest.raises(RecordError) as caught:
         score_report(record)
     assert caught.value.index == k
-    assert caught.value.reason == f"player {1 - good} moved, but player {good} is to move"
+    assert caught.value.code == "record.wrong_player" and caught.value.params == {"player": str(1 - good), "to_move": good}
+    assert words(caught.value.reason) == f"player {1 - good} moved, but player {good} is to move"
 
 
 def test_record_event_after_the_end() -> None:
@@ -350,7 +369,7 @@ def test_record_event_after_the_end() -> None:
     with pytest.raises(RecordError) as caught:
         score_report(record)
     assert caught.value.index == n
-    assert caught.value.reason == "the game is already over"
+    assert caught.value.reason == Notice("record.game_over")
 
 
 # --------------------------------------------------------------------------- round trips

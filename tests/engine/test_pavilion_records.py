@@ -30,6 +30,7 @@ from azulcam.engine.pavilion import (
 )
 from azulcam.engine.players import GreedyPlayer
 from azulcam.engine.record import Game, Record, final_state, play_game, replay, score_report
+from azulcam.i18n.words import words as worded
 
 COLORS = topo.COLORS
 SETUP_SUPPLY = ["red", "blue", "yellow", "orange", "green", "purple", "red", "blue", "yellow", "orange"]
@@ -60,16 +61,17 @@ def cut(record: Record, n: int, *extra: dict[str, Any], **changes: Any) -> Recor
 
 def refused(record: Record | str, index: int | None, *words: str) -> RecordError:
     """Replay the record (as JSON text, as a file would be read) and expect a RecordError at
-    ``index`` whose reason names every one of ``words``."""
+    ``index`` whose reason (in its English words) names every one of ``words``."""
     text = record if isinstance(record, str) else record.dumps()
     with pytest.raises(RecordError) as info:
         final_state(Record.loads(text))
     err = info.value
     assert err.index == index, f"refused at event {err.index}, not {index}: {err}"
+    reason = worded(err.reason)
     for word in words:
-        assert word.lower() in err.reason.lower(), f"{word!r} not in the reason {err.reason!r}"
+        assert word.lower() in reason.lower(), f"{word!r} not in the reason {reason!r}"
     if index is not None:
-        assert str(err).startswith(f"event {index}: ")
+        assert worded(err).startswith(f"event {index}: ")
     return err
 
 
@@ -207,7 +209,8 @@ def test_an_illegal_placement_is_refused(game: Game) -> None:
     star = topo.STAR_COLOR.index(c)
     bad = {"player": p, "move": {"action": "place", "space": f"{star}.6", "color": COLORS[c], "wild": 0}}
     err = refused(cut(rec, n, bad), n, "illegal move", f"{star}.6", "costs 6")
-    assert f"{hand[c]} held" in err.reason
+    assert err.code == "illegal.move" and err.params["reason"].code == "illegal.space_costs"
+    assert err.params["reason"].params["held"] == hand[c]
     # the steps before the bad event were all replayed
     assert [s.index for s in replay(cut(rec, n))] == list(range(n))
     # a colour that does not go on that star (coloured side)
@@ -398,7 +401,7 @@ def test_bare_pass_with_more_than_four_tiles_is_ambiguous(low: int, high: int) -
     for move in ({"action": "pass"}, "pass", Pass(None)):
         with pytest.raises(AmbiguousMoveError) as info:
             state.play(move)
-        assert "keep" in str(info.value)
+        assert info.value.code == "move.pass_which" and info.value.params == {"player": p, "held": sum(state.board(p).hand)}
     assert state.to_json() == before, "a refused pass changed the state"
     n = len(g.record.events)
     refused(cut(g.record, n, {"player": p, "move": {"action": "pass"}}), n, "which (up to 4) to keep")

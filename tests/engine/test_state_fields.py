@@ -9,7 +9,9 @@ import random
 import pytest
 
 from azulcam.engine.azul import AzulState
+from azulcam.engine.errors import StateError
 from azulcam.engine.pavilion import PavilionState
+from azulcam.i18n.words import words
 
 
 def _state(game: str) -> dict:
@@ -40,8 +42,9 @@ def test_a_field_out_of_its_range_or_type_is_refused_by_name(game, path, value, 
         target = target[key]
     target[path[-1]] = value
     cls = AzulState if game == "azul" else PavilionState
-    with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("]", r"\]").replace(".", r"\.")):
+    with pytest.raises(StateError) as caught:
         cls.from_json(data)
+    assert caught.value.code == "state.not_whole" and message in words(caught.value), words(caught.value)
 
 
 @pytest.mark.parametrize("game", ["azul", "pavilion"])
