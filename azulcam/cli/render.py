@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..engine.record import Record, replay
+from ..i18n.words import is_message
 from .arguments import event_range, size
 from .common import BadInput, add_language_option, load_record
 
@@ -80,8 +81,8 @@ def _video(args: argparse.Namespace, record: Record, image_size: tuple[int, int]
         with Progress(None, "video frames") as bar:
             path, sidecar, count = write_video(record, args.video, args.seed, image_size, first=first, last=last,
                                                on_frame=bar.update, family=args.family)
-    except OSError as exc:
-        raise BadInput("cli.reason", reason=str(exc)) from None
+    except OSError as exc:  # the machine's words, or the renderer's message (a video it cannot write)
+        raise BadInput("cli.reason", reason=exc if is_message(exc) else str(exc)) from None
     print(f"{count} frames -> {path}, truth -> {sidecar}", file=sys.stderr)
     return 0
 

@@ -83,7 +83,7 @@ _TILES = frozenset(ALL_TILES) - {"first_player"}
 def problem_values(m: Catalogue, code: str, params: dict[str, Any], table: Table | None) -> str:
     """One of the rules check's problems in words: the board's player first where it names one.
     Raises ValueError for a tile name no game has."""
-    tiles = [t for t in params.get("tiles", []) if t in _TILES or t == "first_player"]
+    tiles = [t for t in params.get("tiles", []) if t in _TILES]
     tile = "joker" if code in ("problem.no_jokers", "problem.too_many_jokers") else params.get("tile")
     if tile is not None and tile not in _TILES or len(tiles) != len(params.get("tiles", [])):
         raise ValueError(f"{code}: no such tile")
@@ -92,8 +92,6 @@ def problem_values(m: Catalogue, code: str, params: dict[str, Any], table: Table
     game = params.get("game", table.game if table is not None else None)
     if game is not None:  # the first-player marker: each game names its own
         v["marker"] = m.text(f"marker.{game}")
-    if "first_player" in tiles and game is None:
-        raise ValueError(f"{code}: the first-player marker is named by its game")
     for name in ("line", "row", "column"):
         if name in params:
             v[name] = int(params[name]) + 1
@@ -103,7 +101,7 @@ def problem_values(m: Catalogue, code: str, params: dict[str, Any], table: Table
     if "star" in params:
         v["star"] = star_name(m, int(params["star"]), table.colored if table is not None else None)
     if tiles:
-        v["tiles"] = join(m, [v["marker"] if t == "first_player" else m.count(f"adj.{t}", 2) for t in tiles])
+        v["tiles"] = join(m, [m.count(f"adj.{t}", 2) for t in tiles])
     if tile is not None:
         v.update(a_tile=m.text(f"tile.{tile}"), tiles_n=m.count(f"tiles.{tile}", n), tiles=m.count(f"adj.{tile}", 2))
     if params.get("printed") in _TILES:
