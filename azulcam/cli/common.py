@@ -7,12 +7,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from ..engine.errors import CodedError
 from ..engine.record import Record
-from ..i18n import LANGUAGES, Catalogue, default_language, messages
+from ..i18n import LANGUAGES, default_language
 from ..i18n.words import is_message, words
 
 
@@ -40,27 +39,9 @@ def refusals() -> tuple[type[Exception], ...]:
 
 def said(message: Any, lang: str) -> str:
     """``message`` (a refusal, an engine error, a format's refusal, a warning) in the words of
-    ``lang``'s catalogue (:func:`~azulcam.i18n.words.words`); anything that is no message (the
-    error of a part whose errors carry no code yet, a warning that is a sentence), as ``str()``
-    says it."""
-    m = messages(lang)
-    message = uncoded_kept(message, m)
-    return words(message, m) if is_message(message) else str(message)
-
-
-def uncoded_kept(message: Any, m: Catalogue) -> Any:
-    """``message`` with every message in it (itself included) whose code is no key of the
-    catalogue ``m`` replaced by that code, the sentence it is: at its event, where it has one."""
-    # Until every raise site is coded (issue 61): the engine (and the parts whose errors the
-    # commands carry) still raise today's English sentence as the code. Then this goes, and
-    # said() words the message as it is.
-    if not is_message(message):
-        return message
-    index = getattr(message, "index", None)
-    if message.code not in m:
-        return message.code if index is None else m.text("error.at_event", index=index, reason=message.code)
-    return SimpleNamespace(code=message.code, params={k: uncoded_kept(v, m) for k, v in message.params.items()},
-                           index=index)
+    ``lang``'s catalogue (:func:`~azulcam.i18n.words.words`); a warning that is a sentence (a
+    note of the machine's, such as an OSError's), as it is."""
+    return words(message, lang) if is_message(message) else str(message)
 
 
 def warn(command: str, message: Any, lang: str) -> None:

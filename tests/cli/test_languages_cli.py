@@ -12,7 +12,7 @@ import pytest
 
 from azulcam.cli import build_parser
 from azulcam.cli.common import JSON_FILES, BadInput, said, warn
-from azulcam.engine.errors import IllegalMoveError, RecordError
+from azulcam.engine.errors import RecordError
 from azulcam.engine.games import GAMES
 from azulcam.engine.notice import Notice
 from azulcam.i18n import LANGUAGES, catalogue_data, placeholders
@@ -96,15 +96,10 @@ def test_a_warning_reads_in_the_language_asked(capsys):
         "azulcam watch: warning: 0 ne correspond pas au profil p.json : boards.0: another side (suivi malgré tout : --force)"]
 
 
-def test_a_message_whose_code_is_no_key_is_said_as_that_sentence():
-    """The fallback of :func:`said` until every raise site is coded (issue 61): today's English,
-    on its own or inside a coded message, at its event where it has one."""
-    assert said(IllegalMoveError("line 2 is full"), "fr") == "line 2 is full"
-    assert said(RecordError("line 2 is full", 3), "en") == "event 3: line 2 is full"
-    inside = BadInput("cli.record_invalid", path="r.json", reason=RecordError("line 2 is full", 3))
-    assert said(inside, "en") == "record r.json: event 3: line 2 is full"
-    assert said(inside, "fr") == "enregistrement de partie r.json : évènement 3 : line 2 is full"
-    assert said(BadInput("cli.reason", reason=ValueError("not coded")), "fr") == "not coded"
+def test_a_record_error_inside_a_refusal_reads_in_the_language_asked():
+    inside = BadInput("cli.record_invalid", path="r.json", reason=RecordError("record.game_over", 3))
+    assert said(inside, "en") == "record r.json: event 3: the game is already over"
+    assert said(inside, "fr").startswith("enregistrement de partie r.json : évènement 3 : ")
 
 
 # --------------------------------------------------------------------------- the codes
