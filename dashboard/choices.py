@@ -47,7 +47,10 @@ def zone_choices(game: Game, zone: str) -> dict[str, Any]:
 def _fits(state: Any, zones: dict[str, Any], zone: str, kind: str) -> bool:
     """Whether ``kind`` may lie on the board space ``zone`` beside what the game has round it: on
     a pattern line (a wall board's), the colour its other tiles have (or a joker), else one its
-    wall row lacks; on a space printed in a colour (a coloured Summer Pavilion star), that colour."""
+    wall row lacks; on a space printed in a colour (a coloured Summer Pavilion star), that colour.
+    A space off the boards (Summer Pavilion's supply) holds any tile the rules let lie there."""
+    if not zone.startswith("boards."):
+        return True
     _, player, slot = zone.split(".", 2)
     parts = slot.split(".")
     spec = state.spec

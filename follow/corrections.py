@@ -124,8 +124,9 @@ def check_overrule(zone: str, content: Any, state: Any) -> None:
               and (not zone.startswith("factories.") or int(zone.split(".")[1]) < displays)
               and (not zone.startswith("boards.") or int(zone.split(".")[1]) < state.players))
     elif zone.startswith("supply."):
+        # the supply holds colour tiles only: the start-player token never lies there
         ok = (spec.scoring_layout is not None and zone in expected_slots(spec.scoring_layout) and one_tile
-              and (content is None or content in tiles))
+              and (content is None or content in spec.colors))
     elif zone.startswith("boards."):
         _, player, slot = zone.split(".", 2)
         layout = spec.layout(options)

@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 from azulcam.calibration.layouts import load_layout
+from azulcam.dashboard.choices import zone_choices
+from azulcam.engine.record import Game
 
 EVENTS = 6  # as conftest's ``played``
 
@@ -197,3 +199,9 @@ def test_every_zone_is_named_in_words_for_the_tooltips_in_both_languages(played,
     assert client.get(f"/api/places?game={game_id}&lang=fr").json() == fr
     missing = client.get("/api/places?game=999")
     assert missing.status_code == 404 and missing.json()["detail"]["code"] == "http.no_game"
+
+
+def test_a_tapped_supply_space_offers_every_colour_or_nothing():
+    game = Game.new("pavilion", 2, {"side": "colored"})
+    choices = [c["content"] for c in zone_choices(game, "supply.3")["choices"]]
+    assert choices[0] is None and set(choices[1:]) <= set(game.state.spec.colors) and len(choices) > 1
