@@ -203,11 +203,3 @@ def read_options(game: Any, options: Any, error: type[ValueError] = RecordError)
     ``{"side": "colored" | "grey"}``. Raises ``error`` naming the unknown game or option, or the
     bad value."""
     return find_game(game, error).read_options(options, error)
-
-
-def game_of_layout(layout: str) -> GameSpec | None:
-    """The game whose player boards or scoring board ``layout`` draws (``None``: no game's)."""
-    for spec in GAMES.values():
-        if layout in spec.layouts or layout == spec.scoring_layout:
-            return spec
-    return None

@@ -23,10 +23,10 @@ from functools import lru_cache, reduce
 import cv2
 import numpy as np
 
-from ..calibration.layouts import LAYOUT_NAMES, Layout, load_layout
+from ..calibration.layouts import LAYOUT_NAMES, Layout, layout_game, load_layout
 from ..engine import pavilion_board as topo
 from ..engine.errors import CodedError
-from ..engine.games import AZUL, GAMES, PAVILION, GameSpec, game_of_layout
+from ..engine.games import AZUL, GAMES, PAVILION, GameSpec
 from ..engine.notice import Notice
 
 
@@ -1301,7 +1301,7 @@ def sheet_size(layout_name: str, px_per_mm: float) -> tuple[int, int]:
 def board_design(layout_name: str) -> str:
     """What the side ``layout_name`` (one of ``LAYOUT_NAMES``) is drawn as: its game's player board
     (``GameSpec.board``: ``"wall"`` or ``"stars"``) or ``"scoring"``, the board beside the displays."""
-    spec = game_of_layout(layout_name)
+    spec = layout_game(layout_name)
     if spec is None:
         raise RenderError("render.unknown_side", layout=layout_name, layouts=", ".join(LAYOUT_NAMES))
     return "scoring" if layout_name == spec.scoring_layout else spec.board

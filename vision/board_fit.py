@@ -22,9 +22,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from ..calibration.layouts import LAYOUT_NAMES
+from ..calibration.layouts import LAYOUT_NAMES, layout_game
 from ..calibration.profile import board_homography, to_image
-from ..engine.games import game_of_layout
 from ..engine.notice import Notice
 from .shipped import ShippedModelError, package_file, verified_session
 
@@ -143,7 +142,7 @@ class BoardFit:
 
 def _board_group(layout: str) -> str:
     """What the model tells apart: a game's player boards (its name), a scoring board, or none."""
-    spec = game_of_layout(layout)
+    spec = layout_game(layout)
     return layout if spec is None or layout == spec.scoring_layout else spec.name
 
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..calibration.layouts import a_board, layout_game, load_layout
 from ..calibration.profile import BoardPlacement
-from ..engine.games import GAMES, GameSpec, game_of_layout
+from ..engine.games import GAMES, GameSpec
 from ..engine.notice import Notice
 
 #: Edge directions are binned by this many degrees over 0..180.
@@ -125,7 +125,7 @@ class BoardCheck:
     @property
     def _seen_game(self) -> GameSpec:
         """The game whose board another game's board looks like (``seen``, a shipped layout)."""
-        spec = game_of_layout(self.seen or "")
+        spec = layout_game(self.seen or "")
         assert spec is not None, self.seen
         return spec
 
