@@ -21,6 +21,7 @@ from .common import (CENTER, CHANCE, DEAL_PHASE, MOST_POINTS, MOST_ROUNDS, TERMI
                      check_keys, check_object, check_source, color_noun, count_word, is_int, moved, parse_words, whole)
 from .errors import IllegalMoveError, ImpossibleDealError, InvalidMoveError, show
 from .notice import Notice
+from .zones import Slot, Zone
 
 COLORS: tuple[str, ...] = ("blue", "yellow", "red", "black", "white")
 JOKER = 5
@@ -36,11 +37,17 @@ FLOOR_PENALTIES = (1, 1, 2, 2, 2, 3, 3)
 FLOOR_SIZE = len(FLOOR_PENALTIES)
 _FLOOR_LOSS = tuple(sum(FLOOR_PENALTIES[:k]) for k in range(FLOOR_SIZE + 1))
 ROW_BONUS, COLUMN_BONUS, COLOR_BONUS = 2, 7, 10
+#: A board's slots, each made once: pattern line ``r``'s spaces from the right
+#: (``LINE_SLOTS[r][i]``), the wall's (``WALL_SLOTS[r][c]``) and the floor line's.
+LINE_SLOTS: tuple[tuple[Slot, ...], ...] = tuple(tuple(Slot.line(r, i) for i in range(r + 1)) for r in range(5))
+WALL_SLOTS: tuple[tuple[Slot, ...], ...] = tuple(tuple(Slot.wall(r, c) for c in range(5)) for r in range(5))
+FLOOR_SLOTS: tuple[Slot, ...] = tuple(Slot.floor(i) for i in range(FLOOR_SIZE))
 #: The last cell of a board's score track (its cells run 0..100).
 SCORE_TRACK_TOP = 100
 
 FLOOR = "floor"
 _CENTER = -1  # internal source index of the centre
+_CENTRE_ZONE = Zone.centre()  # the centre as the moves' logs name it (a take's source says CENTER)
 _FLOOR = 5  # internal line index of the floor
 _FULL_ROW = 0b11111
 
@@ -523,7 +530,7 @@ class AzulState(GameState):
             if len(floor) < FLOOR_SIZE:
                 floor.append(MARKER)
             if log is not None:
-                log.append(moved({"first_player": 1}, CENTER, f"boards.{player}.floor"))
+                log.append(moved({"first_player": 1}, _CENTRE_ZONE, Zone.floor(player)))
         if line == _FLOOR:
             to_line_c = to_line_j = 0
         else:
@@ -537,11 +544,11 @@ class AzulState(GameState):
         n -= to_line_c
         j -= to_line_j
         if log is not None:
-            where = CENTER if src == _CENTER else f"factory.{src}"
+            where = _CENTRE_ZONE if src == _CENTER else f"factory.{src}"
             if to_line_c or to_line_j:
-                log.append(moved({COLORS[c] if c >= 0 else "": to_line_c, "joker": to_line_j}, where, f"boards.{player}.line.{line}"))
+                log.append(moved({COLORS[c] if c >= 0 else "": to_line_c, "joker": to_line_j}, where, Zone.line(player, line)))
             if n or j:
-                log.append(moved({COLORS[c] if c >= 0 else "": n, "joker": j}, where, f"boards.{player}.floor"))
+                log.append(moved({COLORS[c] if c >= 0 else "": n, "joker": j}, where, Zone.floor(player)))
         if j:
             self._to_floor(floor, JOKER, j)
         if n:
@@ -616,7 +623,7 @@ class AzulState(GameState):
         b.line_jokers[r] = 0
         if col < 0:
             if log is not None:
-                log.append(moved({COLORS[c] if c >= 0 else "": n, "joker": j}, f"boards.{p}.line.{r}", f"boards.{p}.floor"))
+                log.append(moved({COLORS[c] if c >= 0 else "": n, "joker": j}, Zone.line(p, r), Zone.floor(p)))
             if j:
                 self._to_floor(b.floor, JOKER, j)
             if n:
@@ -646,11 +653,11 @@ class AzulState(GameState):
         b.placement += points
         b.refresh_accept()
         if log is not None:
-            log.append(moved({TILE_NAMES[tile]: 1}, f"boards.{p}.line.{r}", f"boards.{p}.wall.{r}.{col}"))
+            log.append(moved({TILE_NAMES[tile]: 1}, Zone.line(p, r), Zone.board(p, Slot.wall(r, col))))
             if n + j > 1:
-                log.append(moved({COLORS[c] if c >= 0 else "": n - (0 if j else 1), "joker": j - (1 if j else 0)}, f"boards.{p}.line.{r}", "lid"))
+                log.append(moved({COLORS[c] if c >= 0 else "": n - (0 if j else 1), "joker": j - (1 if j else 0)}, Zone.line(p, r), "lid"))
             detail = "no neighbour" if points == 1 and h == 1 else f"horizontal {h if h > 1 else 0} + vertical {v if v > 1 else 0}"
-            log.append(Scored(p, points, "placement", f"wall.{r}.{col}", detail))
+            log.append(Scored(p, points, "placement", Slot.wall(r, col), detail))
 
     def _score_floor(self, p: int, b: Board) -> None:
         floor = b.floor
@@ -672,7 +679,7 @@ class AzulState(GameState):
                 if t != MARKER:
                     tiles[TILE_NAMES[t]] = tiles.get(TILE_NAMES[t], 0) + 1
             if tiles:
-                self._log.append(moved(tiles, f"boards.{p}.floor", "lid"))
+                self._log.append(moved(tiles, Zone.floor(p), "lid"))
         floor.clear()
 
     def _end_round(self) -> None:

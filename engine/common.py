@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, TypeVar
 
 from .notice import Notice
+from .zones import Zone
 
 #: ``current_player`` when chance acts next (a deal, a supply refill), as in OpenSpiel.
 CHANCE = -1
@@ -580,7 +581,7 @@ class GameState:
         center = self._center
         if self._log is not None:
             names = self._TILE_NAMES
-            self._log.append(moved({names[k]: v for k, v in pile.items()}, f"factory.{factory}", CENTER))
+            self._log.append(moved({names[k]: v for k, v in pile.items()}, f"factory.{factory}", Zone.centre()))
         for k, v in pile.items():
             center[k] = center.get(k, 0) + v
         pile.clear()

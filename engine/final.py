@@ -14,10 +14,12 @@ more than it would placed last), which a misread marker or wall shows.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from .azul import TILE_NAMES, complete_lines, end_bonuses, most_placement_points
+from .azul import TILE_NAMES, WALL_SLOTS, complete_lines, end_bonuses, most_placement_points
 from .errors import ObservationError
+from .zones import WALL_SPACE, Zone, ZoneError
 
 #: The format of :func:`final_scores`'s report.
 FINAL_FORMAT = "azulcam-final/1"
@@ -26,11 +28,22 @@ FINAL_FORMAT = "azulcam-final/1"
 def _wall(slots: dict[str, str]) -> list[int]:
     """A board's wall as :func:`azul.end_bonuses` takes it: 25 tile indices, -1 where empty."""
     wall = [-1] * 25
-    for slot, name in slots.items():
-        parts = slot.split(".")
-        if parts[0] == "wall":
-            wall[int(parts[1]) * 5 + int(parts[2])] = TILE_NAMES.index(name)
+    for i, space in enumerate(s for row in WALL_SLOTS for s in row):
+        name = slots.get(space)
+        if name is not None:
+            wall[i] = TILE_NAMES.index(name)
     return wall
+
+
+def _zones(names: Iterable[str]) -> set[Zone]:
+    """The zones among ``names`` (an observation's ``uncertain``: any other text is left out)."""
+    zones = set()
+    for name in names:
+        try:
+            zones.add(Zone.parse(name))
+        except ZoneError:
+            pass
+    return zones
 
 
 def is_finished(observation: dict[str, Any]) -> bool:
@@ -49,7 +62,7 @@ def final_scores(observation: dict[str, Any]) -> dict[str, Any]:
     :class:`ObservationError` for a table of another game."""
     if observation.get("game") != "azul":
         raise ObservationError("observation.final_not_azul")
-    uncertain = set(observation.get("uncertain", []))
+    uncertain = _zones(observation.get("uncertain", []))
     players, problems = [], []
     for board in sorted(observation["boards"], key=lambda b: b["player"]):
         p = board["player"]
@@ -60,9 +73,9 @@ def final_scores(observation: dict[str, Any]) -> dict[str, Any]:
                         "score": None if marker is None else marker + rows + columns + colors})
         if marker is None:
             problems.append({"code": "final.marker_unseen", "player": p})
-        elif f"boards.{p}.score" in uncertain:
+        elif Zone.score(p) in uncertain:
             problems.append({"code": "final.marker_unsure", "player": p, "cell": marker})
-        unsure_wall = sum(1 for z in uncertain if z.startswith(f"boards.{p}.wall."))
+        unsure_wall = sum(1 for z in uncertain if z.player == p and z.slot is not None and z.slot.kind == WALL_SPACE)
         if unsure_wall:
             problems.append({"code": "final.wall_unsure", "player": p, "spaces": unsure_wall})
         most = most_placement_points(wall)

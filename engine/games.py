@@ -24,6 +24,7 @@ from . import pavilion_board as topo
 from .common import either
 from .errors import EngineError, RecordError, show
 from .notice import Notice
+from .zones import Slot
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,7 +66,7 @@ class GameSpec:
     #: Reads each kind of chance event (``deal``, ``refill``) from its JSON.
     chance_from_json: Mapping[str, Callable[[Any], Any]]
     #: The slot ids of a player board (as the layouts name them).
-    slot_ids: frozenset[str]
+    slot_ids: frozenset[Slot]
     #: The first state from the player count, the checked options and the start player.
     _new: Callable[[int, dict[str, Any], int], Any]
 
@@ -147,9 +148,7 @@ class GameSpec:
         return f"<GameSpec {self.name}>"
 
 
-_AZUL_SLOTS = frozenset([f"line.{r}.{i}" for r in range(5) for i in range(r + 1)]
-                        + [f"wall.{r}.{c}" for r in range(5) for c in range(5)]
-                        + [f"floor.{i}" for i in range(azul.FLOOR_SIZE)])
+_AZUL_SLOTS = frozenset(s for slots in (*azul.LINE_SLOTS, *azul.WALL_SLOTS, azul.FLOOR_SLOTS) for s in slots)
 
 AZUL = GameSpec(
     name="azul", title="Azul",

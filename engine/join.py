@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any
 
 from . import pavilion_board as topo
-from .azul import AzulState
+from .azul import FLOOR_SLOTS, LINE_SLOTS, WALL_SLOTS, AzulState
 from .common import MOST_POINTS, MOST_ROUNDS, chained, color_noun, is_int
 from .errors import ObservationError, StateError, show
 from .notice import Notice
@@ -85,19 +85,19 @@ def position_from(observation: Any, options: Any, round: int, scores: list[int],
             bd["score"], bd["placement"] = scores[p], scores[p]
             bd["lines"] = []
             for r in range(5):
-                tiles = [slots.get(f"line.{r}.{i}") for i in range(r + 1)]
+                tiles = [slots.get(s) for s in LINE_SLOTS[r]]
                 colors = [t for t in tiles if t not in (None, "joker")]
                 bd["lines"].append({"color": colors[0] if colors else None, "count": len(colors),
                                     "jokers": tiles.count("joker")})
-            bd["wall"] = [[slots.get(f"wall.{r}.{c}") for c in range(5)] for r in range(5)]
+            bd["wall"] = [[slots.get(s) for s in row] for row in WALL_SLOTS]
             if any(all(t is not None for t in row) for row in bd["wall"]):
                 raise ObservationError("observation.full_wall_row", player=p)
-            bd["floor"] = [slots[f"floor.{i}"] for i in range(7) if slots.get(f"floor.{i}")]
+            bd["floor"] = [slots[s] for s in FLOOR_SLOTS if slots.get(s)]
         else:
             bd["score"] = scores[p]
             bd["placement"], bd["penalties"] = max(scores[p] - START_SCORE, 0), min(scores[p] - START_SCORE, 0)
             bd["spaces"] = {name: slots[name] for name in topo.SPACE_NAMES if slots.get(name)}
-            bd["corners"] = [slots[f"corner.{i}"] for i in range(4) if slots.get(f"corner.{i}")]
+            bd["corners"] = [slots[s] for s in topo.CORNER_NAMES if slots.get(s)]
             bd["hand"] = {t: n for t, n in b.get("hand", {}).items() if t != "first_player" and n}
     if marker is None:
         raise ObservationError("observation.no_marker")

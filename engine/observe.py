@@ -12,11 +12,13 @@ owner's hand when it is not on the floor line; a Summer Pavilion board's kept ti
 
 from __future__ import annotations
 
-from typing import Any
+from functools import cache
+from typing import Any, NamedTuple
 
 from . import pavilion_board as topo
 from .errors import StateError
 from .games import GAMES
+from .zones import Slot, Zone
 
 OBSERVATION_FORMAT = "azulcam-observation/1"
 
@@ -51,16 +53,16 @@ def observation_of(state: Any) -> dict[str, Any]:
         if game == "azul":
             for r, line in enumerate(b["lines"]):
                 tiles = [line["color"]] * line["count"] + ["joker"] * line["jokers"]
-                slots.update((f"line.{r}.{i}", t) for i, t in enumerate(tiles))
+                slots.update((_line_space(r, i), t) for i, t in enumerate(tiles))
             for r, row in enumerate(b["wall"]):
-                slots.update((f"wall.{r}.{c}", t) for c, t in enumerate(row) if t is not None)
-            slots.update((f"floor.{i}", t) for i, t in enumerate(b["floor"]))
+                slots.update((_wall_space(r, c), t) for c, t in enumerate(row) if t is not None)
+            slots.update((_floor_space(i), t) for i, t in enumerate(b["floor"]))
             if holder == p and "first_player" not in b["floor"]:
                 hand.append("first_player")
         else:
             spaces = b["spaces"]
             slots.update((name, spaces[name]) for name in topo.SPACE_NAMES if name in spaces)
-            slots.update((f"corner.{i}", color) for i, color in enumerate(b["corners"]))
+            slots.update((_corner(i), color) for i, color in enumerate(b["corners"]))
             hand = [name for name, n in b["hand"].items() for _ in range(n)]
             if holder == p:
                 hand.append("first_player")
@@ -82,33 +84,59 @@ def _tiles(counts: dict[str, int]) -> tuple[str, ...]:
     return tuple(sorted(name for name, n in counts.items() for _ in range(n)))
 
 
-def expected(state: Any) -> dict[str, Any]:
+# The slots a board's JSON fills, each built once: every expected() builds an observation. (A
+# state read from a file may overfill a line or the floor: its slots are named all the same.)
+_line_space, _wall_space, _floor_space, _corner = map(cache, (Slot.line, Slot.wall, Slot.floor, Slot.corner))
+
+
+class _Table(NamedTuple):
+    """The zones of a table of one game and player count, each player's board slots by slot id."""
+
+    slots: tuple[dict[str, Zone], ...]
+    hands: tuple[Zone, ...]
+    displays: tuple[Zone, ...]
+    supply: tuple[Zone, ...]
+
+
+@cache
+def _table(game: str, players: int) -> _Table:
+    spec = GAMES[game]
+    return _Table(tuple({slot: Zone.board(p, slot) for slot in spec.slot_ids} for p in range(players)),
+                  tuple(Zone.hand(p) for p in range(players)),
+                  tuple(Zone.display(i) for i in range(spec.factories[players])),
+                  tuple(Zone.supply(n) for n in range(spec.supply_spaces)))
+
+
+def expected(state: Any) -> dict[Zone, Any]:
     """Zone -> what a perfect reader would see there in ``state``, zones named as in
     ``azulcam-observation/1`` (``boards.P.SLOT``, ``boards.P.hand``, ``factories.I``, ``center``,
     ``supply.N``): a slot its kind (empty slots left out), other zones a sorted tuple of tiles."""
     obs = observation_of(state)
-    zones: dict[str, Any] = {}
+    table = _table(obs["game"], len(obs["boards"]))
+    zones: dict[Zone, Any] = {}
     for board in obs["boards"]:
-        prefix = f"boards.{board['player']}"
-        zones.update((f"{prefix}.{slot}", kind) for slot, kind in board["slots"].items())
-        zones[f"{prefix}.hand"] = _tiles(board["hand"])
-    for i, display in enumerate(obs["factories"]):
-        zones[f"factories.{i}"] = tuple(sorted(display["tiles"]))
-    zones["center"] = _tiles(obs["center"])
-    for n, kind in enumerate(obs.get("supply") or []):
-        zones[f"supply.{n}"] = kind
+        p = board["player"]
+        on_board = table.slots[p]
+        zones.update((on_board.get(slot) or Zone.board(p, slot), kind) for slot, kind in board["slots"].items())
+        zones[table.hands[p]] = _tiles(board["hand"])
+    for zone, display in zip(table.displays, obs["factories"]):
+        zones[zone] = tuple(sorted(display["tiles"]))
+    zones[_CENTRE] = _tiles(obs["center"])
+    for zone, kind in zip(table.supply, obs.get("supply") or []):
+        zones[zone] = kind
     return zones
 
 
 def empty_content(zone: str) -> Any:
     """What an empty zone holds (:func:`expected`'s zones): no tiles (a display, the centre, a
-    hand), or None (a slot)."""
+    hand), or None (a slot). Raises :class:`~.zones.ZoneError` for a name that is no zone."""
     empty = _EMPTY.get(zone, _UNKNOWN)
     if empty is _UNKNOWN:
-        empty = _EMPTY[zone] = () if zone.startswith("factories.") or zone == "center" or zone.endswith(".hand") else None
+        empty = _EMPTY[zone] = () if Zone.parse(zone).loose else None
     return empty
 
 
 # Zone names are few and asked about in every explanation's cost (follow.explain): each is worked out once.
 _EMPTY: dict[str, Any] = {}
 _UNKNOWN = object()
+_CENTRE = Zone.centre()

@@ -24,6 +24,7 @@ from .common import (CENTER, CHANCE, DEAL_PHASE, MOST_POINTS, TERMINAL, GameStat
                      pile_from_json, pile_to_json, whole)
 from .errors import AmbiguousMoveError, IllegalMoveError, ImpossibleDealError, InvalidMoveError, StateError, show
 from .notice import Notice
+from .zones import Slot, Zone
 
 COLORS = topo.COLORS
 COLOR_INDEX = topo.COLOR_INDEX
@@ -40,6 +41,7 @@ _ALL = 0b111111
 _POP = tuple(bin(m).count("1") for m in range(64))
 _BITS = tuple(tuple(i for i in range(6) if m >> i & 1) for m in range(64))
 _SPACE_NAMES = frozenset(topo.SPACE_NAMES)
+_CENTRE_ZONE = Zone.centre()  # the centre as the moves' logs name it (a take's source says CENTER)
 
 
 # --------------------------------------------------------------------------- moves
@@ -154,7 +156,7 @@ def move_from_json(data: Any) -> PavilionMove:
         wild = data.get("wild", 0)
         if not (is_int(wild) and wild >= 0):
             raise InvalidMoveError("move.bad_wild", value=show(wild))
-        return Place(space, _color(data["color"]), wild)
+        return Place(Slot.parse(space), _color(data["color"]), wild)
     if action == "bonus":
         check_keys(data, ("action", "colors"), ("colors",))
         return Bonus(_colors_list(data["colors"], "colors"))
@@ -575,9 +577,9 @@ class PavilionState(GameState):
         b.hand[c] += n
         b.hand[wild] += w
         self._on_table -= n + w
-        where = CENTER if src == _CENTER else f"factory.{src}"
         if log is not None:
-            log.append(moved({COLORS[c]: n, COLORS[wild] if c != wild else "": w}, where, f"boards.{player}.hand"))
+            where = _CENTRE_ZONE if src == _CENTER else f"factory.{src}"
+            log.append(moved({COLORS[c]: n, COLORS[wild] if c != wild else "": w}, where, Zone.hand(player)))
         if src != _CENTER:
             if pile:
                 self._to_center(pile, src)
@@ -586,8 +588,9 @@ class PavilionState(GameState):
             self._first_holder = player
             loss = b.lose(n + w)
             if log is not None:
-                log.append(moved({"first_player": 1}, CENTER, f"boards.{player}.hand"))
-                log.append(Scored(player, -loss, "penalties", CENTER, f"first from the centre: {n + w} tiles taken"))
+                log.append(moved({"first_player": 1}, _CENTRE_ZONE, Zone.hand(player)))
+                log.append(Scored(player, -loss, "penalties", _CENTRE_ZONE,
+                                  f"first from the centre: {n + w} tiles taken"))
         if self._on_table:
             self._to_move = (player + 1) % self.players
         else:
@@ -628,11 +631,11 @@ class PavilionState(GameState):
                 completed.append(f"{kind} {number}")
         log = self._log
         if log is not None:
-            log.append(moved({COLORS[c]: 1}, f"boards.{player}.hand", f"boards.{player}.{topo.SPACE_NAMES[i]}"))
+            log.append(moved({COLORS[c]: 1}, Zone.hand(player), Zone.board(player, topo.SPACE_NAMES[i])))
             paid = {COLORS[c]: cost - w - 1}
             if w:
                 paid[COLORS[wild]] = paid.get(COLORS[wild], 0) + w
-            log.append(moved(paid, f"boards.{player}.hand", "tower"))
+            log.append(moved(paid, Zone.hand(player), "tower"))
             log.append(Scored(player, points, "placement", topo.SPACE_NAMES[i],
                               "no neighbour" if points == 1 else f"{points} connected tiles"))
         if owed:
@@ -660,7 +663,7 @@ class PavilionState(GameState):
             supply[supply.index(c)] = -1
             b.hand[c] += 1
         if self._log is not None:
-            self._log.append(moved(_count_names(colors), "supply", f"boards.{player}.hand"))
+            self._log.append(moved(_count_names(colors), "supply", Zone.hand(player)))
         self._owed = 0
         if self._refill_due():
             self._phase = _REFILL  # chance refills the supply at the end of the turn
@@ -689,9 +692,9 @@ class PavilionState(GameState):
         log = self._log
         if log is not None:
             if kept:
-                log.append(moved(_count_names(keep), f"boards.{player}.hand", f"boards.{player}.corners"))
+                log.append(moved(_count_names(keep), Zone.hand(player), Zone.corners(player)))
             if discarded:
-                log.append(moved({COLORS[c]: b.hand[c] for c in range(6)}, f"boards.{player}.hand", "tower"))
+                log.append(moved({COLORS[c]: b.hand[c] for c in range(6)}, Zone.hand(player), "tower"))
         for c in range(6):
             self._spare[c] += b.hand[c]
             b.hand[c] = 0
@@ -714,7 +717,7 @@ class PavilionState(GameState):
             for c in b.corners:
                 b.hand[c] += 1
             if log is not None and b.corners:
-                log.append(moved(_count_names([COLORS[c] for c in b.corners]), f"boards.{p}.corners", f"boards.{p}.hand"))
+                log.append(moved(_count_names([COLORS[c] for c in b.corners]), Zone.corners(p), Zone.hand(p)))
             b.corners = []
         self._next_round()
 

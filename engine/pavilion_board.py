@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from .errors import InvalidMoveError
+from .zones import Slot, ZoneError
 
 COLORS: tuple[str, ...] = ("purple", "green", "orange", "yellow", "blue", "red")
 COLOR_INDEX: dict[str, int] = {name: i for i, name in enumerate(COLORS)}
@@ -41,19 +42,25 @@ def space_index(star: int, k: int) -> int:
     return 6 * star + (k - 1)
 
 
-def space_name(index: int) -> str:
-    return f"{index // 6}.{index % 6 + 1}"
+def space_name(index: int) -> Slot:
+    return Slot.star_space(index // 6, index % 6 + 1)
 
 
 def parse_space(name: str) -> int:
     """``"4.6"`` -> space index. Raises :class:`InvalidMoveError` (a ValueError) for a name that is no space."""
-    star, dot, k = name.partition(".")
-    if not (dot and star.isdigit() and k.isdigit() and 0 <= int(star) < STARS and 1 <= int(k) <= 6):
+    try:
+        slot: Slot | None = Slot.parse(name)
+    except ZoneError:
+        slot = None
+    index = _SPACE_INDEX.get(slot)  # type: ignore[arg-type]
+    if index is None:
         raise InvalidMoveError("move.no_space", space=repr(name))
-    return space_index(int(star), int(k))
+    return index
 
 
-SPACE_NAMES: tuple[str, ...] = tuple(space_name(i) for i in range(SPACES))
+SPACE_NAMES: tuple[Slot, ...] = tuple(space_name(i) for i in range(SPACES))
+#: Each star space's index, by its slot: a move's space is read once per play.
+_SPACE_INDEX: dict[Slot, int] = {slot: i for i, slot in enumerate(SPACE_NAMES)}
 
 #: Printed number (the cost) of every space, per side.
 _GREY_OUTER = (3, 2, 1, 4, 5, 6)
@@ -86,7 +93,7 @@ STRUCTURES_OF: tuple[tuple[int, ...], ...] = tuple(
 )
 
 CORNERS = 4
-CORNER_NAMES: tuple[str, ...] = tuple(f"corner.{i}" for i in range(CORNERS))  # TL, TR, BR, BL
+CORNER_NAMES: tuple[Slot, ...] = tuple(Slot.corner(i) for i in range(CORNERS))  # TL, TR, BR, BL
 SUPPLY_SPACES = 10
 
 # --------------------------------------------------------------------------- geometry (docs/boards.md)

@@ -17,7 +17,7 @@ from typing import Any
 from . import pavilion_board as topo
 from .azul import COLORS as AZUL_COLORS
 from .azul import SCORE_TRACK_TOP as TRACK_TOP
-from .azul import wall_column
+from .azul import FLOOR_SLOTS, LINE_SLOTS, WALL_SLOTS, wall_column
 from .common import either, is_int
 from .errors import ObservationError, show
 from .notice import Notice
@@ -226,7 +226,7 @@ def _azul_problems(obs: dict[str, Any], wall: str, jokers: bool) -> list[Notice]
     for b in obs.get("boards", []):
         p, slots = b.get("player"), b.get("slots", {})
         for r in range(5):
-            line = [slots.get(f"line.{r}.{i}") for i in range(r + 1)]
+            line = [slots.get(s) for s in LINE_SLOTS[r]]
             filled = [t for t in line if t is not None]
             if any(t is None for t in line[:len(filled)]):
                 out.append(Notice("problem.line_gap", player=p, line=r))
@@ -237,7 +237,7 @@ def _azul_problems(obs: dict[str, Any], wall: str, jokers: bool) -> list[Notice]
             if any(t == "first_player" for t in filled):
                 out.append(Notice("problem.marker_on_line", game="azul",
                                   player=p, line=r))
-            row = {c: slots.get(f"wall.{r}.{c}") for c in range(5)}
+            row = {c: slots.get(s) for c, s in enumerate(WALL_SLOTS[r])}
             for color in colors:
                 if color in row.values():
                     out.append(Notice("problem.line_on_wall",
@@ -256,14 +256,14 @@ def _azul_problems(obs: dict[str, Any], wall: str, jokers: bool) -> list[Notice]
                                           player=p, tile=color, row=r))
         if wall != "colored":
             for c in range(5):
-                column = [slots.get(f"wall.{r}.{c}") for r in range(5)]
+                column = [slots.get(WALL_SLOTS[r][c]) for r in range(5)]
                 for color, n in Counter(t for t in column if t not in (None, "joker")).items():
                     if n > 1:
                         out.append(Notice("problem.wall_column_twice",
                                           player=p, tile=color, column=c))
-        if any(slots.get(f"wall.{r}.{c}") == "first_player" for r in range(5) for c in range(5)):
+        if any(slots.get(s) == "first_player" for row_slots in WALL_SLOTS for s in row_slots):
             out.append(Notice("problem.marker_on_wall", player=p, game="azul"))
-        floor = [slots.get(f"floor.{i}") for i in range(7)]
+        floor = [slots.get(s) for s in FLOOR_SLOTS]
         n = sum(t is not None for t in floor)
         if any(t is None for t in floor[:n]):
             out.append(Notice("problem.floor_gap", player=p))
@@ -281,7 +281,7 @@ def _pavilion_problems(obs: dict[str, Any], side: str) -> list[Notice]:
     for b in obs.get("boards", []):
         p, slots = b.get("player"), b.get("slots", {})
         for star in range(topo.STARS):
-            tiles = {k: slots.get(f"{star}.{k}") for k in range(1, 7)}
+            tiles = {k: slots.get(topo.SPACE_NAMES[topo.space_index(star, k)]) for k in range(1, 7)}
             placed = [t for t in tiles.values() if t is not None]
             if "first_player" in placed:
                 out.append(Notice("problem.token_on_star", game="pavilion",
@@ -299,7 +299,7 @@ def _pavilion_problems(obs: dict[str, Any], side: str) -> list[Notice]:
                     if n > 1:
                         out.append(Notice("problem.star_twice",
                                           player=p, tile=c, star=star, n=n))
-        corners = [slots.get(f"corner.{i}") for i in range(4)]
+        corners = [slots.get(s) for s in topo.CORNER_NAMES]
         if "first_player" in corners:
             out.append(Notice("problem.token_on_corner", player=p, game="pavilion"))
     return out
