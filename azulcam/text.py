@@ -21,11 +21,12 @@ from typing import Any
 
 from .engine import pavilion_board as topo
 from .engine.azul import COLORS as AZUL_COLORS
-from .engine.azul import FLOOR_PENALTIES, wall_color
+from .engine.azul import FLOOR_PENALTIES, FLOOR_SLOTS, LINE_SLOTS, WALL_SLOTS, wall_color
 from .engine.errors import ObservationError
 from .engine.games import GAMES
 from .engine.notice import Notice
 from .engine.observe import observation_of
+from .engine.zones import Zone
 from .i18n import Catalogue, messages, places
 from .i18n.words import join, words
 
@@ -299,7 +300,7 @@ class _Writer:
         pictures = []
         for i, f in enumerate(factories):
             codes = " ".join(self.code(t) for t in f.get("tiles", []))
-            flag = "?" if f"factories.{i}" in self.unsure else ""
+            flag = "?" if Zone.display(i) in self.unsure else ""
             pictures.append(f"{i + 1} [{codes}]{flag}")
         if skip_empty and not any(f.get("tiles") for f in factories):
             out.append(m.text("table.factories_empty", n=len(factories)))
@@ -312,11 +313,11 @@ class _Writer:
                     line = "  "
                 line += pic + "  "
             out.append(line.rstrip())
-        flag = m.text("table.unsure") if "center" in self.unsure else ""
+        flag = m.text("table.unsure") if Zone.centre() in self.unsure else ""
         out += _wrap(m.text("table.center", tiles=self.counts(self.obs.get("center", {}))) + flag, indent="  ")
         supply = self.obs.get("supply")
         if self.spec.supply_spaces and supply is not None:
-            cells = "".join(self.cell(t, f"supply.{i}") for i, t in enumerate(supply))
+            cells = "".join(self.cell(t, Zone.supply(i)) for i, t in enumerate(supply))
             out.append(m.text("table.supply", cells=cells).rstrip())
         return out
 
@@ -329,12 +330,12 @@ class _Writer:
             draw = self.azul_board if self.spec.board == "wall" else self.pavilion_board
             lines = [header(p), *draw(p, b.get("slots", {}))]
             if "score" in b:  # Azul's score marker on the board's track, as read
-                flag = self.m.text("table.unsure") if f"boards.{p}.score" in self.unsure else ""
+                flag = self.m.text("table.unsure") if Zone.score(p) in self.unsure else ""
                 lines.append("  " + (self.m.text("board.score", cell=b["score"]) if b["score"] is not None
                                      else self.m.text("board.score_unseen")) + flag)
             hand = b.get("hand") or {}
-            if hand or f"boards.{p}.hand" in self.unsure:
-                flag = self.m.text("table.unsure") if f"boards.{p}.hand" in self.unsure else ""
+            if hand or Zone.hand(p) in self.unsure:
+                flag = self.m.text("table.unsure") if Zone.hand(p) in self.unsure else ""
                 # as wide as the picture, so that two boards still fit side by side
                 width = max(HAND_WIDTH, *map(len, lines))
                 lines += _wrap(self.m.text("board.hand", tiles=self.counts(hand)) + flag, indent="    ", first="  ",
@@ -344,29 +345,27 @@ class _Writer:
 
     def azul_board(self, p: int, slots: Mapping[str, str]) -> list[str]:
         m = self.m
-        prefix = f"boards.{p}."
         cell_w = self.width + 2
         lines_w = 5 * cell_w
         arrow = " > "
         heads = "  " + m.text("board.lines").rjust(lines_w) + " " * len(arrow) + m.text("board.wall")
         out = [heads]
         for r in range(5):
-            line = [self.cell(slots.get(f"line.{r}.{i}"), prefix + f"line.{r}.{i}") for i in range(r, -1, -1)]
+            line = [self.cell(slots.get(s), Zone.board(p, s)) for s in reversed(LINE_SLOTS[r])]
             wall = []
             for c in range(5):
                 printed = "."
                 if self.colored:
                     printed = self.code(AZUL_COLORS[wall_color(r, c)]).lower()
-                wall.append(self.cell(slots.get(f"wall.{r}.{c}"), prefix + f"wall.{r}.{c}", printed))
+                wall.append(self.cell(slots.get(WALL_SLOTS[r][c]), Zone.board(p, WALL_SLOTS[r][c]), printed))
             out.append("  " + "".join(line).rjust(lines_w) + arrow + "".join(wall))
         label = "  " + m.text("board.floor") + " "
-        floor = "".join(self.cell(slots.get(f"floor.{i}"), prefix + f"floor.{i}") for i in range(len(FLOOR_PENALTIES)))
+        floor = "".join(self.cell(slots.get(s), Zone.board(p, s)) for s in FLOOR_SLOTS)
         out.append(label + floor)
         out.append(" " * len(label) + "".join(f"{-v:>{cell_w - 1}d} " for v in FLOOR_PENALTIES))
         return [line.rstrip() for line in out]
 
     def pavilion_board(self, p: int, slots: Mapping[str, str]) -> list[str]:
-        prefix = f"boards.{p}."
         cell_w = self.width + 2
         star_w = 3 * cell_w
         labels = {s: (self.m.text("star.label.central") if s == topo.CENTRAL else self.m.text(f"color.{topo.STAR_NAMES[s]}"))
@@ -391,10 +390,10 @@ class _Writer:
                 r, c = _STAR_CELLS[angle]
                 name = topo.SPACE_NAMES[index]
                 printed = str(topo.PRINTED["colored" if self.colored else "grey"][index]) if self.colored is not None else "."
-                put(top + has_labels + r, left + c * cell_w, self.cell(slots.get(name), prefix + name, printed))
+                put(top + has_labels + r, left + c * cell_w, self.cell(slots.get(name), Zone.board(p, name), printed))
         picture = ["".join(r).rstrip() for r in grid]
         width = max(map(len, picture))
-        corners = [self.cell(slots.get(f"corner.{i}"), prefix + f"corner.{i}") for i in range(topo.CORNERS)]
+        corners = [self.cell(slots.get(s), Zone.board(p, s)) for s in topo.CORNER_NAMES]
         inner = max(1, width - len(corners[0]) - len(corners[1]))
         top = corners[0] + " " * inner + corners[1]
         bottom = corners[3] + " " * inner + corners[2]

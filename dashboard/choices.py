@@ -9,7 +9,8 @@ from ..calibration.layouts import expected_slots, load_layout
 from ..engine.games import find_game
 from ..engine.observe import empty_content, expected
 from ..engine.record import Game, Record
-from ..follow import Refused, check_overrule, is_loose
+from ..engine.zones import DISPLAY, LINE_SPACE, WALL_SPACE, Slot, Zone, ZoneError
+from ..follow import Refused, check_overrule
 from ..i18n import LANGUAGES, messages, places
 from ..i18n.words import tile_words
 
@@ -18,13 +19,18 @@ from ..i18n.words import tile_words
 DISPLAY_TILES, LOOSE_TILES = 4, 20
 
 
-def zone_choices(game: Game, zone: str) -> dict[str, Any]:
-    """The zone's name in words, what the game has there, and what it may hold: a slot's kinds
-    (None: empty), or the kinds of loose tiles a display, the centre or a hand may hold, with the
-    most tiles there. Raises :class:`Refused` (``follow.bad_zone``) for a zone the game has not."""
+def zone_choices(game: Game, name: str) -> dict[str, Any]:
+    """The zone ``name`` (as a request names it) in words, what the game has there, and what it
+    may hold: a slot's kinds (None: empty), or the kinds of loose tiles a display, the centre or a
+    hand may hold, with the most tiles there. Raises :class:`Refused` (``follow.bad_zone``) for a
+    zone the game has not, or a name of no zone."""
+    try:
+        zone = Zone.parse(name)
+    except ZoneError:
+        raise Refused("follow.bad_zone", zone=name, content="") from None
     state = game.state
-    loose = is_loose(zone)
-    kinds = [k for k in state.spec.tiles if not (loose and zone.startswith("factories.") and k == "first_player")]
+    loose = zone.loose
+    kinds = [k for k in state.spec.tiles if not (loose and zone.kind == DISPLAY and k == "first_player")]
     candidates: list[Any] = [[k] for k in kinds] if loose else [None] + kinds
     allowed = []
     zones = expected(state)
@@ -39,27 +45,26 @@ def zone_choices(game: Game, zone: str) -> dict[str, Any]:
         raise Refused("follow.bad_zone", zone=zone, content="")
     now = expected(state).get(zone, empty_content(zone))
     return {"zone": zone, "place": zone_words(game.record, zone), "loose": loose,
-            "most": (DISPLAY_TILES if zone.startswith("factories.") else LOOSE_TILES) if loose else 1,
+            "most": (DISPLAY_TILES if zone.kind == DISPLAY else LOOSE_TILES) if loose else 1,
             "now": list(now) if isinstance(now, tuple) else now,
             "choices": [{"content": c, "text": {lang: kind_words(lang, state.game, c) for lang in LANGUAGES}} for c in allowed]}
 
 
-def _fits(state: Any, zones: dict[str, Any], zone: str, kind: str) -> bool:
+def _fits(state: Any, zones: dict[Zone, Any], zone: Zone, kind: str) -> bool:
     """Whether ``kind`` may lie on the board space ``zone`` beside what the game has round it: on
     a pattern line (a wall board's), the colour its other tiles have (or a joker), else one its
     wall row lacks; on a space printed in a colour (a coloured Summer Pavilion star), that colour.
     A space off the boards (Summer Pavilion's supply) holds any tile the rules let lie there."""
-    if not zone.startswith("boards."):
+    slot, player = zone.slot, zone.player
+    if slot is None or player is None:
         return True
-    _, player, slot = zone.split(".", 2)
-    parts = slot.split(".")
     spec = state.spec
-    if spec.board == "wall" and parts[0] == "line":
-        row, space = int(parts[1]), int(parts[2])
-        others = {zones.get(f"boards.{player}.line.{row}.{i}") for i in range(row + 1) if i != space} - {None, "joker"}
+    if spec.board == "wall" and slot.kind == LINE_SPACE:
+        row = slot.row
+        others = {zones.get(Zone.board(player, Slot.line(row, i))) for i in range(row + 1) if i != slot.index} - {None, "joker"}
         if others:
             return kind in others or kind == "joker"
-        return kind not in {zones.get(f"boards.{player}.wall.{row}.{c}") for c in range(5)}
+        return kind not in {zones.get(Zone.board(player, Slot.wall(row, c))) for c in range(5)}
     printed = load_layout(spec.layout(state.options))[slot].printed
     return printed is None or kind == printed
 
@@ -76,17 +81,18 @@ def kind_words(lang: str, game: str, kind: str | None) -> str:
     return m.text("dash.empty") if kind is None else tile_words(m, game, kind)
 
 
-def zones_of(record: Record) -> list[str]:
+def zones_of(record: Record) -> list[Zone]:
     """Every zone of ``record``'s game a page draws: each board's spaces (a wall's first, then the
     rest in the layout's order; every face of a board has the same) and the tiles held beside it,
     the displays, the centre (and the supply)."""
     spec = find_game(record.game)
-    slots = sorted(expected_slots(spec.layouts[0]), key=lambda slot: not slot.startswith("wall."))
-    slots += ["hand"] if spec.holds_tiles else []
+    slots = sorted(map(Slot.parse, expected_slots(spec.layouts[0])), key=lambda slot: slot.kind != WALL_SPACE)
     players = record.player_count
-    return ([f"boards.{p}.{slot}" for p in range(players) for slot in slots]
-            + [f"factories.{i}" for i in range(spec.factories[players])] + ["center"]
-            + [f"supply.{i}" for i in range(spec.supply_spaces)])
+    zones = []
+    for p in range(players):
+        zones += [Zone.board(p, slot) for slot in slots] + ([Zone.hand(p)] if spec.holds_tiles else [])
+    return (zones + [Zone.display(i) for i in range(spec.factories[players])] + [Zone.centre()]
+            + [Zone.supply(i) for i in range(spec.supply_spaces)])
 
 
 def places_of(record: Record, lang: str) -> dict[str, str]:

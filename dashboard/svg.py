@@ -17,8 +17,9 @@ from typing import Any
 
 from ..engine import pavilion_board as topo
 from ..engine.azul import COLORS as AZUL_COLORS
-from ..engine.azul import FLOOR_PENALTIES, wall_color
+from ..engine.azul import FLOOR_PENALTIES, FLOOR_SLOTS, LINE_SLOTS, WALL_SLOTS, wall_color
 from ..engine.games import GameSpec
+from ..engine.zones import HAND, SLOT, Zone, ZoneError
 
 #: Tile colours as the pages draw them (a tile's face; its pattern is drawn over it).
 FILL = {"blue": "#1d4f9c", "yellow": "#f0b323", "red": "#d8432f", "black": "#26262b", "white": "#86cfe6",
@@ -36,9 +37,7 @@ def board_svg(observation: dict[str, Any], player: int, spec: GameSpec, options:
     zones in ``unsure`` (observation names) outlined as in doubt and those in ``changed`` as just
     changed."""
     board = next(b for b in observation["boards"] if b["player"] == player)
-    prefix = f"boards.{player}."
-    marks = _Marks({z[len(prefix):] for z in unsure if z.startswith(prefix)},
-                   {z[len(prefix):] for z in changed or [] if z.startswith(prefix)})
+    marks = _Marks(_on_board(unsure, player), _on_board(changed or [], player))
     if spec.board == "wall":
         return _azul(board["slots"], options.get(spec.face) == "grey", marks)
     return _pavilion(board["slots"], board.get("hand", {}), options.get(spec.face) != "grey", marks)
@@ -58,7 +57,7 @@ def table_svg(observation: dict[str, Any], spec: GameSpec, unsure: list[str], ch
     for i, display in enumerate(displays):
         a = math.radians(90 - 360 * i / n)
         cx, cy = ring * math.cos(a), -ring * math.sin(a)
-        zone = f"factories.{i}"
+        zone = Zone.display(i)
         parts.append(f'<g class="display" data-zone="{zone}">'
                      f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{disc:.1f}" fill="#f6eedc" stroke="#2d5aa8" stroke-width="3"/>'
                      f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{disc - 7:.1f}" fill="none" stroke="#e08a2c" stroke-width="2"/>')
@@ -78,6 +77,20 @@ def table_svg(observation: dict[str, Any], spec: GameSpec, unsure: list[str], ch
         parts.append(_supply(supply, spec.shape, -size, size + 10, 2 * size, marks))
         height += 2.2 * CELL
     return _svg(-size, -size, 2 * size, height, parts, "table")
+
+
+def _on_board(names: list[str], player: int) -> set[str]:
+    """The zones among ``names`` on ``player``'s board as its drawing names them: a slot by its id,
+    the tiles beside it as ``hand`` (a name of no zone is left out)."""
+    out: set[str] = set()
+    for name in names:
+        try:
+            zone = Zone.parse(name)
+        except ZoneError:
+            continue
+        if zone.player == player and zone.kind in (SLOT, HAND):
+            out.add(zone.slot if zone.slot is not None else HAND)
+    return out
 
 
 def _holds(kinds: list[str]) -> str:
@@ -108,7 +121,8 @@ def _mark(marks: _Marks, zone: str, shape: str) -> str:
 def _centre(center: dict[str, int], shape: str, radius: float, marks: _Marks) -> str:
     """The centre's tiles, one of each kind with its count."""
     kinds = [(k, n) for k, n in center.items() if n]
-    parts = [f'<g data-zone="center"><circle class="centre" cx="0" cy="0" r="{radius:.1f}" fill="#00000010" '
+    zone = Zone.centre()
+    parts = [f'<g data-zone="{zone}"><circle class="centre" cx="0" cy="0" r="{radius:.1f}" fill="#00000010" '
              'stroke="#00000030" stroke-dasharray="4 4"/>']
     per_row = 4 if len(kinds) > 4 else max(len(kinds), 1)
     rows = math.ceil(len(kinds) / per_row) if kinds else 0
@@ -119,8 +133,8 @@ def _centre(center: dict[str, int], shape: str, radius: float, marks: _Marks) ->
         parts.append(tile(kind, shape, x, y, t))
         if n > 1:
             parts.append(_badge(x + t * 0.45, y + t * 0.45, n, t * 0.3))
-    parts.append(_mark(marks, "center", f'<circle cx="0" cy="0" r="{radius + 3:.1f}"'))
-    parts.append(f'<circle class="zone" data-zone="center"{_holds(_counted(center))} cx="0" cy="0" r="{radius:.1f}"/></g>')
+    parts.append(_mark(marks, zone, f'<circle cx="0" cy="0" r="{radius + 3:.1f}"'))
+    parts.append(f'<circle class="zone" data-zone="{zone}"{_holds(_counted(center))} cx="0" cy="0" r="{radius:.1f}"/></g>')
     return "".join(parts)
 
 
@@ -136,7 +150,7 @@ def _supply(supply: list[str | None], shape: str, x0: float, y0: float, width: f
     parts = []
     for i, kind in enumerate(supply):
         cx, cy = x0 + (i + 0.5) * step, y0 + CELL
-        zone = f"supply.{i}"
+        zone = Zone.supply(i)
         parts.append(f'<rect x="{cx - step * 0.45:.1f}" y="{cy - step * 0.45:.1f}" width="{step * 0.9:.1f}" '
                      f'height="{step * 0.9:.1f}" rx="6" fill="{CARD}" stroke="{PRINT}"/>')
         if kind is not None:
@@ -235,15 +249,15 @@ def _azul(slots: dict[str, str], grey: bool, marks: _Marks) -> str:
     parts = [f'<rect x="-8" y="-8" width="{10.9 * CELL + 16:.0f}" height="{6.7 * CELL + 16:.0f}" rx="14" fill="{CARD}" '
              'stroke="#2d5aa8" stroke-width="5"/>']
     for r in range(5):
-        for i in range(r + 1):  # line.r.0 is the rightmost space
-            parts.append(_space(f"line.{r}.{i}", (4 - i) * CELL, r * CELL, slots, marks))
-        for c in range(5):
+        for i, slot in enumerate(LINE_SLOTS[r]):  # line.r.0 is the rightmost space
+            parts.append(_space(slot, (4 - i) * CELL, r * CELL, slots, marks))
+        for c, slot in enumerate(WALL_SLOTS[r]):
             printed = None if grey else AZUL_COLORS[wall_color(r, c)]
-            parts.append(_space(f"wall.{r}.{c}", 5.9 * CELL + c * CELL, r * CELL, slots, marks, printed, grey))
-    for i, penalty in enumerate(FLOOR_PENALTIES):
+            parts.append(_space(slot, 5.9 * CELL + c * CELL, r * CELL, slots, marks, printed, grey))
+    for i, (penalty, slot) in enumerate(zip(FLOOR_PENALTIES, FLOOR_SLOTS)):
         x, y = i * CELL * 1.08, 5.55 * CELL
         parts.append(f'<text x="{x + CELL / 2:.1f}" y="{y - 4:.1f}" class="penalty">{-penalty}</text>')
-        parts.append(_space(f"floor.{i}", x, y, slots, marks))
+        parts.append(_space(slot, x, y, slots, marks))
     return _svg(-10, -10, 10.9 * CELL + 20, 6.7 * CELL + 20, parts, "board azul")
 
 
@@ -297,9 +311,8 @@ def _pavilion(slots: dict[str, str], hand: dict[str, int], colored: bool, marks:
             parts.append(_mark(marks, name, f'<polygon points="{_points(_rhombus(cx, cy, reach + 2, angle))}"'))
             parts.append(f'<polygon class="zone" data-zone="{name}"{_holds([kind] if kind else [])} points="{_points(corners)}"/>')
     corner_at = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
-    for i, (ux, uy) in enumerate(corner_at):
+    for name, (ux, uy) in zip(topo.CORNER_NAMES, corner_at):
         cx, cy = ux * 2.85 * reach, uy * 2.7 * reach
-        name = f"corner.{i}"
         size = reach * 0.55
         parts.append(f'<rect x="{cx - size / 2:.1f}" y="{cy - size / 2:.1f}" width="{size:.1f}" height="{size:.1f}" rx="5" '
                      f'fill="#e9dcc0" stroke="{PRINT}"/>')
@@ -319,9 +332,9 @@ def _pavilion(slots: dict[str, str], hand: dict[str, int], colored: bool, marks:
         if n > 1:
             parts.append(_badge(x + reach * 0.5, y + reach * 0.2, n, reach * 0.17))
         x += reach * 0.95
-    parts.append(_mark(marks, "hand", f'<rect x="{-3.35 * reach:.1f}" y="{y - reach * 0.4:.1f}" width="{6.7 * reach:.1f}" '
+    parts.append(_mark(marks, HAND, f'<rect x="{-3.35 * reach:.1f}" y="{y - reach * 0.4:.1f}" width="{6.7 * reach:.1f}" '
                                       f'height="{reach * 0.8:.1f}" rx="8"'))
-    parts.append(f'<rect class="zone" data-zone="hand"{_holds(_counted(hand))} x="{-3.35 * reach:.1f}" y="{y - reach * 0.4:.1f}" '
+    parts.append(f'<rect class="zone" data-zone="{HAND}"{_holds(_counted(hand))} x="{-3.35 * reach:.1f}" y="{y - reach * 0.4:.1f}" '
                  f'width="{6.7 * reach:.1f}" height="{reach * 0.8:.1f}"/>')
     return _svg(-3.5 * reach, -3.35 * reach, 7 * reach, 7.6 * reach + 0.6 * reach, parts, "board pavilion")
 

@@ -62,7 +62,7 @@ def observation_of(state: Any) -> dict[str, Any]:
         else:
             spaces = b["spaces"]
             slots.update((name, spaces[name]) for name in topo.SPACE_NAMES if name in spaces)
-            slots.update((_corner(i), color) for i, color in enumerate(b["corners"]))
+            slots.update((_corner_space(i), color) for i, color in enumerate(b["corners"]))
             hand = [name for name, n in b["hand"].items() for _ in range(n)]
             if holder == p:
                 hand.append("first_player")
@@ -86,7 +86,7 @@ def _tiles(counts: dict[str, int]) -> tuple[str, ...]:
 
 # The slots a board's JSON fills, each built once: every expected() builds an observation. (A
 # state read from a file may overfill a line or the floor: its slots are named all the same.)
-_line_space, _wall_space, _floor_space, _corner = map(cache, (Slot.line, Slot.wall, Slot.floor, Slot.corner))
+_line_space, _wall_space, _floor_space, _corner_space = map(cache, (Slot.line, Slot.wall, Slot.floor, Slot.corner))
 
 
 class _Table(NamedTuple):

@@ -59,7 +59,7 @@ def parse_space(name: str) -> int:
 
 
 SPACE_NAMES: tuple[Slot, ...] = tuple(space_name(i) for i in range(SPACES))
-#: Each star space's index, by its slot: a move's space is read once per play.
+#: Each star space's index by its slot: a placement reads its space with one look-up.
 _SPACE_INDEX: dict[Slot, int] = {slot: i for i, slot in enumerate(SPACE_NAMES)}
 
 #: Printed number (the cost) of every space, per side.

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from ..engine import pavilion_board as topo
 from ..engine.azul import FLOOR_PENALTIES
 from ..engine.games import find_game
+from ..engine.zones import CENTER, CORNER, DISPLAY, FLOOR_SPACE, HAND, LINE_SPACE, SLOT, STAR_SPACE, SUPPLY, WALL_SPACE
+from ..engine.zones import Slot, Zone, ZoneError
 from . import Catalogue
 
 #: Characters of a player's name shown at most (the rest cut, with an ellipsis).
@@ -38,25 +40,28 @@ def slot_place(m: Catalogue, game: str, slot: str, colored: bool | None = None) 
     ``corner.2``; ``hand``) in words; ``None`` for a slot the game's boards do not have.
     ``colored``: whether the board's side is the coloured one (None: unknown). Raises
     :class:`~azulcam.engine.errors.RecordError` for an unknown game."""
-    kind, *numbers = slot.split(".")
-    if slot == "hand":
+    if slot == HAND:
         return m.text("where.hand")
-    if not numbers or not all(n.isdigit() and len(n) == 1 for n in numbers):
+    try:
+        return _slot_words(m, game, Slot.parse(slot), colored)
+    except ZoneError:
         return None
-    at = [int(n) for n in numbers]
+
+
+def _slot_words(m: Catalogue, game: str, slot: Slot, colored: bool | None) -> str | None:
+    kind = slot.kind
     if find_game(game).board == "stars":
-        if kind == "corner" and len(at) == 1 and at[0] < topo.CORNERS:
-            return m.text(f"where.corner.{at[0]}")
-        if slot in topo.SPACE_NAMES:
-            index = topo.parse_space(slot)
-            return m.text("where.space", star=star_name(m, index // 6, colored), space=index % 6 + 1)
+        if kind == CORNER and slot.index < topo.CORNERS:
+            return m.text(f"where.corner.{slot.index}")
+        if kind == STAR_SPACE and slot.star < topo.STARS and 1 <= slot.number <= 6:
+            return m.text("where.space", star=star_name(m, slot.star, colored), space=slot.number)
         return None
-    if kind == "wall" and len(at) == 2 and max(at) < 5:
-        return m.text("where.wall", row=at[0] + 1, column=at[1] + 1)
-    if kind == "line" and len(at) == 2 and at[1] <= at[0] < 5:
-        return m.text("where.line", line=at[0] + 1, space=at[1] + 1)
-    if kind == "floor" and len(at) == 1 and at[0] < len(FLOOR_PENALTIES):
-        return m.text("where.floor", space=at[0] + 1)
+    if kind == WALL_SPACE and max(slot.numbers) < 5:
+        return m.text("where.wall", row=slot.row + 1, column=slot.column + 1)
+    if kind == LINE_SPACE and slot.index <= slot.row < 5:
+        return m.text("where.line", line=slot.row + 1, space=slot.index + 1)
+    if kind == FLOOR_SPACE and slot.index < len(FLOOR_PENALTIES):
+        return m.text("where.floor", space=slot.index + 1)
     return None
 
 
@@ -64,18 +69,20 @@ def place(m: Catalogue, game: str, path: str, colored: bool | None = None, names
     """A zone or slot of the observation (``boards.1.wall.3.2``, ``factories.0``, ``center``,
     ``supply.4``) of ``game`` in words; one it does not know, as it is. Raises
     :class:`~azulcam.engine.errors.RecordError` for an unknown game."""
-    kind, _, rest = path.partition(".")
-    if path == "center":
+    try:
+        zone = Zone.parse(path)
+    except ZoneError:
+        return path
+    if zone.kind == CENTER:
         return m.text("where.center")
-    if kind == "factories" and rest.isdigit():
-        return m.text("where.factory", n=int(rest) + 1)
-    if kind == "supply" and rest.isdigit() and find_game(game).supply_spaces:
-        return m.text("where.supply", n=int(rest) + 1)
-    player, _, slot = rest.partition(".")
-    if kind == "boards" and player.isdigit():
-        where = slot_place(m, game, slot, colored)
-        if where is not None:
-            return m.text("where.board", player=player_name(m, int(player), names), place=where)
+    if zone.kind == DISPLAY:
+        return m.text("where.factory", n=zone.index + 1)
+    if zone.kind == SUPPLY and find_game(game).supply_spaces:
+        return m.text("where.supply", n=zone.index + 1)
+    where = (m.text("where.hand") if zone.kind == HAND
+             else _slot_words(m, game, zone.slot, colored) if zone.kind == SLOT else None)  # type: ignore[arg-type]
+    if where is not None:
+        return m.text("where.board", player=player_name(m, zone.player, names), place=where)  # type: ignore[arg-type]
     return path
 
 
