@@ -17,6 +17,7 @@ from .layouts import LAYOUT_NAMES, Layout, Slot, load_layout
 from ..engine import pavilion_board as topo
 from ..engine.azul import COLORS as AZUL_COLORS, FLOOR_PENALTIES, SCORE_TRACK_TOP, wall_color
 from ..engine.games import AZUL, PAVILION, GameSpec
+from ..engine.zones import Slot as SlotId
 
 # --------------------------------------------------------------------------- sizes in millimetres
 
@@ -114,15 +115,17 @@ def azul_layout(wall: str) -> Layout:
     slots = []
     for r in range(5):
         for i in range(r + 1):  # I = 0 is the rightmost space
-            slots.append(Slot(f"line.{r}.{i}", _square(AZUL_LINES_X1 - (i + 0.5) * AZUL_PITCH, azul_row_y(r), AZUL_CELL)))
+            cx = AZUL_LINES_X1 - (i + 0.5) * AZUL_PITCH
+            slots.append(Slot(SlotId.line(r, i), _square(cx, azul_row_y(r), AZUL_CELL)))
     for r in range(5):
         for c in range(5):
             printed = AZUL_COLORS[wall_color(r, c)] if wall == "colored" else None
-            slots.append(Slot(f"wall.{r}.{c}", _square(AZUL_WALL_X0 + (c + 0.5) * AZUL_PITCH, azul_row_y(r), AZUL_CELL),
-                              printed))
+            cx = AZUL_WALL_X0 + (c + 0.5) * AZUL_PITCH
+            slots.append(Slot(SlotId.wall(r, c), _square(cx, azul_row_y(r), AZUL_CELL), printed))
     for i in range(7):
         cx = AZUL_FLOOR_X0 + (i + 0.5) * AZUL_FLOOR_PITCH
-        slots.append(Slot(f"floor.{i}", _square(cx, AZUL_FLOOR_Y0 + AZUL_CELL / 2, AZUL_CELL), None, -FLOOR_PENALTIES[i]))
+        square = _square(cx, AZUL_FLOOR_Y0 + AZUL_CELL / 2, AZUL_CELL)
+        slots.append(Slot(SlotId.floor(i), square, None, -FLOOR_PENALTIES[i]))
     return Layout(AZUL.layout({AZUL.face: wall}), AZUL_BOARD_MM, tuple(slots), azul_track())
 
 
@@ -150,9 +153,9 @@ def pavilion_layout(side: str) -> Layout:
         color = topo.STAR_COLOR[star]
         printed = topo.COLORS[color] if side == "colored" and color is not None else None
         polygon = tuple((round(x, 6), round(y, 6)) for x, y in topo.space_polygon(i))
-        slots.append(Slot(topo.SPACE_NAMES[i], polygon, printed, topo.PRINTED[side][i]))
+        slots.append(Slot(SlotId.parse(topo.SPACE_NAMES[i]), polygon, printed, topo.PRINTED[side][i]))
     for name, (cx, cy) in zip(topo.CORNER_NAMES, topo.CORNER_CENTERS):
-        slots.append(Slot(name, rhombus(cx, cy, 90.0, topo.STAR_RADIUS)))
+        slots.append(Slot(SlotId.parse(name), rhombus(cx, cy, 90.0, topo.STAR_RADIUS)))
     return Layout(PAVILION.layout({PAVILION.face: side}), PAVILION_BOARD_MM, tuple(slots))
 
 
@@ -164,7 +167,8 @@ SUPPLY_CENTERS: tuple[tuple[float, float], ...] = tuple(
 def scoring_layout() -> Layout:
     w, h = SCORING_BOARD_MM
     long_diag = topo.STAR_RADIUS * PAVILION_BOARD_MM[0] / w
-    slots = tuple(Slot(f"supply.{i}", rhombus(cx, cy, 90.0, long_diag, h / w)) for i, (cx, cy) in enumerate(SUPPLY_CENTERS))
+    slots = tuple(Slot(SlotId.supply(i), rhombus(cx, cy, 90.0, long_diag, h / w))
+                  for i, (cx, cy) in enumerate(SUPPLY_CENTERS))
     return Layout(PAVILION.scoring_layout, SCORING_BOARD_MM, slots)
 
 

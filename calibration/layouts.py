@@ -24,6 +24,8 @@ from ..engine.azul import SCORE_TRACK_TOP
 from ..engine.errors import CodedError, show
 from ..engine.games import GAMES, GameSpec
 from ..engine.notice import Notice, chained
+from ..engine.zones import CORNER, FLOOR_SPACE, LINE_SPACE, STAR_SPACE, WALL_SPACE, ZoneError
+from ..engine.zones import Slot as SlotId
 from ..formats import FormatError, checked
 from ..formats.fields import Form, Name, Number, Text
 from ..formats.problems import refusal
@@ -106,20 +108,16 @@ def a_board(spec: GameSpec) -> Notice:
     return Notice(f"a_board.{spec.name}")
 
 
-#: The kinds of a board's slots (an id's part before its numbers; a star's space has none), in the
-#: order a layout lists them: Azul's pattern lines, wall and floor line; Summer Pavilion's star
-#: spaces, then its corners.
-_SLOT_KINDS = ("line", "wall", "floor", "", "corner")
+#: The kinds of a board's slots in the order a layout lists them: Azul's pattern lines, wall and
+#: floor line; Summer Pavilion's star spaces, then its corners.
+_SLOT_KINDS = (LINE_SPACE, WALL_SPACE, FLOOR_SPACE, STAR_SPACE, CORNER)
 
 
-def _slot_order(slot_id: str) -> tuple[int, tuple[int, ...]]:
-    kind, *numbers = slot_id.split(".")
-    if kind.isdigit():
-        kind, numbers = "", [kind, *numbers]
-    return _SLOT_KINDS.index(kind), tuple(map(int, numbers))
+def _slot_order(slot: SlotId) -> tuple[int, tuple[int, ...]]:
+    return _SLOT_KINDS.index(slot.kind), slot.numbers
 
 
-def expected_slots(name: str) -> tuple[str, ...]:
+def expected_slots(name: str) -> tuple[SlotId, ...]:
     """The slot ids a layout of this board must have (its game's, :attr:`GameSpec.slot_ids`, in
     the order its layouts list them), from its name's prefix (``azul-*``, ``pavilion-scoring``,
     ``pavilion-*``). Raises :class:`LayoutError` for a name of no game's board."""
@@ -128,13 +126,23 @@ def expected_slots(name: str) -> tuple[str, ...]:
         boards = [f"{s.name}-..." + (f", {s.scoring_layout}..." if s.scoring_layout else "") for s in GAMES.values()]
         raise LayoutError("layout.no_board", name=name, boards=", ".join(boards))
     if is_scoring_layout(name):
-        return tuple(f"supply.{i}" for i in range(spec.supply_spaces))
-    return tuple(sorted(spec.slot_ids, key=_slot_order))
+        return tuple(SlotId.supply(i) for i in range(spec.supply_spaces))
+    return tuple(sorted(map(SlotId.parse, spec.slot_ids), key=_slot_order))
+
+
+def _read_slot_id(text: str) -> str:
+    """A slot id read from a layout file: its :class:`~azulcam.engine.zones.Slot`, or the text as
+    it is where it names no slot (which :func:`check_layout` then reports as unknown)."""
+    try:
+        return SlotId.parse(text)
+    except ZoneError:
+        return text
 
 
 @dataclass(frozen=True)
 class Slot:
-    """One slot: its id, outline (board fractions), the colour printed under it and its printed number."""
+    """One slot: its id (a :class:`~azulcam.engine.zones.Slot` in any usable layout), outline (board
+    fractions), the colour printed under it and its printed number."""
 
     id: str
     polygon: tuple[Point, ...]
@@ -206,7 +214,7 @@ class Layout:
         except FormatError as exc:
             raise LayoutError("layout.form", source=source, reason=exc) from None
         layout = cls(model.name, (model.size_mm[0], model.size_mm[1]),
-                     tuple(Slot(s.id, _points(s.polygon), s.printed, s.number) for s in model.slots),
+                     tuple(Slot(_read_slot_id(s.id), _points(s.polygon), s.printed, s.number) for s in model.slots),
                      tuple(_points(cell) for cell in model.track))
         problems = check_layout(layout)
         if len(problems) == 1:

@@ -28,6 +28,7 @@ from ..engine import pavilion_board as topo
 from ..engine.errors import CodedError
 from ..engine.games import AZUL, GAMES, PAVILION, GameSpec
 from ..engine.notice import Notice
+from ..engine.zones import Slot
 
 
 class RenderError(CodedError):
@@ -1019,12 +1020,12 @@ def _azul_board(name: str, w: int, h: int, fam: Family) -> np.ndarray:
     # Pattern lines: beige squares with a darker rim, an arrow towards each wall row.
     for r in range(5):
         for i in range(r + 1):
-            p = _slot_px(layout, f"line.{r}.{i}", w, h)
+            p = _slot_px(layout, Slot.line(r, i), w, h)
             rim = max(1, int(round(0.004 * u)))
             _poly(img, p, fam.line_cell)
             _cell_face(img, p, fam)
             _poly(img, _inset(p, rim / 2), fam.line_edge, rim)  # the rim is printed inside the square
-        p = _slot_px(layout, f"line.{r}.0", w, h)
+        p = _slot_px(layout, Slot.line(r, 0), w, h)
         yc = (p[0][1] + p[2][1]) / 2
         xa, xb = 0.485 * w, 0.513 * w
         _line(img, (xa, yc), (xb - 0.008 * w, yc), fam.frame, max(1, int(round(0.004 * u))))
@@ -1083,7 +1084,7 @@ def _azul_cartouche(img: np.ndarray, w: int, h: int, fam: Family) -> None:
 
 
 def _azul_wall(img: np.ndarray, layout: Layout, w: int, h: int, colored: bool, fam: Family) -> None:
-    first, last = _slot_px(layout, "wall.0.0", w, h), _slot_px(layout, "wall.4.4", w, h)
+    first, last = _slot_px(layout, Slot.wall(0, 0), w, h), _slot_px(layout, Slot.wall(4, 4), w, h)
     pad = 0.006 * w
     cv2.rectangle(img, (int(first[0][0] - pad), int(first[0][1] - pad)), (int(last[2][0] + pad), int(last[2][1] + pad)),
                   fam.wall_grout, -1, cv2.LINE_AA)
@@ -1091,7 +1092,7 @@ def _azul_wall(img: np.ndarray, layout: Layout, w: int, h: int, colored: bool, f
                   fam.frame, max(1, int(round(0.003 * w))), cv2.LINE_AA)
     for r in range(5):
         for c in range(5):
-            slot = layout[f"wall.{r}.{c}"]
+            slot = layout[Slot.wall(r, c)]
             p = _slot_px(layout, slot.id, w, h)
             if colored and slot.printed:
                 side = max(4, int(round(p[1][0] - p[0][0])))
@@ -1116,7 +1117,7 @@ def _cell_face(img: np.ndarray, p: np.ndarray, fam: Family) -> None:
 
 def _azul_floor(img: np.ndarray, layout: Layout, w: int, h: int, fam: Family) -> None:
     for i in range(7):
-        slot = layout[f"floor.{i}"]
+        slot = layout[Slot.floor(i)]
         p = _slot_px(layout, slot.id, w, h)
         _poly(img, p, fam.floor_cell)
         _cell_face(img, p, fam)
@@ -1279,7 +1280,7 @@ def _scoring_board(name: str, w: int, h: int, fam: Family) -> np.ndarray:
         _text(img, str(r + 1), (cx, cy), 0.03 * h, INK, 0.14)
     # Supply spaces: rhombus outlines on pale insets.
     for i in range(topo.SUPPLY_SPACES):
-        p = _slot_px(layout, f"supply.{i}", w, h)
+        p = _slot_px(layout, Slot.supply(i), w, h)
         _poly(img, p, _mix(teal, (255, 255, 255), 0.55))
         c = p.mean(axis=0)
         _poly(img, c + (p - c) * 0.7, GOLD, max(1, int(round(0.0015 * w))))

@@ -27,6 +27,7 @@ import numpy as np
 from ..calibration.layouts import load_layout
 from ..engine import pavilion_board as topo
 from ..engine.games import PAVILION, GameSpec
+from ..engine.zones import Slot
 # Bookkeeping, the sheet's size and which game's component a call draws, not drawing:
 from .art import RenderError, _frozen, _seed, board_design, game_spec, sheet_size
 
@@ -318,13 +319,13 @@ def _azul(name: str, w: int, h: int) -> np.ndarray:
     # Pattern lines: dashed outlines on bare card, a chevron before each wall row.
     for r in range(5):
         for i in range(r + 1):
-            p = _slot(layout, f"line.{r}.{i}", w, h)
+            p = _slot(layout, Slot.line(r, i), w, h)
             for a, b in zip(p, np.roll(p, -1, axis=0)):
                 for t in np.arange(0, 1, 0.2):
                     u, v = a + (b - a) * t, a + (b - a) * (t + 0.12)
                     cv2.line(img, (int(u[0] * 16), int(u[1] * 16)), (int(v[0] * 16), int(v[1] * 16)), RULE,
                              max(1, int(rule)), cv2.LINE_AA, 4)
-        p = _slot(layout, f"line.{r}.0", w, h)
+        p = _slot(layout, Slot.line(r, 0), w, h)
         yc = p[:, 1].mean()
         xc = 0.498 * w
         d = 0.008 * w
@@ -335,7 +336,7 @@ def _azul(name: str, w: int, h: int) -> np.ndarray:
     colored = name.endswith("colored")
     for r in range(5):
         for c in range(5):
-            slot = layout[f"wall.{r}.{c}"]
+            slot = layout[Slot.wall(r, c)]
             p = _slot(layout, slot.id, w, h)
             if colored and slot.printed:
                 side = max(4, int(round(p[1][0] - p[0][0])))
@@ -349,7 +350,7 @@ def _azul(name: str, w: int, h: int) -> np.ndarray:
             _outline(img, p, INK, rule)
     # Floor: seven spaces, the penalty printed inside each at its top.
     for i in range(7):
-        slot = layout[f"floor.{i}"]
+        slot = layout[Slot.floor(i)]
         p = _slot(layout, slot.id, w, h)
         _outline(img, p, INK, rule)
         if slot.number is not None:
@@ -403,7 +404,7 @@ def _scoring(name: str, w: int, h: int) -> np.ndarray:
         _outline(img, box, RULE, 1)
         _write(img, str(n), box.mean(axis=0), 0.3 * ch, INK)
     for i in range(topo.SUPPLY_SPACES):
-        p = _slot(layout, f"supply.{i}", w, h)
+        p = _slot(layout, Slot.supply(i), w, h)
         _hatch(img, p, (150, 160, 170), max(3.0, 0.012 * w), 1.0)
         _outline(img, p, INK, max(1, 0.003 * w))
     return img

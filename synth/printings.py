@@ -21,6 +21,7 @@ import numpy as np
 
 from ..calibration.layouts import load_layout
 from ..engine import pavilion_board as topo
+from ..engine.zones import Slot
 from . import art
 
 #: Strength of a coloured space's print: from faint on the card to as strong as a tile.
@@ -206,25 +207,25 @@ def _azul(layout_name: str, w: int, h: int, fam: art.Family, rng: np.random.Gene
             every = 1 if rng.random() < 0.7 else 5
             shown = [n for n in range(len(track)) if n % every == 0]
             _numbers(img, [track[n] for n in shown], [str(n) for n in shown], rng, _ink(rng, fam), False)
-    lines = [px(f"line.{r}.{i}") for r in range(5) for i in range(r + 1)]
+    lines = [px(Slot.line(r, i)) for r in range(5) for i in range(r + 1)]
     _cells(img, lines, _style(rng, card, fam), panel(), 0.008 * w)
     if rng.random() < 0.5:  # arrows from each pattern line to its wall row
         colour, thick = _ink(rng, fam), max(1, int(round(0.003 * w)))
         for r in range(5):
-            a, b = px(f"line.{r}.0"), px(f"wall.{r}.0")
+            a, b = px(Slot.line(r, 0)), px(Slot.wall(r, 0))
             y = (a[0][1] + a[2][1]) / 2
             x0, x1 = a[1][0] + 0.004 * w, b[0][0] - 0.004 * w
             art._line(img, (x0, y), (x1, y), colour, thick)
             art._poly(img, np.array([(x1, y), (x1 - 0.01 * w, y - 0.007 * w), (x1 - 0.01 * w, y + 0.007 * w)]), colour)
-    wall = [px(f"wall.{r}.{c}") for r in range(5) for c in range(5)]
+    wall = [px(Slot.wall(r, c)) for r in range(5) for c in range(5)]
     style = _style(rng, card, fam)
     _cells(img, wall, style, panel(), float(rng.uniform(0.0, 0.012)) * w)
     if layout_name.endswith("colored"):
         _coloured_wall(img, layout, wall, rng, fam, style)
-    floor = [px(f"floor.{i}") for i in range(7)]
+    floor = [px(Slot.floor(i)) for i in range(7)]
     _cells(img, floor, _style(rng, card, fam), panel(), 0.006 * w)
     if rng.random() < 0.8:
-        labels = [str(layout[f"floor.{i}"].number) for i in range(7)]
+        labels = [str(layout[Slot.floor(i)].number) for i in range(7)]
         _numbers(img, floor, labels, rng, _ink(rng, fam), bool(rng.random() < 0.6))
     return img
 
@@ -238,7 +239,7 @@ def _coloured_wall(img: np.ndarray, layout, wall: list[np.ndarray], rng: np.rand
     turn = float(rng.uniform(-0.4, 0.4)) if rng.random() < 0.3 else 0.0
     w = img.shape[1]
     for n, p in enumerate(wall):
-        kind = layout[f"wall.{n // 5}.{n % 5}"].printed
+        kind = layout[Slot.wall(*divmod(n, 5))].printed
         q = p.mean(axis=0) + (p - p.mean(axis=0)) * style.inset
         ink = tuple(int(c) for c in art.hue_turned(np.array([[fam.azul_base[kind]]], np.uint8), turn)[0, 0])
         if mode == "face":
@@ -316,7 +317,7 @@ def _scoring(layout_name: str, w: int, h: int, fam: art.Family, rng: np.random.G
         for k in range(6):
             colour = fam.pavilion_base[topo.COLORS[topo.WILD_BY_ROUND[k]]]
             art._circle(img, (w * (0.3 + 0.08 * k), h * 0.17), r, art._mix(card, colour, float(rng.uniform(0.3, 1.0))))
-    supply = [art._slot_px(layout, f"supply.{i}", w, h) for i in range(topo.SUPPLY_SPACES)]
+    supply = [art._slot_px(layout, Slot.supply(i), w, h) for i in range(topo.SUPPLY_SPACES)]
     _cells(img, supply, _style(rng, card, fam))
     return img
 

@@ -31,6 +31,7 @@ import numpy as np
 
 from ..calibration.profile import PROFILE_FORMAT
 from ..engine.games import GameSpec
+from ..engine.zones import HAND
 from . import hands, props
 from ..timing import Stopwatch
 from ..calibration import geometry as geo
@@ -664,14 +665,13 @@ def hidden_zones(table: Table, camera: Camera, masks: dict[str, np.ndarray]) -> 
     h_tile = tile_height(arr.spec)
     points: list[tuple[str, float, float, float]] = []
     for piece in arr.all_boards():
-        prefix = "" if piece.player is None else f"boards.{piece.player}."
         for slot in piece.layout.slots:
             x, y = piece.to_world(*slot.center)
-            points.append((prefix + slot.id, x, y, BOARD_HEIGHT_MM))
+            points.append((piece.zone(slot.id), x, y, BOARD_HEIGHT_MM))
     for zone, (x, y) in zip(table.factory_zones, arr.factories):
         points.append((zone, x, y, FACTORY_HEIGHT_MM))
     for it in table.items:
-        if it.zone != "carried" and (not it.zone.startswith("boards.") or it.zone.endswith(".hand")):
+        if it.zone is not None and (not it.zone.on_board or it.zone.kind == HAND):
             points.append((it.zone, it.x, it.y, it.base + h_tile))
     for marker in table.markers:
         points.append((marker.zone, marker.x, marker.y, marker.base + SCORE_MARKER_MM))
@@ -834,7 +834,7 @@ def item_outlines(table: Table, camera: Camera) -> list[dict[str, Any]]:
     h = tile_height(table.spec)
     out = []
     for it in table.items:
-        if it.zone == "carried":
+        if it.zone is None:
             continue
         poly = _item_polygon(table.spec, it)[:4]
         pts = np.vstack([[it.x, it.y], poly])

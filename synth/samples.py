@@ -20,6 +20,7 @@ import numpy as np
 
 from ..calibration.profile import seat_order
 from ..engine.record import Record, replay
+from ..engine.zones import Zone
 from .art import RenderError
 from .render import SceneOptions, render_moments
 
@@ -65,7 +66,9 @@ def seated(profile: dict[str, Any], observation: dict[str, Any]) -> tuple[dict[s
     boards = sorted(profile["boards"], key=lambda b: b["player"])
     order = seat_order([np.mean(b["corners"], axis=0) for b in boards])
     seat = {boards[k]["player"]: p for p, k in enumerate(order)}
-    if any(f"boards.{p}." in json.dumps(observation.get(key, [])) for key in ("uncertain", "warnings") for p in seat):
+    uncertain = [Zone.parse(z) for z in observation.get("uncertain", [])]
+    warned = json.dumps(observation.get("warnings", []))  # a warning's words and params may quote a zone's name
+    if any(z.player in seat for z in uncertain) or any(f"boards.{p}." in warned for p in seat):
         raise RenderError("render.truth_names_zones")
     profile = {**profile, "boards": sorted(({**b, "player": seat[b["player"]]} for b in boards), key=lambda b: b["player"])}
     observation = {**observation, "boards": sorted(({**b, "player": seat[b["player"]]} for b in observation["boards"]),

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..calibration.layouts import Layout, load_layout
 from ..engine.games import GAMES, GameSpec
+from ..engine.zones import CENTER, DISPLAY, SLOT, SUPPLY, Slot, Zone
 from ..calibration import geometry as geo
 from ..calibration.geometry import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_mm
 
@@ -57,6 +58,13 @@ class Piece:
 
     def corners(self) -> list[Point]:
         return [self.to_world(fx, fy) for fx, fy in ((0, 0), (1, 0), (1, 1), (0, 1))]
+
+    def zone(self, slot_id: str) -> Zone:
+        """The zone of this board's slot ``slot_id``: a slot of a player's board, or a supply space
+        of the scoring board."""
+        if self.player is None:
+            return Zone.supply(Slot.parse(slot_id).index)
+        return Zone.board(self.player, slot_id)
 
     def slot_center(self, slot_id: str) -> Point:
         return self.to_world(*self.layout[slot_id].center)
@@ -165,11 +173,12 @@ def arrange(game: str, players: int, layout_name: str, rng: np.random.Generator)
 
 @dataclass(frozen=True)
 class Item:
-    """One tile (or marker) on the table: what it is, the zone it belongs to, where its centre
-    lies (mm), its rotation (degrees) and the height it rests on (a board, a disc)."""
+    """One tile (or marker) on the table: what it is, the zone it belongs to (``None`` while a hand
+    carries it), where its centre lies (mm), its rotation (degrees) and the height it rests on (a
+    board, a disc)."""
 
     kind: str
-    zone: str
+    zone: Zone | None
     x: float
     y: float
     angle: float
@@ -189,8 +198,8 @@ class Marker:
     base: float = BOARD_HEIGHT_MM
 
     @property
-    def zone(self) -> str:
-        return f"boards.{self.player}.score"
+    def zone(self) -> Zone:
+        return Zone.score(self.player)
 
 
 @dataclass
@@ -210,24 +219,24 @@ class Table:
         return self.arrangement.spec
 
     @property
-    def factory_zones(self) -> tuple[str, ...]:
+    def factory_zones(self) -> tuple[Zone, ...]:
         """Zones of the factory displays, in factory order, empty ones included."""
-        return tuple(f"factories.{i}" for i in range(len(self.arrangement.factories)))
+        return tuple(Zone.display(i) for i in range(len(self.arrangement.factories)))
 
 
 # --------------------------------------------------------------------------- what lies where
 
 
-def zone_contents(state: Any) -> dict[str, list[str]]:
+def zone_contents(state: Any) -> dict[Zone, list[str]]:
     """Every zone of a position and the tiles in it, as a perfect observer would list them:
     ``{"factories.0": [...], "center": [...], "boards.0.wall.0.0": ["blue"], "boards.0.hand": [...],
     "supply.3": ["red"]}``. Board slots hold one tile; factories, the centre and hands hold many."""
     data = state.to_json()
-    out: dict[str, list[str]] = {}
+    out: dict[Zone, list[str]] = {}
     for i, tiles in enumerate(data["factories"]):
-        out[f"factories.{i}"] = list(tiles)
+        out[Zone.display(i)] = list(tiles)
     center = [name for name, n in data["center"].items() for _ in range(n)]
-    out["center"] = center
+    out[Zone.centre()] = center
     if state.spec.board == "wall":  # pattern lines, a wall and a floor line, and the first-player marker
         if data["marker"] == "center":
             center.append("first_player")
@@ -235,41 +244,34 @@ def zone_contents(state: Any) -> dict[str, list[str]]:
             for r, line in enumerate(b["lines"]):
                 tiles = [line["color"]] * line["count"] + ["joker"] * line["jokers"]
                 for i, t in enumerate(tiles):
-                    out[f"boards.{p}.line.{r}.{i}"] = [t]
+                    out[Zone.board(p, Slot.line(r, i))] = [t]
             for r, row in enumerate(b["wall"]):
                 for c, t in enumerate(row):
                     if t is not None:
-                        out[f"boards.{p}.wall.{r}.{c}"] = [t]
+                        out[Zone.board(p, Slot.wall(r, c))] = [t]
             for i, t in enumerate(b["floor"]):
-                out[f"boards.{p}.floor.{i}"] = [t]
+                out[Zone.board(p, Slot.floor(i))] = [t]
             on_floor = "first_player" in b["floor"]
-            out[f"boards.{p}.hand"] = ["first_player"] if data["marker"] == p and not on_floor else []
+            out[Zone.hand(p)] = ["first_player"] if data["marker"] == p and not on_floor else []
     else:
         if data["token"] == "center":
             center.append("first_player")
         for p, b in enumerate(data["boards"]):
             for space, color in b["spaces"].items():
-                out[f"boards.{p}.{space}"] = [color]
+                out[Zone.board(p, space)] = [color]
             for i, color in enumerate(b["corners"]):
-                out[f"boards.{p}.corner.{i}"] = [color]
+                out[Zone.board(p, Slot.corner(i))] = [color]
             hand = [name for name, n in b["hand"].items() for _ in range(n)]
             if data["token"] == p:
                 hand.append("first_player")
-            out[f"boards.{p}.hand"] = hand
+            out[Zone.hand(p)] = hand
         for i, color in enumerate(data["supply"]):
             if color is not None:
-                out[f"supply.{i}"] = [color]
+                out[Zone.supply(i)] = [color]
     return out
 
 
-def _board_slot(zone: str) -> tuple[int, str] | None:
-    parts = zone.split(".", 2)
-    if parts[0] != "boards" or parts[2] == "hand":
-        return None
-    return int(parts[1]), parts[2]
-
-
-def build_table(arrangement: Arrangement, contents: dict[str, list[str]], rng: np.random.Generator,
+def build_table(arrangement: Arrangement, contents: dict[Zone, list[str]], rng: np.random.Generator,
                 previous: Table | None = None) -> Table:
     """Lay the tiles of ``contents`` (from :func:`zone_contents`) on ``arrangement``.
 
@@ -278,7 +280,7 @@ def build_table(arrangement: Arrangement, contents: dict[str, list[str]], rng: n
     ``previous`` (the table one event earlier), every tile still in its zone keeps its place, so
     that a video shows only the tiles that moved move.
     """
-    kept: dict[str, list[Item]] = {}
+    kept: dict[Zone | None, list[Item]] = {}
     if previous is not None:
         for item in previous.items:
             kept.setdefault(item.zone, []).append(item)
@@ -289,26 +291,29 @@ def build_table(arrangement: Arrangement, contents: dict[str, list[str]], rng: n
         if not tiles:
             continue
         old = kept.get(zone, [])
-        if old and sorted(i.kind for i in old) == sorted(tiles) and not zone.startswith(("center", "boards.")):
+        if old and sorted(i.kind for i in old) == sorted(tiles) and zone.kind in (DISPLAY, SUPPLY):
             items += old  # factories and the supply: unchanged zones stay exactly as they were
             continue
-        if zone.startswith("factories."):
-            items += _factory_items(arrangement, int(zone.split(".")[1]), tiles, rng)
-        elif zone.startswith("supply."):
-            assert arrangement.scoring is not None
-            x, y = arrangement.scoring.slot_center(zone)
+        if zone.kind == DISPLAY:
+            assert zone.index is not None
+            items += _factory_items(arrangement, zone.index, tiles, rng)
+        elif zone.kind == SUPPLY:
+            assert arrangement.scoring is not None and zone.index is not None
+            space = Slot.supply(zone.index)
+            x, y = arrangement.scoring.slot_center(space)
             jitter = rng.normal(0, 0.6, 3)
-            items.append(Item(tiles[0], zone, x + jitter[0], y + jitter[1], arrangement.scoring.slot_angle(zone) + jitter[2],
+            items.append(Item(tiles[0], zone, x + jitter[0], y + jitter[1], arrangement.scoring.slot_angle(space) + jitter[2],
                               BOARD_HEIGHT_MM))
-        elif zone == "center" or zone.endswith(".hand"):
+        elif zone.loose:  # the centre and the tiles beside a board
             items += _loose_items(arrangement, zone, tiles, old, rng, size)
         else:
-            p, slot = _board_slot(zone)  # type: ignore[misc]
+            assert zone.player is not None and zone.slot is not None
+            slot = zone.slot
             same = [i for i in old if i.kind == tiles[0]]
             if same:
                 items.append(same[0])
                 continue
-            piece = boards[p]
+            piece = boards[zone.player]
             x, y = piece.slot_center(slot)
             jitter = rng.normal(0, 0.5, 3)
             items.append(Item(tiles[0], zone, x + jitter[0], y + jitter[1], piece.slot_angle(slot) + 2.0 * jitter[2],
@@ -356,12 +361,12 @@ def _factory_items(arr: Arrangement, index: int, tiles: list[str], rng: np.rando
         ox, oy = offsets[k % 4]
         dx, dy = rotate(ox * spacing * spread, oy * spacing * spread, turn)
         jitter = rng.normal(0, 1.0, 3)
-        out.append(Item(tiles[n], f"factories.{index}", fx + dx + off * jitter[0], fy + dy + off * jitter[1],
+        out.append(Item(tiles[n], Zone.display(index), fx + dx + off * jitter[0], fy + dy + off * jitter[1],
                         turn + k * spin + twist * jitter[2], FACTORY_HEIGHT_MM))
     return out
 
 
-def _loose_items(arr: Arrangement, zone: str, tiles: list[str], old: list[Item], rng: np.random.Generator,
+def _loose_items(arr: Arrangement, zone: Zone, tiles: list[str], old: list[Item], rng: np.random.Generator,
                  tile_mm: float) -> list[Item]:
     """Loose tiles, rotated and often touching: those of ``old`` that are still there keep their
     place; the rest are dropped near the others without overlapping them."""
@@ -371,11 +376,11 @@ def _loose_items(arr: Arrangement, zone: str, tiles: list[str], old: list[Item],
         if item.kind in remaining:
             remaining.remove(item.kind)
             out.append(item)
-    if zone == "center":
+    if zone.kind == CENTER:
         (cx, cy), radius, turn, half = arr.center, arr.center_radius, 0.0, None
     else:
-        p = int(zone.split(".")[1])
-        cx, cy, turn, width, depth = arr.hand_zones[p]
+        assert zone.player is not None
+        cx, cy, turn, width, depth = arr.hand_zones[zone.player]
         radius, half = 0.0, (width / 2, depth / 2)
     # How far apart two touching tiles' centres lie, in tile widths: their shape decides it.
     gap = tile_mm * (1.05 if arr.spec.shape == "square" else 1.25)
@@ -407,7 +412,7 @@ def _loose_items(arr: Arrangement, zone: str, tiles: list[str], old: list[Item],
 # --------------------------------------------------------------------------- observation
 
 
-def observation(table: Table, contents: dict[str, list[str]], project: Callable[[list[Point]], np.ndarray],
+def observation(table: Table, contents: dict[Zone, list[str]], project: Callable[[list[Point]], np.ndarray],
                 warnings: list[str] | None = None) -> dict[str, Any]:
     """The ``azulcam-observation/1`` of a table whose zones hold ``contents``; ``project`` maps
     table millimetres to image pixels (for the factory centres)."""
@@ -418,15 +423,13 @@ def observation(table: Table, contents: dict[str, list[str]], project: Callable[
     factories = [{"center": [round(float(u), 1), round(float(v), 1)], "tiles": sort(contents.get(z, []))}
                  for z, (u, v) in zip(table.factory_zones, centers)]
     center: dict[str, int] = {}
-    for t in sort(contents.get("center", [])):
+    for t in sort(contents.get(Zone.centre(), [])):
         center[t] = center.get(t, 0) + 1
     boards = []
     for p in range(arr.players):
-        prefix = f"boards.{p}."
-        slots = {z[len(prefix):]: tiles[0] for z, tiles in contents.items()
-                 if z.startswith(prefix) and not z.endswith(".hand") and tiles}
+        slots = {z.slot: tiles[0] for z, tiles in contents.items() if z.kind == SLOT and z.player == p and tiles}
         hand: dict[str, int] = {}
-        for t in sort(contents.get(prefix + "hand", [])):
+        for t in sort(contents.get(Zone.hand(p), [])):
             hand[t] = hand.get(t, 0) + 1
         layout = arr.boards[p].layout
         boards.append({"player": p, "slots": {s: slots[s] for s in layout.ids if s in slots}, "hand": hand})
@@ -434,17 +437,19 @@ def observation(table: Table, contents: dict[str, list[str]], project: Callable[
         boards[marker.player]["score"] = marker.cell
     supply = None
     if arr.spec.supply_spaces:
-        supply = [(contents.get(f"supply.{i}") or [None])[0] for i in range(arr.spec.supply_spaces)]
+        supply = [(contents.get(Zone.supply(i)) or [None])[0] for i in range(arr.spec.supply_spaces)]
     return {"format": "azulcam-observation/1", "game": arr.game, "factories": factories, "center": center,
             "boards": boards, "supply": supply, "uncertain": [], "warnings": list(warnings or [])}
 
 
-def contents_of(table: Table) -> dict[str, list[str]]:
-    """The zones of a drawn table and their tiles (what :func:`zone_contents` gave, as laid)."""
-    out: dict[str, list[str]] = {z: [] for z in table.factory_zones}
-    out.setdefault("center", [])
+def contents_of(table: Table) -> dict[Zone, list[str]]:
+    """The zones of a drawn table and their tiles (what :func:`zone_contents` gave, as laid; the
+    tiles a hand carries lie in none)."""
+    out: dict[Zone, list[str]] = {z: [] for z in table.factory_zones}
+    out.setdefault(Zone.centre(), [])
     for item in table.items:
-        out.setdefault(item.zone, []).append(item.kind)
+        if item.zone is not None:
+            out.setdefault(item.zone, []).append(item.kind)
     return out
 
 

@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from ..engine.record import Record, replay
+from ..engine.zones import Zone
 from .art import RenderError
 from .camera import Camera, ViewRanges, sample_camera
 from .render import Look, SceneOptions, Solid, compose, make_clutter, make_hand, sample_look, scene_truth
@@ -91,8 +92,8 @@ def bumped(table: Table, bump: Bump) -> Table:
     arr = table.arrangement
     dx, dy = bump.shift
     boards = tuple(replace(b, x=b.x + dx, y=b.y + dy) if b.player == bump.player else b for b in arr.boards)
-    prefix = f"boards.{bump.player}."
-    items = [replace(i, x=i.x + dx, y=i.y + dy) if i.zone.startswith(prefix) else i for i in table.items]
+    items = [replace(i, x=i.x + dx, y=i.y + dy) if i.zone is not None and i.zone.player == bump.player else i
+             for i in table.items]
     markers = [replace(m, x=m.x + dx, y=m.y + dy) if m.player == bump.player else m for m in table.markers]
     return Table(replace(arr, boards=boards), items, markers)
 
@@ -237,7 +238,7 @@ def _event_frames(shot: _Shot, before: Table, after: Table, index: int, mover: i
     lifted = Table(arr, [i for i in before.items if id(i) in kept_after], before.markers)
     for k in range(CARRY):
         point = _lerp(source, target, (k + 1) / CARRY)
-        carried = [Item(i.kind, "carried", point[0] + (i.x - source[0]) * 0.3, point[1] + (i.y - source[1]) * 0.3,
+        carried = [Item(i.kind, None, point[0] + (i.x - source[0]) * 0.3, point[1] + (i.y - source[1]) * 0.3,
                         i.angle, 25.0) for i in leaving[:8]]
         carrying = Table(arr, lifted.items + carried, before.markers)
         yield shot.frame(carrying, hand_at(point, 60.0), index, "carry", count)
@@ -267,7 +268,7 @@ def frame_count(record: Record, first: int = 0, last: int | None = None) -> int:
     return count
 
 
-def _moved(before: dict[str, list[str]], after: dict[str, list[str]]) -> bool:
+def _moved(before: dict[Zone, list[str]], after: dict[Zone, list[str]]) -> bool:
     """Whether :func:`~azulcam.synth.table.build_table` would lay a tile anew or take one away."""
     return any(sorted(before.get(zone, [])) != sorted(after.get(zone, [])) for zone in before.keys() | after.keys())
 
