@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 from azulcam.engine.players import make_player
 from azulcam.engine.record import play_game, replay
+from azulcam.engine.zones import DISPLAY, HAND, Zone
 from azulcam.synth.camera import ViewRanges
 from azulcam.synth.dataset import VARIANTS
 from azulcam.vision.locate import Loose, locate
@@ -51,6 +52,10 @@ def position(rng: random.Random) -> Any:
     return states[rng.randrange(len(states))]
 
 
+#: Where a tile found on a display is counted whose disc matches no display of the truth: no zone of the table.
+NO_DISPLAY = "factories.?"
+
+
 def match_scene(truth: dict[str, Any], found_discs: list[Any], found_tiles: list[Loose]) -> dict[str, Any]:
     """Counts for one scene."""
     hidden = {h["zone"] for h in truth["hidden"]}
@@ -58,8 +63,8 @@ def match_scene(truth: dict[str, Any], found_discs: list[Any], found_tiles: list
     out: dict[str, Any] = Counter()
     errors: list[str] = []
     # Factories.
-    true_f = [(f"factories.{i}", np.array(f["center"])) for i, f in enumerate(obs["factories"])]
-    disc_zone: dict[int, str] = {}
+    true_f = [(Zone.display(i), np.array(f["center"])) for i, f in enumerate(obs["factories"])]
+    disc_zone: dict[int, Zone] = {}
     used = set()
     for n, d in enumerate(found_discs):
         best = min(true_f, key=lambda z: np.linalg.norm(z[1] - d.center), default=None)
@@ -77,8 +82,7 @@ def match_scene(truth: dict[str, Any], found_discs: list[Any], found_tiles: list
             if z not in used:
                 errors.append(f"missed {z} at {np.round(c)}")
     # Tiles (everything off the board slots and the supply).
-    items = [i for i in truth["items"] if not i["zone"].startswith("supply.")
-             and (not i["zone"].startswith("boards.") or i["zone"].endswith(".hand"))]
+    items = [i for i in truth["items"] if Zone.parse(i["zone"]).loose]
     centres = np.array([i["center"] for i in items]) if items else np.zeros((0, 2))
     sizes = np.array([np.linalg.norm(np.subtract(i["outline"][0], i["outline"][2])) / np.sqrt(2) for i in items])
     taken = np.zeros(len(items), bool)
@@ -95,9 +99,9 @@ def match_scene(truth: dict[str, Any], found_discs: list[Any], found_tiles: list
                 continue
             out["tile_tp"] += 1
             out["corner_err"] += _corner_error(t.outline, np.array(item["outline"])) / sizes[k]
-            zone = t.zone
-            if zone.startswith("factories."):
-                zone = disc_zone.get(int(zone.split(".")[1]), "factories.?")
+            zone: str = t.zone
+            if t.zone.kind == DISPLAY:
+                zone = disc_zone.get(t.zone.index, NO_DISPLAY)  # type: ignore[arg-type]
             if zone == item["zone"]:
                 out["zone_ok"] += 1
             else:
@@ -119,8 +123,9 @@ def match_scene(truth: dict[str, Any], found_discs: list[Any], found_tiles: list
     return out
 
 
-def _zone_kind(zone: str) -> str:
-    return "factories" if zone.startswith("factories") else "hand" if zone.endswith(".hand") else "center"
+def _zone_kind(name: str) -> str:
+    kind = Zone.parse(name).kind
+    return "factories" if kind == DISPLAY else "hand" if kind == HAND else "center"
 
 
 def _corner_error(found: np.ndarray, true: np.ndarray) -> float:

@@ -24,6 +24,7 @@ from azulcam.synth.render import SceneOptions, render_state
 from azulcam.vision import pose
 from azulcam.calibration.geometry import tile_height
 from azulcam.engine.games import GAMES
+from azulcam.engine.zones import Zone
 
 
 def main() -> None:
@@ -55,11 +56,11 @@ def main() -> None:
         focal_errors.append(abs(focal / truth["camera"]["K"][0][0] - 1))
         boards = {b["player"]: (h, top, layout) for b, h, top, layout in zip(placements, homographies, tops, layouts)}
         for item in truth["items"]:
-            zone = item["zone"].split(".")
-            if zone[0] != "boards" or zone[2] == "hand":
+            zone = Zone.parse(item["zone"])
+            if zone.player is None or zone.slot is None:
                 continue
-            h, top, layout = boards[int(zone[1])]
-            centre = np.array(layout[".".join(zone[2:])].center).reshape(1, 1, 2)
+            h, top, layout = boards[zone.player]
+            centre = np.array(layout[zone.slot].center).reshape(1, 1, 2)
             for name, mapping in (("board plane", h), ("tile-top plane", top)):
                 seen = cv2.perspectiveTransform(centre, mapping).reshape(2)
                 distances[name].append(float(np.linalg.norm(seen - np.array(item["center"]))) / truth["camera"]["tile_px"])

@@ -22,6 +22,7 @@ from collections import Counter
 import cv2
 import numpy as np
 from azulcam.engine.record import Game
+from azulcam.engine.zones import DISPLAY
 from azulcam.follow.capture import VideoSource
 from azulcam.follow.session import WatchConfig, open_watcher
 from azulcam.vision.analyze import default_locator
@@ -39,9 +40,9 @@ def twisted(image: np.ndarray, hue: int, saturation: float) -> np.ndarray:
 
 
 def display_tiles(kinds: list, reading) -> Counter:
-    n = len(reading.slot_ids)
-    return Counter(kind for item, (kind, _) in zip(reading.loose, kinds[n:])
-                   if item.zone.startswith("factories.") and kind is not None)
+    """The displays' tiles of a reading, with ``kinds`` those of its loose tiles."""
+    return Counter(kind for item, (kind, _) in zip(reading.loose, kinds)
+                   if item.zone.kind == DISPLAY and kind is not None)
 
 
 def run(k: int, args, classifier, locator) -> dict:
@@ -58,9 +59,9 @@ def run(k: int, args, classifier, locator) -> dict:
     weigh = watcher._in_table_colours
 
     def recorded(reading, image):
-        raw = display_tiles(list(reading.kinds), reading)
+        raw = display_tiles(list(reading.loose_kinds), reading)
         out, likely = weigh(reading, image)
-        seen.append((current[0], raw, display_tiles(list(out.kinds), out)))
+        seen.append((current[0], raw, display_tiles(list(out.loose_kinds), out)))
         return out, likely
 
     watcher._in_table_colours = recorded  # type: ignore[method-assign]

@@ -25,8 +25,10 @@ from ..calibration.profile import Profile
 from ..calibration.layouts import load_layout
 from ..engine.games import find_game
 from ..engine.observe import expected
+from ..engine.zones import DISPLAY, SUPPLY, Slot, Zone, ZoneError
 from ..vision import crops
 from ..vision.analyze import UNSURE, Reading, loose_patches, read, reader_loose_likely
+from ..vision.reader import slot_zone
 from ..vision.classify import ruled_out
 from ..vision.bare import learn_empty
 from ..vision import alike
@@ -71,14 +73,12 @@ def view_of(reading: Reading, frame: int = 0, time: float = 0.0, likely: dict[in
     """What the tracker needs of a reading: every slot's kind and confidence, every display's,
     the centre's and each hand's tiles with theirs (and, for the loose tiles in ``likely`` by
     their index, how likely each colour is), the displays' centres, the score markers read surely."""
-    zones: dict[str, ZoneRead] = {}
-    n_slots = len(reading.slot_ids)
-    for (prefix, slot_id), (kind, conf) in zip(reading.slot_ids, reading.kinds[:n_slots]):
-        zones[f"{prefix}.{slot_id}" if prefix != "supply" else slot_id] = ZoneRead(kind, conf)
-    loose: dict[str, list[tuple[str, float, Likely]]] = {f"factories.{i}": [] for i in range(len(reading.factories))}
-    loose["center"] = []
-    loose.update((f"boards.{v.placement.player}.hand", []) for v in reading.boards if v.placement.player is not None)
-    for k, (item, (kind, conf)) in enumerate(zip(reading.loose, reading.kinds[n_slots:])):
+    zones: dict[str, ZoneRead] = {zone: ZoneRead(kind, conf)
+                                  for zone, (kind, conf) in zip(reading.slots, reading.slot_kinds)}
+    loose: dict[str, list[tuple[str, float, Likely]]] = {Zone.display(i): [] for i in range(len(reading.factories))}
+    loose[Zone.centre()] = []
+    loose.update((Zone.hand(v.placement.player), []) for v in reading.boards if v.placement.player is not None)
+    for k, (item, (kind, conf)) in enumerate(zip(reading.loose, reading.loose_kinds)):
         if kind is not None:
             loose.setdefault(item.zone, []).append((kind, conf, (likely or {}).get(k, ())))
     zones.update((zone, loose_zone(tiles)) for zone, tiles in loose.items())
@@ -270,16 +270,19 @@ class Watcher:
         shows there becomes that board's bare view of it (:func:`azulcam.vision.bare.learn_empty`),
         so that later readings compare it with how it looks empty in today's light. False where
         there is nothing to learn from (not a board space, no bare view or reading of that board)."""
-        parts = zone.split(".", 2)
-        if len(parts) != 3 or parts[0] != "boards" or parts[2] == "hand" or not parts[1].isdigit():
+        try:
+            space = Zone.parse(zone)
+        except ZoneError:
             return False
-        player = int(parts[1])
+        player, slot = space.player, space.slot
+        if player is None or slot is None:
+            return False
         bare = (self.bare or {}).get(player)
         reading = self.last_reading
         view = next((v for v in (reading.boards if reading else []) if v.placement.player == player), None)
-        if bare is None or view is None or parts[2] not in bare.reads:
+        if bare is None or view is None or slot not in bare.reads:
             return False
-        learn_empty(bare, image, view.homography, parts[2])
+        learn_empty(bare, image, view.homography, slot)
         return True
 
     def slot_outlines(self) -> list[tuple[np.ndarray, bool]]:
@@ -288,12 +291,12 @@ class Watcher:
         reading = self.last_reading
         if reading is None:
             return []
-        confidence = {ids: conf for ids, (_, conf) in zip(reading.slot_ids, reading.kinds)}
+        confidence = {zone: conf for zone, (_, conf) in zip(reading.slots, reading.slot_kinds)}
         out = []
         for view in reading.boards:
-            prefix = "supply" if view.placement.player is None else f"boards.{view.placement.player}"
             ids, quads = crops.slot_outlines(view.homography, load_layout(view.placement.layout))
-            out += [(quad, confidence[prefix, slot] < UNSURE) for slot, quad in zip(ids, quads) if (prefix, slot) in confidence]
+            zones = [slot_zone(view.placement.player, slot) for slot in ids]
+            out += [(quad, confidence[zone] < UNSURE) for zone, quad in zip(zones, quads) if zone in confidence]
         return out
 
     def _measured(self, reading: Reading, view: View) -> View:
@@ -305,15 +308,17 @@ class Watcher:
         near: dict[str, frozenset[str]] = {}
         if reading.patches is not None:
             aligned = {v.placement.player: v for v in reading.boards if v.registration.aligned}
-            for n, (prefix, slot) in enumerate(reading.slot_ids):
-                player = None if prefix == "supply" else int(prefix.split(".")[1])
+            for n, zone in enumerate(reading.slots):
+                player = zone.player
                 if player not in aligned:
                     continue
-                zone, head = (slot, "") if prefix == "supply" else (f"{prefix}.{slot}", f"{prefix}.")
                 patches[zone] = reading.patches[n]
-                if prefix != "supply":
+                if zone.kind != SUPPLY:
                     rows[zone] = n
-                near[zone] = frozenset(head + s for s in neighbours(aligned[player].placement.layout).get(slot, ()))
+                # The layout's id of the slot (a supply space's is the scoring board's).
+                slot = zone.slot if zone.slot is not None else Slot.supply(zone.index)  # type: ignore[arg-type]
+                near[zone] = frozenset(slot_zone(player, s)
+                                       for s in neighbours(aligned[player].placement.layout).get(slot, ()))
         compared = [z for z in patches if z in self.references]
         shares = moved_share(np.stack([patches[z] for z in compared]), np.stack([self.references[z] for z in compared])) \
             if compared else np.zeros(0)
@@ -351,7 +356,7 @@ class Watcher:
         if image is None or not places:
             return {}
         patches = display_patches(image, places, self._display_px(image.shape))
-        return {f"factories.{i}": patch for i, patch in enumerate(patches)}
+        return {Zone.display(i): patch for i, patch in enumerate(patches)}
 
     def _display_px(self, shape: tuple[int, ...]) -> float:
         """A display's diameter in pixels of a frame of ``shape``: at the scale of the boards as
@@ -368,11 +373,11 @@ class Watcher:
         moved = {z for z, changed in settled.items() if changed}
         last = self.follower.last_view
         near = last.near if last is not None else {}
-        if any(z.startswith("factories.") and z not in self._patches for z in settled):
+        if any(Zone.parse(z).kind == DISPLAY and z not in self._patches for z in settled):
             # The displays numbered by this very view (its first): their patches are cut now.
             self._patches.update(self._display_patches(self._image))
         for zone, changed in settled.items():
-            display = zone.startswith("factories.")
+            display = Zone.parse(zone).kind == DISPLAY
             # A slot beside a changed one is no sample of an unchanged slot: a tile's body seen
             # off its space reaches over it.
             if zone in self._shares and (changed or display or not near.get(zone, frozenset()) & moved):
@@ -425,47 +430,51 @@ class Watcher:
         colours are hypotheses the takes settle (:attr:`ZoneRead.likely`; the displays' only). Not the
         centre's and hands' tiles: they lie in the table's light, not a display's."""
         colours = self._colours()
-        n_slots = len(reading.slot_ids)
-        # The deal's tiles of this game's colours, each by its index in reading.kinds: the
-        # displays' (loose tiles) and the supply's (Summer Pavilion: its spaces are dealt too).
-        dealt = [n_slots + k for k, item in enumerate(reading.loose) if item.zone.startswith("factories.")]
-        if reading.patches is not None:
-            dealt = [n for n, (prefix, _) in enumerate(reading.slot_ids) if prefix == "supply"] + dealt
-        shown = [(n, *reading.kinds[n]) for n in dealt if reading.kinds[n][0] in colours]
+        # The deal's tiles of this game's colours: the supply's (Summer Pavilion: its spaces are
+        # dealt too), by their index among the slots, then the displays', by theirs among the loose
+        # tiles; ``shown`` and the patches list them in that order.
+        supply = [n for n, zone in enumerate(reading.slots)
+                  if zone.kind == SUPPLY and reading.slot_kinds[n][0] in colours] if reading.patches is not None else []
+        displays = [k for k, item in enumerate(reading.loose)
+                    if item.zone.kind == DISPLAY and reading.loose_kinds[k][0] in colours]
+        shown = [reading.slot_kinds[n] for n in supply] + [reading.loose_kinds[k] for k in displays]
         mixups = self.tracker.mixups
         known = self.table.knows(colours)
-        mixed_up = {n: mixups.probabilities(kind, conf, colours) for n, kind, conf in shown
+        mixed_up = {m: mixups.probabilities(kind, conf, colours) for m, (kind, conf) in enumerate(shown)
                     if kind in known and (mixed := [was for was in mixups.named.get(kind, ()) if was != kind])
                     and all(was in known for was in mixed)}
-        anew = [m for m, (n, _, conf) in enumerate(shown) if n in mixed_up or conf < UNSURE]
+        anew = [m for m, (_, conf) in enumerate(shown) if m in mixed_up or conf < UNSURE]
         if not anew:
             return reading, {}
-        in_slots = [n for n, _, _ in shown if n < n_slots]
-        patches = np.concatenate([reading.patches[in_slots] if in_slots else np.zeros((0, 32, 32, 3), np.uint8),
-                                  loose_patches(image, np.array([reading.loose[n - n_slots].outline for n, _, _ in shown
-                                                                 if n >= n_slots], np.float64).reshape(-1, 4, 2),
-                                                reading.boards)])
+        patches = np.concatenate([reading.patches[supply] if supply else np.zeros((0, 32, 32, 3), np.uint8),
+                                  loose_patches(image, np.array([reading.loose[k].outline for k in displays],
+                                                                np.float64).reshape(-1, 4, 2), reading.boards)])
         # The view's references: its displays' tiles read surely (a tile on a board lies in other light).
-        sure = [m for m, (n, _, conf) in enumerate(shown) if conf >= SURE_OF_ITSELF and n >= n_slots]
+        sure = [m for m, (_, conf) in enumerate(shown) if conf >= SURE_OF_ITSELF and m >= len(supply)]
         table = self.table
         if sure:
             table = TileReferences({kind: list(seen) for kind, seen in self.table.seen.items()}, least_seen=2)
-            table.learn(patches[sure], [shown[m][1] for m in sure])
+            table.learn(patches[sure], [shown[m][0] for m in sure])
         rows, columns = reader_loose_likely(patches, self.classifier, reading.game,
                                             ruled_out(reading.game, self.profile.game_options))
         shapes = rows[:, [columns.index(c) for c in colours]]
-        evidence = np.array([weighed_row(np.asarray(mixed_up[n]) if n in mixed_up else reading_prior(kind, conf, colours, shape),
+        evidence = np.array([weighed_row(np.asarray(mixed_up[m]) if m in mixed_up else reading_prior(kind, conf, colours, shape),
                                          posterior)
-                             for (n, kind, conf), shape, posterior in zip(shown, shapes, table.posterior(patches, colours))])
+                             for m, ((kind, conf), shape, posterior)
+                             in enumerate(zip(shown, shapes, table.posterior(patches, colours)))])
         named = alike.named(alike.groups(top_colour(patches)), evidence)
-        kinds, likely = list(reading.kinds), {}
+        slot_kinds, loose_kinds, likely = list(reading.slot_kinds), list(reading.loose_kinds), {}
         for m in anew:
-            n, row = shown[m][0], named[m]
+            row = named[m]
             best = int(row.argmax())
-            kinds[n] = (colours[best], float(row[best]))
-            if n >= n_slots:
-                likely[n - n_slots] = tuple((c, round(float(p), 4)) for c, p in zip(colours, row))
-        reading.kinds = kinds
+            answer = (colours[best], float(row[best]))
+            if m < len(supply):
+                slot_kinds[supply[m]] = answer
+            else:
+                k = displays[m - len(supply)]
+                loose_kinds[k] = answer
+                likely[k] = tuple((c, round(float(p), 4)) for c, p in zip(colours, row))
+        reading.slot_kinds, reading.loose_kinds = slot_kinds, loose_kinds
         return reading, likely
 
     def _teach_table(self) -> None:
@@ -481,12 +490,11 @@ class Watcher:
             return
         self._deals_learnt = deals
         exp = expected(self.tracker.game.state)
-        n_slots = len(reading.slot_ids)
         outlines, kinds = [], []
         for engine, seen in self.tracker.displays.match(view.displays).items():
-            tiles = [(item.outline, kind) for item, (kind, _) in zip(reading.loose, reading.kinds[n_slots:])
-                     if item.zone == f"factories.{seen}" and kind in colours]
-            for k, kind in named_tiles([kind for _, kind in tiles], list(exp.get(f"factories.{engine}", ()))):
+            tiles = [(item.outline, kind) for item, (kind, _) in zip(reading.loose, reading.loose_kinds)
+                     if item.zone == Zone.display(seen) and kind in colours]
+            for k, kind in named_tiles([kind for _, kind in tiles], list(exp.get(Zone.display(engine), ()))):
                 outlines.append(tiles[k][0])
                 kinds.append(kind)
         if outlines:

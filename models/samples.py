@@ -21,6 +21,7 @@ from ..calibration.geometry import tile_mm
 from ..calibration.layouts import load_layout
 from ..calibration.profile import Profile, board_homography, outlines_a_board, to_image
 from ..engine.games import GAMES
+from ..engine.zones import Slot, Zone
 from ..vision import crops, light
 
 #: The classifier's classes: ``empty``, then each game's tile kinds as ``game/kind``.
@@ -76,8 +77,8 @@ def scene_views(image: np.ndarray, truth: dict[str, Any]) -> tuple[np.ndarray, n
     hidden = {h["zone"] for h in truth["hidden"]}
     centres, channels, ignored = [], [], []
     for item in truth["items"]:
-        zone = item["zone"]
-        if not (zone.startswith("factories.") or zone == "center" or zone.endswith(".hand")):
+        zone = Zone.parse(item["zone"])
+        if not zone.loose:
             continue  # board slots and the supply are read slot by slot
         at = view.to_px(plane.plane_points(np.array([item["center"]], np.float64)))[0]
         if zone in hidden:
@@ -187,7 +188,7 @@ def empty_display_places(truth: dict[str, Any], rng: np.random.Generator) -> np.
     obs, cam = truth["observation"], truth["camera"]
     hidden = {h["zone"] for h in truth["hidden"]}
     centres = np.array([f["center"] for n, f in enumerate(obs["factories"])
-                        if not f["tiles"] and f"factories.{n}" not in hidden], np.float64).reshape(-1, 2)
+                        if not f["tiles"] and Zone.display(n) not in hidden], np.float64).reshape(-1, 2)
     if not len(centres):
         return np.zeros((0, 4, 2))
     camera = Camera.from_json(cam)
@@ -223,13 +224,13 @@ def reader_patches(image: np.ndarray, truth: dict[str, Any], calibration: Any | 
     obs = truth["observation"]
     game = obs["game"]
     hidden = {h["zone"] for h in truth["hidden"]}
-    boards = [(b, f"boards.{b['player']}.", obs["boards"][b["player"]]["slots"], k)
+    boards = [(b, b["player"], obs["boards"][b["player"]]["slots"], k)
               for k, b in enumerate(truth["profile"]["boards"])]
     if truth["profile"]["scoring_board"]:
-        supply = {f"supply.{i}": c for i, c in enumerate(obs["supply"]) if c is not None}
-        boards.append((truth["profile"]["scoring_board"], "", supply, None))
+        supply = {Slot.supply(i): c for i, c in enumerate(obs["supply"]) if c is not None}
+        boards.append((truth["profile"]["scoring_board"], None, supply, None))
     nows, labels, cards, centres, cuts = [], [], [], [], []
-    for placement, prefix, filled, index in boards:
+    for placement, _, filled, index in boards:
         layout = load_layout(placement["layout"])
         homography = board_homography(np.asarray(placement["corners"], np.float64) + rng.normal(0, nudge_px, (4, 2)))
         # Every slot is cut, hidden ones too, as a reading cuts them for the print's consensus.
@@ -237,8 +238,8 @@ def reader_patches(image: np.ndarray, truth: dict[str, Any], calibration: Any | 
         cuts.append((layout, ids, now))
         cards.append(light.card_colour(image, homography, layout.name))
         centres.append(crops.slot_outlines(homography, layout, [layout.ids[0], layout.ids[-1]])[1].mean(axis=(0, 1)))
-    for (placement, prefix, filled, index), (layout, ids, now), agreed in zip(boards, cuts, reader.consensus(cuts)):
-        seen_ids = [n for n, i in enumerate(ids) if prefix + i not in hidden]
+    for (placement, player, filled, index), (layout, ids, now), agreed in zip(boards, cuts, reader.consensus(cuts)):
+        seen_ids = [n for n, i in enumerate(ids) if reader.slot_zone(player, i) not in hidden]
         if not seen_ids:
             continue
         ids = [ids[n] for n in seen_ids]
@@ -259,8 +260,7 @@ def reader_patches(image: np.ndarray, truth: dict[str, Any], calibration: Any | 
         keep[rng.choice(empties, len(empties) - allowed, replace=False)] = False
     parts, part_labels = [slots[keep]], [labels_arr[keep]]
     # Loose tiles (displays, centre, beside the boards) in the light of the nearest board's card.
-    items = [i for i in truth["items"] if not (i["zone"].startswith("boards.") and not i["zone"].endswith(".hand"))
-             and i["zone"] not in hidden and not i["zone"].startswith("supply.")]
+    items = [i for i in truth["items"] if Zone.parse(i["zone"]).loose and i["zone"] not in hidden]
     # The locator proposes four places on every display it takes for occupied: on an empty one,
     # they are its print, never tiles.
     places = empty_display_places(truth, rng)[:EMPTY_PLACES_A_SCENE]

@@ -37,6 +37,7 @@ from ..engine.errors import CodedError
 from ..engine.notice import Notice
 from ..engine.games import GAMES
 from ..engine.observe import OBSERVATION_FORMAT
+from ..engine.zones import CENTER, DISPLAY, HAND, SUPPLY, Slot, Zone
 from ..i18n.words import messages_json
 from . import crops, decode, detect, light, locate, reader, score_track, verify
 from .decode import UNSURE  # below it a reading is listed in ``uncertain``
@@ -109,14 +110,14 @@ def register_boards(image: np.ndarray, grey: np.ndarray, profile: Profile, bare:
 
 @dataclass
 class Loose:
-    """A loose tile or candidate: its outline (4 x 2 pixels) and zone (``factories.I``,
-    ``center``, ``boards.P.hand``); with its ``kind`` and ``confidence`` when the locator already
+    """A loose tile or candidate: its outline (4 x 2 pixels) and zone (a display, the centre or
+    beside a board: :attr:`Zone.loose`); with its ``kind`` and ``confidence`` when the locator already
     named it (the detector network), else the classifier reads its patch. Below ``unsure_below``
     its zone is listed as uncertain. ``checked``: the locator's candidate model already read it
     (``detect.confirmed``)."""
 
     outline: np.ndarray
-    zone: str
+    zone: Zone
     kind: str | None = None
     confidence: float = 0.0
     unsure_below: float = UNSURE
@@ -125,20 +126,24 @@ class Loose:
 
 @dataclass
 class Reading:
-    """Everything read from one image, before it becomes an observation."""
+    """Everything read from one image, before it becomes an observation: each slot of the boards
+    (:attr:`slots`) and each loose tile (:attr:`loose`), with its kind and confidence
+    (:attr:`slot_kinds`, :attr:`loose_kinds`, item by item)."""
 
     game: str
     boards: list[BoardView]
     factories: list[tuple[float, float]]
+    #: Each slot read, by its zone: a player's board's slot, or a space of the scoring board's supply.
+    slots: list[Zone]
+    slot_kinds: list[tuple[str | None, float]]
     loose: list[Loose]
-    slot_ids: list[tuple[str, str]]  # (prefix, slot id) for each slot patch
-    kinds: list[tuple[str | None, float]]
+    loose_kinds: list[tuple[str | None, float]]
     warnings: list[str] = field(default_factory=list)
     spent: dict[str, float] = field(default_factory=dict)
-    #: The reading model's answers for each slot (rows as ``slot_ids``), and the kinds of their columns.
+    #: The reading model's answers for each slot (rows as ``slots``), and the kinds of their columns.
     probabilities: np.ndarray | None = None
     columns: list[str | None] = field(default_factory=list)
-    #: Each slot as the reading model saw it (rows as ``slot_ids``: N x 32 x 32 x 3 BGR in its
+    #: Each slot as the reading model saw it (rows as ``slots``: N x 32 x 32 x 3 BGR in its
     #: board's card light, :func:`reader.slot_patches`): what a later view of the slot is compared with.
     patches: np.ndarray | None = None
     #: Each Azul player's score marker, by player (:func:`score_track.read_markers`).
@@ -180,21 +185,20 @@ def read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: A
 
 
 def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, BareBoard], model: Classifier, game: str,
-                 without: Collection[str] = ()) -> tuple[list[tuple[str, str]], np.ndarray, list[str | None], np.ndarray]:
+                 without: Collection[str] = ()) -> tuple[list[Zone], np.ndarray, list[str | None], np.ndarray]:
     """Every slot of every board read by the reading model (:mod:`reader`), each beside the same
     slot on its board as calibration saw it bare where ``bare`` holds that board, and beside the
-    photo's consensus of its print (:func:`reader.consensus`): the slot ids
-    ``(prefix, id)``, the N x K probabilities of the game's kinds, those K kinds (None: empty)
+    photo's consensus of its print (:func:`reader.consensus`): the slots' zones
+    (:func:`reader.slot_zone`), the N x K probabilities of the game's kinds, those K kinds (None: empty)
     and the slots' patches as the model saw them, now and bare (N x 32 x 32 x 6: its first six
     channels, zeros where no bare view was kept). One batched call; the kinds ``without`` (those
     the game's options rule out) have probability 0."""
-    slot_ids, inputs, cuts = [], [], []
+    slots, inputs, cuts = [], [], []
     for view in boards:
         layout = load_layout(view.placement.layout)
-        prefix = "supply" if view.placement.player is None else f"boards.{view.placement.player}"
         ids, now = reader.slots_in_card_light(image, view.homography, layout, view.card)
         cuts.append((layout, ids, now))
-        slot_ids += [(prefix, i) for i in ids]
+        slots += [reader.slot_zone(view.placement.player, i) for i in ids]
     kept: list[BareBoard | None] = []  # each board's bare view, where calibration kept one of its layout
     for view, (layout, _, _) in zip(boards, cuts):
         board = bare.get(view.placement.player) if view.placement.player is not None else None
@@ -204,10 +208,10 @@ def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, Bar
                                          agreed))
     patches = np.concatenate(inputs) if inputs else np.zeros((0, crops.PATCH, crops.PATCH, reader.CHANNELS), np.uint8)
     probabilities, kinds = model.game_probabilities(patches, game, without)
-    return slot_ids, probabilities, kinds, patches[..., :6]
+    return slots, probabilities, kinds, patches[..., :6]
 
 
-def decoded_slots(profile: Profile, slot_ids: list[tuple[str, str]], probabilities: np.ndarray,
+def decoded_slots(profile: Profile, slots: list[Zone], probabilities: np.ndarray,
                   kinds: list[str | None]) -> list[tuple[str | None, float]]:
     """Each slot's kind and its probability: on the players' boards, the most likely reading no
     rule of the game forbids (:func:`decode.decode_boards`, which asks the engine); elsewhere (the
@@ -216,15 +220,15 @@ def decoded_slots(profile: Profile, slot_ids: list[tuple[str, str]], probabiliti
     out = [(kinds[b], float(probabilities[n, b])) for n, b in enumerate(best)]
     boards: dict[int, dict[str, dict[str | None, float]]] = {}
     where: dict[tuple[int, str], int] = {}
-    for n, (prefix, slot) in enumerate(slot_ids):
-        if prefix.startswith("boards."):
-            player = int(prefix.split(".")[1])
+    for n, zone in enumerate(slots):
+        player, slot = zone.player, zone.slot
+        if player is not None and slot is not None:
             boards.setdefault(player, {})[slot] = dict(zip(kinds, map(float, probabilities[n])))
             where[player, slot] = n
     if boards:
         decoded = decode.decode_boards(profile.game, profile.game_options, boards, profile.player_count)
-        for player, slots in decoded.kinds.items():
-            for slot, kind in slots.items():
+        for player, board_kinds in decoded.kinds.items():
+            for slot, kind in board_kinds.items():
                 out[where[player, slot]] = (kind, decoded.confidence[player][slot])
     return out
 
@@ -272,20 +276,20 @@ def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: 
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         boards = register_boards(image, grey, profile, bare, fitter)
         lap("register")
-        slot_ids, probabilities, slot_kinds, patches = reader_slots(image, boards, bare, classifier, profile.game,
-                                                                    ruled_out(profile.game, profile.game_options))
+        slots, probabilities, columns, patches = reader_slots(image, boards, bare, classifier, profile.game,
+                                                              ruled_out(profile.game, profile.game_options))
         lap("classify")
         markers = score_markers(image, boards)
         lap("markers")
-        kinds = decoded_slots(profile, slot_ids, probabilities, slot_kinds)
+        kinds = decoded_slots(profile, slots, probabilities, columns)
         lap("decode")
         # "locate" is the time spent waiting for the locator once the slots are read.
         factories, loose, seen_warnings = located.result() if located is not None else ([], [], [])
         loose = off_the_boards(loose, boards)
         lap("locate")
-    reading = _with_loose_tiles(image, profile, classifier, boards, slot_ids, kinds, factories, loose,
+    reading = _with_loose_tiles(image, profile, classifier, boards, slots, kinds, factories, loose,
                                 warnings + seen_warnings, spent, lap)
-    reading.probabilities, reading.columns = probabilities, slot_kinds
+    reading.probabilities, reading.columns = probabilities, columns
     reading.patches, reading.bare_patches = patches[..., :3], patches[..., 3:6]
     reading.markers = markers
     return reading
@@ -303,7 +307,7 @@ def score_markers(image: np.ndarray, boards: list[BoardView]) -> dict[int, Marke
 
 
 def _with_loose_tiles(image: np.ndarray, profile: Profile, classifier: Classifier, boards: list[BoardView],
-                      slot_ids: list[tuple[str, str]], kinds: list[tuple[str | None, float]],
+                      slots: list[Zone], kinds: list[tuple[str | None, float]],
                       factories: list[tuple[float, float]], loose: list[Loose], warnings: list[str],
                       spent: dict[str, float], lap: Callable[[str], None]) -> Reading:
     """The reading of the boards' slots completed: the boards' warnings, then the loose tiles read."""
@@ -322,14 +326,14 @@ def _with_loose_tiles(image: np.ndarray, profile: Profile, classifier: Classifie
     # time, the tiles it named a colour below :data:`RELIT_BELOW` (``recoloured``).
     asked = [n for n, x in enumerate(loose)
              if x.kind is None or x.kind == MARKER
-             or (x.confidence < x.unsure_below and not x.zone.startswith("factories.") and not x.checked)]
+             or (x.confidence < x.unsure_below and x.zone.kind != DISPLAY and not x.checked)]
     coloured = [n for n, x in enumerate(loose) if x.kind not in (None, MARKER) and x.confidence < RELIT_BELOW]
     chosen = asked + coloured
     outlines = np.array([loose[n].outline for n in chosen], np.float64).reshape(-1, 4, 2)
     without = ruled_out(profile.game, profile.game_options)
     read = reader_loose(image, outlines, boards, classifier, profile.game, without) if chosen else []
     lap("loose tiles")
-    # One answer per slot, then per loose tile: the locator's own where it named the tile.
+    # One answer per loose tile: the locator's own where it named the tile.
     answers = dict(zip(asked, read))
     named = [answers[n] if x.kind is None else cross_checked(x, answers.get(n)) for n, x in enumerate(loose)]
     named = recoloured(loose, named, dict(zip(coloured, read[len(asked):])))
@@ -338,7 +342,7 @@ def _with_loose_tiles(image: np.ndarray, profile: Profile, classifier: Classifie
     loose, named = settled_displays(loose, named)
     named = within_leftovers(profile.game, profile.player_count, loose, named)
     named = marker_somewhere(image, profile.game, kinds, loose, named, boards, classifier, without)
-    return Reading(profile.game, boards, factories, loose, slot_ids, kinds + named, warnings, spent)
+    return Reading(profile.game, boards, factories, slots, kinds, loose, named, warnings, spent)
 
 
 def off_the_boards(loose: list[Loose], boards: list[BoardView]) -> list[Loose]:
@@ -352,7 +356,7 @@ def off_the_boards(loose: list[Loose], boards: list[BoardView]) -> list[Loose]:
     centres = np.array([x.outline.mean(axis=0) for x in loose], np.float64)
     inside = np.max([locate.depth_on_board(centres, view.homography, load_layout(view.placement.layout).size_mm)
                      for view in boards], axis=0)
-    return [x for x, depth in zip(loose, inside) if x.zone.startswith("factories.") or depth <= detect.ON_BOARD_MM]
+    return [x for x, depth in zip(loose, inside) if x.zone.kind == DISPLAY or depth <= detect.ON_BOARD_MM]
 
 
 def recoloured(loose: list[Loose], named: list[tuple[str | None, float]], in_light: dict[int, tuple[str | None, float]]
@@ -391,7 +395,7 @@ def one_marker(slot_kinds: list[tuple[str | None, float]], loose: list[Loose], n
     confidence = {n: loose[n].confidence if loose[n].kind else named[n][1] for n in candidates}
     # No display holds the marker (it starts in the centre and leaves it for a player), and where
     # several tiles are named the marker, the one the classifier reads so too comes first.
-    eligible = [n for n in candidates if not loose[n].zone.startswith("factories.")]
+    eligible = [n for n in candidates if loose[n].zone.kind != DISPLAY]
     best = max(eligible, key=lambda n: (answers.get(n, (None, 0.0))[0] == MARKER, confidence[n]), default=None)
     if best is not None and any(kind == MARKER and sure >= confidence[best] for kind, sure in slot_kinds):
         best = None
@@ -414,7 +418,7 @@ def beside_the_boards(game: str, loose: list[Loose], named: list[tuple[str | Non
     tile, keeping its confidence, so that a doubtful one still lists the zone as uncertain."""
     if GAMES[game].holds_tiles:
         return named
-    return [(None, confidence) if x.zone.endswith(".hand") and kind not in (None, MARKER) else (kind, confidence)
+    return [(None, confidence) if x.zone.kind == HAND and kind not in (None, MARKER) else (kind, confidence)
             for x, (kind, confidence) in zip(loose, named)]
 
 
@@ -435,10 +439,10 @@ def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
     read empty; failing that, its peaks below ``detect.THRESHOLD`` that the candidate model read
     as tiles are counted with them (``detect.confirmed``; they count for nothing else). The other
     reading's items are dropped."""
-    places: dict[str, list[int]] = {}
-    peaks: dict[str, list[int]] = {}
+    places: dict[Zone, list[int]] = {}
+    peaks: dict[Zone, list[int]] = {}
     for n, x in enumerate(loose):
-        if x.zone.startswith("factories."):
+        if x.zone.kind == DISPLAY:
             (places if x.kind is None else peaks).setdefault(x.zone, []).append(n)
     dropped, centre, emptied = set(), set(), set()
     filled: dict[int, tuple[str | None, float]] = {}
@@ -476,7 +480,7 @@ def settled_displays(loose: list[Loose], answers: list[tuple[str | None, float]]
                     filled.update({n: (kind, sure) for n, kind in zip(empty, lacking)})
                     break
     keep = [n for n in range(len(loose)) if n not in dropped]
-    return ([replace(loose[n], zone="center") if n in centre else loose[n] for n in keep],
+    return ([replace(loose[n], zone=Zone.centre()) if n in centre else loose[n] for n in keep],
             [(None, answers[n][1]) if n in emptied else filled.get(n, answers[n]) for n in keep])
 
 
@@ -492,9 +496,9 @@ def within_leftovers(game: str, players: int, loose: list[Loose], answers: list[
     seen or not, counts as emptied): where more are read, the likeliest stand and the others are
     read as no tile, with no confidence, so that the centre is listed as uncertain. The
     first-player marker is not a leftover and stays."""
-    holding = {x.zone for x, (kind, _) in zip(loose, answers) if x.zone.startswith("factories.") and kind is not None}
+    holding = {x.zone for x, (kind, _) in zip(loose, answers) if x.zone.kind == DISPLAY and kind is not None}
     room = LEFTOVERS_PER_DISPLAY * max(GAMES[game].factories.get(players, 0) - len(holding), 0)
-    centre = [n for n, x in enumerate(loose) if x.zone == "center" and answers[n][0] not in (None, MARKER)]
+    centre = [n for n, x in enumerate(loose) if x.zone.kind == CENTER and answers[n][0] not in (None, MARKER)]
     if len(centre) <= room:
         return answers
     kept = set(sorted(centre, key=lambda n: -answers[n][1])[:room])
@@ -519,7 +523,7 @@ def marker_somewhere(image: np.ndarray, game: str, slot_kinds: list[tuple[str | 
     is uncertain. Unchanged where a slot or a loose tile is read as the marker."""
     if any(kind == MARKER for kind, _ in [*slot_kinds, *named]):
         return named
-    candidates = [n for n, x in enumerate(loose) if not x.zone.startswith("factories.") and named[n][0] is not None]
+    candidates = [n for n, x in enumerate(loose) if x.zone.kind != DISPLAY and named[n][0] is not None]
     if not candidates:
         return named
     outlines = np.array([loose[n].outline for n in candidates], np.float64).reshape(-1, 4, 2)
@@ -563,35 +567,33 @@ def assemble(reading: Reading) -> dict[str, Any]:
     slots: dict[int, dict[str, str]] = {p: {} for p in players}
     spaces = GAMES[game].supply_spaces
     supply: list[str | None] | None = [None] * spaces if spaces else None
-    n_slots = len(reading.slot_ids)
     # A print the models never saw is read against the photo's own consensus of it
     # (``reader.consensus``), as surely as any other: its board is named in the warnings.
-    for (prefix, slot_id), (kind, conf) in zip(reading.slot_ids, reading.kinds[:n_slots]):
-        path = f"{prefix}.{slot_id}" if prefix != "supply" else slot_id
+    for zone, (kind, conf) in zip(reading.slots, reading.slot_kinds):
         if conf < UNSURE:
-            uncertain.append(path)
+            uncertain.append(zone)
         if kind is None:
             continue
-        if prefix == "supply":
+        if zone.kind == SUPPLY:
             assert supply is not None
-            supply[int(slot_id.split(".")[1])] = kind
+            supply[zone.index] = kind  # type: ignore[index]
         else:
-            slots[int(prefix.split(".")[1])][slot_id] = kind
+            slots[zone.player][zone.slot] = kind  # type: ignore[index]
     factories = [{"center": [round(float(x), 1), round(float(y), 1)], "tiles": []} for x, y in reading.factories]
     center: dict[str, int] = {}
     hands: dict[int, dict[str, int]] = {p: {} for p in players}
-    for item, (kind, conf) in zip(reading.loose, reading.kinds[n_slots:]):
-        if conf < item.unsure_below and item.zone not in uncertain:
-            uncertain.append(item.zone)
+    for item, (kind, conf) in zip(reading.loose, reading.loose_kinds):
+        zone = item.zone
+        if conf < item.unsure_below and zone not in uncertain:
+            uncertain.append(zone)
         if kind is None:
             continue
-        if item.zone.startswith("factories."):
-            factories[int(item.zone.split(".")[1])]["tiles"].append(kind)
-        elif item.zone == "center":
+        if zone.kind == DISPLAY:
+            factories[zone.index]["tiles"].append(kind)  # type: ignore[index]
+        elif zone.kind == CENTER:
             center[kind] = center.get(kind, 0) + 1
         else:
-            p = int(item.zone.split(".")[1])
-            hands[p][kind] = hands[p].get(kind, 0) + 1
+            hands[zone.player][kind] = hands[zone.player].get(kind, 0) + 1  # type: ignore[index]
     for f in factories:
         f["tiles"].sort(key=order.__getitem__)
     sort_counts = lambda d: {k: d[k] for k in sorted(d, key=order.__getitem__)}  # noqa: E731
@@ -601,7 +603,7 @@ def assemble(reading: Reading) -> dict[str, Any]:
         if marker is not None:
             board["score"] = marker.cell
             if not marker.sure:
-                uncertain.append(f"boards.{board['player']}.score")
+                uncertain.append(Zone.score(board["player"]))
     return {
         "format": OBSERVATION_FORMAT,
         "game": game,
@@ -648,7 +650,7 @@ class TableLocator:
         discs = locate.find_factories(image, profile, game, view, plane)
         # A display holds four tiles or none: its four places are proposed (in the same view: a
         # finer one reads no better) and classified.
-        loose = [Loose(plane.image_points(poly), f"factories.{n}") for n, poly in locate.factory_tiles(view, plane, game, discs)]
+        loose = [Loose(plane.image_points(poly), Zone.display(n)) for n, poly in locate.factory_tiles(view, plane, game, discs)]
         # A display missing from the ring (a hand over it): its tiles are not the centre's.
         unseen = locate.unseen_displays(discs, plane, game)
         floor = detect.CANDIDATE_FLOOR if self.candidates is not None else detect.THRESHOLD
@@ -658,17 +660,17 @@ class TableLocator:
                                                     without), image, game, self.candidates, without)
         # Four peaks where it should stand are its tiles, hiding its rim from the disc search: it
         # is there (numbered after the discs found). Otherwise neither it nor tiles on it are read.
-        gaps = {f"factories.{len(discs) + k}" for k in range(len(unseen))}
+        gaps = {Zone.display(len(discs) + k) for k in range(len(unseen))}
         # The weak peaks on the displays the candidate model confirmed only fill a display's
         # places (``settled_displays``): they count for nothing here.
-        strong = [f for f in found if not (f.zone.startswith("factories.") and f.confidence <= detect.THRESHOLD)]
+        strong = [f for f in found if not (f.zone.kind == DISPLAY and f.confidence <= detect.THRESHOLD)]
         peaks_in = Counter(f.zone for f in strong)
-        there = [k for k in range(len(unseen)) if peaks_in[f"factories.{len(discs) + k}"] == 4]
-        numbers = {f"factories.{len(discs) + k}": f"factories.{len(discs) + i}" for i, k in enumerate(there)}
+        there = [k for k in range(len(unseen)) if peaks_in[Zone.display(len(discs) + k)] == 4]
+        numbers = {Zone.display(len(discs) + k): Zone.display(len(discs) + i) for i, k in enumerate(there)}
         # One to three peaks on a display with a side of its rim covered (a hand over it) are some
         # of its tiles, the others hidden: not the centre's tiles lying over an empty display.
-        covered = {f"factories.{n}" for n, d in enumerate(discs) if d.rim < locate.FULL_RIM
-                   and 0 < peaks_in[f"factories.{n}"] < 4}
+        covered = {Zone.display(n) for n, d in enumerate(discs) if d.rim < locate.FULL_RIM
+                   and 0 < peaks_in[Zone.display(n)] < 4}
         # The peaks on the displays are kept too, as a second reading of them (``settled_displays``).
         loose += [Loose(f.outline, numbers.get(f.zone, f.zone), f.kind, f.confidence, detect.SURE, f.checked)
                   for f in found if (f.zone not in gaps or f.zone in numbers) and f.zone not in covered]
@@ -676,7 +678,7 @@ class TableLocator:
                     for k, d in enumerate(unseen) if k not in there]
         # Such a display is reported where its four tiles are.
         placed = [locate.display_under(np.vstack([plane.plane_points(f.outline) for f in strong
-                                                  if f.zone == f"factories.{len(discs) + k}"]), plane, game)
+                                                  if f.zone == Zone.display(len(discs) + k)]), plane, game)
                   for k in there]
         return [(float(d.center[0]), float(d.center[1])) for d in discs + placed], loose, warnings
 
@@ -738,18 +740,17 @@ def without_boards(observation: dict[str, Any], players: set[int]) -> dict[str, 
     what is uncertain there): what a forced reading skips."""
     if not players:
         return observation
-    skipped = tuple(f"boards.{p}." for p in players)
     observation["boards"] = [b for b in observation["boards"] if b["player"] not in players]
-    observation["uncertain"] = [u for u in observation["uncertain"] if not u.startswith(skipped)]
+    observation["uncertain"] = [u for u in observation["uncertain"] if u.player not in players]
     return observation
 
 
-def _board_reads(reading: Reading) -> dict[int, dict[str, tuple[int, str | None]]]:
-    """Each player's slots in a reading: slot id -> (index in ``kinds``, kind read)."""
-    out: dict[int, dict[str, tuple[int, str | None]]] = {}
-    for n, (prefix, slot_id) in enumerate(reading.slot_ids):
-        if prefix.startswith("boards."):
-            out.setdefault(int(prefix.split(".")[1]), {})[slot_id] = (n, reading.kinds[n][0])
+def _board_reads(reading: Reading) -> dict[int, dict[Slot, str | None]]:
+    """Each player's slots in a reading: slot id -> kind read."""
+    out: dict[int, dict[Slot, str | None]] = {}
+    for zone, (kind, _) in zip(reading.slots, reading.slot_kinds):
+        if zone.player is not None and zone.slot is not None:
+            out.setdefault(zone.player, {})[zone.slot] = kind
     return out
 
 
@@ -761,7 +762,7 @@ def bare_boards(image: np.ndarray, profile: Profile, classifier: Classifier, fit
     reads = _board_reads(reading)
     return {v.placement.player: BareBoard(load_layout(v.placement.layout).name,
                                           rectified(image, v.homography, v.placement.layout),
-                                          {slot: kind for slot, (_, kind) in reads.get(v.placement.player, {}).items()})
+                                          reads.get(v.placement.player, {}))
             for v in reading.boards if v.placement.player is not None}
 
 
@@ -788,5 +789,5 @@ def analyze(image: np.ndarray, profile: Profile, classifier: Classifier, locator
     observation = without_boards(assemble(reading), skipped)
     observation["warnings"] += messages_json(checked + ([note] if note else []))
     if partial:
-        observation["uncertain"] = [*observation["uncertain"], "center"]
+        observation["uncertain"] = [*observation["uncertain"], Zone.centre()]
     return observation

@@ -37,6 +37,7 @@ from ..engine.games import GAMES
 from ..engine.notice import Notice
 from ..engine.position import problems
 from ..engine.record import read_options
+from ..engine.zones import Zone
 
 #: A reading (a slot's chosen kind, a loose tile) with a lower probability is unsure: listed in
 #: the observation's ``uncertain``. The reader's one threshold: ``analyze`` takes it from here.
@@ -76,8 +77,8 @@ class Decoded:
 
     kinds: dict[int, dict[str, Kind]]
     confidence: dict[int, dict[str, float]]
-    changed: list[str]
-    unsure: list[str]
+    changed: list[Zone]
+    unsure: list[Zone]
     problems: list[Notice]
     lost: float
     readings: int
@@ -154,9 +155,9 @@ def decode_boards(game: str, options: Mapping[str, Any], boards: Mapping[int, Bo
             kinds[p][slot] = kind
             confidence[p][slot] = probability
             if kind != options_ranked[0][0]:
-                changed.append(f"boards.{p}.{slot}")
+                changed.append(Zone.board(p, slot))
             if probability < UNSURE:
-                unsure.append(f"boards.{p}.{slot}")
+                unsure.append(Zone.board(p, slot))
     return Decoded(kinds, confidence, changed, unsure, left, lost, readings)
 
 

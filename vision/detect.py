@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 from ..engine.games import GAMES
+from ..engine.zones import CENTER, DISPLAY, HAND, Zone
 from .shipped import ShippedModelError, package_file, verified_session
 
 #: Scale of the top-down view the network reads (pixels per mm): an Azul tile is 10 pixels wide.
@@ -277,11 +278,11 @@ def load_detector(path: str | Path | None = None, threads: int = 1) -> TileDetec
 
 @dataclass(frozen=True)
 class Found:
-    """A loose tile: its zone (``factories.I``, ``center``, ``boards.P.hand``), kind, the
-    detector's confidence and its outline in the image (a tile-sized square around its centre,
+    """A loose tile: its zone (a display, the centre or beside a board: :attr:`Zone.loose`), kind,
+    the detector's confidence and its outline in the image (a tile-sized square around its centre,
     4 x 2 pixels); ``checked`` once the candidate model read it (:func:`confirmed`)."""
 
-    zone: str
+    zone: Zone
     kind: str
     confidence: float
     outline: np.ndarray
@@ -351,7 +352,7 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     # A display not seen stands where its four tiles are, a little off even spacing round the ring.
     unseen = locate.onto_their_tiles(list(unseen), mm[~weak & ~on_board], plane, game, list(discs))
     every_disc = list(discs) + list(unseen)
-    zones: list[str | None] = [None] * len(found)
+    zones: list[Zone | None] = [None] * len(found)
     # Peaks on a board are dropped below: they take no zone (most of an Azul table's, the wall's
     # printed tiles among them), and cannot count among a display's.
     for chosen in (np.flatnonzero(~weak & ~on_board), np.flatnonzero(weak & ~on_board)):
@@ -364,9 +365,10 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     # the zone it would have without it; well inside the disc, it is one of the four seen twice,
     # and is dropped (``locate.zones_of``).
     for n in np.flatnonzero(weak):
-        if zones[n] is None or not zones[n].startswith("factories."):
+        zone = zones[n]
+        if zone is None or zone.kind != DISPLAY:
             continue
-        held = [k for k in np.flatnonzero(~weak) if zones[k] == zones[n]]
+        held = [k for k in np.flatnonzero(~weak) if zones[k] == zone]
         if len(held) >= 4:
             zones[n] = locate.zones_of(mm[held + [n]], plane, every_disc, game)[-1]
     out = []
@@ -377,10 +379,13 @@ def loose_tiles(detector: TileDetector, view: Any, plane: Any, game: str, discs:
     return out
 
 
-def off_the_displays(zone: str) -> bool:
-    """Whether a loose tile's zone is the centre or beside a board (``boards.P.hand``), where the
+def off_the_displays(zone: Zone) -> bool:
+    """Whether a loose tile's zone is the centre or beside a board (a hand), where the
     candidate model reads the tiles, and not a factory display."""
-    return zone == "center" or zone.endswith(".hand")
+    return zone.kind in _OFF_THE_DISPLAYS
+
+
+_OFF_THE_DISPLAYS = frozenset((CENTER, HAND))
 
 
 def candidate_patches(image: np.ndarray, outlines: np.ndarray) -> np.ndarray:

@@ -15,15 +15,19 @@ import numpy as np
 
 from ..calibration.layouts import load_layout
 from ..calibration.profile import Profile
+from ..engine.zones import DISPLAY, STAR_SPACE, Zone
+
+#: Where a display is seen that the truth has not: no zone of the table.
+EXTRA_DISPLAY = "factories.extra"
 
 
 @dataclass(frozen=True)
 class Mistake:
     """One zone read wrong, with what the truth holds there and what was read: a slot's kind (None:
-    empty); a display's tiles, sorted (None: the display not found, or, for ``factories.extra``,
+    empty); a display's tiles, sorted (None: the display not found, or, for :data:`EXTRA_DISPLAY`,
     not there); the centre's or a hand's counts."""
 
-    zone: str
+    zone: Zone | str
     wanted: Any
     read: Any
 
@@ -75,11 +79,12 @@ class Score:
         }
 
 
-def _zone_kind(zone: str) -> str:
-    parts = zone.split(".")
-    if parts[0] == "boards":
-        return "hand" if parts[2] == "hand" else parts[2] if parts[2] in ("line", "wall", "floor", "corner", "score") else "star"
-    return parts[0]
+def _zone_kind(zone: Zone | str) -> str:
+    if not isinstance(zone, Zone):  # EXTRA_DISPLAY
+        return "factories"
+    if zone.slot is not None:
+        return "star" if zone.slot.kind == STAR_SPACE else zone.slot.kind
+    return "factories" if zone.kind == DISPLAY else zone.kind
 
 
 def compare(seen: dict[str, Any], truth: dict[str, Any]) -> Score:
@@ -95,7 +100,7 @@ def compare(seen: dict[str, Any], truth: dict[str, Any]) -> Score:
         want_slots = want["boards"][p]["slots"]
         got_board = next((b for b in seen["boards"] if b["player"] == p), {"slots": {}, "hand": {}})
         for slot_id in load_layout(placement["layout"]).ids:
-            zone = f"boards.{p}.{slot_id}"
+            zone = Zone.board(p, slot_id)
             if zone in hidden:
                 continue
             score.slots += 1
@@ -105,30 +110,31 @@ def compare(seen: dict[str, Any], truth: dict[str, Any]) -> Score:
                 score.slot_errors += 1
                 score.sure_slot_errors += zone not in unsure
                 wrong.append(Mistake(zone, wanted, read))
-        if "score" in want["boards"][p] and f"boards.{p}.score" not in hidden:
+        if "score" in want["boards"][p] and Zone.score(p) not in hidden:
             score.markers += 1
             if got_board.get("score") == want["boards"][p]["score"]:
                 score.markers_right += 1
             else:
-                wrong.append(Mistake(f"boards.{p}.score", want["boards"][p]["score"], got_board.get("score")))
-        if f"boards.{p}.hand" not in hidden and want["boards"][p]["hand"] != got_board.get("hand", {}):
-            wrong.append(Mistake(f"boards.{p}.hand", want["boards"][p]["hand"], got_board.get("hand", {})))
+                wrong.append(Mistake(Zone.score(p), want["boards"][p]["score"], got_board.get("score")))
+        if Zone.hand(p) not in hidden and want["boards"][p]["hand"] != got_board.get("hand", {}):
+            wrong.append(Mistake(Zone.hand(p), want["boards"][p]["hand"], got_board.get("hand", {})))
     if want["supply"] is not None:
         seen_supply = seen.get("supply") or [None] * len(want["supply"])
         for i, kind in enumerate(want["supply"]):
-            if f"supply.{i}" in hidden:
+            zone = Zone.supply(i)
+            if zone in hidden:
                 continue
             score.slots += 1
-            score.unsure_slots += f"supply.{i}" in unsure
+            score.unsure_slots += zone in unsure
             if seen_supply[i] != kind:
                 score.slot_errors += 1
-                score.sure_slot_errors += f"supply.{i}" not in unsure
-                wrong.append(Mistake(f"supply.{i}", kind, seen_supply[i]))
+                score.sure_slot_errors += zone not in unsure
+                wrong.append(Mistake(zone, kind, seen_supply[i]))
     # Factories: each true display matched with the nearest one seen (within its size).
     seen_factories = list(seen["factories"])
     reach = 1.5 * float(truth["camera"].get("tile_px", 20))  # about a display's radius
     for i, f in enumerate(want["factories"]):
-        zone = f"factories.{i}"
+        zone = Zone.display(i)
         near = sorted(seen_factories, key=lambda g: (g["center"][0] - f["center"][0]) ** 2 + (g["center"][1] - f["center"][1]) ** 2)
         match = near[0] if near and _distance(near[0]["center"], f["center"]) < reach else None
         if zone in hidden:
@@ -147,13 +153,13 @@ def compare(seen: dict[str, Any], truth: dict[str, Any]) -> Score:
             score.factories_right += 1
         else:
             wrong.append(Mistake(zone, sorted(f["tiles"]), sorted(match["tiles"])))
-    wrong += [Mistake("factories.extra", None, sorted(g["tiles"])) for g in seen_factories]
-    if "center" not in hidden:
+    wrong += [Mistake(EXTRA_DISPLAY, None, sorted(g["tiles"])) for g in seen_factories]
+    if Zone.centre() not in hidden:
         score.centres += 1
         if want["center"] == seen["center"]:
             score.centres_right += 1
         else:
-            wrong.append(Mistake("center", want["center"], seen["center"]))
+            wrong.append(Mistake(Zone.centre(), want["center"], seen["center"]))
     score.images_right = int(not wrong)
     score.mistakes = wrong
     return score

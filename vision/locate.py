@@ -37,6 +37,7 @@ from ..calibration.profile import Profile, ProfileError, board_homography
 from ..calibration.geometry import BOARD_HEIGHT_MM, FACTORY_HEIGHT_MM, factory_diameter, tile_height, tile_mm
 from ..engine.errors import CodedError, show
 from ..engine.games import GAMES
+from ..engine.zones import Zone
 
 #: Scale of the top-down view the loose tiles are searched in (pixels per millimetre), at most.
 TILE_VIEW_PPM = 1.0
@@ -99,11 +100,11 @@ class Disc:
 @dataclass(frozen=True)
 class Loose:
     """A tile's top face found in the image: its outline (4 x 2 image pixels, the truth's vertex
-    order), centre, zone (``factories.I``, ``center``, ``boards.P.hand``) and a score."""
+    order), centre, zone (a display, the centre or beside a board: :attr:`Zone.loose`) and a score."""
 
     outline: np.ndarray
     center: tuple[float, float]
-    zone: str
+    zone: Zone
     score: float = 1.0
 
 
@@ -827,19 +828,19 @@ def find_loose_tiles(image: np.ndarray, profile: Any, game: str, discs: list[Dis
     view, plane = _prepared(image, profile, game, view, plane)
     out: list[Loose] = []
     for n, poly in factory_tiles(view, plane, game, discs):
-        out.append(_loose(plane, poly, f"factories.{n}"))
+        out.append(_loose(plane, poly, Zone.display(n)))
     for poly, zone, score in _table_tiles(view, plane, game, discs):
         out.append(_loose(plane, poly, zone, score))
     return out
 
 
-def _loose(plane: Plane, poly_mm: np.ndarray, zone: str, score: float = 1.0) -> Loose:
+def _loose(plane: Plane, poly_mm: np.ndarray, zone: Zone, score: float = 1.0) -> Loose:
     img = plane.image_points(poly_mm)
     c = img.mean(0)
     return Loose(img, (float(c[0]), float(c[1])), zone, score)
 
 
-def _table_tiles(view: View, plane: Plane, game: str, discs: list[Disc]) -> list[tuple[np.ndarray, str, float]]:
+def _table_tiles(view: View, plane: Plane, game: str, discs: list[Disc]) -> list[tuple[np.ndarray, Zone, float]]:
     """Tiles lying on the table: pixels far from the table's local colour, off boards and discs,
     split into tile-sized pieces (k-means on the pixels of each blob)."""
     img = view.image
@@ -1031,7 +1032,7 @@ def display_tops(plane: Plane, centres: np.ndarray, game: str) -> np.ndarray:
     return plane.lifted(centres, _display_top_mm(game))
 
 
-def zones_of(points: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> list[str | None]:
+def zones_of(points: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> list[Zone | None]:
     """The zone of each plane point (n x 2 mm): ``factories.N`` on display N, ``center`` inside
     the ring of factory displays, ``boards.P.hand`` near board P outside it, None far from all.
     The points are tiles, and a display holds four: where more lie on one, its are the four that
@@ -1044,7 +1045,7 @@ def zones_of(points: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> 
     told apart, the four most like a display's 410 (where they differed, a peak between two
     tiles, the side of one seen at a slant, had put out a tile on the display's far side)."""
     points = np.asarray(points, np.float64).reshape(-1, 2)
-    zones: list[str | None] = [None] * len(points)
+    zones: list[Zone | None] = [None] * len(points)
     if not len(points):
         return zones
     radius = factory_diameter(GAMES[game]) / 2
@@ -1081,17 +1082,17 @@ def zones_of(points: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> 
         if twice[n]:
             continue
         if on_disc[n] >= 0:
-            zones[n] = f"factories.{on_disc[n]}"
+            zones[n] = Zone.display(int(on_disc[n]))
         elif from_hub[n] < ring_r:
-            zones[n] = "center"
+            zones[n] = Zone.centre()
         elif best_d[n] < 110.0 and best_d[n] < from_hub[n] - ring_r + 40:
-            zones[n] = f"boards.{players[best[n]]}.hand"
+            zones[n] = Zone.hand(players[best[n]])
         elif from_hub[n] < ring_r + radius * 2:
-            zones[n] = "center"
+            zones[n] = Zone.centre()
     return zones
 
 
-def zone_of(p: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> str | None:
+def zone_of(p: np.ndarray, plane: Plane, discs: list[Disc], game: str) -> Zone | None:
     """The zone of one plane point (:func:`zones_of`)."""
     return zones_of(np.asarray(p, np.float64)[None], plane, discs, game)[0]
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..calibration.layouts import Layout, Slot
+from ..engine import zones
+from ..engine.zones import Zone
 from . import crops, light
 from .bare import view_size
 
@@ -56,6 +58,13 @@ def slots_in_card_light(image: np.ndarray, homography: np.ndarray, layout: Layou
     return ids, light.in_card_light(crops.cut(image, outlines, READ_MARGIN), card)
 
 
+def slot_zone(player: int | None, slot: str) -> Zone:
+    """The zone of the slot ``slot`` (a layout's id) of ``player``'s board, or of the scoring
+    board (``player`` None), whose slots are the supply's spaces."""
+    slot = zones.Slot.parse(slot)
+    return Zone.board(player, slot) if player is not None else Zone.supply(slot.index)
+
+
 def view_homography(layout: Layout) -> np.ndarray:
     """Board fractions -> pixels of the board's view in its own plane (:func:`bare.rectified`)."""
     w, h = view_size(layout.name)
@@ -73,8 +82,8 @@ def print_group(slot: Slot) -> tuple[str, str | int | None]:
     ``line``, ``floor``, ``corner``, ``supply``, or ``star`` for a Summer Pavilion star's space) and
     the colour printed under it, or where none is printed its printed number (a grey wall's
     spaces are all alike; a grey star's space is told by its number)."""
-    zone = slot.id.split(".")[0]
-    zone = "star" if zone.isdigit() else zone
+    kind = zones.Slot.parse(slot.id).kind
+    zone = "star" if kind == zones.STAR_SPACE else kind
     return (zone, slot.printed) if slot.printed else (zone, slot.number)
 
 

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from azulcam.calibration.profile import Profile
+from azulcam.engine.zones import Zone
 from azulcam.i18n.words import words
 from azulcam.vision import detect, locate
 from azulcam.vision.analyze import TableLocator
@@ -250,10 +251,10 @@ def test_the_locator_works_beside_the_slots_and_its_errors_reach_the_caller():
     profile = Profile.from_json(truth["profile"])
     alone = analyze.read(image, profile, classifier)
     both = analyze.read(image, profile, classifier, TableLocator(load_detector()))
-    assert both.slot_ids == alone.slot_ids
-    assert [k for k, _ in both.kinds[:len(both.slot_ids)]] == [k for k, _ in alone.kinds]
-    assert [c for _, c in both.kinds[:len(both.slot_ids)]] == pytest.approx([c for _, c in alone.kinds], rel=1e-4)
-    assert both.loose and len(both.kinds) == len(both.slot_ids) + len(both.loose)
+    assert both.slots == alone.slots
+    assert [k for k, _ in both.slot_kinds] == [k for k, _ in alone.slot_kinds]
+    assert [c for _, c in both.slot_kinds] == pytest.approx([c for _, c in alone.slot_kinds], rel=1e-4)
+    assert both.loose and len(both.loose_kinds) == len(both.loose) and not alone.loose_kinds
     assert {"register", "classify", "locate", "loose tiles"} <= both.spent.keys()
     assert "decode" in both.spent
 
@@ -466,7 +467,8 @@ class _Answers:
 
 
 def _found(zone: str, kind: str, confidence: float) -> detect.Found:
-    return detect.Found(zone, kind, confidence, np.array([[100.0, 100], [120, 100], [120, 120], [100, 120]]))
+    return detect.Found(Zone.parse(zone), kind, confidence,
+                        np.array([[100.0, 100], [120, 100], [120, 120], [100, 120]]))
 
 
 def test_the_candidate_model_settles_the_peaks_the_detector_is_unsure_of():

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from azulcam.engine.zones import Zone
 from azulcam.vision.analyze import Loose, recoloured
+
+CENTRE = Zone.centre()
 
 
 def test_a_colour_read_otherwise_in_the_boards_light_stands_and_is_uncertain():
     o = np.zeros((4, 2))
-    loose = [Loose(o, "boards.0.hand", "red", 0.97, 0.6), Loose(o, "center", "red", 0.8, 0.6),
-             Loose(o, "center", "blue", 0.9, 0.6), Loose(o, "center", "first_player", 0.9, 0.6)]
+    loose = [Loose(o, Zone.hand(0), "red", 0.97, 0.6), Loose(o, CENTRE, "red", 0.8, 0.6),
+             Loose(o, CENTRE, "blue", 0.9, 0.6), Loose(o, CENTRE, "first_player", 0.9, 0.6)]
     named = [("red", 0.97), ("red", 0.8), ("blue", 0.9), ("first_player", 0.9)]
     in_light = {0: ("purple", 0.95), 1: (None, 0.9), 2: ("blue", 0.99)}
     out = recoloured(loose, named, in_light)
@@ -23,7 +26,7 @@ def test_a_colour_read_otherwise_in_the_boards_light_stands_and_is_uncertain():
     # The first-player marker is never recoloured, nor a colour made the marker.
     assert recoloured(loose, named, {3: ("red", 0.99), 0: ("first_player", 0.99)}) == named
     # Nor black made white or white black: the light fixes hues, not brightness.
-    dark = [Loose(o, "center", "black", 0.69, 0.6), Loose(o, "center", "white", 0.6, 0.6)]
+    dark = [Loose(o, CENTRE, "black", 0.69, 0.6), Loose(o, CENTRE, "white", 0.6, 0.6)]
     assert recoloured(dark, [("black", 0.69), ("white", 0.6)], {0: ("white", 0.6), 1: ("black", 0.9)}) == [
         ("black", 0.69), ("white", 0.6)]
     assert recoloured(dark, [("black", 0.69), ("white", 0.6)], {0: ("blue", 0.9)})[0][0] == "blue"
@@ -33,8 +36,8 @@ def test_cross_checked_tiles():
     from azulcam.vision.analyze import Loose, cross_checked
 
     outline = np.zeros((4, 2))
-    sure = Loose(outline, "center", "red", 0.8, 0.6)
-    doubtful = Loose(outline, "center", "red", 0.4, 0.6)
+    sure = Loose(outline, CENTRE, "red", 0.8, 0.6)
+    doubtful = Loose(outline, CENTRE, "red", 0.4, 0.6)
     assert cross_checked(sure, None) == ("red", 0.8)  # not asked: the detector's answer
     assert cross_checked(doubtful, (None, 0.7)) == (None, 0.4)  # the classifier sees no tile
     assert cross_checked(doubtful, ("blue", 0.95)) == ("blue", 0.4)  # sure of another kind
@@ -45,10 +48,10 @@ def test_one_first_player_marker():
     from azulcam.vision.analyze import Loose, one_marker
 
     o = np.zeros((4, 2))
-    marker = Loose(o, "center", "first_player", 0.55, 0.6)  # doubtful: the classifier reads it too
-    other = Loose(o, "boards.1.hand", "first_player", 0.4, 0.6)
-    tile = Loose(o, "center", "red", 0.8, 0.6)
-    place = Loose(o, "factories.0")  # read by the classifier alone
+    marker = Loose(o, CENTRE, "first_player", 0.55, 0.6)  # doubtful: the classifier reads it too
+    other = Loose(o, Zone.hand(1), "first_player", 0.4, 0.6)
+    tile = Loose(o, CENTRE, "red", 0.8, 0.6)
+    place = Loose(o, Zone.display(0))  # read by the classifier alone
     loose = [marker, other, tile, place]
     floor_free = [("red", 0.99), (None, 0.97)]
     # The classifier saw a white tile on the marker and nothing on the other peak (cross_checked).
@@ -79,7 +82,7 @@ def test_one_first_player_marker():
     assert one_marker(floor_free, [place], [("first_player", 0.9)], {0: ("first_player", 0.9)}) == [(None, 0.9)]
     # A marker the detector only proposed (its peak below the detector's threshold) is dropped
     # where another candidate wins, whatever the classifier reads on it; alone, it stays.
-    proposed = Loose(o, "boards.2.hand", "first_player", 0.3, 0.6)
+    proposed = Loose(o, Zone.hand(2), "first_player", 0.3, 0.6)
     named = [("first_player", 0.55), ("first_player", 0.3)]
     answers = {0: ("white", 0.9), 1: ("red", 0.95)}
     assert one_marker(floor_free, [marker, proposed], named, answers) == [("first_player", 0.55), (None, 0.3)]
@@ -96,9 +99,9 @@ def test_the_centre_holds_no_more_than_the_emptied_displays_left():
     from azulcam.vision.analyze import Loose, within_leftovers
 
     o = np.zeros((4, 2))
-    full = [Loose(o, f"factories.{i}") for i in range(5) for _ in range(4)]  # two players: five displays
+    full = [Loose(o, Zone.display(i)) for i in range(5) for _ in range(4)]  # two players: five displays
     held = [("red", 0.99)] * 20
-    centre = [Loose(o, "center", "blue", c) for c in (0.9, 0.5, 0.8, 0.7)] + [Loose(o, "center", "first_player", 0.9)]
+    centre = [Loose(o, CENTRE, "blue", c) for c in (0.9, 0.5, 0.8, 0.7)] + [Loose(o, CENTRE, "first_player", 0.9)]
     read = [(x.kind, x.confidence) for x in centre]
     # Every display full: no tile can be in the centre, only the marker.
     out = within_leftovers("azul", 2, full + centre, held + read)
@@ -119,7 +122,7 @@ def test_the_marker_is_found_where_nothing_was_read_as_it(monkeypatch):
     from azulcam.vision.analyze import MARKER_SOMEWHERE, Loose, marker_somewhere
 
     o = np.zeros((4, 2))
-    loose = [Loose(o, "factories.0", "white", 0.9), Loose(o + 1, "center", "blue", 0.8), Loose(o + 2, "center", "white", 0.6)]
+    loose = [Loose(o, Zone.display(0), "white", 0.9), Loose(o + 1, CENTRE, "blue", 0.8), Loose(o + 2, CENTRE, "white", 0.6)]
     named = [("white", 0.9), ("blue", 0.8), ("white", 0.6)]
     kinds = [None, "blue", "white", "first_player"]
     seen = []
@@ -145,9 +148,9 @@ def test_a_display_is_read_once_by_the_classifier_or_by_the_detector():
     from azulcam.vision.analyze import Loose, settled_displays
 
     o = np.zeros((4, 2))
-    places = [Loose(o, "factories.0") for _ in range(4)]
-    peaks = [Loose(o, "factories.0", k, 0.8, 0.6) for k in ("red", "red", "blue", "black")]
-    centre = [Loose(o, "center", "white", 0.9, 0.6)]
+    places = [Loose(o, Zone.display(0)) for _ in range(4)]
+    peaks = [Loose(o, Zone.display(0), k, 0.8, 0.6) for k in ("red", "red", "blue", "black")]
+    centre = [Loose(o, CENTRE, "white", 0.9, 0.6)]
     loose = places + peaks + centre
     sure = [("red", 0.99), ("red", 0.95), ("blue", 0.97), ("white", 0.93)]
     peak_answers = [(x.kind, x.confidence) for x in peaks]
@@ -165,7 +168,7 @@ def test_a_display_is_read_once_by_the_classifier_or_by_the_detector():
     kept, answers = settled_displays(loose, unsure + peak_answers + [("white", 0.9)])
     assert kept == peaks + centre and answers == peak_answers + [("white", 0.9)]
     # Four peaks, however unsure the detector is of one, still stand against an unsure place.
-    weak = peaks[:3] + [Loose(o, "factories.0", "black", 0.5, 0.6)]
+    weak = peaks[:3] + [Loose(o, Zone.display(0), "black", 0.5, 0.6)]
     kept, _ = settled_displays(places + weak, unsure + [(x.kind, x.confidence) for x in weak])
     assert kept == weak
     # Sure of every place but reading three tiles (a display holds four): the four peaks stand.
@@ -197,20 +200,20 @@ def test_a_display_is_read_once_by_the_classifier_or_by_the_detector():
     # Three tiles read on the places, and peaks naming the one they lack: it fills the place
     # read empty, with the detector's lowest confidence there (so the display stays uncertain).
     lack = [(None, 0.98), ("black", 0.91), ("black", 0.84), ("red", 0.99)]
-    seen_peaks = [Loose(o, "factories.0", k, c, 0.6) for k, c in (("red", 0.74), ("white", 0.71), ("black", 0.56))]
+    seen_peaks = [Loose(o, Zone.display(0), k, c, 0.6) for k, c in (("red", 0.74), ("white", 0.71), ("black", 0.56))]
     kept, answers = settled_displays(places + seen_peaks, lack + [(x.kind, x.confidence) for x in seen_peaks])
     assert kept == places and answers == [("white", 0.56)] + lack[1:]
     # Where the detector's own peaks do not name it, one of its peaks below its threshold (which
     # the candidate model read as a tile) may: it fills the place, with its confidence.
     strong = [seen_peaks[0], seen_peaks[2]]
-    faint = [Loose(o, "factories.0", "white", 0.2, 0.6, True)]
+    faint = [Loose(o, Zone.display(0), "white", 0.2, 0.6, True)]
     kept, answers = settled_displays(places + strong + faint, lack + [(x.kind, x.confidence) for x in strong + faint])
     assert kept == places and answers == [("white", 0.2)] + lack[1:]
     # Such peaks count for nothing else: with no peak above the threshold, a display read with
     # two tiles is empty; four of them do not replace an unsure place's reading.
     kept, answers = settled_displays(places + faint, two + [("white", 0.2)])
     assert kept == places and answers == [(None, 0.77), (None, 0.94), (None, 0.33), (None, 0.8)]
-    four_faint = [Loose(o, "factories.0", k, 0.3, 0.6, True) for k in ("red", "red", "blue", "black")]
+    four_faint = [Loose(o, Zone.display(0), k, 0.3, 0.6, True) for k in ("red", "red", "blue", "black")]
     kept, answers = settled_displays(places + four_faint, unsure + [(x.kind, x.confidence) for x in four_faint])
     assert kept == places and answers == unsure
     # A display read with tiles keeps them; the peaks are its own.
@@ -224,11 +227,11 @@ def test_places_no_peak_bears_out_read_an_empty_display_s_print_and_its_peaks_ar
     def square(x, y, side=12.0):
         return np.array([[x, y], [x + side, y], [x + side, y + side], [x, y + side]], np.float64)
 
-    places = [Loose(square(x, y), "factories.0") for x, y in ((600, 290), (614, 290), (600, 304), (614, 304))]
+    places = [Loose(square(x, y), Zone.display(0)) for x, y in ((600, 290), (614, 290), (600, 304), (614, 304))]
     # The empty display's print read as whites on its places; the detector finds one red tile,
     # off every place: a centre tile pushed over the display. Whether the places read two tiles
     # or four, the display is empty and the red is the centre's.
-    red = Loose(square(610, 318), "factories.0", "red", 0.75, 0.6)
+    red = Loose(square(610, 318), Zone.display(0), "red", 0.75, 0.6)
     for whites in (2, 4):
         answers = [("white", 0.8)] * whites + [(None, 0.7)] * (4 - whites) + [("red", 0.75)]
         kept, read = settled_displays(places + [red], answers)
@@ -236,7 +239,7 @@ def test_places_no_peak_bears_out_read_an_empty_display_s_print_and_its_peaks_ar
         assert read == [(None, a[1]) for a in answers[:4]] + [("red", 0.75)]
     # A peak on a place naming the tile read there bears the places out: they stand, and a peak
     # naming the one tile they lack fills the place read empty.
-    on_place = Loose(square(601, 291), "factories.0", "white", 0.7, 0.6)
+    on_place = Loose(square(601, 291), Zone.display(0), "white", 0.7, 0.6)
     answers = [("white", 0.8), ("white", 0.8), ("blue", 0.9), (None, 0.7), ("white", 0.7), ("red", 0.75)]
     kept, read = settled_displays(places + [on_place, red], answers)
     assert kept == places and read == answers[:3] + [("red", 0.7)]
@@ -249,8 +252,8 @@ def test_in_azul_only_the_first_player_marker_lies_beside_a_board():
     from azulcam.vision.analyze import Loose, beside_the_boards
 
     o = np.zeros((4, 2))
-    loose = [Loose(o, "boards.3.hand", "blue", 0.44, 0.6), Loose(o, "boards.1.hand", "first_player", 0.8, 0.6),
-             Loose(o, "center", "blue", 0.7, 0.6)]
+    loose = [Loose(o, Zone.hand(3), "blue", 0.44, 0.6), Loose(o, Zone.hand(1), "first_player", 0.8, 0.6),
+             Loose(o, CENTRE, "blue", 0.7, 0.6)]
     named = [("blue", 0.44), ("first_player", 0.8), ("blue", 0.7)]
     # A sleeve read as a blue tile beside a board is no tile (its confidence kept, so the zone
     # stays uncertain); the marker and the centre's tiles stay.
@@ -272,14 +275,15 @@ def test_loose_tiles_well_inside_a_board_are_its_art_and_go():
     placement = BoardPlacement(0, "pavilion-grey", corners.tolist())
     aligned = BoardView(placement, Registration(corners, 0.9, True), board_homography(corners))
 
-    def tile(x, y, zone="boards.0.hand"):
+    def tile(x, y, zone=Zone.hand(0)):
         return Loose(np.array([[x - 8, y - 8], [x + 8, y - 8], [x + 8, y + 8], [x - 8, y + 8]], np.float64), zone, "green", 0.7)
 
     def ids(tiles):
         return [id(x) for x in tiles]
 
-    deep, edge, outside, place = tile(235, 118), tile(235, 100 + ON_BOARD_MM - 1), tile(235, 80), tile(235, 118, "factories.0")
-    centre = tile(200, 200, "center")
+    deep, edge, outside = tile(235, 118), tile(235, 100 + ON_BOARD_MM - 1), tile(235, 80)
+    place = tile(235, 118, Zone.display(0))
+    centre = tile(200, 200, CENTRE)
     assert ids(off_the_boards([deep, edge, outside, place, centre], [aligned])) == ids([edge, outside, place])
     # The board as registered, not as the profile placed it: moved 30 px down, the peak that
     # was 18 mm inside it lies 12 mm outside, and one 48 px lower lies 18 mm inside.

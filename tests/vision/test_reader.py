@@ -214,15 +214,15 @@ def test_each_slot_is_read_beside_its_bare_self_and_the_photos_consensus(moments
             return np.zeros((len(patches), 7)), [None] * 7
 
     seen = Seen()
-    slot_ids, _, _, _ = reader_slots(scene.image, views, {first.placement.player: kept}, seen, "azul")
+    slots, _, _, _ = reader_slots(scene.image, views, {first.placement.player: kept}, seen, "azul")
     layout = load_layout(first.placement.layout)
-    mine = [n for n, (prefix, _) in enumerate(slot_ids) if prefix == f"boards.{first.placement.player}"]
+    mine = [n for n, zone in enumerate(slots) if zone.player == first.placement.player]
     assert np.array_equal(seen.patches[mine, ..., 3:6],
                           reader.bare_slot_patches(kept.image, layout, list(layout.ids)))
     cuts = [(load_layout(v.placement.layout), *reader.slots_in_card_light(scene.image, v.homography,
                                                                          load_layout(v.placement.layout), v.card))
             for v in views]
-    others = [n for n in range(len(slot_ids)) if n not in mine]
+    others = [n for n in range(len(slots)) if n not in mine]
     assert not seen.patches[others, ..., 3:6].any()
     assert np.array_equal(seen.patches[..., 6:], np.concatenate(reader.consensus(cuts)))
 
