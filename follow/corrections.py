@@ -10,22 +10,42 @@ a zone the game has, holding what the rules allow there.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..calibration.layouts import expected_slots, load_layout
 from ..engine.common import MOST_POINTS, MOST_ROUNDS
 from ..engine.games import ALL_TILES
+from ..engine.zones import FLOOR_SPACE, HAND, SUPPLY, Zone, ZoneError
 from ..formats import FormatError, checked
 from ..formats.fields import Form, exactly_one
 from ..formats.record import read_event
 from .track import Refused
 
-#: Zone names as in ``azulcam-observation/1``.
-ZONE_PATTERN = r"^(boards\.[0-3]\.[A-Za-z0-9_.]+|factories\.[0-9]|center|supply\.[0-9])$"
+#: The highest board, and display or supply space, a correction's zone may name: a table's four
+#: players, and one digit (whether the game has it is :func:`check_overrule`'s to say).
+MOST_BOARD, MOST_PLACE = 3, 9
+
+
+def named_zone(name: Any) -> Zone | None:
+    """The zone ``name`` names, as ``azulcam-observation/1`` names it and within
+    :data:`MOST_BOARD` and :data:`MOST_PLACE`; None for any other name."""
+    try:
+        zone = Zone.parse(name)
+    except ZoneError:
+        return None
+    if zone.player is not None and zone.player > MOST_BOARD or zone.index is not None and zone.index > MOST_PLACE:
+        return None
+    return zone
+
+
+def _a_zone(name: str) -> Zone:
+    zone = named_zone(name)
+    if zone is None:
+        raise PydanticCustomError("string_pattern_mismatch", "not the name of a zone")
+    return zone
 
 
 #: Every tile name of either game: what a zone may be said to hold (the game decides the rest).
@@ -33,8 +53,8 @@ TileName = Literal[tuple(dict.fromkeys(ALL_TILES))]  # type: ignore[valid-type]
 
 
 class Overrule(Form):
-    zone: str = Field(pattern=ZONE_PATTERN, max_length=40,
-                      description="an observation zone: boards.P.SLOT, boards.P.hand, factories.I, center, supply.N")
+    zone: Annotated[str, Field(max_length=40, description="an observation zone: boards.P.SLOT, boards.P.hand, "
+                                                          "factories.I, center, supply.N"), AfterValidator(_a_zone)]
     content: TileName | None | Annotated[list[TileName], Field(max_length=40)] = \
         Field(description="a tile name or null for a slot; tile names for a loose zone")
 
@@ -102,8 +122,12 @@ def parsed(data: Any, state: Any) -> Correction:
 
 
 def is_loose(zone: str) -> bool:
-    """Whether ``zone`` holds loose tiles (a display, the centre, a Summer Pavilion hand)."""
-    return zone == "center" or zone.startswith("factories.") or zone.endswith(".hand")
+    """Whether ``zone`` holds loose tiles (a display, the centre, a Summer Pavilion hand); a name
+    that is no zone's holds none."""
+    try:
+        return Zone.parse(zone).loose
+    except ZoneError:
+        return False
 
 
 def check_overrule(zone: str, content: Any, state: Any) -> None:
@@ -114,27 +138,28 @@ def check_overrule(zone: str, content: Any, state: Any) -> None:
     one_tile = content is None or isinstance(content, str)  # a slot's: never a list
     spec, options = state.spec, state.options
     tiles = set(spec.tiles_in_play(options))
-    if not re.fullmatch(ZONE_PATTERN, zone) or zone.endswith(".hand") and not spec.holds_tiles:
+    named = named_zone(zone)
+    if named is None or named.kind == HAND and not spec.holds_tiles:
         # (tiles lie beside a board only where the game has players hold them)
         raise Refused("follow.bad_zone", zone=zone[:40], content=repr(content)[:80])
     ok = False
-    if is_loose(zone):
+    player, slot = named.player, named.slot
+    if named.loose:
         displays = len(state.to_json()["factories"])
         ok = (isinstance(content, list) and all(t in tiles for t in content)
-              and (not zone.startswith("factories.") or int(zone.split(".")[1]) < displays)
-              and (not zone.startswith("boards.") or int(zone.split(".")[1]) < state.players))
-    elif zone.startswith("supply."):
+              and (named.index is None or named.index < displays)
+              and (player is None or player < state.players))
+    elif named.kind == SUPPLY:
         # the supply holds colour tiles only: the start-player token never lies there
-        ok = (spec.scoring_layout is not None and zone in expected_slots(spec.scoring_layout) and one_tile
+        ok = (spec.scoring_layout is not None and named in expected_slots(spec.scoring_layout) and one_tile
               and (content is None or content in spec.colors))
-    elif zone.startswith("boards."):
-        _, player, slot = zone.split(".", 2)
+    elif player is not None:
         layout = spec.layout(options)
-        if int(player) < state.players and slot in expected_slots(layout) and one_tile:
+        if player < state.players and slot is not None and slot in expected_slots(layout) and one_tile:
             # A coloured wall's space holds its printed colour alone: the wall tiling lays it there.
             printed = load_layout(layout)[slot].printed if spec.board == "wall" else None
             ok = content is None or (content in tiles and content != "first_player" and (printed is None or content == printed))
-            if slot.startswith("floor.") and content == "first_player":
+            if slot.kind == FLOOR_SPACE and content == "first_player":
                 ok = True
     if not ok:
         raise Refused("follow.bad_zone", zone=zone, content=repr(content)[:80])

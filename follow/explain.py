@@ -8,8 +8,9 @@ scored by how far the table it predicts lies from the view (what a state puts in
 :func:`~azulcam.engine.observe.expected`): a zone's disagreement weighs the reader's log-odds
 there. The tracker (:mod:`track`) decides what to commit.
 
-Zones are named as in ``azulcam-observation/1``: ``boards.P.SLOT``, ``boards.P.hand``,
-``factories.I`` (I the engine's display number), ``center``, ``supply.N``.
+Each zone is a :class:`~azulcam.engine.zones.Zone`, named as in ``azulcam-observation/1``:
+``boards.P.SLOT``, ``boards.P.hand``, ``factories.I`` (I the engine's display number), ``center``,
+``supply.N``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ..engine.common import CHANCE, TERMINAL
 from ..engine.errors import EngineError
 from ..engine.games import GameSpec
 from ..engine.observe import empty_content, expected
+from ..engine.zones import CENTER, DISPLAY, FLOOR_SPACE, HAND, LINE_SPACE, STAR_SPACE, SUPPLY, WALL_SPACE, Zone
 
 #: Events in a row one still view may be explained by, by the game's board (``GameSpec.board``:
 #: what a move may bring comes with the board it is played on). On a wall a move, the chance event
@@ -97,6 +99,14 @@ def loose_zone(tiles: list[tuple[str, float]] | list[tuple[str, float, tuple[tup
                     likely=likely if any(likely) else ())
 
 
+def zones_keyed(zones: dict[Any, Any]) -> dict[Zone, Any]:
+    """``zones`` keyed by :class:`~azulcam.engine.zones.Zone`: the dictionary itself where it is
+    (a view made elsewhere may name its zones as plain text, which is parsed)."""
+    if all(type(z) is Zone for z in zones):
+        return zones
+    return {Zone.parse(z): r for z, r in zones.items()}
+
+
 @dataclass
 class View:
     """One still view: zone -> what was read there, the displays' centres in the image (in the
@@ -143,6 +153,11 @@ class Changes:
     changed_near: frozenset[str] = frozenset()
     #: What each space read as at the view it was settled in.
     looked: dict[str, Any] = field(default_factory=dict)
+    #: The measured zones that are displays, dealt and taken whole (:meth:`display_cost`).
+    displays: frozenset[Zone] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "displays", frozenset(z for z in map(Zone.parse, self.log_odds) if z.kind == DISPLAY))
 
     def cost(self, zone: str, want: Any, read: ZoneRead, exp: dict[str, Any]) -> float:
         """How far ``want`` (what a state puts in ``zone``; ``exp``: all it puts) lies from what was
@@ -156,7 +171,7 @@ class Changes:
         changed (:attr:`looked`)."""
         before = self.baseline[zone]
         plain, spilled = self.log_odds[zone]
-        if zone.startswith("factories."):
+        if zone in self.displays:
             return self.display_cost(zone, want, before, plain, read)
         # A reading of what the zone held, or of what it read as then (a print read as a tile),
         # says it did not change. A tile read on a space that read empty when settled says it
@@ -210,20 +225,21 @@ def exact_view(state: Any, time: float, misread: dict[str, ZoneRead] | None = No
     exp = expected(state)
     spec = state.spec
     layout = spec.layout(state.options)
-    zones: dict[str, ZoneRead] = {}
+    zones: dict[Zone, ZoneRead] = {}
     for p in range(state.players):
         for slot in expected_slots(layout):
-            zones[f"boards.{p}.{slot}"] = ZoneRead(exp.get(f"boards.{p}.{slot}"), 0.99)
-        zones[f"boards.{p}.hand"] = loose_zone([(t, 0.9) for t in exp[f"boards.{p}.hand"]])
+            zone = Zone.board(p, slot)
+            zones[zone] = ZoneRead(exp.get(zone), 0.99)
+        zones[Zone.hand(p)] = loose_zone([(t, 0.9) for t in exp[Zone.hand(p)]])
     count = len(state.to_json()["factories"])
     centres = []
     for i in range(count):
-        zones[f"factories.{i}"] = loose_zone([(t, 0.97) for t in exp[f"factories.{i}"]])
+        zones[Zone.display(i)] = loose_zone([(t, 0.97) for t in exp[Zone.display(i)]])
         a = 2 * math.pi * i / count
         centres.append((500 + 200 * math.cos(a), 400 + 200 * math.sin(a)))
-    zones["center"] = loose_zone([(t, 0.8) for t in exp["center"]])
-    zones.update((f"supply.{k}", ZoneRead(exp.get(f"supply.{k}"), 0.99)) for k in range(spec.supply_spaces))
-    zones.update(misread or {})
+    zones[Zone.centre()] = loose_zone([(t, 0.8) for t in exp[Zone.centre()]])
+    zones.update((Zone.supply(k), ZoneRead(exp.get(Zone.supply(k)), 0.99)) for k in range(spec.supply_spaces))
+    zones.update(zones_keyed(misread or {}))
     return View(zones, centres, 0, time)
 
 
@@ -274,13 +290,13 @@ def as_changed(seen: tuple[str, ...], was: tuple[str, ...], now: tuple[str, ...]
     return tuple(sorted(out.elements()))
 
 
-def tiling_ahead(state: Any) -> tuple[str, ...]:
-    """In Azul's wall tiling, the zone prefixes of the boards after the one tiling now: on the
-    table players tile their walls at once, the record one player after another, so a board
-    whose turn has not come may already show its wall as tiled (or not yet)."""
+def tiling_ahead(state: Any) -> tuple[int, ...]:
+    """In Azul's wall tiling, the players after the one tiling now: on the table players tile
+    their walls at once, the record one player after another, so a board whose turn has not come
+    may already show its wall as tiled (or not yet)."""
     if state.spec.board != "wall" or state.phase != "tiling":
         return ()
-    return tuple(f"boards.{p}." for p in range(state.current_player + 1, state.players))
+    return tuple(range(state.current_player + 1, state.players))
 
 
 def count_disagreement(count: int, read: ZoneRead) -> float:
@@ -300,20 +316,21 @@ def observation_seen(zones: dict[str, ZoneRead], spec: GameSpec, players: int, d
     factories = [{"center": None, "tiles": []} for _ in range(displays)]
     center: Counter = Counter()
     supply: list[Any] = [None] * spec.supply_spaces
-    for zone, read in zones.items():
-        head, _, rest = zone.partition(".")
-        if head == "boards" and int(rest.split(".")[0]) < players:
-            p, slot = rest.split(".", 1)
-            if slot == "hand":
-                boards[int(p)]["hand"] = dict(Counter(read.content))
+    for zone, read in zones_keyed(zones).items():
+        p, i = zone.player, zone.index
+        if p is not None:
+            if p >= players:
+                continue
+            if zone.kind == HAND:
+                boards[p]["hand"] = dict(Counter(read.content))
             elif read.content is not None:
-                boards[int(p)]["slots"][slot] = read.content
-        elif head == "factories" and int(rest) < displays:
-            factories[int(rest)]["tiles"] = list(read.content)
-        elif zone == "center":
+                boards[p]["slots"][zone.slot] = read.content
+        elif zone.kind == DISPLAY and i is not None and i < displays:
+            factories[i]["tiles"] = list(read.content)
+        elif zone.kind == CENTER:
             center.update(read.content)
-        elif head == "supply":
-            supply[int(rest)] = read.content
+        elif zone.kind == SUPPLY and i is not None:
+            supply[i] = read.content
     return {"game": spec.name, "factories": factories, "center": dict(center), "boards": boards,
             "supply": supply if spec.supply_spaces else None}
 
@@ -348,7 +365,7 @@ def chance_events(state: Any, zones: dict[str, ZoneRead], displays: int) -> list
     (with the supply read too, which only Summer Pavilion's set-up deal takes), or the refill of
     the supply's empty spaces. None where a zone it needs was not seen."""
     spaces = state.spec.supply_spaces
-    supply = [zones.get(f"supply.{n}") for n in range(spaces)]
+    supply = [zones.get(Zone.supply(n)) for n in range(spaces)]
     supply_read = [s.content for s in supply] if spaces and all(s is not None for s in supply) else None  # type: ignore[union-attr]
     if getattr(state, "phase", "") == "refill":
         if supply_read is None:
@@ -356,7 +373,7 @@ def chance_events(state: Any, zones: dict[str, ZoneRead], displays: int) -> list
         empty = [n for n, kind in enumerate(state.to_json()["supply"]) if kind is None]
         candidates = [{"refill": {"supply": [supply_read[n] for n in empty]}}]
     else:
-        factories = [zones.get(f"factories.{i}") for i in range(displays)]
+        factories = [zones.get(Zone.display(i)) for i in range(displays)]
         if any(f is None for f in factories):
             return []
         deal: dict[str, Any] = {"factories": [list(f.content) for f in factories]}  # type: ignore[union-attr]
@@ -389,14 +406,14 @@ def taken_by_players(state: Any, zones: dict[str, ZoneRead]) -> list[Counter]:
     """The tiles each player holds in the view that ``state`` does not give them: new on a board
     slot, or more in hand (the first-player marker left out)."""
     exp = expected(state)
+    zones = zones_keyed(zones)
     out = []
     for p in range(state.players):
-        prefix = f"boards.{p}."
         taken: Counter = Counter()
         for zone, read in zones.items():
-            if not zone.startswith(prefix):
+            if zone.player != p:
                 continue
-            if zone.endswith(".hand"):
+            if zone.kind == HAND:
                 taken += Counter(read.content) - Counter(exp.get(zone, ()))
             elif read.content is not None and exp.get(zone) is None:
                 taken[read.content] += 1
@@ -412,11 +429,11 @@ def unseen_deals(state: Any, zones: dict[str, ZoneRead], displays: int) -> list[
     player may have taken twice) and its share of the centre's. Up to
     :data:`MOST_UNSEEN_DISPLAYS` of them; none where the centre holds tiles no display can have
     left there."""
-    factories = [zones[f"factories.{i}"].content for i in range(displays)]
+    factories = [zones[Zone.display(i)].content for i in range(displays)]
     short = [i for i, tiles in enumerate(factories) if len(tiles) < 4]
     if not short or len(short) > MOST_UNSEEN_DISPLAYS:
         return []
-    centre = Counter(zones["center"].content) if "center" in zones else Counter()
+    centre = Counter(zones[Zone.centre()].content) if Zone.centre() in zones else Counter()
     centre.pop("first_player", None)
     spec = state.spec
     if spec.wild_tiles:  # wild tiles of their own (Azul's jokers, where played): a take brings every one there
@@ -514,8 +531,8 @@ def cost_of(state: Any, zones: dict[str, ZoneRead], reference: dict[str, ZoneRea
     exp = expected(state)
     total, where = 0.0, []
     ahead = tiling_ahead(state) if behind_only else ()
-    for zone, read in zones.items():
-        if ahead and zone.startswith(ahead):
+    for zone, read in zones_keyed(zones).items():
+        if ahead and zone.player in ahead:
             continue
         d = zone_cost(zone, read, exp.get(zone, empty_content(zone)), exp, reference, committed, changes)
         if d:
@@ -524,7 +541,7 @@ def cost_of(state: Any, zones: dict[str, ZoneRead], reference: dict[str, ZoneRea
     return total, where
 
 
-def zone_cost(zone: str, read: ZoneRead, want: Any, exp: dict[str, Any], reference: dict[str, ZoneRead] | None,
+def zone_cost(zone: Zone, read: ZoneRead, want: Any, exp: dict[str, Any], reference: dict[str, ZoneRead] | None,
               committed: dict[str, Any] | None, changes: Changes | None) -> float:
     """How far what a state puts in ``zone`` (``want``; ``exp``: all it puts) lies from what was
     seen there. Where the zone's change is measured (``changes``), by what changed
@@ -537,7 +554,7 @@ def zone_cost(zone: str, read: ZoneRead, want: Any, exp: dict[str, Any], referen
         return changes.cost(zone, want, read, exp)
     if want == read.content:
         return 0.0  # agrees: nothing to weigh (most zones, most of the time)
-    if committed is not None and want and zone.startswith("factories.") and committed.get(zone) == want:
+    if committed is not None and want and zone.kind == DISPLAY and committed.get(zone) == want:
         # A display holds what its deal put there until it is taken: the engine knows its
         # colours, so the camera is asked only whether its tiles are still there.
         return count_disagreement(len(want), read)
@@ -545,7 +562,7 @@ def zone_cost(zone: str, read: ZoneRead, want: Any, exp: dict[str, Any], referen
     if before is not None and before.content == read.content and committed.get(zone, empty_content(zone)) == want:  # type: ignore[union-attr]
         return 0.0
     d = disagreement(want, read)
-    if d and before is not None and isinstance(want, tuple) and not zone.startswith("factories."):
+    if d and before is not None and isinstance(want, tuple) and zone.kind != DISPLAY:
         # The centre or a hand: weighed also by its change, what was read there at the last
         # view explained changed as the state changes it (a printed cloth or a hidden tile
         # read alike in both views says nothing); the nearer of the two.
@@ -560,7 +577,10 @@ class ViewCost:
 
     def __init__(self, zones: dict[str, ZoneRead], reference: dict[str, ZoneRead] | None, committed: dict[str, Any],
                  changes: Changes | None = None) -> None:
+        zones = zones_keyed(zones)
         self.zones, self.reference, self.committed, self.changes = zones, reference, committed, changes
+        # The view's own zones in its order, whatever names a state's table gives them.
+        self.names = list(zones)
         self.order = {zone: n for n, zone in enumerate(zones)}
         # Which zones' weights depend on each zone's content: itself, and the measured zones it lies beside.
         self.watching: dict[str, set[str]] = {}
@@ -584,7 +604,8 @@ class ViewCost:
             again |= self.watching.get(z, set())
         total, costs = self.total, {}
         measured = self.changes.log_odds if self.changes is not None else {}
-        for zone in sorted(again, key=self.order.__getitem__):  # in the view's order: the same sum in every run
+        for n in sorted(self.order[z] for z in again):  # in the view's order: the same sum in every run
+            zone = self.names[n]
             want = exp.get(zone, empty_content(zone))
             if zone in measured:
                 d = zone_cost(zone, self.zones[zone], want, exp, self.reference, base, self.changes)
@@ -609,6 +630,7 @@ def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: di
     ``committed``, ``changes``: see :func:`cost_of` (by default, the state's own table)."""
     if committed is None:
         committed = expected(state)
+    zones = zones_keyed(zones)
     weigh = ViewCost(zones, reference, committed, changes)
     cost, where = weigh(state)
     tried = [Explanation([], state, cost, where)]
@@ -649,18 +671,18 @@ def lasting_zones(state: Any, zones: dict[str, ZoneRead]) -> set[str]:
     an Azul pattern line or floor space until the round's end, so only where the view shows no
     wall tile that ``state`` lacks (no round ended on the way)."""
     exp = expected(state)
-    same_walls = all(exp.get(z) == r.content for z, r in zones.items() if ".wall." in z)
+    zones = zones_keyed(zones)
+    same_walls = all(exp.get(z) == r.content for z, r in zones.items() if z.slot is not None and z.slot.kind == WALL_SPACE)
     out = set()
     for zone in zones:
-        if zone.startswith("factories."):
+        if zone.kind == DISPLAY:
             out.add(zone)  # emptied when taken from, filled again only by a deal that the view shows
             continue
-        if not zone.startswith("boards.") or zone.endswith(".hand"):
+        if zone.slot is None:
             continue
-        slot = zone.split(".", 2)[2]
-        if slot.startswith("wall.") or slot[0].isdigit():  # Summer Pavilion spaces are "STAR.NUMBER"
+        if zone.slot.kind in (WALL_SPACE, STAR_SPACE):
             out.add(zone)
-        elif slot.startswith(("line.", "floor.")) and same_walls:
+        elif zone.slot.kind in (LINE_SPACE, FLOOR_SPACE) and same_walls:
             out.add(zone)
     return out
 

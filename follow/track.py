@@ -12,6 +12,7 @@ right. It never commits a guess; a person may correct it (:meth:`Tracker.undo`, 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -26,10 +27,11 @@ from ..engine.notice import plain
 from ..engine.observe import empty_content, expected
 from ..engine.position import tiles_in_view
 from ..engine.record import Game
+from ..engine.zones import CENTER, DISPLAY, HAND, Zone
 from ..vision.analyze import UNSURE
 from .explain import (BEAM, CLOSE_FIT, MOST_CENTRE_TAKES, MOST_EVENTS, MOST_UNSEEN_DISPLAYS, MOST_WEIGHT, NOTHING_SEEN, Changes,
                       Explanation, View, ZoneRead, charged, common_prefix, cost_of, disagreement, explain, observation_seen,
-                      points_apart, tile_kinds, tiling_ahead, unique_states, unsure_zones)
+                      points_apart, tile_kinds, tiling_ahead, unique_states, unsure_zones, zones_keyed)
 from .mixups import Mixups
 
 #: After a gap between still views (a camera that dropped out), more events in a row are sought:
@@ -165,11 +167,11 @@ class Displays:
 def in_engine_numbers(view: View, matched: dict[int, int]) -> dict[str, ZoneRead]:
     """The view's zones with each display's zone named by its engine number (those not matched
     left out)."""
-    zones = {z: r for z, r in view.zones.items() if not z.startswith("factories.")}
+    zones = {z: r for z, r in view.zones.items() if z.kind != DISPLAY}
     for i, j in matched.items():
-        read = view.zones.get(f"factories.{j}")
+        read = view.zones.get(Zone.display(j))
         if read is not None:
-            zones[f"factories.{i}"] = read
+            zones[Zone.display(i)] = read
     return zones
 
 
@@ -260,12 +262,15 @@ class Tracker:
         if view.glimpse and (self.joining is not None or self.unexplained_since is not None or not self.displays.places
                              or not self.game.record.events):
             return []  # a glimpse only carries a game followed on to the view between two moves
+        zones = zones_keyed(view.zones)  # a view made elsewhere may name its zones as plain text
+        if zones is not view.zones:
+            view = dataclasses.replace(view, zones=zones)
         starting = not self.baseline and not self.game.record.events and self.joining is None
         if starting:
             # A game at its start: every space is known empty, whatever it reads like. The view
             # is its reference, and the spaces count as unchanged in it (its displays too, once
             # numbered below).
-            self._settle({z: r for z, r in view.zones.items() if not z.startswith("factories.")}, expected(self.game.state), ())
+            self._settle({z: r for z, r in view.zones.items() if z.kind != DISPLAY}, expected(self.game.state), ())
             view = View(view.zones, view.displays, view.frame, view.time,
                         {z: (-MOST_WEIGHT, -MOST_WEIGHT) for z in self.settled}, view.near)
         if not self.displays.places:
@@ -284,7 +289,7 @@ class Tracker:
         if starting:
             # Its displays too are empty, whatever they read like (a printing read as tiles): the
             # game begins here, and nothing is explained yet (no deal of what the print looks like).
-            self._settle({z: r for z, r in zones.items() if z.startswith("factories.")}, expected(self.game.state), ())
+            self._settle({z: r for z, r in zones.items() if z.kind == DISPLAY}, expected(self.game.state), ())
             self.reference = zones
             self._learn_loose(zones, expected(self.game.state))
             return []
@@ -375,7 +380,7 @@ class Tracker:
         if any("deal" in e for e in shared):
             self.deal_doubt = (self._round_deal(), {z: tuple(zip(r.content, r.sureness or (r.confidence,) * len(r.content),
                                                                  r.likely or ((),) * len(r.content)))
-                                                    for z, r in zones.items() if z.startswith("factories.")})
+                                                    for z, r in zones.items() if z.kind == DISPLAY})
         if len(alike) == 1:
             self.pending, self.last_unsure = [], []
             self.reference = zones
@@ -495,7 +500,7 @@ class Tracker:
         at = len(self.game.record.events)
         off = set(unsure)
         for zone in zones:
-            if zone in off or not (zone.startswith(("supply.", "factories.")) or (zone.startswith("boards.") and not zone.endswith(".hand"))):
+            if zone in off or zone.kind in (CENTER, HAND):  # the centre and the hands: piles, never settled
                 continue
             content = exp.get(zone, empty_content(zone))
             if zone in self.baseline:
@@ -519,7 +524,7 @@ class Tracker:
         pairs = []
         for zone in best.mismatches:
             seen, want = read[zone].content, exp.get(zone, empty_content(zone))
-            if not zone.startswith("boards.") or zone.endswith(".hand") or not isinstance(seen, str) \
+            if not zone.on_board or zone.kind == HAND or not isinstance(seen, str) \
                     or not isinstance(want, str) or seen == want:
                 return None
             pairs.append((seen, want))
@@ -540,7 +545,7 @@ class Tracker:
         """Each tile the game laid on a board space since the last commit names its reading
         (those read otherwise too: they are the mix-ups), once."""
         for zone, read in zones.items():
-            if not zone.startswith(("boards.", "supply.")) or zone.endswith(".hand") or zone in self.overruled:
+            if zone.loose or zone in self.overruled:
                 continue
             content = committed.get(zone)
             if content is None:
@@ -553,14 +558,14 @@ class Tracker:
         """The centre and each hand as read at a view the game settled: which of their tiles the
         reader saw there (:meth:`Mixups.learn_loose`)."""
         for zone, read in zones.items():
-            if (zone == "center" or zone.endswith(".hand")) and zone not in self.overruled:
+            if zone.kind in (CENTER, HAND) and zone not in self.overruled:
                 self.mixups.learn_loose(read.content, committed.get(zone, ()))
 
     def _learn_deal(self, zones: dict[str, ZoneRead], committed: dict[str, Any]) -> None:
         """The displays of a deal just committed name their tiles as read: each tile read as the
         game has it, and one read otherwise where it alone differs."""
         for zone, read in zones.items():
-            if not zone.startswith("factories.") or zone not in committed:
+            if zone.kind != DISPLAY or zone not in committed:
                 continue
             dealt, seen = Counter(committed[zone]), Counter(read.content)
             for kind in (dealt & seen).elements():
@@ -585,7 +590,7 @@ class Tracker:
         count = len(self.game.record.events)
         self.seen_since_deal = [(at, seen) for at, seen in self.seen_since_deal if at > deal >= 0]
         if deal >= 0 and count > deal + 1:
-            self.seen_since_deal.append((count, {z: r for z, r in zones.items() if not z.startswith("factories.")}))
+            self.seen_since_deal.append((count, {z: r for z, r in zones.items() if z.kind != DISPLAY}))
 
     def _contradicted(self, revised: dict[int, dict[str, Any]], committed: dict[int, dict[str, Any]]) -> float:
         """How much worse than the committed game (``committed``: what it put in each zone after
@@ -676,7 +681,7 @@ class Tracker:
                 # In the taking, the first-player marker lies in the centre or with the player
                 # who took it from there: seen with no player, it is in the centre's pile.
                 seen["center"]["first_player"] = 1
-                unsure = sorted({*unsure, "center"})
+                unsure = sorted({*unsure, Zone.centre()})
             try:
                 position = position_from(seen, record.options, round, scores, to_move=0)
                 break
@@ -777,7 +782,7 @@ class Tracker:
             return
         exp = expected(self.game.state)
         for zone, read in zones.items():
-            if zone.startswith("factories.") and exp.get(zone) and len(read.content) == len(exp[zone]):
+            if zone.kind == DISPLAY and exp.get(zone) and len(read.content) == len(exp[zone]):
                 self.deal_reads[1].setdefault(zone, Counter())[read.content] += 1
 
     def _played_from(self, deal: int, event: dict[str, Any], start: int) -> tuple[Game, dict[int, dict[str, Any]]]:
@@ -879,7 +884,7 @@ class Tracker:
                 prior[key(factories, centre)] = against
 
         for zone, seen in reads.items():
-            i = int(zone.split(".")[1])
+            i = zone.index
             for content in seen:
                 factories = [list(f) for f in factories_read]
                 factories[i] = list(content)
@@ -893,8 +898,7 @@ class Tracker:
         # And the displays the view shows changed since the game settled them: a take the best
         # explanation could not make of a deal misread (its leftovers are not what it dealt).
         changes = self._changes(view)
-        taken |= {int(z.split(".")[1]) for z, (plain, _) in (changes.log_odds.items() if changes else ())
-                  if z.startswith("factories.") and plain > 0}
+        taken |= {z.index for z in (changes.displays if changes else ()) if changes.log_odds[z][0] > 0}  # type: ignore[union-attr]
         towards = None if lost or best is None else lacking_and_shown(best, zones)
         doubtful = doubtful_deals(factories_read, doubt, taken, kinds, towards)
         for factories, against in sorted(doubtful, key=lambda d: d[1])[:MOST_DOUBTFUL_DEALS]:
@@ -1029,7 +1033,8 @@ class Tracker:
     def overrule(self, zone: str, content: Any) -> None:
         """What lies in ``zone`` (a kind or None for a slot, a list of tiles for a display, the
         centre or a hand) as a person says, over what the camera reads, until the game changes
-        that zone."""
+        that zone. Raises :class:`~azulcam.engine.zones.ZoneError` for a name that is no zone's."""
+        zone = Zone.parse(zone)
         self.overruled[zone] = (ZoneRead(tuple(sorted(content)), NOTHING_SEEN, (1.0,) * len(content))
                                 if isinstance(content, list) else ZoneRead(content, 1.0 - 1e-6))
         if zone in self.baseline:  # a person's word on what a space holds now: read again from here
@@ -1290,7 +1295,7 @@ def doubtful_deals(factories: list[list[str]], doubt: dict[str, tuple[tuple[str,
     lacking, shown = towards if towards is not None else (None, None)
 
     for i, tiles in enumerate(factories):
-        read = doubt.get(f"factories.{i}", ())
+        read = doubt.get(Zone.display(i), ())
         if i not in taken or sorted(t for t, *_ in read) != sorted(tiles):
             continue
         doubtful = [(k, kind, sure, likely) for k, (kind, sure, likely) in enumerate(read)
