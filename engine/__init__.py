@@ -6,6 +6,7 @@ Imports nothing but the standard library and numpy: vision and the dashboard bui
 from .azul import AzulState, Deal, Take, WallMove
 from .games import GAMES, GameSpec, find_game
 from .pavilion import PavilionState
+from .zones import Slot, Zone, ZoneError
 from .common import CHANCE, TERMINAL, LegalMoves, Moved, Outcome, Scored
 from .errors import (
     AmbiguousMoveError,
@@ -22,5 +23,5 @@ __all__ = [
     "AzulState", "Deal", "Take", "WallMove", "PavilionState", "GAMES", "GameSpec", "find_game",
     "CHANCE", "TERMINAL", "LegalMoves", "Moved", "Outcome", "Scored",
     "AmbiguousMoveError", "EngineError", "IllegalMoveError", "ImpossibleDealError", "InvalidMoveError", "ObservationError",
-    "RecordError", "StateError",
+    "RecordError", "StateError", "Slot", "Zone", "ZoneError",
 ]

@@ -175,6 +175,12 @@ class Zone(str):
         return cls(f"boards.{player}.{slot}")
 
     @classmethod
+    def of_slot(cls, player: int | None, slot: str) -> Zone:
+        """The zone of a layout's slot ``slot``: on ``player``'s board, or (``player`` None) on
+        Summer Pavilion's scoring board, whose slots are the supply's spaces."""
+        return cls.board(player, slot) if player is not None else cls.supply(Slot.parse(slot).index)
+
+    @classmethod
     def hand(cls, player: int) -> Zone:
         """The tiles beside ``player``'s board: a Summer Pavilion hand, a start-player marker."""
         return cls(f"boards.{player}.{HAND}")

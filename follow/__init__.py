@@ -14,11 +14,11 @@ follow a game through this package alone, by the names below:
   :func:`write_atomically`; the event stream and the control lines: :func:`event_line`,
   :func:`read_controls`;
 - corrections: :class:`Correction` (one model for ``--control`` and the dashboard),
-  :func:`check_overrule`, :func:`is_loose`; every refusal a :class:`Refused` code.
+  :func:`check_overrule`; every refusal a :class:`Refused` code.
 """
 
 from .capture import CaptureError, Frame, Source, VideoSource, open_source
-from .corrections import Correction, check_overrule, is_loose
+from .corrections import Correction, check_overrule
 from .journal import Journal, JournalError, game_to_follow, write_atomically
 from .session import (WatchConfig, check_first_view, found_boards, keep_profile, nothing_committed, open_watcher,
                       table_path_of, table_profile, with_bare)
@@ -27,7 +27,7 @@ from .watch import event_line, read_controls, resumed_tracker, watch
 
 __all__ = [
     "CaptureError", "Correction", "Frame", "Journal", "JournalError", "Refused", "Source", "VideoSource", "WatchConfig",
-    "check_first_view", "check_overrule", "event_line", "found_boards", "game_to_follow", "is_loose", "keep_profile",
+    "check_first_view", "check_overrule", "event_line", "found_boards", "game_to_follow", "keep_profile",
     "nothing_committed", "open_source", "open_watcher", "read_controls", "resumed_tracker", "table_path_of",
     "table_profile", "watch", "with_bare", "write_atomically",
 ]

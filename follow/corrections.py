@@ -121,15 +121,6 @@ def parsed(data: Any, state: Any) -> Correction:
     return correction
 
 
-def is_loose(zone: str) -> bool:
-    """Whether ``zone`` holds loose tiles (a display, the centre, a Summer Pavilion hand); a name
-    that is no zone's holds none."""
-    try:
-        return Zone.parse(zone).loose
-    except ZoneError:
-        return False
-
-
 def check_overrule(zone: str, content: Any, state: Any) -> None:
     """Raises :class:`Refused` (``follow.bad_zone``) unless ``zone`` is one of the game of
     ``state`` and ``content`` something the rules let lie there: a slot holds one tile of the

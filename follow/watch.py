@@ -28,7 +28,6 @@ from ..engine.observe import expected
 from ..engine.zones import DISPLAY, SUPPLY, Slot, Zone, ZoneError
 from ..vision import crops
 from ..vision.analyze import UNSURE, Reading, loose_patches, read, reader_loose_likely
-from ..vision.reader import slot_zone
 from ..vision.classify import ruled_out
 from ..vision.bare import learn_empty
 from ..vision import alike
@@ -295,7 +294,7 @@ class Watcher:
         out = []
         for view in reading.boards:
             ids, quads = crops.slot_outlines(view.homography, load_layout(view.placement.layout))
-            zones = [slot_zone(view.placement.player, slot) for slot in ids]
+            zones = [Zone.of_slot(view.placement.player, slot) for slot in ids]
             out += [(quad, confidence[zone] < UNSURE) for zone, quad in zip(zones, quads) if zone in confidence]
         return out
 
@@ -317,7 +316,7 @@ class Watcher:
                     rows[zone] = n
                 # The layout's id of the slot (a supply space's is the scoring board's).
                 slot = zone.slot if zone.slot is not None else Slot.supply(zone.index)  # type: ignore[arg-type]
-                near[zone] = frozenset(slot_zone(player, s)
+                near[zone] = frozenset(Zone.of_slot(player, s)
                                        for s in neighbours(aligned[player].placement.layout).get(slot, ()))
         compared = [z for z in patches if z in self.references]
         shares = moved_share(np.stack([patches[z] for z in compared]), np.stack([self.references[z] for z in compared])) \

@@ -239,7 +239,7 @@ def reader_patches(image: np.ndarray, truth: dict[str, Any], calibration: Any | 
         cards.append(light.card_colour(image, homography, layout.name))
         centres.append(crops.slot_outlines(homography, layout, [layout.ids[0], layout.ids[-1]])[1].mean(axis=(0, 1)))
     for (placement, player, filled, index), (layout, ids, now), agreed in zip(boards, cuts, reader.consensus(cuts)):
-        seen_ids = [n for n, i in enumerate(ids) if reader.slot_zone(player, i) not in hidden]
+        seen_ids = [n for n, i in enumerate(ids) if Zone.of_slot(player, i) not in hidden]
         if not seen_ids:
             continue
         ids = [ids[n] for n in seen_ids]

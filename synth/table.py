@@ -62,9 +62,7 @@ class Piece:
     def zone(self, slot_id: str) -> Zone:
         """The zone of this board's slot ``slot_id``: a slot of a player's board, or a supply space
         of the scoring board."""
-        if self.player is None:
-            return Zone.supply(Slot.parse(slot_id).index)
-        return Zone.board(self.player, slot_id)
+        return Zone.of_slot(self.player, slot_id)
 
     def slot_center(self, slot_id: str) -> Point:
         return self.to_world(*self.layout[slot_id].center)

@@ -189,7 +189,7 @@ def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, Bar
     """Every slot of every board read by the reading model (:mod:`reader`), each beside the same
     slot on its board as calibration saw it bare where ``bare`` holds that board, and beside the
     photo's consensus of its print (:func:`reader.consensus`): the slots' zones
-    (:func:`reader.slot_zone`), the N x K probabilities of the game's kinds, those K kinds (None: empty)
+    (:meth:`Zone.of_slot`), the N x K probabilities of the game's kinds, those K kinds (None: empty)
     and the slots' patches as the model saw them, now and bare (N x 32 x 32 x 6: its first six
     channels, zeros where no bare view was kept). One batched call; the kinds ``without`` (those
     the game's options rule out) have probability 0."""
@@ -198,7 +198,7 @@ def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, Bar
         layout = load_layout(view.placement.layout)
         ids, now = reader.slots_in_card_light(image, view.homography, layout, view.card)
         cuts.append((layout, ids, now))
-        slots += [reader.slot_zone(view.placement.player, i) for i in ids]
+        slots += [Zone.of_slot(view.placement.player, i) for i in ids]
     kept: list[BareBoard | None] = []  # each board's bare view, where calibration kept one of its layout
     for view, (layout, _, _) in zip(boards, cuts):
         board = bare.get(view.placement.player) if view.placement.player is not None else None

@@ -25,7 +25,6 @@ import numpy as np
 
 from ..calibration.layouts import Layout, Slot
 from ..engine import zones
-from ..engine.zones import Zone
 from . import crops, light
 from .bare import view_size
 
@@ -56,13 +55,6 @@ def slots_in_card_light(image: np.ndarray, homography: np.ndarray, layout: Layou
     (:func:`azulcam.vision.light.card_colour`)."""
     ids, outlines = crops.slot_outlines(homography, layout, ids)
     return ids, light.in_card_light(crops.cut(image, outlines, READ_MARGIN), card)
-
-
-def slot_zone(player: int | None, slot: str) -> Zone:
-    """The zone of the slot ``slot`` (a layout's id) of ``player``'s board, or of the scoring
-    board (``player`` None), whose slots are the supply's spaces."""
-    slot = zones.Slot.parse(slot)
-    return Zone.board(player, slot) if player is not None else Zone.supply(slot.index)
 
 
 def view_homography(layout: Layout) -> np.ndarray:
