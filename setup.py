@@ -1,0 +1,10 @@
+"""The C rules cores (engine/_*_core.c): built by ``pip install -e .``; optional, so that an install
+without a compiler still works (engine/fast.py then reports the core missing and the Python
+engine serves alone). Everything else about the package is in pyproject.toml."""
+
+from setuptools import Extension, setup
+
+setup(ext_modules=[
+    Extension("azulcam.engine._pavilion_core", ["engine/_pavilion_core.c"], optional=True,
+              extra_compile_args=["-O2", "-std=c11", "-Wall"]),
+])
