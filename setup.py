@@ -4,7 +4,9 @@ engine serves alone). Everything else about the package is in pyproject.toml."""
 
 from setuptools import Extension, setup
 
+_FLAGS = ["-O2", "-std=c11", "-Wall"]
+
 setup(ext_modules=[
-    Extension("azulcam.engine._pavilion_core", ["engine/_pavilion_core.c"], optional=True,
-              extra_compile_args=["-O2", "-std=c11", "-Wall"]),
+    Extension("azulcam.engine._azul_core", ["engine/_azul_core.c"], optional=True, extra_compile_args=_FLAGS),
+    Extension("azulcam.engine._pavilion_core", ["engine/_pavilion_core.c"], optional=True, extra_compile_args=_FLAGS),
 ])

@@ -4,7 +4,7 @@ state after every move and chance event, the same scores and winners, in every v
 count, from the start, from states taken up mid-game (pooled ones too) and along every record.
 
 At every ply the core's state is compared with the reference's by the fields the core reads
-from a reference state (``export()`` against ``fast._pavilion_data``: cheap); ``to_json()`` is compared in
+from a reference state (``export()`` against ``fast_pavilion._pavilion_data``: cheap); ``to_json()`` is compared in
 full at every ply of a share of the games and at the end of all of them.
 
 These tests fail (never skip) where the core was not built: ``pip install -e .`` builds it.
@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from azulcam.engine import fast
+from azulcam.engine import fast, fast_pavilion
 from azulcam.engine.common import CHANCE, TERMINAL
 from azulcam.engine.fast import FastPavilion
 from azulcam.engine.pavilion import Deal, PavilionState, Refill, move_from_json
@@ -38,9 +38,9 @@ FULL_JSON_EVERY = 10
 
 
 def ref_key(state: PavilionState) -> Any:
-    """A reference state's fields as the core reads them (``fast._pavilion_data``), which the
+    """A reference state's fields as the core reads them (``fast_pavilion._pavilion_data``), which the
     core's ``export()`` returns in the same shapes: equal when the states are."""
-    return fast._pavilion_data(state)
+    return fast_pavilion._pavilion_data(state)
 
 
 def check_same(state: PavilionState, core: Any, full: bool = False) -> None:
@@ -104,7 +104,7 @@ def lockstep(seed: int, players: int, side: str, full: bool) -> None:
 
 
 def test_the_core_is_built() -> None:
-    assert fast.PAVILION_AVAILABLE, "the C core is not built: pip install -e . builds it (setup.py)"
+    assert fast.AVAILABLE['pavilion'], "the C core is not built: pip install -e . builds it (setup.py)"
 
 
 @pytest.mark.parametrize("players, side", VARIANTS)
@@ -260,7 +260,7 @@ def test_the_package_imports_without_the_core() -> None:
     missing (the assistant then plays on the Python engine)."""
     code = ("import sys; sys.modules['azulcam.engine._pavilion_core'] = None\n"
             "from azulcam.engine import fast, ai, pavilion\n"
-            "assert fast.PAVILION_AVAILABLE is False and fast.FastPavilion is None\n"
+            "assert fast.AVAILABLE['pavilion'] is False and fast.core_of(pavilion.PavilionState.new(2)) is None\n"
             "print(pavilion.PavilionState.new(2).current_player)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
