@@ -9,6 +9,9 @@ that mostly plays the move with the most immediate points, sometimes another, to
 
 A suggestion carries the share of playouts its player won (ties shared), the points the player
 gained and lost until the round's end (on average), and how many playouts judged it.
+
+The playouts run on the game's rules core in C (:mod:`.fast`, proved equal to the Python engine)
+where it was built, some fifty times faster; else on the Python engine.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import fast
 from .azul import FLOOR_PENALTIES
 from .common import CHANCE, TERMINAL
 from .errors import EngineError
@@ -42,6 +46,7 @@ class Suggestion:
 
     move: Any
     player: int
+    index: int = 0  # the move's place in ``legal_moves()``: how the core plays it
     playouts: int = 0
     wins: float = 0.0
     gained: float = 0.0  # points won until the round's end, summed over playouts
@@ -73,8 +78,10 @@ def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = N
     if player == TERMINAL:
         raise EngineError("suggest.game_over")
     rng = random.Random(seed)
-    moves = sorted(state.legal_moves(), key=lambda m: -state.immediate_points(m))
-    candidates = [Suggestion(m, player) for m in moves]
+    moves = sorted(enumerate(state.legal_moves()), key=lambda im: -state.immediate_points(im[1]))
+    candidates = [Suggestion(m, player, i) for i, m in moves]
+    core = fast.core_of(state)
+    playout = _Playouts(state, core, rng) if core is not None else (lambda c: _playout(state, c, rng))
     if len(candidates) == 1:  # nothing to compare: a few playouts only estimate what it brings
         playouts = min(playouts if playouts is not None else FORCED_PLAYOUTS, FORCED_PLAYOUTS)
     deadline = time.monotonic() + seconds
@@ -82,7 +89,7 @@ def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = N
     while (done < playouts) if playouts is not None else (time.monotonic() < deadline or done < len(candidates[:2])):
         width = min(len(candidates), FIRST_WIDTH + done // WIDEN_EVERY)
         chosen = _ucb(candidates[:width], done)
-        _playout(state, chosen, rng)
+        playout(chosen)
         done += 1
     # Every move listed rests on MIN_PLAYOUTS at least; a move topped up may fall out of the
     # list and another come in, so until the list holds still (each round only adds playouts).
@@ -93,7 +100,7 @@ def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = N
             break
         for c in thin:
             while c.playouts < min(MIN_PLAYOUTS, playouts or MIN_PLAYOUTS):
-                _playout(state, c, rng)
+                playout(c)
     for c in ranked[:top]:
         c.why = why(state, c.move)
     return ranked[:top]
@@ -146,6 +153,34 @@ def _ucb(candidates: list[Suggestion], done: int) -> Suggestion:
     return max(candidates, key=lambda c: c.win + EXPLORE * math.sqrt(log_n / c.playouts))
 
 
+class _Playouts:
+    """Playouts on the rules core: the candidate's move, then the quick policy to the end, all in C
+    (the core's ``playout`` answers as :func:`_playout` counts), each future seeded from ``rng``."""
+
+    def __init__(self, state: Any, core: Any, rng: random.Random) -> None:
+        self.core, self.rng = core, rng
+        self.player = state.current_player
+        self.before = (state.scores()[self.player], _penalties(state, self.player))
+
+    def __call__(self, candidate: Suggestion) -> None:
+        future = self.core.copy()
+        future.seed(self.rng.getrandbits(63))
+        future.play_index(candidate.index)
+        _, winners, round_end = future.playout(WANDER)
+        score, penalties = round_end[self.player]
+        _count(candidate, winners, score, penalties, self.before)
+
+
+def _count(candidate: Suggestion, winners: Any, score: int, penalties: int, before: tuple[int, int]) -> None:
+    """One playout's result for ``candidate``: a win (shared in a tie), and the points its player
+    gained and lost until the round's end (``score`` and ``penalties`` then, ``before`` at the root)."""
+    candidate.playouts += 1
+    candidate.wins += 1.0 / len(winners) if candidate.player in winners else 0.0
+    lost = penalties - before[1]
+    candidate.lost += lost
+    candidate.gained += score - before[0] + lost
+
+
 def _playout(root: Any, candidate: Suggestion, rng: random.Random) -> None:
     """One future: the candidate's move, then every player by the quick policy, deals drawn.
     Moves come from ``legal_moves`` or ``greedy_move``, so they are played unchecked."""
@@ -167,14 +202,9 @@ def _playout(root: Any, candidate: Suggestion, rng: random.Random) -> None:
             state.play_unchecked(moves[rng.randrange(len(moves))])
         else:
             state.play_unchecked(state.greedy_move())
-    scores = state.scores()
     winners = state.winners()  # the game's own tie-break (Azul: complete wall rows)
-    candidate.playouts += 1
-    candidate.wins += 1.0 / len(winners) if player in winners else 0.0
-    score, penalties = this_round or (scores[player], _penalties(state, player))
-    lost = penalties - before[1]
-    candidate.lost += lost
-    candidate.gained += score - before[0] + lost
+    score, penalties = this_round or (state.scores()[player], _penalties(state, player))
+    _count(candidate, winners, score, penalties, before)
 
 
 def _penalties(state: Any, player: int) -> int:
