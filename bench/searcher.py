@@ -28,6 +28,7 @@ import statistics
 import time
 from typing import Any
 
+from azulcam.engine import fast
 from azulcam.engine.ai import suggest
 from azulcam.engine.common import CHANCE, TERMINAL
 from azulcam.engine.record import Game
@@ -42,7 +43,7 @@ WANDER = 0.25
 class _Reference:
     """The reference engine through the per-move calls the search makes (the core has them natively)."""
 
-    __slots__ = ("state",)
+    __slots__ = ("state", "rng")
 
     def __init__(self, state: Any) -> None:
         self.state = state
@@ -63,9 +64,12 @@ class _Reference:
     def legal_moves(self) -> list[Any]:
         return list(self.state.legal_moves())
 
-    def playout(self, rng: random.Random, wander: float) -> list[float]:
-        """Plays to the end; each player's share of the win (ties shared)."""
-        state = self.state
+    def seed(self, n: int) -> None:
+        self.rng = random.Random(n)
+
+    def playout(self, wander: float) -> tuple[list[int], list[int], None]:
+        """Plays to the end as the core does: the scores and the winners."""
+        state, rng = self.state, self.rng
         while True:
             to_move = state.current_player
             if to_move == TERMINAL:
@@ -77,16 +81,11 @@ class _Reference:
                 state.play_unchecked(moves[rng.randrange(len(moves))])
             else:
                 state.play_unchecked(state.greedy_move())
-        winners = state.winners()
-        return [1.0 / len(winners) if p in winners else 0.0 for p in range(state.players)]
+        return state.scores(), state.winners(), None
 
 
 def _position(state: Any) -> Any:
-    try:
-        from azulcam.engine import fast
-    except ImportError:
-        return _Reference(state)
-    core = fast.core_of(state) if getattr(fast, "AVAILABLE", False) else None
+    core = fast.core_of(state)
     return _Reference(state) if core is None else core
 
 
@@ -128,11 +127,13 @@ def search(state: Any, seconds: float, rng: random.Random) -> tuple[int, int]:
             rng.shuffle(child.untried)
             node.children[index] = child
             path.append(child)
-        shares = position.playout(rng, WANDER)
+        position.seed(rng.getrandbits(63))
+        _, winners, _ = position.playout(WANDER)
+        share = 1.0 / len(winners)
         for n in path:
             n.visits += 1
-            if n.mover >= 0:
-                n.wins += shares[n.mover]
+            if n.mover in winners:
+                n.wins += share
         iterations += 1
     if not root.children:
         return 0, iterations
