@@ -99,14 +99,6 @@ def loose_zone(tiles: list[tuple[str, float]] | list[tuple[str, float, tuple[tup
                     likely=likely if any(likely) else ())
 
 
-def zones_keyed(zones: dict[Any, Any]) -> dict[Zone, Any]:
-    """``zones`` keyed by :class:`~azulcam.engine.zones.Zone`: the dictionary itself where it is
-    (a view made elsewhere may name its zones as plain text, which is parsed)."""
-    if all(type(z) is Zone for z in zones):
-        return zones
-    return {Zone.parse(z): r for z, r in zones.items()}
-
-
 @dataclass
 class View:
     """One still view: zone -> what was read there, the displays' centres in the image (in the
@@ -239,7 +231,7 @@ def exact_view(state: Any, time: float, misread: dict[str, ZoneRead] | None = No
         centres.append((500 + 200 * math.cos(a), 400 + 200 * math.sin(a)))
     zones[Zone.centre()] = loose_zone([(t, 0.8) for t in exp[Zone.centre()]])
     zones.update((Zone.supply(k), ZoneRead(exp.get(Zone.supply(k)), 0.99)) for k in range(spec.supply_spaces))
-    zones.update(zones_keyed(misread or {}))
+    zones.update((Zone.parse(z), r) for z, r in (misread or {}).items())
     return View(zones, centres, 0, time)
 
 
@@ -316,7 +308,7 @@ def observation_seen(zones: dict[str, ZoneRead], spec: GameSpec, players: int, d
     factories = [{"center": None, "tiles": []} for _ in range(displays)]
     center: Counter = Counter()
     supply: list[Any] = [None] * spec.supply_spaces
-    for zone, read in zones_keyed(zones).items():
+    for zone, read in zones.items():
         p, i = zone.player, zone.index
         if p is not None:
             if p >= players:
@@ -406,7 +398,6 @@ def taken_by_players(state: Any, zones: dict[str, ZoneRead]) -> list[Counter]:
     """The tiles each player holds in the view that ``state`` does not give them: new on a board
     slot, or more in hand (the first-player marker left out)."""
     exp = expected(state)
-    zones = zones_keyed(zones)
     out = []
     for p in range(state.players):
         taken: Counter = Counter()
@@ -531,7 +522,7 @@ def cost_of(state: Any, zones: dict[str, ZoneRead], reference: dict[str, ZoneRea
     exp = expected(state)
     total, where = 0.0, []
     ahead = tiling_ahead(state) if behind_only else ()
-    for zone, read in zones_keyed(zones).items():
+    for zone, read in zones.items():
         if ahead and zone.player in ahead:
             continue
         d = zone_cost(zone, read, exp.get(zone, empty_content(zone)), exp, reference, committed, changes)
@@ -577,7 +568,6 @@ class ViewCost:
 
     def __init__(self, zones: dict[str, ZoneRead], reference: dict[str, ZoneRead] | None, committed: dict[str, Any],
                  changes: Changes | None = None) -> None:
-        zones = zones_keyed(zones)
         self.zones, self.reference, self.committed, self.changes = zones, reference, committed, changes
         # The view's own zones in its order, whatever names a state's table gives them.
         self.names = list(zones)
@@ -630,7 +620,6 @@ def explain(state: Any, zones: dict[str, ZoneRead], displays: int, reference: di
     ``committed``, ``changes``: see :func:`cost_of` (by default, the state's own table)."""
     if committed is None:
         committed = expected(state)
-    zones = zones_keyed(zones)
     weigh = ViewCost(zones, reference, committed, changes)
     cost, where = weigh(state)
     tried = [Explanation([], state, cost, where)]
@@ -671,7 +660,6 @@ def lasting_zones(state: Any, zones: dict[str, ZoneRead]) -> set[str]:
     an Azul pattern line or floor space until the round's end, so only where the view shows no
     wall tile that ``state`` lacks (no round ended on the way)."""
     exp = expected(state)
-    zones = zones_keyed(zones)
     same_walls = all(exp.get(z) == r.content for z, r in zones.items() if z.slot is not None and z.slot.kind == WALL_SPACE)
     out = set()
     for zone in zones:

@@ -13,6 +13,7 @@ right. It never commits a guess; a person may correct it (:meth:`Tracker.undo`, 
 from __future__ import annotations
 
 import dataclasses
+
 import itertools
 import json
 import math
@@ -31,7 +32,7 @@ from ..engine.zones import CENTER, DISPLAY, HAND, Zone
 from ..vision.analyze import UNSURE
 from .explain import (BEAM, CLOSE_FIT, MOST_CENTRE_TAKES, MOST_EVENTS, MOST_UNSEEN_DISPLAYS, MOST_WEIGHT, NOTHING_SEEN, Changes,
                       Explanation, View, ZoneRead, charged, common_prefix, cost_of, disagreement, explain, observation_seen,
-                      points_apart, tile_kinds, tiling_ahead, unique_states, unsure_zones, zones_keyed)
+                      points_apart, tile_kinds, tiling_ahead, unique_states, unsure_zones)
 from .mixups import Mixups
 
 #: After a gap between still views (a camera that dropped out), more events in a row are sought:
@@ -262,9 +263,10 @@ class Tracker:
         if view.glimpse and (self.joining is not None or self.unexplained_since is not None or not self.displays.places
                              or not self.game.record.events):
             return []  # a glimpse only carries a game followed on to the view between two moves
-        zones = zones_keyed(view.zones)  # a view made elsewhere may name its zones as plain text
-        if zones is not view.zones:
-            view = dataclasses.replace(view, zones=zones)
+        if not all(type(z) is Zone for z in view.zones):
+            # The tracker and its costs read a zone by its parts: a view that names its zones as
+            # text (a test, a file) has them parsed here, where views come in, once.
+            view = dataclasses.replace(view, zones={Zone.parse(z): r for z, r in view.zones.items()})
         starting = not self.baseline and not self.game.record.events and self.joining is None
         if starting:
             # A game at its start: every space is known empty, whatever it reads like. The view
