@@ -725,6 +725,120 @@ static inline int current_player(const State *s) {
     return s->phase == PH_DEAL ? CHANCE : TERMINAL;
 }
 
+/* One move of the quick policy (ai._playout's): with probability wander a uniformly random legal
+ * move, else the greedy move; a due deal drawn with ``rng``. ``buf`` holds the moves. No draw
+ * where the policy is sure (wander 0 or 1): a greedy playout then draws only its deals. */
+static void policy_step(State *s, uint64_t *rng, double wander, Move *buf) {
+#define WANDERS() (wander >= 1.0 || (wander > 0.0 && rng_unit(rng) < wander))
+    if (current_player(s) == CHANCE) {
+        deal_random(s, rng);
+        return;
+    }
+    if (plain_offer(s)) {
+        Move m;
+        int n = plain_count(s);
+        plain_nth(s, WANDERS() ? (int)rng_below(rng, (uint32_t)n) : plain_greedy(s), &m);
+        play_move(s, &m);
+        return;
+    }
+    int n = gen_moves(s, buf);
+    int i = WANDERS() ? (int)rng_below(rng, (uint32_t)n) : greedy_of(s, buf, n);
+    play_move(s, &buf[i]);
+#undef WANDERS
+}
+
+/* ------------------------------------------------------------------ the assistant's search */
+
+#define MAXPLAYERS MAX_PLAYERS
+static int winners_of(const State *s, int *out);
+#define SEARCH_MAX_MOVES MAX_MOVES
+
+typedef struct {
+    uint64_t rng[4];
+    Move moves[MAX_MOVES];
+} SearchScratch;
+
+static inline uint32_t move_pack(const Move *m) {
+    return (uint32_t)m->kind | (uint32_t)m->src << 1 | (uint32_t)m->color << 5 | (uint32_t)m->line << 8
+           | (uint32_t)m->jokers << 11 | (uint32_t)m->floor_jokers << 12;
+}
+
+static inline void move_unpack(uint32_t code, Move *m) {
+    m->kind = code & 1;
+    m->src = code >> 1 & 15;
+    m->color = code >> 5 & 7;
+    m->line = code >> 8 & 7;
+    m->jokers = code >> 11 & 1;
+    m->floor_jokers = (uint8_t)(code >> 12 & 255);
+}
+
+static int search_moves(const State *s, SearchScratch *w, uint32_t *codes, int *points) {
+    int n = gen_moves(s, w->moves);
+    for (int i = 0; i < n; i++) {
+        codes[i] = move_pack(&w->moves[i]);
+        points[i] = immediate_points(s, &w->moves[i]);
+    }
+    return n;
+}
+
+static void search_play(State *s, uint32_t code) {
+    Move m;
+    move_unpack(code, &m);
+    play_move(s, &m);
+}
+
+static void search_seed(SearchScratch *w, uint64_t seed) { rng_seed(w->rng, seed); }
+static void search_reseed(State *s, SearchScratch *w) { (void)s; (void)w; /* the stream runs on in w */ }
+static void search_step(State *s, SearchScratch *w, double wander) { policy_step(s, w->rng, wander, w->moves); }
+static int search_round_over(const State *s) { return s->phase == PH_DEAL || s->phase == PH_OVER; }
+static int search_score(const State *s, int p) { return s->b[p].score; }
+static int search_lost(const State *s, int p) { return -s->b[p].penalties; }
+
+/* The end bonuses a wall promises: each row, column and colour bonus weighed by the square of
+ * its share done (a line half done is far from a quarter of the bonus in hand), and only where
+ * the rounds left could finish it (a row takes one tile a round). Tiles waiting on a pattern line
+ * count for their share of the line, and for that share of the wall points the line brings. */
+static double wall_promise(const State *s, const Board *b, double rounds) {
+    double row[5] = {0}, column[5] = {0}, color[5] = {0}, promise = 0.0;
+    for (int r = 0; r < 5; r++)
+        for (int c = 0; c < 5; c++) {
+            int t = b->wall[r * 5 + c];
+            if (t < 0) continue;
+            row[r] += 1.0;
+            column[c] += 1.0;
+            if (t < 5) color[t] += 1.0;
+        }
+    for (int r = 0; r < 5; r++) {
+        int waiting = b->line_count[r] + b->line_jokers[r];
+        if (waiting > 0 && b->line_color[r] >= 0) {
+            double share = (double)waiting / (r + 1);
+            row[r] += share;
+            color[b->line_color[r]] += share;
+            promise += share * completion_points(s, b, r, b->line_color[r]); /* its placement, as far as it got */
+        }
+    }
+    for (int k = 0; k < 5; k++) {
+        if (5.0 - row[k] <= rounds) promise += ROW_BONUS * (row[k] / 5.0) * (row[k] / 5.0);
+        if (5.0 - column[k] <= 2.0 * rounds) promise += COLUMN_BONUS * (column[k] / 5.0) * (column[k] / 5.0);
+        if (5.0 - color[k] <= 2.0 * rounds) promise += COLOR_BONUS * (color[k] / 5.0) * (color[k] / 5.0);
+    }
+    return promise;
+}
+
+/* Each player's score and what the wall promises; the spread of the final margin grows with the
+ * rounds left (the game ends once a row is complete: the fullest row says how soon). */
+static double search_values(const State *s, double *values) {
+    int fullest = 0;
+    for (int p = 0; p < s->players; p++)
+        for (int r = 0; r < 5; r++)
+            if (POPCOUNT[s->b[p].row_filled[r]] > fullest) fullest = POPCOUNT[s->b[p].row_filled[r]];
+    double rounds = 5 - fullest < 1 ? 1.0 : 5.0 - fullest;
+    for (int p = 0; p < s->players; p++) values[p] = s->b[p].score + wall_promise(s, &s->b[p], rounds);
+    return 4.0 * sqrt(rounds);
+}
+
+#include "_search.h"
+
 /* ------------------------------------------------------------------ the Python type */
 
 static inline int cached_moves(Core *self) {
@@ -943,8 +1057,6 @@ static PyObject *Core_playout(Core *self, PyObject *arg) {
     if (wander == -1.0 && PyErr_Occurred()) return NULL;
     State *s = &self->s;
     int round_end[MAX_PLAYERS][2], have = 0;
-    /* No draw where the policy is sure (wander 0 or 1): a greedy playout then draws only its deals. */
-#define WANDERS() (wander >= 1.0 || (wander > 0.0 && rng_unit(self->rng) < wander))
     for (;;) {
         int to_move = current_player(s);
         if (!have && (to_move == TERMINAL || s->phase == PH_DEAL)) {
@@ -952,22 +1064,8 @@ static PyObject *Core_playout(Core *self, PyObject *arg) {
             have = 1;
         }
         if (to_move == TERMINAL) break;
-        if (to_move == CHANCE) {
-            deal_random(s, self->rng);
-            continue;
-        }
-        if (plain_offer(s)) {
-            Move m;
-            int n = plain_count(s);
-            plain_nth(s, WANDERS() ? (int)rng_below(self->rng, (uint32_t)n) : plain_greedy(s), &m);
-            play_move(s, &m);
-            continue;
-        }
-        int n = gen_moves(s, self->moves);
-        int i = WANDERS() ? (int)rng_below(self->rng, (uint32_t)n) : greedy_of(s, self->moves, n);
-        play_move(s, &self->moves[i]);
+        policy_step(s, self->rng, wander, self->moves);
     }
-#undef WANDERS
     self->nmoves = -1;
     int w[MAX_PLAYERS], nw = winners_of(s, w);
     PyObject *scores = PyTuple_New(s->players), *winners = PyTuple_New(nw), *ends = PyTuple_New(s->players);
@@ -981,6 +1079,10 @@ static PyObject *Core_playout(Core *self, PyObject *arg) {
 }
 
 /* random_game(): uniform random play (and random deals) to the game's end; the moves played. */
+static PyObject *Core_search(Core *self, PyObject *args) {
+    return search_py(&self->s, args);
+}
+
 static PyObject *Core_random_game(Core *self, PyObject *unused) {
     State *s = &self->s;
     long played = 0;
@@ -1145,6 +1247,7 @@ static PyMethodDef Core_methods[] = {
     {"points", (PyCFunction)Core_points, METH_NOARGS, "Each player's (score, points lost to penalties)."},
     {"playout", (PyCFunction)Core_playout, METH_O, "playout(wander) -> (scores, winners, round_end): see the C."},
     {"random_game", (PyCFunction)Core_random_game, METH_NOARGS, "Uniform random play to the end; the moves played."},
+    {"search", (PyCFunction)Core_search, METH_VARARGS, "search(seconds, iterations, wander, seed): see _search.h."},
     {"_moves", (PyCFunction)Core_moves, METH_NOARGS, "The legal moves as (kind, a, b, c, d, e) tuples."},
     {"_deal", (PyCFunction)Core_deal, METH_O, "Apply a deal given as 6 counts per factory (checked)."},
     {"_dump", (PyCFunction)Core_dump, METH_NOARGS, "The state's flat form (a tuple of ints)."},

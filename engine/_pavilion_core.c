@@ -631,6 +631,101 @@ static void take_from_bag(State *s, const int *counts) {
 
 /* ------------------------------------------------------------------ the Python type */
 
+/* ------------------------------------------------------------------ the assistant's search */
+
+#define MAXPLAYERS MAXP
+#define SEARCH_MAX_MOVES 4096
+static int winners_of(const State *s, int *out);
+
+typedef struct {
+    uint64_t rng;
+    Moves moves;
+} SearchScratch;
+
+/* What a move brings at once, for the order the tree tries moves in: a placement's points, a
+ * bonus's tiles, a take's tiles (less the starting player's token's loss), a pass's loss. */
+static int code_points(const State *s, uint32_t code) {
+    const Board *b = &s->b[s->to_move];
+    int wild = s->round - 1;
+    switch (code & 3) {
+    case K_TAKE: {
+        int src = (int)(code >> 2 & 15), c = (int)(code >> 6 & 7);
+        const int *pile = src == SRC_CENTRE ? s->center : s->fac[src];
+        int n = c == wild ? 1 : pile[c] + (pile[wild] ? 1 : 0);
+        return src == SRC_CENTRE && s->first_in_center ? 0 : n;
+    }
+    case K_PLACE: return ring_points(b->space, (int)(code >> 2 & 63));
+    case K_BONUS: {
+        int n = 0;
+        for (int c = 0; c < NCOL; c++) n += (int)(code >> (2 + 4 * c) & 15);
+        return n;
+    }
+    default: {
+        int held = 0;
+        for (int c = 0; c < NCOL; c++) held += b->hand[c] - (int)(code >> (2 + 4 * c) & 15);
+        return -held;
+    }
+    }
+}
+
+static int search_moves(const State *s, SearchScratch *w, uint32_t *codes, int *points) {
+    gen_moves(s, &w->moves);
+    int n = w->moves.count;
+    if (n > SEARCH_MAX_MOVES) return -1;
+    for (int i = 0; i < n; i++) {
+        codes[i] = move_code(&w->moves, i);
+        points[i] = code_points(s, codes[i]);
+    }
+    return n;
+}
+
+static void search_play(State *s, uint32_t code) { play_code(s, code); }
+static void search_seed(SearchScratch *w, uint64_t seed) { w->rng = seed; }
+static void search_reseed(State *s, SearchScratch *w) { s->rng = rng_next(&w->rng); }
+
+/* One move of the quick policy (the playouts' own: greedy, or with probability wander random),
+ * or the refill due. */
+static void search_step(State *s, SearchScratch *w, double wander) {
+    if (current_player(s) == CHANCE) { deal_random(s); return; }
+    gen_moves(s, &w->moves);
+    if (!w->moves.count) { s->phase = OVER; return; } /* not reached: a player to move has a move */
+    int i = !(wander > 0 && rng_unit(&s->rng) < wander) ? greedy_index(s, &w->moves) : rng_below(&s->rng, w->moves.count);
+    play_code(s, move_code(&w->moves, i));
+}
+
+static int search_round_over(const State *s) { return s->phase == DEAL || s->phase == OVER; }
+static int search_score(const State *s, int p) { return s->b[p].score; }
+static int search_lost(const State *s, int p) { return -s->b[p].penalties; }
+
+/* Each player's score, the tiles kept for the next round, and the end bonuses in reach, each
+ * star and number weighed by the square of its share done; the spread grows with the rounds left. */
+static double search_values(const State *s, double *values) {
+    double rounds = ROUNDS - s->round + 1;
+    const int *cost = printed[s->grey];
+    for (int p = 0; p < s->players; p++) {
+        const Board *b = &s->b[p];
+        double v = b->score;
+        for (int c = 0; c < NCOL; c++) v += 0.5 * b->hand[c]; /* a kept tile: half a tile bought */
+        for (int star = 0; star < NSTARS; star++) {
+            int k = b->star_count[star], colors = b->star_colors[star];
+            if (!k) continue;
+            int worth = star == 0 && !s->grey ? MULTICOLOR_STAR_VALUE
+                        : popcount6[colors] == 1 ? COLOR_STAR_VALUE[lowbit6[colors]] : MULTICOLOR_STAR_VALUE;
+            v += worth * (k / 6.0) * (k / 6.0);
+        }
+        for (int number = 1; number <= 4; number++) {
+            int filled = 0, all = 0;
+            for (int i = 0; i < NSPACES; i++)
+                if (cost[i] == number) { all++; filled += b->space[i] >= 0; }
+            if (all) v += NUMBER_BONUS[number] * ((double)filled / all) * ((double)filled / all);
+        }
+        values[p] = v;
+    }
+    return 6.0 * sqrt(rounds);
+}
+
+#include "_search.h"
+
 typedef struct {
     PyObject_HEAD
     State s;
@@ -990,6 +1085,8 @@ static PyObject *Core_playout(Core *self, PyObject *arg) {
     return Py_BuildValue("(NNN)", scores, winners, rounds);
 }
 
+static PyObject *Core_search(Core *self, PyObject *args) { return search_py(&self->s, args); }
+
 static PyObject *Core_random_game(Core *self, PyObject *unused) {
     int played = play_out(&self->s, 1.0, 0, NULL, NULL);
     touched(self);
@@ -1018,6 +1115,7 @@ static PyMethodDef Core_methods[] = {
     {"export", (PyCFunction)Core_export, METH_NOARGS, "The state's fields, as Core() reads them (and in the same shapes)."},
     {"playout", (PyCFunction)Core_playout, METH_O, "Play to the end by the quick policy: (scores, winners, round end)."},
     {"random_game", (PyCFunction)Core_random_game, METH_NOARGS, "Play to the end uniformly at random: the moves played."},
+    {"search", (PyCFunction)Core_search, METH_VARARGS, "search(seconds, iterations, wander, seed): see _search.h."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,17 +1,21 @@
 """The move assistant: the best moves for the player to move, with what each is expected to bring.
 
-Search over the engine with chance handled honestly: what the bag will deal is never read from the
-state. Each playout draws every deal and refill afresh (``sample_chance``: from the bag's tiles,
-which every player can count, in an order nobody knows), so the moves are judged over many
-possible futures (determinised Monte Carlo search). At the root, moves are chosen for playouts
-by UCB1, the likeliest first (ordered by ``immediate_points``); playouts follow a quick policy
-that mostly plays the move with the most immediate points, sometimes another, to the game's end.
+Where the game's rules core in C is built (:mod:`.fast`, proved equal to the Python engine), the
+assistant is a Monte Carlo tree search over the round under way (``_search.h``): within a round
+nothing is left to chance, so the tree holds every player's moves, the likeliest first (by their
+immediate points), and each line is played on by a quick policy: in Azul to the game's end (the
+deals drawn afresh from the tiles every player can count) and judged by who won; in Summer
+Pavilion to the round's end, judged there by the board (the scores, the end bonuses in reach and
+the tiles kept), which measured stronger there. What the next deals will bring is never read from
+the state: the tree stops where a deal comes.
 
-A suggestion carries the share of playouts its player won (ties shared), the points the player
-gained and lost until the round's end (on average), and how many playouts judged it.
+Without the core, the Python engine plays flat Monte Carlo: each root move judged by playouts to
+the game's end, every deal drawn afresh (``sample_chance``: from the bag's tiles, which every
+player can count, in an order nobody knows), moves chosen for playouts by UCB1.
 
-The playouts run on the game's rules core in C (:mod:`.fast`, proved equal to the Python engine)
-where it was built, some fifty times faster; else on the Python engine.
+A suggestion carries its player's chance to win as the search judged it, the points the player
+gains and loses until the round's end, what it leaves the next player (that player's most
+searched answer and the points they gain this round), and how many playouts judged it.
 """
 
 from __future__ import annotations
@@ -23,7 +27,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import fast
-from .azul import FLOOR_PENALTIES
 from .common import CHANCE, TERMINAL
 from .errors import EngineError
 from .pavilion import Bonus, Take as PavilionTake
@@ -32,10 +35,15 @@ from .pavilion import Bonus, Take as PavilionTake
 EXPLORE = 0.5
 #: Playouts' policy: the move with the most immediate points, else (this share) a random one.
 WANDER = 0.25
+#: Where the tree's lines go on past the round's end, to the game's end by the quick policy (the
+#: deals drawn), and are judged by who won; else the round's end is judged by the board.
+TO_THE_END = {"azul": True, "pavilion": False}
 #: Root moves searched at first, the rest joining as playouts accumulate (progressive widening).
 FIRST_WIDTH, WIDEN_EVERY = 12, 40
-#: Playouts for a forced move (the only legal one): enough for its expected result, no more.
+#: Playouts for a forced move (the only legal one): enough for its expected result, no more
+#: (the tree search runs that many times more: its playouts end with the round).
 FORCED_PLAYOUTS = 32
+TREE_FORCED = 64
 #: The fewest playouts a listed move rests on: a short search's leader may have won its only one.
 MIN_PLAYOUTS = 16
 
@@ -52,6 +60,13 @@ class Suggestion:
     gained: float = 0.0  # points won until the round's end, summed over playouts
     lost: float = 0.0  # points lost (floor, penalties) until the round's end, summed
     why: dict[str, Any] = field(default_factory=dict)
+    #: The tree search's view of the next player after the move: who they are, their most searched
+    #: answer (a move, or None where the search went no deeper), the points they gain until the
+    #: round's end (summed, as ``gained``), and their chance to win after that answer.
+    next_player: int | None = None
+    answer: Any = None
+    next_gained: float = 0.0
+    answer_win: float | None = None
 
     @property
     def win(self) -> float:
@@ -59,9 +74,14 @@ class Suggestion:
 
     def to_json(self) -> dict[str, Any]:
         n = max(self.playouts, 1)
-        return {"move": self.move.to_json(), "player": self.player, "win": round(self.win, 3),
-                "points": {"gained": round(self.gained / n, 2), "lost": round(self.lost / n, 2)},
-                "why": self.why, "playouts": self.playouts}
+        out = {"move": self.move.to_json(), "player": self.player, "win": round(self.win, 3),
+               "points": {"gained": round(self.gained / n, 2), "lost": round(self.lost / n, 2)},
+               "why": self.why, "playouts": self.playouts}
+        if self.next_player is not None:
+            out["leaves"] = {"player": self.next_player, "gained": round(self.next_gained / n, 2),
+                             "answer": self.answer.to_json() if self.answer is not None else None,
+                             "win": round(self.answer_win, 3) if self.answer_win is not None else None}
+        return out
 
 
 def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = None,
@@ -78,10 +98,54 @@ def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = N
     if player == TERMINAL:
         raise EngineError("suggest.game_over")
     rng = random.Random(seed)
-    moves = sorted(enumerate(state.legal_moves()), key=lambda im: -state.immediate_points(im[1]))
-    candidates = [Suggestion(m, player, i) for i, m in moves]
+    moves = state.legal_moves()
     core = fast.core_of(state)
-    playout = _Playouts(state, core, rng) if core is not None else (lambda c: _playout(state, c, rng))
+    if core is not None:
+        ranked = _searched(state, core, moves, seconds, playouts, rng)
+    else:
+        ranked = _flat(state, moves, seconds, playouts, rng, top)
+    for c in ranked[:top]:
+        c.why = why(state, c.move)
+    return ranked[:top]
+
+
+def _searched(state: Any, core: Any, moves: list[Any], seconds: float, playouts: int | None,
+              rng: random.Random) -> list[Suggestion]:
+    """The root moves as the core's tree search ranked them: the most searched first (the move
+    the search chose), then those it did not reach, likeliest first."""
+    player = state.current_player
+    if len(moves) == 1:
+        playouts = TREE_FORCED
+    iterations, found = core.search(max(seconds, 0.0), playouts or 0, WANDER, rng.getrandbits(63),
+                                    TO_THE_END[state.game])
+    ranked, unsearched = [], []
+    for index, visits, value, gained, lost, next_gained, (answer, mover, _, answer_value) in found:
+        c = Suggestion(moves[index], player, index)
+        if not visits:
+            unsearched.append(c)
+            continue
+        c.playouts, c.wins, c.gained, c.lost = visits, value * visits, gained * visits, lost * visits
+        c.next_player = (player + 1) % len(state.scores())
+        c.next_gained = next_gained * visits
+        if answer >= 0 and mover == c.next_player:
+            after = state.copy()
+            after.play_unchecked(c.move)
+            c.answer, c.answer_win = after.legal_moves()[answer], 1.0 - answer_value if len(state.scores()) == 2 else None
+        ranked.append(c)
+    return ranked + unsearched
+
+
+def _flat(state: Any, legal: list[Any], seconds: float, playouts: int | None, rng: random.Random,
+          top: int) -> list[Suggestion]:
+    """Flat Monte Carlo on the Python engine: UCB1 over the root moves, playouts to the game's
+    end; every listed move topped up to :data:`MIN_PLAYOUTS`."""
+    player = state.current_player
+    moves = sorted(enumerate(legal), key=lambda im: -state.immediate_points(im[1]))
+    candidates = [Suggestion(m, player, i) for i, m in moves]
+
+    def playout(c: Suggestion) -> None:
+        _playout(state, c, rng)
+
     if len(candidates) == 1:  # nothing to compare: a few playouts only estimate what it brings
         playouts = min(playouts if playouts is not None else FORCED_PLAYOUTS, FORCED_PLAYOUTS)
     deadline = time.monotonic() + seconds
@@ -101,9 +165,7 @@ def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = N
         for c in thin:
             while c.playouts < min(MIN_PLAYOUTS, playouts or MIN_PLAYOUTS):
                 playout(c)
-    for c in ranked[:top]:
-        c.why = why(state, c.move)
-    return ranked[:top]
+    return ranked
 
 
 def _ranked(candidates: list[Suggestion]) -> list[Suggestion]:
@@ -119,30 +181,27 @@ def why(state: Any, move: Any) -> dict[str, Any]:
     move), and where it completes it, ``completes`` and the wall points that brings at the round's
     end; a wall tiling move, its points. Summer Pavilion: the points it scores now, and the tiles
     a take brings to the hand."""
-    player = state.current_player
+    if state.game == "azul":  # judged before the move: a round's last move clears the board's lines and floor
+        effect = state.effect(move)
+        out = {"floor": effect.floor, "penalty": effect.penalty}
+        if effect.on_line is not None:
+            if effect.on_line == move.line + 1:
+                out.update(completes=move.line + 1, placement=effect.placement)
+            else:
+                out.update(line=move.line + 1, on_line=effect.on_line)
+        elif getattr(move, "row", None) is not None:
+            out.update(placement=effect.placement)
+        return out
     points = state.immediate_points(move)
+    if not isinstance(move, (PavilionTake, Bonus)):
+        return {"points": points}
+    player = state.current_player
     after = state.copy()
     after.play(move)
     was, now = state.to_json()["boards"][player], after.to_json()["boards"][player]
-    if state.game != "azul":
-        if not isinstance(move, (PavilionTake, Bonus)):
-            return {"points": points}
-        # A bonus scores nothing itself (immediate_points counts its tiles, for the greedy player).
-        return {"points": points if isinstance(move, PavilionTake) else 0,
-                "tiles": sum(now["hand"].values()) - sum(was["hand"].values())}
-    floored = len(now["floor"]) - len(was["floor"])
-    penalty = -sum(FLOOR_PENALTIES[len(was["floor"]):len(was["floor"]) + floored]) if floored > 0 else 0
-    out = {"floor": max(floored, 0), "penalty": -abs(penalty)}
-    line = getattr(move, "line", None)
-    if isinstance(line, int):
-        filled = now["lines"][line]["count"] + now["lines"][line]["jokers"]
-        if filled == line + 1 and was["lines"][line]["count"] + was["lines"][line]["jokers"] < line + 1:
-            out.update(completes=line + 1, placement=points + abs(penalty))
-        else:
-            out.update(line=line + 1, on_line=filled)
-    elif getattr(move, "row", None) is not None:
-        out.update(placement=points + abs(penalty))
-    return out
+    # A bonus scores nothing itself (immediate_points counts its tiles, for the greedy player).
+    return {"points": points if isinstance(move, PavilionTake) else 0,
+            "tiles": sum(now["hand"].values()) - sum(was["hand"].values())}
 
 
 def _ucb(candidates: list[Suggestion], done: int) -> Suggestion:
@@ -151,24 +210,6 @@ def _ucb(candidates: list[Suggestion], done: int) -> Suggestion:
             return c
     log_n = math.log(max(done, 1))
     return max(candidates, key=lambda c: c.win + EXPLORE * math.sqrt(log_n / c.playouts))
-
-
-class _Playouts:
-    """Playouts on the rules core: the candidate's move, then the quick policy to the end, all in C
-    (the core's ``playout`` answers as :func:`_playout` counts), each future seeded from ``rng``."""
-
-    def __init__(self, state: Any, core: Any, rng: random.Random) -> None:
-        self.core, self.rng = core, rng
-        self.player = state.current_player
-        self.before = (state.scores()[self.player], _penalties(state, self.player))
-
-    def __call__(self, candidate: Suggestion) -> None:
-        future = self.core.copy()
-        future.seed(self.rng.getrandbits(63))
-        future.play_index(candidate.index)
-        _, winners, round_end = future.playout(WANDER)
-        score, penalties = round_end[self.player]
-        _count(candidate, winners, score, penalties, self.before)
 
 
 def _count(candidate: Suggestion, winners: Any, score: int, penalties: int, before: tuple[int, int]) -> None:

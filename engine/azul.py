@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence, Union
+from typing import Any, Iterator, NamedTuple, Sequence, Union
 
 from .common import (CENTER, CHANCE, DEAL_PHASE, MOST_POINTS, MOST_ROUNDS, TERMINAL, GameState, LegalMoves, Outcome, Scored,
                      check_keys, check_object, check_source, color_noun, count_word, is_int, moved, parse_words, whole)
@@ -94,6 +94,18 @@ _RUN = tuple(tuple(_run(m, i) for i in range(5)) for m in range(32))
 
 
 # --------------------------------------------------------------------------- moves
+
+
+class MoveEffect(NamedTuple):
+    """What a legal move does at once (:meth:`AzulState.effect`): the wall points it brings at the
+    coming tiling (a line it completes, or a wall move's space), the tiles on its pattern line
+    after it (None for a move to the floor or a wall move), the tiles it sends to the floor line
+    and the penalty they add (0 or less)."""
+
+    placement: int
+    on_line: int | None
+    floor: int
+    penalty: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -770,27 +782,37 @@ class AzulState(GameState):
     def immediate_points(self, move: AzulMove) -> int:
         """What a legal move will bring at the coming wall tiling, judged on the board as it is:
         the wall placement of a line it completes, less the floor penalty it adds."""
+        effect = self.effect(move)
+        return effect.placement + effect.penalty
+
+    def effect(self, move: AzulMove) -> MoveEffect:
+        """What a legal move does, judged on the board as it is (a round's last move clears the
+        floor line and tiles the lines, so the board after it no longer shows this)."""
         b = self._boards[self._to_move]
-        if isinstance(move, WallMove):
-            return placement_points(b.row_filled, move.row, move.column) if move.column != FLOOR else (
-                -(_FLOOR_LOSS[min(FLOOR_SIZE, len(b.floor) + move.row + 1)] - _FLOOR_LOSS[len(b.floor)]))
-        pile = self._center if move.source == CENTER else self._factories[move.source]  # type: ignore[index]
-        c = COLOR_INDEX[move.color] if move.color is not None else -1
-        n = pile.get(c, 0) if c >= 0 else 0
-        j = pile.get(JOKER, 0) if move.jokers else 0
-        to_floor = 1 if move.source == CENTER and self._first_in_center else 0
-        gain = 0
-        if move.line == FLOOR:
-            to_floor += n + j
-        else:
-            r = move.line
-            assert isinstance(r, int)
-            free = r + 1 - b.line_count[r] - b.line_jokers[r]
-            to_floor += max(0, n + j - free)
-            if n + j >= free:
-                gain = self._completion_points(b, r, c if c >= 0 else b.line_color[r])
         now = len(b.floor)
-        return gain - (_FLOOR_LOSS[min(FLOOR_SIZE, now + to_floor)] - _FLOOR_LOSS[now])
+        gain, on_line = 0, None
+        if isinstance(move, WallMove):
+            if move.column != FLOOR:
+                return MoveEffect(placement_points(b.row_filled, move.row, move.column), None, 0, 0)
+            to_floor = move.row + 1
+        else:
+            pile = self._center if move.source == CENTER else self._factories[move.source]  # type: ignore[index]
+            c = COLOR_INDEX[move.color] if move.color is not None else -1
+            n = pile.get(c, 0) if c >= 0 else 0
+            j = pile.get(JOKER, 0) if move.jokers else 0
+            to_floor = 1 if move.source == CENTER and self._first_in_center else 0
+            if move.line == FLOOR:
+                to_floor += n + j
+            else:
+                r = move.line
+                assert isinstance(r, int)
+                free = r + 1 - b.line_count[r] - b.line_jokers[r]
+                to_floor += max(0, n + j - free)
+                on_line = min(r + 1, r + 1 - free + n + j)
+                if n + j >= free:
+                    gain = self._completion_points(b, r, c if c >= 0 else b.line_color[r])
+        after = min(FLOOR_SIZE, now + to_floor)
+        return MoveEffect(gain, on_line, after - now, -(_FLOOR_LOSS[after] - _FLOOR_LOSS[now]))
 
     def greedy_move(self) -> AzulMove:
         """As :meth:`GameState.greedy_move`; the factory offer without jokers is judged group by

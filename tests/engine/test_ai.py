@@ -27,9 +27,28 @@ def test_suggestions_are_legal_ranked_and_leave_the_state_alone(state):
     assert 1 <= len(found) <= 3 and state == before
     legal = state.legal_moves()
     assert all(s.move in legal and s.player == state.current_player and s.playouts > 0 for s in found)
-    assert [s.win for s in found] == sorted((s.win for s in found), reverse=True)
+    assert [s.playouts for s in found] == sorted((s.playouts for s in found), reverse=True)  # the search's choice first
+    for s in found:  # what it leaves the next player: their most searched answer, a legal move after this one
+        assert s.next_player == (state.current_player + 1) % len(state.scores())
+        if s.answer is not None:
+            after = state.copy()
+            after.play(s.move)
+            assert after.current_player == s.next_player and s.answer in after.legal_moves()
+        assert s.lost >= 0 and 0.0 <= s.win <= 1.0
     again = suggest(state, playouts=60, top=3, seed=1)
     assert [s.to_json() for s in again] == [s.to_json() for s in found]  # the same playouts, the same answer
+
+
+def test_the_search_refuses_what_it_cannot_search():
+    from azulcam.engine import fast
+
+    dealt = fast.core_of(_dealt(AzulState.new(2)))
+    for bad in ((-1.0, 0, 0.25, 1), (1.0, -5, 0.25, 1), (1.0, 0, 1.5, 1)):
+        with pytest.raises(ValueError):
+            dealt.search(*bad)
+    for core in (fast.core_of(AzulState.new(2)), fast.core_of(PavilionState.new(3))):  # a deal is due
+        with pytest.raises(ValueError):
+            core.search(0.0, 10, 0.25, 1)
 
 
 def test_no_suggestion_where_no_player_is_to_move():
@@ -43,20 +62,34 @@ def test_no_suggestion_where_no_player_is_to_move():
 
 
 def test_the_reason_names_the_line_completed_and_the_floor():
+    """At every position of a game, the round's last moves too (they clear the floor line and
+    tile the lines, so the board after them no longer shows what they did)."""
     record = play_game("azul", [make_player("greedy"), make_player("greedy")], {}, 9).record
+    last_moves = 0
     for step in replay(record):
         state = step.state
         if state.current_player < 0:
             continue
+        was = state.to_json()["boards"][state.current_player]
         for move in state.legal_moves():
             reason = why(state, move)
             assert reason["penalty"] <= 0 and reason["floor"] >= 0
             if move.line == "floor":
                 assert "completes" not in reason and reason["floor"] >= 1
             if "completes" in reason:
-                assert reason["completes"] == move.line + 1 and reason["placement"] >= 1
+                assert reason["completes"] == move.line + 1 and reason["placement"] >= 0
                 assert state.immediate_points(move) == reason["placement"] + reason["penalty"]
-        break
+            after = state.copy()
+            after.play(move)
+            if after.phase != "offer":  # the round's end came
+                last_moves += 1
+                continue
+            now = after.to_json()["boards"][state.current_player]
+            assert reason["floor"] == len(now["floor"]) - len(was["floor"])
+            if "line" in reason:
+                line = now["lines"][move.line]
+                assert reason["on_line"] == line["count"] + line["jokers"]
+    assert last_moves > 0
 
 
 def test_the_assistant_beats_the_greedy_player_more_often_than_not():

@@ -1,0 +1,107 @@
+"""How often the assistant's reasons hold: what it says of each move it suggests, checked against
+what then happened at the table.
+
+Plays ``--games`` seeded games of the assistant against itself (``--time`` a move); each move
+played is the first suggestion, and its claims are checked:
+
+- ``floor``: the tiles the move sends to the floor line (Azul), against the board after it;
+- ``points``: the points its player gains and loses until the round's end, against the points
+  gained and lost when that round ended (within ``--within`` points);
+- ``leaves``: the next player's most searched answer, against the move that player then made, and
+  the points the search said that player would gain this round (within ``--within`` points).
+
+    python bench/reasons.py [--game azul] [--players 2] [--games 10] [--time 0.1] [--within 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections import defaultdict
+
+from azulcam.engine import fast
+from azulcam.engine.ai import suggest
+from azulcam.engine.common import CHANCE
+from azulcam.engine.record import Game
+
+OPTIONS = {"azul": {"wall": "colored", "jokers": False}, "pavilion": {"side": "colored"}}
+
+
+def _penalties(state, player: int) -> int:
+    return -state.breakdown()[player]["penalties"]
+
+
+def play(game: str, players: int, seed: int, seconds: float, within: float) -> dict[str, list[bool]]:
+    """One game; each claim's checks, True where it held."""
+    match = Game.new(game, players, OPTIONS[game], start_player=seed % players)
+    rng = random.Random(seed)
+    held: dict[str, list[bool]] = defaultdict(list)
+    pending = []  # claims that wait for the round's end: (player, score, lost at the move, claim)
+    answer = None  # (player, the move the search expected of them)
+    state = match.state
+    while not state.is_over():
+        if state.current_player == CHANCE:
+            if state.phase == "deal" or state.phase == "setup":
+                _settle(state, pending, held, within)
+            match.apply(state.sample_chance(rng))
+            state = match.state
+            continue
+        player = state.current_player
+        best = suggest(state, seconds, top=1, seed=seed * 1000 + len(match.record.events))[0]
+        if answer is not None and answer[0] == player:
+            held["leaves: the answer played"].append(best.move == answer[1])
+        answer = (best.next_player, best.answer) if best.answer is not None else None
+        n = max(best.playouts, 1)
+        pending.append((player, state.scores()[player], _penalties(state, player), best.gained / n, best.lost / n))
+        if best.next_player is not None and best.next_player != player:
+            nxt = best.next_player
+            pending.append((nxt, state.scores()[nxt], _penalties(state, nxt), best.next_gained / n, None))
+        if game == "azul" and "floor" in best.why:
+            before = len(state.to_json()["boards"][player]["floor"])
+            match.apply(best.move)
+            state = match.state
+            after = len(state.to_json()["boards"][player]["floor"])
+            held["floor: tiles to the floor"].append(after - before == best.why["floor"] or after == 7)
+        else:
+            match.apply(best.move)
+            state = match.state
+    _settle(state, pending, held, within)
+    return held
+
+
+def _settle(state, pending: list, held: dict[str, list[bool]], within: float) -> None:
+    """The round ended: each claim on its points against what its player gained and lost."""
+    for player, score, lost, gained_claim, lost_claim in pending:
+        lost_now = _penalties(state, player) - lost
+        gained_now = state.scores()[player] - score + lost_now
+        if lost_claim is None:
+            held["leaves: the next player's points this round"].append(abs(gained_now - gained_claim) <= within)
+        else:
+            held["points: gained this round"].append(abs(gained_now - gained_claim) <= within)
+            held["points: lost this round"].append(abs(lost_now - lost_claim) <= within)
+    pending.clear()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", choices=sorted(OPTIONS), default="azul")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--time", type=float, default=0.1)
+    parser.add_argument("--within", type=float, default=2.0, help="points a claim may miss by and hold")
+    parser.add_argument("--seed", type=int, default=800000)
+    args = parser.parse_args()
+    if not fast.AVAILABLE[args.game]:
+        raise SystemExit(f"the C core of {args.game} is not built: pip install -e . builds it")
+    total: dict[str, list[bool]] = defaultdict(list)
+    for k in range(args.games):
+        for claim, checks in play(args.game, args.players, args.seed + k, args.time, args.within).items():
+            total[claim] += checks
+    print(f"{args.game}, {args.players} players, {args.games} games of the assistant against itself, "
+          f"{args.time:g} s a move; claims on points hold within {args.within:g} points:")
+    for claim, checks in sorted(total.items()):
+        print(f"  {claim}: {sum(checks)} of {len(checks)} ({sum(checks) / max(len(checks), 1):.1%})")
+
+
+if __name__ == "__main__":
+    main()
