@@ -127,6 +127,26 @@ static int32_t search_select(const SearchTree *t, int32_t at) {
     return best;
 }
 
+static _Thread_local const SearchNode *search_ranking; /* the root's children, for search_better (per thread: searches run without the GIL) */
+
+static int search_better(const void *a, const void *b) { /* most searched first, then the better mean */
+    const SearchNode *x = &search_ranking[*(const int *)a], *y = &search_ranking[*(const int *)b];
+    if (x->visits != y->visits) return x->visits < y->visits ? 1 : -1;
+    double vx = x->visits ? x->value / x->visits : 0.0, vy = y->visits ? y->value / y->visits : 0.0;
+    if (vx != vy) return vx < vy ? 1 : -1;
+    return *(const int *)a - *(const int *)b;
+}
+
+/* A root child among the ``top`` best that rests on fewer than ``least`` visits, or -1. */
+static int search_thin(const SearchTree *t, int *rank, int nroot, int top, int least) {
+    for (int i = 0; i < nroot; i++) rank[i] = i;
+    search_ranking = &t->nodes[t->nodes[0].first];
+    qsort(rank, (size_t)nroot, sizeof *rank, search_better);
+    for (int r = 0; r < top && r < nroot; r++)
+        if (search_ranking[rank[r]].visits < least) return rank[r];
+    return -1;
+}
+
 static double search_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -134,10 +154,11 @@ static double search_now(void) {
 }
 
 /* Search ``root`` for ``seconds`` (or, where ``iterations`` > 0, that many iterations: results
- * that repeat). Fills ``out`` (``*nout`` root moves, most searched first); returns the
+ * that repeat), then, until the ``top`` best root moves each rest on ``least`` visits, more
+ * iterations through the thin ones. Fills ``out`` (``*nout`` root moves, most searched first); returns the
  * iterations run, or -1 out of memory, -2 where no player is to move. */
 static long search_run(const State *root, SearchScratch *w, double seconds, long iterations, double wander,
-                       int to_end, SearchRoot *out, int *nout) {
+                       int to_end, int top, int least, SearchRoot *out, int *nout) {
     *nout = 0;
     int me = current_player(root);
     if (me < 0) return -2;
@@ -146,11 +167,11 @@ static long search_run(const State *root, SearchScratch *w, double seconds, long
     t.codes = malloc(sizeof(uint32_t) * SEARCH_MAX_MOVES);
     t.points = malloc(sizeof(int) * SEARCH_MAX_MOVES);
     t.order = malloc(sizeof(int) * SEARCH_MAX_MOVES);
-    int *root_index = malloc(sizeof(int) * SEARCH_MAX_MOVES);
+    int *root_index = malloc(sizeof(int) * SEARCH_MAX_MOVES), *rank = malloc(sizeof(int) * SEARCH_MAX_MOVES);
     double *gained = NULL, *lost = NULL, *next_gained = NULL;
     int32_t *path = malloc(sizeof(int32_t) * SEARCH_MAX_DEPTH);
     long done = -1;
-    if (!t.codes || !t.points || !t.order || !root_index || !path || search_grow(&t, 1) < 0) goto out;
+    if (!t.codes || !t.points || !t.order || !root_index || !rank || !path || search_grow(&t, 1) < 0) goto out;
     t.nodes[0] = (SearchNode){0, -1, 0, 0.0f, 0, -1};
     t.count = 1;
     int nroot = search_expand(&t, 0, root, w, root_index);
@@ -163,8 +184,11 @@ static long search_run(const State *root, SearchScratch *w, double seconds, long
     const double deadline = search_now() + seconds;
     State s;
     done = 0;
+    int topping = 0, forced = -1;
     for (;;) {
-        if (iterations > 0 ? done >= iterations : ((done & 63) == 0 && done >= 2 && search_now() >= deadline)) break;
+        if (!topping && (iterations > 0 ? done >= iterations : ((done & 63) == 0 && done >= 2 && search_now() >= deadline)))
+            topping = 1;
+        if (topping && (forced = search_thin(&t, rank, nroot, top, least)) < 0) break;
         memcpy(&s, root, sizeof s);
         search_reseed(&s, w);
         int depth = 0;
@@ -176,7 +200,7 @@ static long search_run(const State *root, SearchScratch *w, double seconds, long
             if (node->first < 0) {
                 if (node->visits < SEARCH_EXPAND_AT || search_expand(&t, at, &s, w, NULL) <= 0) break;
             }
-            at = search_select(&t, at);
+            at = depth == 1 && forced >= 0 ? t.nodes[0].first + forced : search_select(&t, at);
             search_play(&s, t.nodes[at].code);
             path[depth++] = at;
         }
@@ -260,6 +284,7 @@ out:
     free(t.points);
     free(t.order);
     free(root_index);
+    free(rank);
     free(gained);
     free(lost);
     free(next_gained);
@@ -267,7 +292,7 @@ out:
     return done;
 }
 
-/* The Python face: search(seconds, iterations, wander, seed, to_end=False) -> (iterations, [(legal index,
+/* The Python face: search(seconds, iterations, wander, seed, to_end=False, top=0, least=0) -> (iterations, [(legal index,
  * visits, mean result, gained, lost, next player's gained, (the next player's most searched
  * answer: its legal index after the move or -1, the player who makes it, its visits, its mean
  * result))], most searched first). The GIL is released while it searches. */
@@ -275,8 +300,12 @@ static PyObject *search_py(const State *state, PyObject *args) {
     double seconds = 1.0, wander = 0.25;
     long iterations = 0;
     unsigned long long seed = 0;
-    int to_end = 0;
-    if (!PyArg_ParseTuple(args, "dldK|p", &seconds, &iterations, &wander, &seed, &to_end)) return NULL;
+    int to_end = 0, top = 0, least = 0;
+    if (!PyArg_ParseTuple(args, "dldK|pii", &seconds, &iterations, &wander, &seed, &to_end, &top, &least)) return NULL;
+    if (top < 0 || least < 0 || least > 1000000) {
+        PyErr_SetString(PyExc_ValueError, "top and least 0 or more");
+        return NULL;
+    }
     if (!(seconds >= 0.0 && seconds <= 3600.0) || iterations < 0 || !(wander >= 0.0 && wander <= 1.0)) {
         PyErr_SetString(PyExc_ValueError, "seconds 0 to 3600, iterations 0 or more, wander 0 to 1");
         return NULL;
@@ -291,7 +320,7 @@ static PyObject *search_py(const State *state, PyObject *args) {
     int n = 0;
     long done;
     Py_BEGIN_ALLOW_THREADS
-    done = search_run(root, w, seconds, iterations, wander, to_end, out, &n);
+    done = search_run(root, w, seconds, iterations, wander, to_end, top, least, out, &n);
     Py_END_ALLOW_THREADS
     free(w);
     free(root);

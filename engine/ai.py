@@ -87,9 +87,10 @@ class Suggestion:
 def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = None,
             playouts: int | None = None) -> list[Suggestion]:
     """The ``top`` moves for the player to move in ``state`` (all of them where there are fewer),
-    best first (by share of playouts won, the game's tie-break applied, then points this round),
-    after ``seconds`` of search (or ``playouts`` playouts, for results that repeat with
-    ``seed``), each listed move then topped up to :data:`MIN_PLAYOUTS`. ``state`` is not
+    best first (with the rules core, the tree search's most searched first; else by share of
+    playouts won, then points this round), after ``seconds`` of search (or ``playouts``
+    playouts, for results that repeat with ``seed``), each listed move then topped up to
+    :data:`MIN_PLAYOUTS`. ``state`` is not
     changed. Raises :class:`EngineError` (a ValueError) where no player is to move (a deal is due,
     or the game is over)."""
     player = state.current_player
@@ -101,7 +102,7 @@ def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = N
     moves = state.legal_moves()
     core = fast.core_of(state)
     if core is not None:
-        ranked = _searched(state, core, moves, seconds, playouts, rng)
+        ranked = _searched(state, core, moves, seconds, playouts, rng, top)
     else:
         ranked = _flat(state, moves, seconds, playouts, rng, top)
     for c in ranked[:top]:
@@ -110,14 +111,14 @@ def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = N
 
 
 def _searched(state: Any, core: Any, moves: list[Any], seconds: float, playouts: int | None,
-              rng: random.Random) -> list[Suggestion]:
+              rng: random.Random, top: int) -> list[Suggestion]:
     """The root moves as the core's tree search ranked them: the most searched first (the move
     the search chose), then those it did not reach, likeliest first."""
     player = state.current_player
     if len(moves) == 1:
         playouts = TREE_FORCED
     iterations, found = core.search(max(seconds, 0.0), playouts or 0, WANDER, rng.getrandbits(63),
-                                    TO_THE_END[state.game])
+                                    TO_THE_END[state.game], top, min(MIN_PLAYOUTS, playouts or MIN_PLAYOUTS))
     ranked, unsearched = [], []
     for index, visits, value, gained, lost, next_gained, (answer, mover, _, answer_value) in found:
         c = Suggestion(moves[index], player, index)
