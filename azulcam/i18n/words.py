@@ -161,6 +161,14 @@ def _empty(content: Any) -> bool:
     return content is None or (isinstance(content, (list, tuple)) and not content)
 
 
+def _same(read: Any, expected: Any) -> bool:
+    if _empty(read) or _empty(expected):
+        return _empty(read) and _empty(expected)
+    if isinstance(read, (list, tuple)) and isinstance(expected, (list, tuple)):
+        return Counter(read) == Counter(expected)
+    return read == expected
+
+
 def zone_disagreement(m: Catalogue, zone: dict[str, Any], table: Table | None = None) -> str:
     """One zone whose reading the game does not explain, in words: where (the player and the
     place, where ``table`` tells them; else the zone as the stream names it), what the camera
@@ -168,6 +176,10 @@ def zone_disagreement(m: Catalogue, zone: dict[str, Any], table: Table | None = 
     where = table.place(m, zone["zone"]) if table is not None else zone["zone"]
     game = table.game if table is not None else None
     read, expected = zone["read"], zone["expected"]
+    if _same(read, expected):  # the reading agrees with the game; the space's change from bare does not
+        if _empty(expected):
+            return m.text("follow.zone_changed_empty", zone=where)
+        return m.text("follow.zone_changed", zone=where, expected=_content(m, expected, game))
     if _empty(expected):
         return m.text("follow.zone_unexpected", zone=where, read=_content(m, read, game))
     if _empty(read):

@@ -897,3 +897,19 @@ def test_two_takes_that_leave_one_table_are_committed_in_the_order_the_hand_s_vi
     other = next(source for source in paths if source != alone)
     assert followed(other) == paths[other][0]
     assert followed(alone) == paths[alone][0]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_an_alert_words_a_space_that_looks_changed_though_read_as_the_game_has_it(lang):
+    """The change from bare may disagree with the game where the tiles read do not: the alert
+    says so, rather than 'sees nothing where the game has nothing' (or failing on it)."""
+    from azulcam.i18n.places import Table
+
+    zones = [{"zone": "boards.1.hand", "read": [], "expected": []},
+             {"zone": "boards.0.line.0.0", "read": None, "expected": None},
+             {"zone": "boards.0.line.1.0", "read": "red", "expected": "red"},
+             {"zone": "center", "read": ["blue", "red"], "expected": ["red", "blue"]}]
+    text = words(Notice("follow.unexplained", zones=zones), lang, Table.of("azul", {"wall": "colored"}, 2))
+    assert "None" not in text and "[]" not in text
+    assert text.count("changé" if lang == "fr" else "looks changed") == 4
+    assert ("rouge" if lang == "fr" else "red tile") in text
