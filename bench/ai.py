@@ -4,10 +4,11 @@ Plays ``--games`` seeded games of the assistant (``engine.ai.suggest``, ``--time
 or exactly ``--playouts`` a move, which repeats whatever the machine's load) against ``--against``
 players (greedy or random): the assistant takes each seat in turn, the deals drawn from each
 game's seed. Prints the assistant's wins (ties count half), its mean score and the others', and
-the seconds a move took. ``--jobs`` plays games side by side, one process (one core) each.
+the seconds a move took. ``--jobs`` plays games side by side, one process each; the assistant's
+searches run on ``--threads`` cores each (by default the machine's cores shared by the jobs).
 
     python bench/ai.py [--game azul] [--players 2] [--games 400] [--time 1.0 | --playouts N]
-                       [--against greedy] [--jobs 1]
+                       [--against greedy] [--jobs 1] [--threads N]
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import random
 import statistics
 import time
 
-from azulcam.engine.ai import suggest
+from azulcam.engine.ai import cores, suggest
 from azulcam.engine.common import CHANCE
 from azulcam.engine.players import make_player
 from azulcam.engine.record import Game
@@ -27,7 +28,7 @@ OPTIONS = {"azul": {"wall": "colored", "jokers": False}, "pavilion": {"side": "c
 
 
 def play(game: str, players: int, seat: int, seed: int, seconds: float, against: str,
-         playouts: int | None = None) -> tuple[float, list[int], list[float]]:
+         playouts: int | None = None, threads: int | None = None) -> tuple[float, list[int], list[float]]:
     """One game with the assistant in ``seat`` (``seconds`` a move, or exactly ``playouts``): its
     result (1, 1/k for a k-way tie, 0), the scores, and the seconds each of its moves took."""
     match = Game.new(game, players, OPTIONS[game], start_player=seed % players)
@@ -40,7 +41,8 @@ def play(game: str, players: int, seat: int, seed: int, seconds: float, against:
             match.apply(state.sample_chance(rng))
         elif state.current_player == seat:
             t0 = time.perf_counter()
-            best = suggest(state, seconds, top=1, seed=seed * 1000 + len(match.record.events), playouts=playouts)[0]
+            best = suggest(state, seconds, top=1, seed=seed * 1000 + len(match.record.events), playouts=playouts,
+                           threads=threads)[0]
             times.append(time.perf_counter() - t0)
             match.apply(best.move)
         else:
@@ -55,7 +57,7 @@ def _one(job: tuple[argparse.Namespace, int]) -> tuple[int, float, list[int], li
     args, k = job
     seat = k % args.players
     return (seat, *play(args.game, args.players, seat, args.seed + k // args.players, args.time, args.against,
-                        playouts=args.playouts))
+                        playouts=args.playouts, threads=args.threads))
 
 
 def main() -> None:
@@ -68,7 +70,9 @@ def main() -> None:
     parser.add_argument("--against", choices=("greedy", "random"), default="greedy")
     parser.add_argument("--seed", type=int, default=500000)
     parser.add_argument("--jobs", type=int, default=1, help="games played side by side")
+    parser.add_argument("--threads", type=int, default=None, help="cores each search runs on")
     args = parser.parse_args()
+    args.threads = args.threads or max(1, cores() // args.jobs)
     results, mine, theirs, times = [], [], [], []
     jobs = [(args, k) for k in range(args.games)]
     with multiprocessing.Pool(args.jobs) as pool:
@@ -78,7 +82,7 @@ def main() -> None:
             theirs.extend(s for p, s in enumerate(scores) if p != seat)
             times.extend(took)
             print(f"game {k + 1}: seat {seat}, scores {scores}, {'won' if result == 1 else 'tied' if result else 'lost'}", flush=True)
-    budget = f"{args.playouts} playouts" if args.playouts is not None else f"{args.time:g} s"
+    budget = f"{args.playouts} playouts" if args.playouts is not None else f"{args.time:g} s on {args.threads} cores"
     print(f"{args.game}, {args.players} players, against {args.against}, {budget} a move: won {sum(results):g} of "
           f"{len(results)} ({sum(results) / len(results):.1%}); mean score {statistics.mean(mine):.1f} against "
           f"{statistics.mean(theirs):.1f}; a move took {statistics.median(times):.3f} s (median), "

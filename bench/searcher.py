@@ -12,11 +12,12 @@ It plays on the rules core (``engine.fast``): the Python engine would give it so
 fewer iterations, no measuring stick.
 
     python bench/searcher.py [--game azul] [--players 2] [--games 20] [--time 1.0] [--ratio 10]
-                             [--against assistant|greedy] [--jobs 1]
+                             [--against assistant|greedy] [--jobs 1] [--threads N]
 
 plays ``--games`` games, seats swapped, of the searcher (``--ratio`` times ``--time`` a move)
 against the assistant (``engine.ai.suggest``, ``--time`` a move) or the greedy player, and
-prints the searcher's and the other side's wins.
+prints the searcher's and the other side's wins. The searcher runs on one core; the assistant's
+search on ``--threads`` (by default the machine's cores shared by the ``--jobs`` games side by side).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import time
 from typing import Any
 
 from azulcam.engine import fast
-from azulcam.engine.ai import suggest
+from azulcam.engine.ai import cores, suggest
 from azulcam.engine.common import CHANCE
 from azulcam.engine.record import Game
 
@@ -95,8 +96,8 @@ def search(state: Any, seconds: float, rng: random.Random) -> tuple[int, int]:
     return best, iterations
 
 
-def play(game: str, players: int, seat: int, seed: int, seconds: float, ratio: float, against: str
-         ) -> tuple[float, list[int], list[int]]:
+def play(game: str, players: int, seat: int, seed: int, seconds: float, ratio: float, against: str,
+         threads: int = 1) -> tuple[float, list[int], list[int]]:
     """One game with the searcher in ``seat``: its result (1, 1/k for a k-way tie, 0), the scores
     and its iterations per move."""
     match = Game.new(game, players, OPTIONS[game], start_player=seed % players)
@@ -112,7 +113,8 @@ def play(game: str, players: int, seat: int, seed: int, seconds: float, ratio: f
             iterations.append(n)
             match.apply(moves[index])
         elif against == "assistant":
-            match.apply(suggest(state, seconds, top=1, seed=seed * 1000 + len(match.record.events))[0].move)
+            match.apply(suggest(state, seconds, top=1, seed=seed * 1000 + len(match.record.events),
+                                threads=threads)[0].move)
         else:
             match.apply(state.greedy_move())
         state = match.state
@@ -124,7 +126,7 @@ def _one(job: tuple[argparse.Namespace, int]) -> tuple[int, float, list[int], li
     args, k = job
     seat = k % args.players
     return (seat, *play(args.game, args.players, seat, args.seed + k // args.players, args.time, args.ratio,
-                        args.against))
+                        args.against, args.threads))
 
 
 def main() -> None:
@@ -137,7 +139,9 @@ def main() -> None:
     parser.add_argument("--against", choices=("assistant", "greedy"), default="assistant")
     parser.add_argument("--seed", type=int, default=700000)
     parser.add_argument("--jobs", type=int, default=1, help="games played side by side")
+    parser.add_argument("--threads", type=int, default=None, help="cores the assistant's search runs on")
     args = parser.parse_args()
+    args.threads = args.threads or max(1, cores() // args.jobs)
     if not fast.AVAILABLE[args.game]:
         raise SystemExit(f"the C core of {args.game} is not built: pip install -e . builds it")
     results, iterations = [], []
@@ -150,7 +154,7 @@ def main() -> None:
     won = sum(results)
     print(f"{args.game}, {args.players} players: the searcher ({args.ratio * args.time:g} s a move, "
           f"{statistics.median(iterations or [0]):.0f} iterations median) won {won:g} of {len(results)} "
-          f"({won / len(results):.1%}) against the {args.against} ({args.time:g} s a move), who won "
+          f"({won / len(results):.1%}) against the {args.against} ({args.time:g} s a move on {args.threads} cores), who won "
           f"{len(results) - won:g} ({1 - won / len(results):.1%})")
 
 

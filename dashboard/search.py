@@ -2,7 +2,8 @@
 time: a thread would share the interpreter's lock with the watch thread and slow its reading.
 
 One worker process, spawned at the first search (it imports the engine only) and kept; one search
-at a time (:class:`Busy` while one runs), each of a bounded time."""
+at a time (:class:`Busy` while one runs), each of a bounded time, on every core but one: the
+camera's reading keeps a core of its own."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import threading
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from ..engine.ai import suggest
+from ..engine.ai import MOST_THREADS, cores, suggest
 from ..engine.record import Game, Record
 
 #: Seconds a search's answer may take beyond its own time (the worker's first start included).
@@ -49,4 +50,5 @@ class Searcher:
 
 def _search(record: dict[str, Any], seconds: float, top: int) -> list[dict[str, Any]]:
     """In the worker: the search itself."""
-    return [s.to_json() for s in suggest(Game(Record.from_json(record)).state, seconds, top)]
+    state = Game(Record.from_json(record)).state
+    return [s.to_json() for s in suggest(state, seconds, top, threads=max(1, min(cores() - 1, MOST_THREADS)))]

@@ -21,8 +21,10 @@ searched answer and the points they gain this round), and how many playouts judg
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +48,8 @@ FORCED_PLAYOUTS = 32
 TREE_FORCED = 64
 #: The fewest playouts a listed move rests on: a short search's leader may have won its only one.
 MIN_PLAYOUTS = 16
+#: Tree searches run side by side at most (one a core), and how many share a count of playouts.
+MOST_THREADS, SEARCHES_COUNTED = 8, 2
 
 
 @dataclass
@@ -84,13 +88,23 @@ class Suggestion:
         return out
 
 
+def cores() -> int:
+    """The processor cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on every platform
+        return max(1, os.cpu_count() or 1)
+
+
 def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = None,
-            playouts: int | None = None) -> list[Suggestion]:
+            playouts: int | None = None, threads: int | None = None) -> list[Suggestion]:
     """The ``top`` moves for the player to move in ``state`` (all of them where there are fewer),
     best first (with the rules core, the tree search's most searched first; else by share of
     playouts won, then points this round), after ``seconds`` of search (or ``playouts``
     playouts, for results that repeat with ``seed``), each listed move then topped up to
-    :data:`MIN_PLAYOUTS`. ``state`` is not
+    :data:`MIN_PLAYOUTS`. With the rules core, ``threads`` searches (by default one a core, at
+    most :data:`MOST_THREADS`; with ``playouts``, always :data:`SEARCHES_COUNTED`, so that the
+    result is the same on any machine) run side by side and their root moves are pooled. ``state`` is not
     changed. Raises :class:`EngineError` (a ValueError) where no player is to move (a deal is due,
     or the game is over)."""
     player = state.current_player
@@ -102,7 +116,10 @@ def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = N
     moves = state.legal_moves()
     core = fast.core_of(state)
     if core is not None:
-        ranked = _searched(state, core, moves, seconds, playouts, rng, top)
+        if threads is not None and not 1 <= threads <= MOST_THREADS:
+            raise ValueError(f"threads: 1 to {MOST_THREADS}, not {threads}")
+        searches = SEARCHES_COUNTED if playouts is not None else threads or min(cores(), MOST_THREADS)
+        ranked = _searched(state, core, moves, seconds, playouts, rng, top, searches, threads or cores())
     else:
         ranked = _flat(state, moves, seconds, playouts, rng, top)
     for c in ranked[:top]:
@@ -111,27 +128,54 @@ def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = N
 
 
 def _searched(state: Any, core: Any, moves: list[Any], seconds: float, playouts: int | None,
-              rng: random.Random, top: int) -> list[Suggestion]:
-    """The root moves as the core's tree search ranked them: the most searched first (the move
-    the search chose), then those it did not reach, likeliest first."""
+              rng: random.Random, top: int, searches: int, workers: int) -> list[Suggestion]:
+    """The root moves as the core's tree searches ranked them, ``searches`` of them (each with
+    its own random stream, on at most ``workers`` threads: the core lets go of the interpreter
+    while it searches) pooled at the root: the most searched first (the move the search chose),
+    then those no search reached, likeliest first. Each search tops up its own best ``top`` to
+    :data:`MIN_PLAYOUTS`, so the pooled best ``top`` rest on as many: a move outside every
+    search's best has fewer visits in all than each of those."""
     player = state.current_player
     if len(moves) == 1:
-        playouts = TREE_FORCED
-    iterations, found = core.search(max(seconds, 0.0), playouts or 0, WANDER, rng.getrandbits(63),
-                                    TO_THE_END[state.game], top, min(MIN_PLAYOUTS, playouts or MIN_PLAYOUTS))
+        playouts, searches = TREE_FORCED, 1
+    least = min(MIN_PLAYOUTS, playouts or MIN_PLAYOUTS)
+    each = -(-playouts // searches) if playouts else 0
+    jobs = [(max(seconds, 0.0), each, WANDER, rng.getrandbits(63), TO_THE_END[state.game], top, least)
+            for _ in range(searches)]
+    if searches == 1:
+        found = [core.search(*jobs[0])[1]]
+    else:
+        with ThreadPoolExecutor(min(searches, workers)) as pool:
+            found = [f[1] for f in pool.map(lambda job: core.search(*job), jobs)]
+    pooled: dict[int, list[float]] = {}
+    answers: dict[int, dict[tuple[int, int], list[float]]] = {}
+    for one in found:
+        for index, visits, value, gained, lost, next_gained, (answer, mover, answer_visits, answer_value) in one:
+            sums = pooled.setdefault(index, [0, 0.0, 0.0, 0.0, 0.0])
+            for k, v in enumerate((visits, value * visits, gained * visits, lost * visits, next_gained * visits)):
+                sums[k] += v
+            if answer >= 0 and answer_visits:
+                seen = answers.setdefault(index, {}).setdefault((answer, mover), [0, 0.0])
+                seen[0] += answer_visits
+                seen[1] += answer_value * answer_visits
+    order = sorted(pooled, key=lambda i: (-pooled[i][0], -pooled[i][1] / max(pooled[i][0], 1)))
     ranked, unsearched = [], []
-    for index, visits, value, gained, lost, next_gained, (answer, mover, _, answer_value) in found:
+    for index in order:
+        visits, wins, gained, lost, next_gained = pooled[index]
         c = Suggestion(moves[index], player, index)
         if not visits:
             unsearched.append(c)
             continue
-        c.playouts, c.wins, c.gained, c.lost = visits, value * visits, gained * visits, lost * visits
+        c.playouts, c.wins, c.gained, c.lost = int(visits), wins, gained, lost
         c.next_player = (player + 1) % len(state.scores())
-        c.next_gained = next_gained * visits
-        if answer >= 0 and mover == c.next_player:
-            after = state.copy()
-            after.play_unchecked(c.move)
-            c.answer, c.answer_win = after.legal_moves()[answer], 1.0 - answer_value if len(state.scores()) == 2 else None
+        c.next_gained = next_gained
+        if index in answers:
+            (answer, mover), (n, value) = max(answers[index].items(), key=lambda kv: kv[1][0])
+            if mover == c.next_player:
+                after = state.copy()
+                after.play_unchecked(c.move)
+                c.answer = after.legal_moves()[answer]
+                c.answer_win = 1.0 - value / n if len(state.scores()) == 2 else None
         ranked.append(c)
     return ranked + unsearched
 

@@ -51,6 +51,19 @@ def test_the_search_refuses_what_it_cannot_search():
             core.search(0.0, 10, 0.25, 1)
 
 
+def test_searches_side_by_side_pool_their_moves_and_a_count_of_playouts_repeats_on_any_cores():
+    state = _dealt(AzulState.new(2))
+    one = suggest(state, playouts=400, top=3, seed=5, threads=1)
+    two = suggest(state, playouts=400, top=3, seed=5, threads=2)
+    assert [s.to_json() for s in one] == [s.to_json() for s in two]
+    assert sum(s.playouts for s in suggest(state, playouts=400, top=99, seed=5)) >= 400  # both searches' visits
+    timed = suggest(state, 0.05, top=99, seed=5, threads=2)
+    assert len({s.move for s in timed}) == len(timed) == len(state.legal_moves())  # each move once
+    for bad in (0, 99):
+        with pytest.raises(ValueError):
+            suggest(state, playouts=10, threads=bad)
+
+
 def test_no_suggestion_where_no_player_is_to_move():
     with pytest.raises(EngineError) as caught:
         suggest(AzulState.new(2), playouts=5)
