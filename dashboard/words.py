@@ -39,11 +39,14 @@ def described_parts(event: dict[str, Any], record: Record) -> dict[str, list[str
 
 
 def worded(suggestion: dict[str, Any], record: Record) -> dict[str, Any]:
-    """A suggestion (``Suggestion.to_json()``) with its move in words (``text``, and ``parts``) and
-    its ``reason``, what the move does at once in one line, each ``{lang: line}``."""
+    """A suggestion (``Suggestion.to_json()``) with its move in words (``text``, and ``parts``),
+    its ``reason`` (what the move does at once) and its ``outlook`` (what the search saw it bring
+    this round, and leave the next player), each ``{lang: line}``."""
     event = {"kind": "move", "player": suggestion["player"], "move": suggestion["move"]}
+    names = record.players if isinstance(record.players, list) else None
     return {**suggestion, "text": described(event, record), "parts": described_parts(event, record),
-            "reason": {lang: _reason(messages(lang), suggestion["why"]) for lang in LANGUAGES}}
+            "reason": {lang: _reason(messages(lang), suggestion["why"]) for lang in LANGUAGES},
+            "outlook": {lang: _outlook(messages(lang), suggestion, record, names) for lang in LANGUAGES}}
 
 
 def _named(m: Catalogue, p: int, names: list[str] | None) -> str:
@@ -65,6 +68,20 @@ def _reason(m: Catalogue, why: dict[str, Any]) -> str:
         parts.append(m.text("suggest.scores", points=why["points"]))
     if why.get("floor"):
         parts.append(m.text("suggest.floor", points=why["penalty"]))
+    return m.text("list.sep").join(parts)
+
+
+def _outlook(m: Catalogue, suggestion: dict[str, Any], record: Record, names: list[str] | None) -> str:
+    # Rounded first and +0.0: a tenth rounded to nothing is said "+0.0", never "-0.0".
+    points = suggestion["points"]
+    parts = [m.text("suggest.round", gained=round(points["gained"], 1) + 0.0, lost=round(-points["lost"], 1) + 0.0)]
+    leaves = suggestion.get("leaves")
+    if leaves is not None and leaves["player"] != suggestion["player"]:
+        named = lambda m, p: _named(m, p, names)  # noqa: E731
+        parts.append(m.text("suggest.leaves", player=named(m, leaves["player"]), gained=round(leaves["gained"], 1) + 0.0))
+        if leaves["answer"] is not None:
+            answer = {"kind": "move", "player": leaves["player"], "move": leaves["answer"]}
+            parts.append(m.text("suggest.answer", move=_text(m, answer, record, named)))
     return m.text("list.sep").join(parts)
 
 

@@ -50,9 +50,7 @@ def run(args: argparse.Namespace) -> int:
     m = messages(language(args))
     print(m.text("suggest.title", player=m.text("player", n=state.current_player + 1)))
     for k, s in enumerate(out["moves"], 1):
-        # Rounded first and +0.0: a tenth rounded to nothing is said "+0.0", never "-0.0".
-        expected = m.text("suggest.expected", gained=round(s["points"]["gained"], 1) + 0.0, lost=round(-s["points"]["lost"], 1) + 0.0,
-                          win=round(100 * s["win"]), n=s["playouts"])
-        why = m.text("list.sep").join(part for part in (s["reason"][m.lang], expected) if part)
+        judged = m.text("suggest.playouts", win=round(100 * s["win"]), n=s["playouts"])
+        why = m.text("list.sep").join(part for part in (s["reason"][m.lang], s["outlook"][m.lang], judged) if part)
         print(m.text("suggest.line", k=k, move=s["text"][m.lang], why=why))
     return 0

@@ -286,7 +286,8 @@ $("suggest").addEventListener("click", async () => {
     suggestionsFor = data.position;
     if (state && data.position === state.position) {
       $("suggested").innerHTML = data.moves.map((s) => `<li>${escapeHtml(say(s, state))} <span class="why">${
-        escapeHtml(s.reason[azul.lang])} · ${escapeHtml(t("dash.win", { n: Math.round(100 * s.win) }))}</span></li>`).join("");
+        escapeHtml([s.reason[azul.lang], s.outlook[azul.lang]].filter(Boolean).join(" · "))} · ${
+        escapeHtml(t("dash.win", { n: Math.round(100 * s.win) }))}</span></li>`).join("");
     }
   } catch (problem) {
     note("suggest-note", problem);

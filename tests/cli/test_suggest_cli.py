@@ -21,6 +21,13 @@ def test_suggest_prints_the_moves_ranked(capsys):
         assert move["player"] == data["player"] and 0 <= move["win"] <= 1 and move["playouts"] > 0
         assert {"gained", "lost"} == set(move["points"]) and "penalty" in move["why"]
         assert move["reason"]["en"] and move["reason"]["fr"] and move["text"]["en"].startswith("Player")
+        # The outlook says what the search saw: this round's points, and what the move leaves the next player.
+        said, leaves = move["outlook"]["en"], move["leaves"]
+        assert said.startswith(f"this round {round(move['points']['gained'], 1) + 0.0:+.1f} and "
+                               f"{round(-move['points']['lost'], 1) + 0.0:+.1f} on average")
+        assert f"leaves Player {leaves['player'] + 1} {round(leaves['gained'], 1) + 0.0:+.1f} this round" in said
+        assert (f"likeliest answer: Player {leaves['player'] + 1} takes" in said) == (leaves["answer"] is not None)
+        assert move["outlook"]["fr"].startswith("cette manche")
 
 
 @pytest.mark.parametrize("game", ["azul-2p-grey-jokers", "azul-4p-colored-jokers", "pavilion-2p-colored"])
