@@ -4,7 +4,7 @@ what then happened at the table.
 Plays ``--games`` seeded games of the assistant against itself (``--time`` a move); each move
 played is the first suggestion, and its claims are checked:
 
-- ``floor``: the tiles the move sends to the floor line (Azul), against the board after it;
+- ``floor``: the tiles a take sends to the floor line (Azul), against the table before it;
 - ``points``: the points its player gains and loses until the round's end, against the points
   gained and lost when that round ended (within ``--within`` points);
 - ``leaves``: the next player's most searched answer, against the move that player then made, and
@@ -56,17 +56,29 @@ def play(game: str, players: int, seed: int, seconds: float, within: float) -> d
         if best.next_player is not None and best.next_player != player:
             nxt = best.next_player
             pending.append((nxt, state.scores()[nxt], _penalties(state, nxt), best.next_gained / n, None))
-        if game == "azul" and "floor" in best.why:
-            before = len(state.to_json()["boards"][player]["floor"])
-            match.apply(best.move)
-            state = match.state
-            after = len(state.to_json()["boards"][player]["floor"])
-            held["floor: tiles to the floor"].append(after - before == best.why["floor"] or after == 7)
-        else:
-            match.apply(best.move)
-            state = match.state
+        move = best.move.to_json()
+        if game == "azul" and "floor" in best.why and move["action"] == "take":
+            held["floor: tiles to the floor"].append(_sent_to_floor(state.to_json(), player, move) == best.why["floor"])
+        match.apply(best.move)
+        state = match.state
     _settle(state, pending, held, within)
     return held
+
+
+def _sent_to_floor(view: dict, player: int, take: dict) -> int:
+    """The tiles an Azul take sends to the floor line, counted on the table as it lies before it
+    (the board after a round's last move no longer shows them: the round's end clears the floor):
+    the first-player marker where it lies in the centre taken from, and what the line has no
+    room for, as far as the floor has room."""
+    centre = take["source"] == "center"
+    tiles = view["center"].get(take["color"], 0) if centre else view["factories"][take["source"]].count(take["color"])
+    board = view["boards"][player]
+    room = 0
+    if take["line"] != "floor":
+        line = board["lines"][take["line"]]
+        room = take["line"] + 1 - line["count"] - line["jokers"]
+    sent = (1 if centre and view["marker"] == "center" else 0) + max(0, tiles - room)
+    return min(sent, 7 - len(board["floor"]))
 
 
 def _settle(state, pending: list, held: dict[str, list[bool]], within: float) -> None:
