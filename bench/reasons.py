@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 from collections import defaultdict
 
 from azulcam.engine import fast
@@ -31,11 +32,11 @@ def _penalties(state, player: int) -> int:
     return -state.breakdown()[player]["penalties"]
 
 
-def play(game: str, players: int, seed: int, seconds: float, within: float) -> dict[str, list[bool]]:
-    """One game; each claim's checks, True where it held."""
+def play(game: str, players: int, seed: int, seconds: float, within: float) -> dict[str, list]:
+    """One game; each claim's checks, True where it held (and its misses, for points)."""
     match = Game.new(game, players, OPTIONS[game], start_player=seed % players)
     rng = random.Random(seed)
-    held: dict[str, list[bool]] = defaultdict(list)
+    held: dict[str, list] = defaultdict(list)
     pending = []  # claims that wait for the round's end: (player, score, lost at the move, claim)
     answer = None  # (player, the move the search expected of them)
     state = match.state
@@ -81,16 +82,21 @@ def _sent_to_floor(view: dict, player: int, take: dict) -> int:
     return min(sent, 7 - len(board["floor"]))
 
 
-def _settle(state, pending: list, held: dict[str, list[bool]], within: float) -> None:
-    """The round ended: each claim on its points against what its player gained and lost."""
+def _settle(state, pending: list, held: dict[str, list], within: float) -> None:
+    """The round ended: each claim on its points against what its player gained and lost (and,
+    under the claim's name with `` (miss)``, by how much the claim was over, for the bias)."""
+    def check(claim: str, said: float, now: int) -> None:
+        held[claim].append(abs(now - said) <= within)
+        held[claim + " (miss)"].append(said - now)
+
     for player, score, lost, gained_claim, lost_claim in pending:
         lost_now = _penalties(state, player) - lost
         gained_now = state.scores()[player] - score + lost_now
         if lost_claim is None:
-            held["leaves: the next player's points this round"].append(abs(gained_now - gained_claim) <= within)
+            check("leaves: the next player's points this round", gained_claim, gained_now)
         else:
-            held["points: gained this round"].append(abs(gained_now - gained_claim) <= within)
-            held["points: lost this round"].append(abs(lost_now - lost_claim) <= within)
+            check("points: gained this round", gained_claim, gained_now)
+            check("points: lost this round", lost_claim, lost_now)
     pending.clear()
 
 
@@ -105,14 +111,21 @@ def main() -> None:
     args = parser.parse_args()
     if not fast.AVAILABLE[args.game]:
         raise SystemExit(f"the C core of {args.game} is not built: pip install -e . builds it")
-    total: dict[str, list[bool]] = defaultdict(list)
+    total: dict[str, list] = defaultdict(list)
     for k in range(args.games):
         for claim, checks in play(args.game, args.players, args.seed + k, args.time, args.within).items():
             total[claim] += checks
     print(f"{args.game}, {args.players} players, {args.games} games of the assistant against itself, "
           f"{args.time:g} s a move; claims on points hold within {args.within:g} points:")
     for claim, checks in sorted(total.items()):
-        print(f"  {claim}: {sum(checks)} of {len(checks)} ({sum(checks) / max(len(checks), 1):.1%})")
+        if claim.endswith(" (miss)"):
+            continue
+        line = f"  {claim}: {sum(checks)} of {len(checks)} ({sum(checks) / max(len(checks), 1):.1%})"
+        misses = total.get(claim + " (miss)")
+        if misses:
+            line += (f"; the claim off by {statistics.mean(abs(d) for d in misses):.1f} points on average,"
+                     f" {statistics.mean(misses):+.1f} over")
+        print(line)
 
 
 if __name__ == "__main__":

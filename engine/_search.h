@@ -43,6 +43,8 @@
 /* Children in play: the first SEARCH_WIDTH by immediate points, one more every sqrt-visit. */
 #define SEARCH_WIDTH 6
 #define SEARCH_MAX_NODES (6 * 1024 * 1024)
+/* Lines to the round's end that each root move's reasons are reckoned on (their deals and refills drawn). */
+#define SEARCH_REASON_LINES 16
 #define SEARCH_MAX_DEPTH 512
 
 typedef struct {
@@ -55,8 +57,9 @@ typedef struct {
 } SearchNode;
 
 /* What the search found for one root move: how often it was searched, its mean result, and, at
- * the round's end in the lines it led to, the mover's points gained and lost and the next
- * player's points gained; the next player's most searched answer. */
+ * the round's end on the lines it expects after the move (SEARCH_REASON_LINES of them), the
+ * mover's points gained and lost and the next player's points gained; the next player's most
+ * searched answer. */
 typedef struct {
     int index, visits, reply_index, reply_visits, reply_mover;
     double value, gained, lost, next_gained, reply_value;
@@ -205,9 +208,6 @@ static long search_run(const State *root, SearchScratch *w, double seconds, long
             path[depth++] = at;
         }
         while (!search_round_over(&s)) search_step(&s, w, wander);
-        /* The round's gains, for the reasons, before the lines go on. */
-        int lost_me = search_lost(&s, me) - lost0, score_me = search_score(&s, me);
-        int next_now = search_score(&s, next) + search_lost(&s, next);
         if (to_end)
             while (current_player(&s) != TERMINAL) search_step(&s, w, wander);
         /* The round's end judged: each player's result. */
@@ -230,13 +230,35 @@ static long search_run(const State *root, SearchScratch *w, double seconds, long
             n->visits++;
             if (n->mover >= 0) n->value += (float)result[n->mover];
         }
-        if (depth > 1) {
-            int child = path[1] - t.nodes[0].first;
-            lost[child] += lost_me;
-            gained[child] += score_me - score0 + lost_me;
-            next_gained[child] += next_now - search_score(root, next) - search_lost(root, next);
-        }
         done++;
+    }
+    /* The reasons: what each root move brings its player and the next this round, on the lines
+     * the search expects (its most searched moves while the tree goes, then the greedy move), not
+     * on the searching lines, whose exploring and random moves play worse than the table. */
+    for (int i = 0; i < nroot; i++) {
+        const SearchNode *c = &t.nodes[t.nodes[0].first + i];
+        if (!c->visits) continue;
+        for (int line = 0; line < SEARCH_REASON_LINES; line++) {
+            memcpy(&s, root, sizeof s);
+            search_reseed(&s, w);
+            search_play(&s, c->code);
+            const SearchNode *node = c;
+            while (current_player(&s) >= 0 && node->first >= 0) {
+                const SearchNode *most = NULL;
+                for (int k = 0; k < node->n; k++) {
+                    const SearchNode *g = &t.nodes[node->first + k];
+                    if (g->visits && (!most || g->visits > most->visits)) most = g;
+                }
+                if (!most) break;
+                search_play(&s, most->code);
+                node = most;
+            }
+            while (!search_round_over(&s)) search_step(&s, w, 0.0);
+            int lost_me = search_lost(&s, me) - lost0;
+            lost[i] += lost_me;
+            gained[i] += search_score(&s, me) - score0 + lost_me;
+            next_gained[i] += search_score(&s, next) + search_lost(&s, next) - search_score(root, next) - search_lost(root, next);
+        }
     }
     for (int i = 0; i < nroot; i++) {
         const SearchNode *c = &t.nodes[t.nodes[0].first + i];
@@ -245,9 +267,9 @@ static long search_run(const State *root, SearchScratch *w, double seconds, long
         r->index = root_index[i];
         r->visits = c->visits;
         r->value = c->value / v;
-        r->gained = gained[i] / v;
-        r->lost = lost[i] / v;
-        r->next_gained = next_gained[i] / v;
+        r->gained = gained[i] / SEARCH_REASON_LINES;
+        r->lost = lost[i] / SEARCH_REASON_LINES;
+        r->next_gained = next_gained[i] / SEARCH_REASON_LINES;
         r->reply_index = -1;
         r->reply_visits = 0;
         r->reply_mover = -1;
