@@ -61,8 +61,10 @@ class Suggestion:
     index: int = 0  # the move's place in ``legal_moves()``: how the core plays it
     playouts: int = 0
     wins: float = 0.0
-    gained: float = 0.0  # points won until the round's end, summed over playouts
-    lost: float = 0.0  # points lost (floor, penalties) until the round's end, summed
+    #: Points won, and lost (floor, penalties), until the round's end: the mean times ``playouts``
+    #: (with the rules core, the mean of the lines the search expects after the move).
+    gained: float = 0.0
+    lost: float = 0.0
     why: dict[str, Any] = field(default_factory=dict)
     #: The tree search's view of the next player after the move: who they are, their most searched
     #: answer (a move, or None where the search went no deeper), the points they gain until the
