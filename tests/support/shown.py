@@ -45,7 +45,10 @@ class Shown:
 
     def suggestions(self, seconds: float, top: int) -> dict[str, Any]:
         state = Game(self.record).state
-        moves = [{"player": state.current_player, "move": m.to_json(), "win": 0.5, "why": {"points": 1}}
+        players = len(state.scores())
+        moves = [{"player": state.current_player, "move": m.to_json(), "win": 0.5, "why": {"points": 1},
+                  "points": {"gained": 3.25, "lost": 1.0}, "playouts": 100,
+                  "leaves": {"player": (state.current_player + 1) % players, "gained": 4.5, "answer": None, "win": None}}
                  for m in list(state.legal_moves())[:top]] if state.current_player >= 0 else []
         return {"player": state.current_player, "position": self.state["position"],
                 "moves": [worded(m, self.record) for m in moves]}
