@@ -752,6 +752,8 @@ static void policy_step(State *s, uint64_t *rng, double wander, Move *buf) {
 #define MAXPLAYERS MAX_PLAYERS
 static int winners_of(const State *s, int *out);
 #define SEARCH_MAX_MOVES MAX_MOVES
+/* A round holds no chance and the greedy move is one: every line of a move's reasons is the same line. */
+#define SEARCH_REASON_LINES 1
 
 typedef struct {
     uint64_t rng[4];

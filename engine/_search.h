@@ -43,8 +43,11 @@
 /* Children in play: the first SEARCH_WIDTH by immediate points, one more every sqrt-visit. */
 #define SEARCH_WIDTH 6
 #define SEARCH_MAX_NODES (6 * 1024 * 1024)
-/* Lines to the round's end that each root move's reasons are reckoned on (their deals and refills drawn). */
+/* Lines to the round's end that each root move's reasons are reckoned on (the refills within
+ * the round drawn afresh in each); a core whose rounds hold no chance defines 1. */
+#ifndef SEARCH_REASON_LINES
 #define SEARCH_REASON_LINES 16
+#endif
 #define SEARCH_MAX_DEPTH 512
 
 typedef struct {

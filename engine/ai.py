@@ -120,8 +120,9 @@ def suggest(state: Any, seconds: float = 1.0, top: int = 3, seed: int | None = N
     if core is not None:
         if threads is not None and not 1 <= threads <= MOST_THREADS:
             raise ValueError(f"threads: 1 to {MOST_THREADS}, not {threads}")
-        searches = SEARCHES_COUNTED if playouts is not None else threads or min(cores(), MOST_THREADS)
-        ranked = _searched(state, core, moves, seconds, playouts, rng, top, searches, threads or cores())
+        workers = threads or min(cores(), MOST_THREADS)
+        searches = SEARCHES_COUNTED if playouts is not None else workers
+        ranked = _searched(state, core, moves, seconds, playouts, rng, top, searches, workers)
     else:
         ranked = _flat(state, moves, seconds, playouts, rng, top)
     for c in ranked[:top]:

@@ -56,7 +56,17 @@ def test_searches_side_by_side_pool_their_moves_and_a_count_of_playouts_repeats_
     one = suggest(state, playouts=400, top=3, seed=5, threads=1)
     two = suggest(state, playouts=400, top=3, seed=5, threads=2)
     assert [s.to_json() for s in one] == [s.to_json() for s in two]
-    assert sum(s.playouts for s in suggest(state, playouts=400, top=99, seed=5)) >= 400  # both searches' visits
+    # Pooled: each move's visits are both searches' (each given half the count, its own stream of the seed's).
+    from azulcam.engine import ai, fast
+
+    seeds = random.Random(5)
+    runs = [fast.core_of(state).search(0.0, 200, ai.WANDER, seeds.getrandbits(63), ai.TO_THE_END["azul"], 99,
+                                       ai.MIN_PLAYOUTS)[1] for _ in range(2)]
+    visits = {}
+    for run in runs:
+        for index, n, *_ in run:
+            visits[index] = visits.get(index, 0) + n
+    assert {s.index: s.playouts for s in suggest(state, playouts=400, top=99, seed=5)} == visits
     timed = suggest(state, 0.05, top=99, seed=5, threads=2)
     assert len({s.move for s in timed}) == len(timed) == len(state.legal_moves())  # each move once
     for bad in (0, 99):

@@ -905,7 +905,7 @@ def test_an_alert_words_a_space_that_looks_changed_though_read_as_the_game_has_i
     says so, rather than 'sees nothing where the game has nothing' (or failing on it)."""
     from azulcam.i18n.places import Table
 
-    zones = [{"zone": "boards.1.hand", "read": [], "expected": []},
+    zones = [{"zone": "factories.0", "read": [], "expected": []},
              {"zone": "boards.0.line.0.0", "read": None, "expected": None},
              {"zone": "boards.0.line.1.0", "read": "red", "expected": "red"},
              {"zone": "center", "read": ["blue", "red"], "expected": ["red", "blue"]}]
