@@ -4,16 +4,17 @@ Where the game's rules core in C is built (:mod:`.fast`, proved equal to the Pyt
 assistant is a Monte Carlo tree search over the round under way (``_search.h``): within a round
 nothing is left to chance, so the tree holds every player's moves, the likeliest first (by their
 immediate points), and each line is played on by a quick policy: in Azul to the game's end (the
-deals drawn afresh from the tiles every player can count) and judged by who won; in Summer
-Pavilion to the round's end, judged there by the board (the scores, the end bonuses in reach and
-the tiles kept), which measured stronger there. What the next deals will bring is never read from
+deals drawn afresh from the tiles every player can count) and judged by its final margin (a
+narrow win counts little more than a draw: the search tells apart moves whose lines are mostly
+won); in Summer Pavilion to the round's end, judged there by the board (the scores, the end
+bonuses in reach and the tiles kept), which measured stronger there. What the next deals will bring is never read from
 the state: the tree stops where a deal comes.
 
 Without the core, the Python engine plays flat Monte Carlo: each root move judged by playouts to
 the game's end, every deal drawn afresh (``sample_chance``: from the bag's tiles, which every
 player can count, in an order nobody knows), moves chosen for playouts by UCB1.
 
-A suggestion carries its player's chance to win as the search judged it, the points the player
+A suggestion carries its player's chance to win (its share of the lines won), the points the player
 gains and loses until the round's end, what it leaves the next player (that player's most
 searched answer and the points they gain this round), and how many playouts judged it.
 """
@@ -153,18 +154,20 @@ def _searched(state: Any, core: Any, moves: list[Any], seconds: float, playouts:
     pooled: dict[int, list[float]] = {}
     answers: dict[int, dict[tuple[int, int], list[float]]] = {}
     for one in found:
-        for index, visits, value, gained, lost, next_gained, (answer, mover, answer_visits, answer_value) in one:
-            sums = pooled.setdefault(index, [0, 0.0, 0.0, 0.0, 0.0])
-            for k, v in enumerate((visits, value * visits, gained * visits, lost * visits, next_gained * visits)):
+        for index, visits, won, gained, lost, next_gained, (answer, mover, answer_visits, answer_won), result in one:
+            sums = pooled.setdefault(index, [0, 0.0, 0.0, 0.0, 0.0, 0.0])
+            for k, v in enumerate((visits, won * visits, gained * visits, lost * visits, next_gained * visits,
+                                   result * visits)):
                 sums[k] += v
             if answer >= 0 and answer_visits:
                 seen = answers.setdefault(index, {}).setdefault((answer, mover), [0, 0.0])
                 seen[0] += answer_visits
-                seen[1] += answer_value * answer_visits
-    order = sorted(pooled, key=lambda i: (-pooled[i][0], -pooled[i][1] / max(pooled[i][0], 1)))
+                seen[1] += answer_won * answer_visits
+    # Most searched first, ties by the better mean result (what the search steers by), as the core ranks them.
+    order = sorted(pooled, key=lambda i: (-pooled[i][0], -pooled[i][5] / max(pooled[i][0], 1)))
     ranked, unsearched = [], []
     for index in order:
-        visits, wins, gained, lost, next_gained = pooled[index]
+        visits, wins, gained, lost, next_gained, _ = pooled[index]
         c = Suggestion(moves[index], player, index)
         if not visits:
             unsearched.append(c)
@@ -173,12 +176,12 @@ def _searched(state: Any, core: Any, moves: list[Any], seconds: float, playouts:
         c.next_player = (player + 1) % len(state.scores())
         c.next_gained = next_gained
         if index in answers:
-            (answer, mover), (n, value) = max(answers[index].items(), key=lambda kv: kv[1][0])
+            (answer, mover), (n, won) = max(answers[index].items(), key=lambda kv: kv[1][0])
             if mover == c.next_player:
                 after = state.copy()
                 after.play_unchecked(c.move)
                 c.answer = after.legal_moves()[answer]
-                c.answer_win = 1.0 - value / n if len(state.scores()) == 2 else None
+                c.answer_win = 1.0 - won / n if len(state.scores()) == 2 else None
         ranked.append(c)
     return ranked + unsearched
 

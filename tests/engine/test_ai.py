@@ -74,6 +74,41 @@ def test_searches_side_by_side_pool_their_moves_and_a_count_of_playouts_repeats_
             suggest(state, playouts=10, threads=bad)
 
 
+def test_a_line_to_the_game_s_end_is_judged_by_its_margin_not_only_by_who_won():
+    """At the game's last move every line ends the game at once: each root move's result (what the
+    search steers by) is the logistic of the mover's final margin (SEARCH_MARGIN, 4 points), not
+    1, 0 or a half; its share of lines won stays who won."""
+    import math
+
+    from azulcam.engine import fast
+
+    record = play_game("azul", [make_player("greedy"), make_player("greedy")], {}, 5).record  # its last move: 2 choices
+    last = None
+    for step in replay(record):
+        state = step.state
+        if state.current_player >= 0 and len(state.legal_moves()) > 1 and all(_after(state, m).is_over() for m in state.legal_moves()):
+            last = state.copy()  # replay goes on with the same state
+    assert last is not None and len(last.legal_moves()) > 1
+    me = last.current_player
+    _, found = fast.core_of(last).search(0.0, 400, 0.25, 1, True, 0, 0)
+    moves, margins = last.legal_moves(), set()
+    for index, visits, won, *_, value in found:
+        if not visits:
+            continue
+        scores = _after(last, moves[index]).scores()
+        margin = scores[me] - max(s for p, s in enumerate(scores) if p != me)
+        margins.add(margin)
+        assert value == pytest.approx(1.0 / (1.0 + math.exp(-margin / 4.0)), abs=1e-5)
+        assert won == (1.0 if margin > 0 else 0.0)  # what a suggestion shows: the share of lines won
+    assert len(margins) > 1  # the moves end the game by different margins: the search tells them apart
+
+
+def _after(state, move):
+    after = state.copy()
+    after.play(move)
+    return after
+
+
 def test_no_suggestion_where_no_player_is_to_move():
     with pytest.raises(EngineError) as caught:
         suggest(AzulState.new(2), playouts=5)
