@@ -42,11 +42,26 @@ def served(tmp_path_factory, demo):
     record = Record(full.game, full.players, full.options, full.start_player, full.events[:second_deal])
     live, history = demo.follow(tmp_path_factory.mktemp("pages"), record, pace=True)
     url, stop = serve_app(create_app(live, history))
+    started = []
+
+    def play(wait: bool = True) -> None:
+        """Start the game's video once and, unless told not to, wait until it has given its last
+        frame: a test run alone finds the round played as one run after the first test does."""
+        if not started:
+            started.append(True)
+            live.start()
+        for _ in range(1200 if wait else 0):
+            if live.source_ended:
+                return
+            time.sleep(0.1)
+        if wait:
+            raise AssertionError("the demo video did not end in two minutes")
+
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield url, browser, live, record
+        yield url, browser, live, record, play
         browser.close()
     stop()
     live.stop()
@@ -70,17 +85,14 @@ def _no_sideways_scroll(page) -> None:
 
 
 def test_the_page_follows_the_demo_game_live_and_an_undo_changes_board_and_score(served):
-    url, browser, live, record = served
+    url, browser, live, record, play = served
     page, errors = _page(browser, url + "/?lang=en")
-    live.start()
+    play(wait=False)  # while the page is open
     page.wait_for_function("document.querySelectorAll('#log li').length >= 3", timeout=60_000)
     seen_early = page.locator("#log li").count()
     page.wait_for_function(f"document.querySelectorAll('#log li').length >= {min(len(record.events), 12)}", timeout=120_000)
     assert page.locator("#log li").count() > seen_early  # the same page, never reloaded
-    for _ in range(600):
-        if live.source_ended:
-            break
-        time.sleep(0.1)
+    play()
     page.wait_for_timeout(500)
     numbers = page.eval_on_selector_all("#log li", "items => items.map(li => li.value)")
     assert numbers == list(range(len(record.events) - len(numbers) + 1, len(record.events) + 1))  # the record's own numbers
@@ -102,7 +114,7 @@ def test_the_page_follows_the_demo_game_live_and_an_undo_changes_board_and_score
 
 
 def test_desktop_and_phone_never_scroll_sideways(served):
-    url, browser, _, _ = served
+    url, browser, _, _, _ = served
     for name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         page, errors = _page(browser, url + "/?lang=en", viewport)
         _no_sideways_scroll(page)
@@ -116,7 +128,8 @@ def test_desktop_and_phone_never_scroll_sideways(served):
 
 
 def test_a_tapped_space_offers_only_what_the_rules_allow_and_is_set_from_there(served):
-    url, browser, live, _ = served
+    url, browser, live, _, play = served
+    play()
     page, errors = _page(browser, url + "/?lang=en")
     page.locator('#boards figure[data-player="0"] .zone[data-zone="wall.1.3"]').click()  # printed red
     dialog = page.locator("#zone-dialog")
@@ -144,7 +157,8 @@ def test_a_tapped_space_offers_only_what_the_rules_allow_and_is_set_from_there(s
 
 
 def test_the_replace_form_suggestions_camera_and_history_work_from_the_page(served):
-    url, browser, live, _ = served
+    url, browser, live, _, play = served
+    play()
     page, errors = _page(browser, url + "/?lang=en")
     if page.locator("#suggest").is_disabled():  # the round is over (an overrule had the last view read again)
         page.click("#undo")
@@ -174,7 +188,7 @@ def test_the_replace_form_suggestions_camera_and_history_work_from_the_page(serv
 
 
 def test_an_unknown_game_and_an_unknown_language_are_said_plainly(served):
-    url, browser, _, _ = served
+    url, browser, _, _, _ = served
     page, errors = _page(browser, url + "/games/999?lang=de", ready="#missing:not([hidden])")
     assert page.locator("#missing").inner_text() == "There is no game 999"
     page.close()
@@ -185,7 +199,7 @@ def test_an_unknown_game_and_an_unknown_language_are_said_plainly(served):
 
 
 def test_the_overlay_is_transparent_and_each_widget_stands_alone(served):
-    url, browser, _, _ = served
+    url, browser, _, _, _ = served
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     import cv2
@@ -215,7 +229,8 @@ def test_the_overlay_is_transparent_and_each_widget_stands_alone(served):
 
 
 def test_the_french_page_is_french_throughout_alerts_and_refusals_included(served):
-    url, browser, live, _ = served
+    url, browser, live, _, play = served
+    play()
     live._heard({"kind": "alert", "time": 1.0, "frame": 1, "zones": ["boards.0.wall.0.0"], "code": "follow.unexplained",
                  "params": {"zones": [{"zone": "boards.0.wall.0.0", "read": "red", "expected": None}]}})
     page, errors = _page(browser, url + "/", locale="fr-FR")
@@ -246,7 +261,7 @@ def test_the_french_page_is_french_throughout_alerts_and_refusals_included(serve
 
 
 def test_a_first_run_is_set_up_from_the_page_without_a_command_line(served, first_run):
-    _, browser, _, _ = served  # the module's browser (one Playwright a thread)
+    _, browser, _, _, _ = served  # the module's browser (one Playwright a thread)
     setup, history, _, _ = first_run
     url, stop = serve_app(create_app(None, history, None, setup))
     try:
