@@ -24,14 +24,19 @@ from azulcam.vision.classify import default_classifier
 EVENTS = 6  # the deal and five moves
 
 
-def played_to_the_end(live: LiveGame) -> None:
-    """Start ``live`` and wait until its source has given its last frame."""
-    live.start()
-    for _ in range(600):
+def ended(live: LiveGame, seconds: int = 60) -> None:
+    """Wait until the started ``live``'s source has given its last frame."""
+    for _ in range(seconds * 10):
         if live.source_ended:
             return
         live.done.wait(0.1)
-    raise AssertionError("the demo video did not end in a minute")
+    raise AssertionError(f"the demo video did not end in {seconds} s")
+
+
+def played_to_the_end(live: LiveGame) -> None:
+    """Start ``live`` and wait until its source has given its last frame."""
+    live.start()
+    ended(live)
 
 
 def follow(folder, record: Record, pace: bool = False) -> tuple[LiveGame, History]:
@@ -76,12 +81,12 @@ def client(played) -> TestClient:
 @pytest.fixture(scope="package")
 def demo():
     """The demo's helpers for a fixture of its own: ``follow(folder, record, pace)``,
-    ``first_events(n)``, ``played_to_the_end(live)``."""
+    ``first_events(n)``, ``played_to_the_end(live)``, ``ended(live, seconds)``."""
     class Demo:
         pass
 
     helpers = Demo()
-    helpers.follow, helpers.first_events, helpers.played_to_the_end = follow, first_events, played_to_the_end
+    helpers.follow, helpers.first_events, helpers.played_to_the_end, helpers.ended = follow, first_events, played_to_the_end, ended
     return helpers
 
 
