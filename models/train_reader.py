@@ -30,8 +30,13 @@ import numpy as np
 
 from azulcam.models.train import build_model, export_onnx, figures, fit, print_figures, run_jobs, write_model_files
 
-#: Bumped whenever the architecture, the input contract or the training data change.
-VERSION = "1.6.0"
+#: Bumped whenever the architecture, the input contract, the outputs or the training data change.
+VERSION = "1.6.1"
+
+#: The graph's tensor that the reading model's last layer reads: the flattened convolutional
+#: features (``build_model``'s ``features``), given as the output ``features`` so that a table
+#: memory can refit that last layer (:mod:`azulcam.vision.memory`).
+FEATURES_TENSOR = "/inner/features/features.18/Flatten_output_0"
 
 
 def _reader_job(job: tuple[int, int], families: tuple[str, ...], reference_share: float, full_hd_share: float,
@@ -146,6 +151,52 @@ def augment(x, gen, scrambled=None):
     return torch.cat([photo[0], bare * lights[1], photo[1]], dim=3).clamp_(0.0, 255.0)
 
 
+def expose_head(path: Path, version: str = VERSION) -> None:
+    """The reading model at ``path`` rewritten with its last layer open to a table memory: a second
+    output ``features`` (N x F, what the last layer reads) and the layer's weights in the metadata
+    (``head``: base64 of float32 little-endian, the K x F weight then the K biases; ``head_shape``:
+    ``[K, F]``). The weights and ``probs`` are unchanged. Every export of the reading model ends
+    so; run alone (``--expose-head PATH``) it opens a model exported before."""
+    import base64
+
+    import onnx
+    from onnx import helper, numpy_helper
+
+    proto = onnx.load(str(path))
+    graph = proto.graph
+    gemm = next(n for n in graph.node if n.op_type == "Gemm" and n.input[0] == FEATURES_TENSOR)
+    weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    weight, bias = weights[gemm.input[1]].astype("<f4"), weights[gemm.input[2]].astype("<f4")
+    if [o.name for o in graph.output] == ["probs"]:
+        graph.output.append(helper.make_tensor_value_info("features", onnx.TensorProto.FLOAT, ["batch", weight.shape[1]]))
+        graph.node.append(helper.make_node("Identity", [FEATURES_TENSOR], ["features"], name="features"))
+    meta = {p.key: p.value for p in proto.metadata_props}
+    meta.update(head=base64.b64encode(weight.tobytes() + bias.tobytes()).decode("ascii"),
+                head_shape=json.dumps(list(weight.shape)), version=version)
+    del proto.metadata_props[:]
+    for key, value in meta.items():
+        entry = proto.metadata_props.add()
+        entry.key, entry.value = key, value
+    onnx.checker.check_model(proto)
+    path.write_bytes(proto.SerializeToString())
+
+
+def reopened(path: Path) -> int:
+    """:func:`expose_head` on a model exported before, its ``.sha256`` and metrics' version, digest
+    and size brought up to date (its training figures stand: the weights are unchanged)."""
+    from azulcam.models.train import write_digest
+
+    expose_head(path)
+    digest = write_digest(path)
+    metrics_path = path.with_name(path.name.split(".")[0] + ".metrics.json")
+    if metrics_path.is_file():
+        metrics = json.loads(metrics_path.read_text())
+        metrics.update(version=VERSION, sha256=digest, bytes=path.stat().st_size)
+        metrics_path.write_text(json.dumps(metrics, indent=1) + "\n")
+    print(f"wrote {path} ({path.stat().st_size} bytes, sha256 {digest}): outputs probs and features")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     from azulcam.synth.art import FAMILIES
     from azulcam.models.samples import CLASSES
@@ -162,6 +213,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--width", type=float, default=1.0, help="the network's width, times the usual")
     parser.add_argument("--workers", type=int, default=2, help="processes generating patches")
+    parser.add_argument("--expose-head", type=Path, default=None, metavar="MODEL",
+                        help="train nothing: open MODEL's last layer to a table memory (expose_head), its digest and "
+                             "metrics written anew")
     parser.add_argument("--reference-share", type=float, default=0.25,
                         help="share of scenes read beside a calibration's bare boards (every scene is read "
                              "beside the photo's consensus of each print)")
@@ -174,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of training scenes drawn in a random blend of the training families")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "reader.onnx")
     args = parser.parse_args(argv)
+    if args.expose_head is not None:
+        return reopened(args.expose_head)
     for name in ("reference_share", "full_hd_share", "edge_light_share", "edge_view_share", "props_share",
                  "blend_share"):
         if not 0.0 <= getattr(args, name) <= 1.0:
@@ -254,6 +310,7 @@ def main(argv: list[str] | None = None) -> int:
                       "training": json.dumps({k: v for k, v in setting.items() if k != "train_class_counts"})},
                 "azulcam models/train_reader.py",
                 "azulcam reading model: patches float32 N x 32 x 32 x 9 (slot now, slot bare, print consensus) 0..255 -> probs")
+    expose_head(out)
     write_model_files(out, VERSION, ("classes", CLASSES), setting, fig, started)
     return 0
 
