@@ -43,32 +43,6 @@ class ModelError(ShippedModelError):
 class Classifier(Protocol):
     """What the pipeline asks of a reader: N x 32 x 32 x 9 patches (:func:`reader.model_input`)."""
 
-    def features(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The softmax output (N x labels) and what the last layer read to give it (N x F: the
-        model's ``features`` output), in one batched call: what a table memory refits that layer
-        on. Raises ModelError for a model without that output (one exported before it was opened,
-        ``models/train_reader.py --expose-head``)."""
-        patches = _check_patches(patches, self.info.input_size, self.info.channels)
-        if "features" not in [o.name for o in self.session.get_outputs()]:
-            raise ModelError("model.no_features", version=self.info.version)
-        probs, features = self.session.run(["probs", "features"], {self._input: patches.astype(np.float32)})
-        return probs, features
-
-    def head(self) -> tuple[np.ndarray, np.ndarray]:
-        """The shipped last layer (``head`` and ``head_shape`` metadata): its K x F weight and K
-        biases, float32, in the labels' order (the first logit is whether a tile lies there, the
-        others name it: :data:`azulcam.models.samples.CLASSES`). Raises ModelError where the
-        metadata lacks it or does not fit the labels."""
-        meta = self.info.metadata
-        try:
-            k, f = (int(v) for v in json.loads(meta["head_shape"]))
-            raw = np.frombuffer(base64.b64decode(meta["head"]), "<f4")
-        except (KeyError, ValueError, TypeError) as exc:
-            raise ModelError("model.no_features", version=self.info.version) from exc
-        if k != len(self.info.labels) or raw.size != k * f + k:
-            raise ModelError("model.no_features", version=self.info.version)
-        return raw[:k * f].reshape(k, f).astype(np.float32), raw[k * f:].astype(np.float32)
-
     def game_probabilities(self, patches: np.ndarray, game: str, without: Collection[str] = ()
                            ) -> tuple[np.ndarray, list[str | None]]: ...
 
