@@ -52,7 +52,8 @@ def run(k: int, seed: int, work: Path) -> dict:
                 raise SystemExit(f"{name}: {args[0]} exited {done.returncode}: {done.stderr.strip()}")
     side = [o for o in options if o != "--jokers"]
     # A newcomer's table: nothing learnt of its tiles by an earlier run (watch keeps it beside the profile).
-    profile.with_suffix(".tiles.json").unlink(missing_ok=True)
+    for kept in (".memory.json", ".tiles.json"):
+        profile.with_suffix(kept).unlink(missing_ok=True)
     done = azulcam("calibrate", str(video), "--game", game, "--players", str(players), *side,
                    *(["--jokers"] if "--jokers" in options else []), "--bare", "--out", str(profile))
     if done.returncode:

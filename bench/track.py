@@ -213,7 +213,7 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
     journal_path = (work or video.parent) / f"{video.stem}.journal"
     # What the game taught of this table, kept beside the profile as `watch` keeps it: a watcher
     # killed and resumed reads it again.
-    table_path = journal_path.with_suffix(".tiles.json")
+    table_path = journal_path.with_suffix(".memory.json")
     table_path.unlink(missing_ok=True)
     game = Game.new(record.game, record.players, record.options)
 

@@ -5,9 +5,9 @@ of it, which the dashboard's set-up page opens its watch with.
 
 - :class:`WatchConfig`: what a watch is opened from (a pydantic model: the profile, where this
   table's memory is kept, a game to join).
-- :func:`open_watcher`: the :class:`~.watch.Watcher` of a game, knowing what earlier games at
-  this table taught of its tiles (:func:`~.watch.load_table`, kept beside the profile as
-  ``PROFILE.tiles.json`` and written back as it grows).
+- :func:`open_watcher`: the :class:`~.watch.Watcher` of a game, reading with what this table
+  taught (its memory, :func:`~.watch.load_table`, kept beside the profile as
+  ``PROFILE.memory.json`` and written back as it grows; its photos' lessons, ``azulcam teach``).
 - :func:`check_first_view`: the profile checked against the first frame, as ``analyze`` checks
   a photo's (another game, another side, boards not where it puts them: refused).
 - :func:`nothing_committed`: why a watch that ended committed nothing (a watch that says nothing
@@ -36,7 +36,9 @@ from ..engine.record import Game
 from ..vision.analyze import ImageError, ProfileMismatch, bare_boards, verified_profile
 from ..vision.bare import save_bare_boards
 from ..vision.calibrate import CalibrationError, Match, confirm_boards, find_boards, profile_json
-from ..vision.references import TileReferences
+from ..vision.memory import TableMemory, memory_path_of
+from ..vision.classify import OnnxClassifier
+from ..vision.taught import TaughtReader
 from ..vision.register import register_board
 from .journal import Journal, write_atomically
 from .mixups import Mixups
@@ -46,7 +48,7 @@ from .watch import Watcher, load_table, resumed_tracker
 
 class WatchConfig(BaseModel):
     """What a watch is opened from: the table's ``profile``; ``table_path``, where this table's
-    tile references and the reader's mix-ups are kept (None: learnt for this watch alone);
+    memory is kept (None: learnt for this watch alone);
     ``join``, the round and scores of a game under way to take up at the first view."""
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, extra="forbid")
@@ -62,8 +64,9 @@ class WatchConfig(BaseModel):
 
 
 def table_path_of(profile_path: Path) -> Path:
-    """Where the memory of the table that ``profile_path`` profiles is kept: ``PROFILE.tiles.json``."""
-    return profile_path.with_suffix(".tiles.json")
+    """Where the memory of the table that ``profile_path`` profiles is kept
+    (:func:`~azulcam.vision.memory.memory_path_of`)."""
+    return memory_path_of(profile_path)
 
 
 def open_watcher(config: WatchConfig, game: Game, displays: list[tuple[float, float]], emit: Callable[[dict[str, Any]], None],
@@ -73,14 +76,17 @@ def open_watcher(config: WatchConfig, game: Game, displays: list[tuple[float, fl
     the table of ``config``. Raises :class:`Refused` (``follow.table_memory``) where the table's
     memory is there but not readable, and as :meth:`~.track.Tracker.join` does for a game to join
     that cannot be."""
-    table, mixups = TileReferences(), Mixups()
+    memory, mixups = TableMemory(config.profile.game), Mixups()
     if config.table_path is not None:
         try:
-            table, mixups = load_table(config.table_path)
+            memory, mixups = load_table(config.table_path, config.profile.game)
         except ValueError as exc:
             raise Refused("follow.table_memory", reason=exc) from None
-    watcher = Watcher(config.profile, classifier, resumed_tracker(game, displays, config.profile, mixups), emit, locator,
-                      bare, journal, record_path, table, config.table_path)
+    # Read through the table's memory, which the game teaches as it settles spaces.
+    reader = TaughtReader(classifier, memory) if isinstance(classifier, OnnxClassifier) else classifier
+    watcher = Watcher(config.profile, reader,
+                      resumed_tracker(game, displays, config.profile, mixups), emit, locator,
+                      bare, journal, record_path, memory, config.table_path)
     if config.join is not None and not game.record.events:
         watcher.tracker.join(*config.join)
     return watcher

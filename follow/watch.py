@@ -9,6 +9,7 @@ or folder) or is closed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 from collections import Counter
@@ -31,12 +32,15 @@ from ..vision.analyze import UNSURE, Reading, loose_patches, read, reader_loose_
 from ..vision.classify import ruled_out
 from ..vision.bare import learn_empty
 from ..vision import alike
+from ..vision.memory import TableMemory, TableMemoryError
+from ..vision.taught import TaughtReader
 from ..vision.references import TileReferences, reading_prior, top_colour, weighed_row
 from .capture import Frame, Source
 from .follower import EVENTS_FORMAT, Follower
 from .journal import Journal
 from .track import Refused
 from .mixups import Mixups, TableError
+from .teaching import Teacher, settled_slots
 from .still import CHANGED_PIXELS, MOVED_ALL, StillGate
 from ..calibration.geometry import board_mm, factory_diameter, tile_mm
 from .change import SPILL, ChangeModel, display_patches, moved_share, neighbours
@@ -96,15 +100,20 @@ class Watcher:
 
     def __init__(self, profile: Profile, classifier: Any, tracker: Tracker, emit: Callable[[dict[str, Any]], None],
                  locator: Any | None = None, bare: dict[int, Any] | None = None, journal: Journal | None = None,
-                 record_path: Path | None = None, table: TileReferences | None = None, table_path: Path | None = None
+                 record_path: Path | None = None, memory: TableMemory | None = None, table_path: Path | None = None
                  ) -> None:
         self.profile, self.classifier, self.locator, self.bare = profile, classifier, locator, bare
-        #: This table's tiles as the game named them (:mod:`azulcam.vision.references`), kept at
-        #: ``table_path`` with the tracker's mix-ups as they grow: a watch killed keeps them.
-        self.table = table if table is not None else TileReferences()
+        #: This table's memory (:mod:`azulcam.vision.memory`), kept at ``table_path`` with the
+        #: tracker's mix-ups as they grow: a watch killed keeps them.
+        self.memory = memory if memory is not None else TableMemory(profile.game)
+        #: Its tiles as the game named them (:mod:`azulcam.vision.references`).
+        self.table = self.memory.references
+        #: What teaches the memory the spaces the game settles, where the reader reads through it.
+        self.teacher = Teacher(self.memory, classifier, profile.game) if isinstance(classifier, TaughtReader) else None
         self.table_path = table_path
         self._table_kept: tuple[int, int] | None = None
-        self.table_error: OSError | None = None  # why the table could not be kept, once it could not
+        #: Why the table could not be kept, once it could not (its memory's ``memory.unwritable``).
+        self.table_error: TableMemoryError | None = None
         self._image: np.ndarray | None = None  # the frame of the last view read
         self._deals_learnt = 0  # the deals whose displays have taught the table references
         self.follower = Follower(tracker, emit, journal, record_path)
@@ -215,6 +224,8 @@ class Watcher:
         if self._held is not None and (self._stirred or self.gate.changed()):
             self._read(self._held)
             self._held = None
+        if self.teacher is not None:  # what the game settled, learnt before the memory is last written
+            self.teacher.close()
 
     def _between_hands(self, frame: Frame) -> None:
         """A frame of a table not still: one with no hand in it that changed since the last view
@@ -388,20 +399,34 @@ class Watcher:
         for zone in forgotten:
             self.references.pop(zone, None)
         self._teach_table()
+        self._teach_memory(settled)
         self.keep_table()
+
+    def _teach_memory(self, settled: dict[str, bool]) -> None:
+        """The board spaces the game settled at this view teach the table's memory, labelled by
+        the engine (:class:`~.teaching.Teacher`, off the frame loop)."""
+        reading = self.last_reading
+        if self.teacher is None or reading is None or reading.slot_inputs is None or not settled:
+            return
+        rows, kinds = settled_slots(reading, settled, expected(self.tracker.game.state))
+        if rows:
+            self.teacher.teach(reading.slot_inputs[rows], kinds)
 
     def keep_table(self) -> None:
         """Write what this table taught (its tile references and the reader's mix-ups) to
         :attr:`table_path`, where it grew since last written; a failure is kept in
         :attr:`table_error` and writing stops (the watch goes on)."""
         mixups = self.tracker.mixups
-        size = (sum(map(len, self.table.seen.values())), sum(sum(n.values()) for n in mixups.named.values()))
+        size = (sum(map(len, self.table.seen.values())), sum(sum(n.values()) for n in mixups.named.values()),
+                self.memory.settled, len(self.memory.heads))
         if self.table_path is None or self.table_error is not None or size == self._table_kept or not any(size):
             return
         try:
-            save_table(self.table_path, self.table, mixups)
+            with self.teacher.lock if self.teacher is not None else contextlib.nullcontext():
+                self.memory.references = self.table
+                save_table(self.table_path, self.memory, mixups)
             self._table_kept = size
-        except OSError as exc:
+        except TableMemoryError as exc:
             self.table_error = exc
 
     def _colours(self) -> list[str]:
@@ -579,28 +604,23 @@ def resumed_tracker(game: Any, displays: list[tuple[float, float]], profile: Pro
     return Tracker(game, first_display_near(profile), Displays(list(displays)), mixups=mixups or Mixups())
 
 
-def load_table(path: Path) -> tuple[TileReferences, Mixups]:
-    """What earlier watches at this table kept at ``path`` (:func:`save_table`): none where there
-    is no such file. Raises ValueError naming the file for one that is not such (a
-    :class:`~.mixups.TableError` where its mix-ups cannot be read)."""
-    table = TileReferences.load(path)
-    if not path.is_file():
-        return table, Mixups()
+def load_table(path: Path, game: str) -> tuple[TableMemory, Mixups]:
+    """The memory of this table (``game`` is played at it) kept at ``path``
+    (:meth:`~azulcam.vision.memory.TableMemory.load`: an empty one where none is kept yet) and the
+    reader's mix-ups it holds. Raises :class:`~azulcam.vision.memory.TableMemoryError` (a
+    ValueError) naming the file for one that is not such, its mix-ups' own error its reason."""
+    memory = TableMemory.load(path, game)
     try:
-        return table, Mixups.from_json(json.loads(path.read_text(encoding="utf-8")).get("mixups", {}))
+        return memory, Mixups.from_json(memory.mixups)
     except TableError as exc:
-        raise TableError("references.unreadable", path=str(path), reason=exc) from None
-    except (OSError, ValueError) as exc:  # the file's or its JSON's, in Python's words
-        raise TableError("references.unreadable", path=str(path), reason=str(exc)) from None
+        raise TableMemoryError("memory.unreadable", path=str(path), reason=exc) from None
 
 
-def save_table(path: Path, table: TileReferences, mixups: Mixups) -> None:
-    """This table's tile references and the reader's mix-ups, in one file written whole (a
-    watch killed while writing leaves the last one)."""
-    data = {**table.to_json(), "mixups": mixups.to_json()}
-    part = path.with_name(path.name + ".part")
-    part.write_text(json.dumps(data), encoding="utf-8")
-    part.replace(path)
+def save_table(path: Path, memory: TableMemory, mixups: Mixups) -> None:
+    """This table's memory with the reader's ``mixups`` as they are now, written whole (a watch
+    killed while writing leaves the last one). Raises TableMemoryError where it cannot be."""
+    memory.mixups = mixups.to_json()
+    memory.save(path)
 
 
 def read_controls(lines: Any, into: queue.Queue) -> threading.Thread:

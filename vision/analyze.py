@@ -151,6 +151,9 @@ class Reading:
     #: Each slot on its board as calibration saw it bare, cut as :attr:`patches` (zeros where no
     #: bare view was kept): what a slot looks like with no tile on it, on this very table.
     bare_patches: np.ndarray | None = None
+    #: Each slot as the reading model read it, all its channels (N x 32 x 32 x 9,
+    #: :func:`reader.model_input`): what a table memory learns from (:func:`taught.teach`).
+    slot_inputs: np.ndarray | None = None
 
 
 @lru_cache(maxsize=1)
@@ -190,8 +193,8 @@ def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, Bar
     slot on its board as calibration saw it bare where ``bare`` holds that board, and beside the
     photo's consensus of its print (:func:`reader.consensus`): the slots' zones
     (:meth:`Zone.of_slot`), the N x K probabilities of the game's kinds, those K kinds (None: empty)
-    and the slots' patches as the model saw them, now and bare (N x 32 x 32 x 6: its first six
-    channels, zeros where no bare view was kept). One batched call; the kinds ``without`` (those
+    and the slots' patches as the model saw them (N x 32 x 32 x 9, :func:`reader.model_input`:
+    now, bare or zeros where no bare view was kept, the print's consensus). One batched call; the kinds ``without`` (those
     the game's options rule out) have probability 0."""
     slots, inputs, cuts = [], [], []
     for view in boards:
@@ -208,7 +211,7 @@ def reader_slots(image: np.ndarray, boards: list[BoardView], bare: dict[int, Bar
                                          agreed))
     patches = np.concatenate(inputs) if inputs else np.zeros((0, crops.PATCH, crops.PATCH, reader.CHANNELS), np.uint8)
     probabilities, kinds = model.game_probabilities(patches, game, without)
-    return slots, probabilities, kinds, patches[..., :6]
+    return slots, probabilities, kinds, patches
 
 
 def decoded_slots(profile: Profile, slots: list[Zone], probabilities: np.ndarray,
@@ -290,7 +293,7 @@ def _read(image: np.ndarray, profile: Profile, classifier: Classifier, locator: 
     reading = _with_loose_tiles(image, profile, classifier, boards, slots, kinds, factories, loose,
                                 warnings + seen_warnings, spent, lap)
     reading.probabilities, reading.columns = probabilities, columns
-    reading.patches, reading.bare_patches = patches[..., :3], patches[..., 3:6]
+    reading.patches, reading.bare_patches, reading.slot_inputs = patches[..., :3], patches[..., 3:6], patches
     reading.markers = markers
     return reading
 
@@ -324,10 +327,15 @@ def _with_loose_tiles(image: np.ndarray, profile: Profile, classifier: Classifie
     # The reading model reads the loose tiles the locator did not name, those off the displays it
     # is unsure of, and those it named the first-player marker (see ``one_marker``); and, a second
     # time, the tiles it named a colour below :data:`RELIT_BELOW` (``recoloured``).
-    asked = [n for n, x in enumerate(loose)
-             if x.kind is None or x.kind == MARKER
-             or (x.confidence < x.unsure_below and x.zone.kind != DISPLAY and not x.checked)]
-    coloured = [n for n, x in enumerate(loose) if x.kind not in (None, MARKER) and x.confidence < RELIT_BELOW]
+    # A reader this table taught its loose tiles (``taught.TaughtReader``) names every one of them
+    # (``taught_name``).
+    taught = classifier.names_loose_tiles
+    doubted = {n for n, x in enumerate(loose)
+               if x.kind is None or x.kind == MARKER
+               or (x.confidence < x.unsure_below and x.zone.kind != DISPLAY and not x.checked)}
+    asked = [n for n in range(len(loose)) if n in doubted or taught]
+    coloured = [] if taught else [n for n, x in enumerate(loose)
+                                  if x.kind not in (None, MARKER) and x.confidence < RELIT_BELOW]
     chosen = asked + coloured
     outlines = np.array([loose[n].outline for n in chosen], np.float64).reshape(-1, 4, 2)
     without = ruled_out(profile.game, profile.game_options)
@@ -335,7 +343,9 @@ def _with_loose_tiles(image: np.ndarray, profile: Profile, classifier: Classifie
     lap("loose tiles")
     # One answer per loose tile: the locator's own where it named the tile.
     answers = dict(zip(asked, read))
-    named = [answers[n] if x.kind is None else cross_checked(x, answers.get(n)) for n, x in enumerate(loose)]
+    named = [answers[n] if x.kind is None
+             else taught_name(x, answers[n], n in doubted) if taught and x.kind != MARKER
+             else cross_checked(x, answers.get(n)) for n, x in enumerate(loose)]
     named = recoloured(loose, named, dict(zip(coloured, read[len(asked):])))
     named = one_marker(kinds, loose, named, answers)
     named = beside_the_boards(profile.game, loose, named)
@@ -544,6 +554,15 @@ def confirms(place: Loose, kind: str | None, peak: Loose, peak_kind: str | None)
         return False
     side = float(np.linalg.norm(place.outline[1] - place.outline[0]))
     return float(np.linalg.norm(place.outline.mean(axis=0) - peak.outline.mean(axis=0))) <= side / 2
+
+
+def taught_name(tile: Loose, answer: tuple[str | None, float], doubted: bool) -> tuple[str | None, float]:
+    """A tile the locator named, named by a reader this table taught (``answer``): its kind is
+    the reader's; where it sees no tile there, whether one lies there stays the locator's to say,
+    as untaught (:func:`cross_checked` where the locator was unsure, ``doubted``; else its tile)."""
+    if answer[0] is None:
+        return cross_checked(tile, answer) if doubted else (tile.kind, tile.confidence)
+    return answer
 
 
 def cross_checked(tile: Loose, answer: tuple[str | None, float] | None) -> tuple[str | None, float]:

@@ -43,6 +43,10 @@ class ModelError(ShippedModelError):
 class Classifier(Protocol):
     """What the pipeline asks of a reader: N x 32 x 32 x 9 patches (:func:`reader.model_input`)."""
 
+    #: Whether it names every loose tile, not only those the detector is unsure of (a reader
+    #: this table taught its loose tiles: :class:`~.taught.TaughtReader`).
+    names_loose_tiles: bool
+
     def game_probabilities(self, patches: np.ndarray, game: str, without: Collection[str] = ()
                            ) -> tuple[np.ndarray, list[str | None]]: ...
 
@@ -90,6 +94,8 @@ class ModelInfo:
 class OnnxClassifier:
     """A patch classifier network. Build it with :func:`load_reader` or :func:`load_model`."""
 
+    names_loose_tiles = False
+
     def __init__(self, session: Any, info: ModelInfo) -> None:
         self.session = session
         self.info = info
@@ -106,6 +112,12 @@ class OnnxClassifier:
                     cols.append(i)
                     kinds.append(label.split("/", 1)[1])
             self._columns[game] = (np.array(cols), kinds)
+
+    def game_columns(self, game: str) -> tuple[np.ndarray, list[str | None]]:
+        """The columns of the model's output that ``game`` may answer, and the kind each names
+        (None: empty)."""
+        _check_game(game)
+        return self._columns[game]
 
     def probabilities(self, patches: np.ndarray) -> np.ndarray:
         """The model's softmax output (N x labels) for uint8 BGR patches, in one batched call."""
@@ -145,9 +157,8 @@ class OnnxClassifier:
         """N x K probabilities of ``game``'s kinds and empty (renormalised over those), and the K
         kinds (None: empty). The kinds ``without`` (those the game's options rule out: Azul's
         jokers in a game without them, :func:`ruled_out`) are given probability 0."""
-        _check_game(game)
+        cols, kinds = self.game_columns(game)
         probs = self.probabilities(patches)
-        cols, kinds = self._columns[game]
         sub = probs[:, cols].astype(np.float64)
         sub[:, [n for n, kind in enumerate(kinds) if kind in without]] = 0.0
         sub /= np.maximum(sub.sum(axis=1, keepdims=True), 1e-12)

@@ -11,15 +11,11 @@ same table starts with them.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
 
-from ..engine.errors import CodedError
 
 #: The middle of a patch whose colour is a tile's (a share of its side): the top face, clear of
 #: the margin round the slot and of the body's sides.
@@ -46,14 +42,6 @@ DOUBT = 0.05
 
 #: How sure the references may make one colour over another (log-odds): like the reader's surest.
 MOST_LOG_ODDS = float(np.log(1000.0))
-
-REFERENCES_FORMAT = "azulcam-tile-references/1"
-
-
-class ReferencesError(CodedError):
-    """A file that is not a table's tile references: ``code`` and ``params`` (its ``path``, the
-    ``reason``)."""
-
 
 def top_colour(patches: np.ndarray) -> np.ndarray:
     """Each patch's (N x P x P x 3 BGR) middle as CIELAB: the quartiles and median of each
@@ -113,28 +101,6 @@ class TileReferences:
         likely /= likely.sum(axis=1, keepdims=True)
         # A few hundred tiles are no promise about the next: never surer than 1 - DOUBT.
         return (1.0 - DOUBT) * likely + DOUBT / len(kinds)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"format": REFERENCES_FORMAT, "seen": self.seen}
-
-    @classmethod
-    def load(cls, path: Path) -> "TileReferences":
-        """The references kept at ``path``; none where there is no such file. Raises
-        :class:`ReferencesError` (a ValueError) naming the file for one that is not such references."""
-        if not path.is_file():
-            return cls()
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if data.get("format") != REFERENCES_FORMAT:
-                raise ReferencesError("references.format", format=REFERENCES_FORMAT)
-            seen = {str(k): [[float(x) for x in v] for v in values] for k, values in data["seen"].items()}
-            if any(len(v) != FEATURES for values in seen.values() for v in values):
-                raise ReferencesError("references.features", n=FEATURES)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:  # ours, or Python's in its words
-            # A reason of ours is a message, worded in its place; Python's own is kept as its text (JSON holds it).
-            raise ReferencesError("references.unreadable", path=str(path),
-                                  reason=exc.notice if isinstance(exc, CodedError) else str(exc)) from None
-        return cls(seen)
 
 
 def reading_prior(kind: str, confidence: float, kinds: list[str], shape: np.ndarray | None = None) -> np.ndarray:

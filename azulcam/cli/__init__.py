@@ -10,11 +10,11 @@ import sys
 from typing import Sequence
 
 from .. import __version__
-from . import analyze, calibrate, demo, layout, play, render, score, serve, suggest, watch
+from . import analyze, calibrate, demo, layout, play, render, score, serve, suggest, teach, watch
 from .common import language, refusals, said
 
 #: The commands, in the order ``--help`` lists them.
-COMMANDS = (play, score, render, layout, calibrate, analyze, watch, suggest, serve, demo)
+COMMANDS = (play, score, render, layout, calibrate, analyze, teach, watch, suggest, serve, demo)
 
 
 def build_parser() -> argparse.ArgumentParser:

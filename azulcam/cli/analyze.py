@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from .arguments import add_game_options, game_and_options, listed, reading_options
-from .common import BadInput, add_text_options, check, dump_json, language, load_json, reading_model
+from .common import (BadInput, add_memory_option, add_text_options, check, dump_json, language, load_json,
+                     reading_model, table_memory)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -36,6 +37,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help="read a photo that does not match its profile: the boards that do not match are skipped, "
                         "and the warnings say so")
     a.add_argument("--compact", action="store_true", help="print the observation on one line")
+    add_memory_option(a)
     add_text_options(a, "what is on the table, each board drawn,")
     a.set_defaults(func=run)
 
@@ -46,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from ..vision.analyze import ImageError, ProfileMismatch, analyze, load_image
     from ..vision.bare import BareError, load_bare_boards
     from ..vision.locate import LocateError
+    from ..vision.taught import reader_with
 
     try:
         if args.profile is None:
@@ -60,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
             bare = load_bare_boards(profile.boards, Path(args.profile).parent if args.profile != "-" else Path.cwd())
             image = load_image(args.image)
         options = reading_options(profile, args.jokers)
-        observation = analyze(image, profile, reading_model(), force=args.force, bare=bare)
+        memory, _ = table_memory(args, profile.game)
+        observation = analyze(image, profile, reader_with(reading_model(), memory), force=args.force, bare=bare)
     except ProfileMismatch as exc:
         if args.profile is not None:
             raise BadInput("cli.analyze.not_the_profile", image=args.image, profile=args.profile, reason=exc) from None

@@ -86,7 +86,7 @@ def write_out(path: str, text: str, summary: str) -> None:
 
 #: What :func:`load_json` reads: each has its own refusals (``cli.cannot_read.WHAT``, ...), so that
 #: every language words the file's kind its own way.
-JSON_FILES = ("record", "profile")
+JSON_FILES = ("record", "profile", "observation")
 
 
 def load_json(path: str, what: str) -> object:
@@ -129,6 +129,30 @@ def add_language_option(parser: argparse.ArgumentParser, what: str = "language o
     ``what`` says it words (a command's ``--text``)."""
     parser.add_argument("--lang", choices=list(LANGUAGES), default=None,
                         help=f"{what} (default: from LC_ALL, LC_MESSAGES, LANG or LANGUAGE; else en)")
+
+
+def add_memory_option(parser: argparse.ArgumentParser) -> None:
+    """``--memory``: the table memory to read with (and, for a command that teaches, to teach)."""
+    parser.add_argument("--memory", default=None, metavar="PATH",
+                        help="this table's memory (azulcam-table-memory/1, from azulcam teach and earlier watches; "
+                             "default: PROFILE.memory.json beside the profile)")
+
+
+def table_memory(args: argparse.Namespace, game: str) -> tuple[object, Path | None]:
+    """The table memory a command reads with: ``--memory``, else the one kept beside
+    ``--profile`` (none for a profile on standard input or a photo read without one: an empty
+    memory, kept nowhere), and where it is kept. Raises :class:`BadInput` for one that cannot be
+    used (damaged, newer, of another game), naming the file."""
+    from ..vision.memory import TableMemory, TableMemoryError, memory_path_of
+
+    path = (Path(args.memory) if getattr(args, "memory", None) is not None
+            else memory_path_of(Path(args.profile)) if getattr(args, "profile", None) not in (None, "-") else None)
+    if path is None:
+        return TableMemory(game), None
+    try:
+        return TableMemory.load(path, game), path
+    except TableMemoryError as exc:
+        raise BadInput("cli.reason", reason=exc) from None
 
 
 def language(args: argparse.Namespace) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .arguments import bounded, reading_options
-from .common import BadInput, add_language_option, language, load_json, reading_model, warn
+from .common import BadInput, add_language_option, add_memory_option, language, load_json, reading_model, table_memory, warn
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -27,6 +27,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                                                  "another address than this machine's every request; open the "
                                                  "pages once as /?token=TOKEN")
     v.add_argument("--data", default="~/.local/share/azulcam", help="where the games' history and journals are kept")
+    add_memory_option(v)
     add_language_option(v)
     v.set_defaults(func=run)
 
@@ -56,6 +57,12 @@ def run(args: argparse.Namespace) -> int:
     if note:
         warn("serve", note, language(args))
     source, profile, bare, path = _table(args, data, classifier)
+    if profile is not None and args.memory:  # refused now, as a bad profile is, not once the page is up
+        try:
+            table_memory(args, profile.game)
+        except BadInput:
+            source.close()
+            raise
     try:
         data.mkdir(parents=True, exist_ok=True)
         history = History(data / "history.sqlite")
@@ -74,8 +81,10 @@ def run(args: argparse.Namespace) -> int:
 
     def begin(profile: Profile, bare: dict, names: list[str] | None = None, first: object = None,
               profile_path: Path = data / PROFILE_NAME) -> LiveGame:
+        # The table's memory: --memory's, else the one beside the profile (the demo keeps none).
+        table_path = None if args.demo else Path(args.memory) if args.memory else table_path_of(profile_path)
         live = LiveGame(source, profile, classifier, locator, bare, history, data, reading_options(profile, False),
-                        names=names, table_path=None if args.demo else table_path_of(profile_path), first=first)
+                        names=names, table_path=table_path, first=first)
         live.start()
         return live
 

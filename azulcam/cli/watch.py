@@ -12,7 +12,7 @@ from typing import Any, TextIO
 from ..engine.games import GAMES
 from ..engine.notice import Notice
 from .arguments import reading_options
-from .common import BadInput, add_language_option, language, load_json, reading_model, said, warn
+from .common import BadInput, add_language_option, add_memory_option, language, load_json, reading_model, said, warn
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -41,6 +41,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     w.add_argument("--join", default=None, metavar="ROUND:SCORES",
                    help="join a game under way, e.g. 3:12,30 (round 3, player 0 has 12 points, player 1 has 30): "
                         "the game is taken up from the first still view while tiles are being taken")
+    add_memory_option(w)
     add_language_option(w)
     w.set_defaults(func=run)
 
@@ -64,8 +65,10 @@ def run(args: argparse.Namespace) -> int:
     if args.join and joining is None:
         print(f"azulcam watch: note: {said(Notice('cli.watch.join_left_aside'), lang)}", file=sys.stderr)
     model = reading_model()
-    # What earlier games at this table taught the camera of its tiles, kept beside the profile.
+    # What this table taught the reader (photos, earlier games), kept beside the profile or --memory.
     config = WatchConfig.beside(profile, Path(args.profile) if args.profile != "-" else None, joining)
+    if args.memory is not None:
+        config = config.model_copy(update={"table_path": Path(args.memory)})
     table = Table.of(profile.game, game.record.options, game.record.players)  # its zones named as places
     controls = _controls(args.control)
     events = _Events.open(args.events, table)
@@ -105,8 +108,7 @@ def run(args: argparse.Namespace) -> int:
         events.close()
         watcher.keep_table()
         if watcher.table_error is not None:
-            warn("watch", Notice("cli.watch.table_references", path=str(config.table_path),
-                                 reason=watcher.table_error.strerror), lang)
+            warn("watch", watcher.table_error, lang)
     _ending(watcher, record_path, events_before, over_before, table, lang)
     return 0
 

@@ -348,13 +348,16 @@ def test_a_watch_keeps_what_the_game_taught_of_this_table_s_tiles_beside_the_pro
     code, _, err = run(["watch", str(folder / "game.mp4"), "--profile", str(tmp_path / "profile.json"),
                         "--out", str(tmp_path / "g.json")], capsys)
     assert code == 0, err
-    kept = json.loads((tmp_path / "profile.tiles.json").read_text())
-    assert kept["format"] == "azulcam-tile-references/1" and sum(map(len, kept["seen"].values())) >= 4
+    kept = json.loads((tmp_path / "profile.memory.json").read_text())
+    assert kept["format"] == "azulcam-table-memory/1" and sum(map(len, kept["references"].values())) >= 4
+    # Every board space the game settled taught the reader, its last layer refitted on them.
+    assert kept["settled"] >= 20 and len(kept["examples"]["slots"]["labels"]) >= 20 and "slots" in kept["heads"]
     assert sum(n for named in kept["mixups"].values() for n in named.values()) >= 4  # the readings the game named
-    (tmp_path / "profile.tiles.json").write_text("{")
+    (tmp_path / "profile.memory.json").write_text("{")
     code, _, err = run(["watch", str(folder / "game.mp4"), "--profile", str(tmp_path / "profile.json"),
                         "--out", str(tmp_path / "h.json")], capsys)
-    assert code == 1 and "profile.tiles.json" in err and "not this table's tile references" in err
+    assert code == 1 and "profile.memory.json: not a table memory" in err
+    assert (tmp_path / "profile.memory.json").read_text() == "{"  # never dropped
 
 
 def test_two_moves_with_one_frame_between_their_hands_are_seen_apart(table, tmp_path, capsys):

@@ -99,18 +99,19 @@ def test_what_a_table_taught_is_kept_whole_and_read_back(tmp_path):
     from azulcam.follow.watch import load_table, save_table
     from azulcam.vision.references import TileReferences
 
-    path = tmp_path / "profile.tiles.json"
-    assert load_table(path)[1].named == {}  # none kept yet: nothing known
-    table = TileReferences({"blue": [[50.0] * 9] * 3})
+    path = tmp_path / "profile.memory.json"
+    memory, kept_mixups = load_table(path, "azul")
+    assert kept_mixups.named == {} and memory.references.seen == {}  # none kept yet: nothing known
+    memory.references = TileReferences({"blue": [[50.0] * 9] * 3})
     mixups = Mixups()
     mixups.learn("black", "blue")
-    save_table(path, table, mixups)
-    kept_table, kept_mixups = load_table(path)
-    assert kept_table.seen == table.seen and kept_mixups.named == mixups.named
-    assert [p.name for p in tmp_path.iterdir()] == ["profile.tiles.json"]  # written whole, nothing left aside
+    save_table(path, memory, mixups)
+    kept, kept_mixups = load_table(path, "azul")
+    assert kept.references.seen == memory.references.seen and kept_mixups.named == mixups.named
+    assert [p.name for p in tmp_path.iterdir()] == ["profile.memory.json"]  # written whole, nothing left aside
     path.write_text(path.read_text().replace('"blue": 1', '"blue": "one"'))
     with pytest.raises(ValueError) as refused:
-        load_table(path)
-    assert refused.value.code == "references.unreadable" and refused.value.params["path"] == str(path)
+        load_table(path, "azul")
+    assert refused.value.code == "memory.unreadable" and refused.value.params["path"] == str(path)
     assert refused.value.params["reason"].code == "mixups.counts"  # the mix-ups' own error, worded in its place
-    assert words(refused.value) == f"{path}: not this table's tile references (mix-ups of 'black': each a kind and a count)"
+    assert words(refused.value) == f"{path}: not a table memory (mix-ups of 'black': each a kind and a count)"

@@ -15,6 +15,7 @@ from azulcam.follow.mixups import Mixups
 from azulcam.follow.session import WatchConfig, check_first_view, nothing_committed, open_watcher, table_path_of
 from azulcam.follow.track import Refused
 from azulcam.follow.watch import save_table
+from azulcam.vision.memory import TableMemory
 from azulcam.engine.notice import Notice
 from azulcam.i18n.words import words
 from azulcam.synth.render import SceneOptions, render_state
@@ -34,8 +35,9 @@ def start():
 def test_a_watch_opens_with_what_earlier_games_taught_of_this_table(start, tmp_path):
     _, profile = start
     kept = table_path_of(tmp_path / "table.json")
-    assert kept == tmp_path / "table.tiles.json"
-    save_table(kept, TileReferences({"red": [[1.0] * 9] * 3}), Mixups({"black": __import__("collections").Counter(blue=4)}))
+    assert kept == tmp_path / "table.memory.json"
+    save_table(kept, TableMemory("azul", references=TileReferences({"red": [[1.0] * 9] * 3})),
+               Mixups({"black": __import__("collections").Counter(blue=4)}))
     config = WatchConfig.beside(profile, tmp_path / "table.json")
     watcher = open_watcher(config, Game.new("azul", 2, OPTIONS), [], lambda e: None, None, None, None)
     assert watcher.tracker.mixups.named == {"black": {"blue": 4}} and watcher.table.knows(["red"]) == ["red"]

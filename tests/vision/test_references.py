@@ -5,6 +5,7 @@ import pytest
 
 from azulcam.follow.mixups import Mixups
 from azulcam.follow.watch import save_table
+from azulcam.vision.memory import TableMemory
 from azulcam.i18n.words import words
 from azulcam.vision.references import TileReferences, reading_prior, weighed_row
 
@@ -32,18 +33,18 @@ def test_a_tile_is_told_by_the_colours_this_table_showed():
     assert kinds[weighed_row(reading_prior("yellow", 0.8, kinds), far).argmax()] == "yellow"
 
 
-def test_references_are_kept_beside_the_profile_and_refused_when_damaged(tmp_path):
+def test_references_are_kept_in_the_table_memory_and_refused_when_damaged(tmp_path):
     table = TileReferences()
     table.learn(_tiles((160, 60, 40), 3), ["blue"] * 3)
-    save_table(tmp_path / "t.json", table, Mixups())  # written as a watch writes it
-    assert TileReferences.load(tmp_path / "t.json").seen == table.seen
-    assert TileReferences.load(tmp_path / "none.json").seen == {}
+    save_table(tmp_path / "t.json", TableMemory("azul", references=table), Mixups())  # written as a watch writes it
+    assert TableMemory.load(tmp_path / "t.json", "azul").references.seen == table.seen
+    assert TableMemory.load(tmp_path / "none.json", "azul").references.seen == {}
     (tmp_path / "bad.json").write_text('{"format": "azulcam-tile-references/1", "seen": {"blue": [[1, 2, 3]]}}')
-    with pytest.raises(ValueError) as info:  # a ReferencesError
-        TileReferences.load(tmp_path / "bad.json")
-    assert (info.value.code, info.value.params["path"]) == ("references.unreadable", str(tmp_path / "bad.json"))
+    with pytest.raises(ValueError) as info:  # a TableMemoryError
+        TableMemory.load(tmp_path / "bad.json", "azul")
+    assert (info.value.code, info.value.params["path"]) == ("memory.unreadable", str(tmp_path / "bad.json"))
     assert info.value.params["reason"].code == "references.features"
-    assert words(info.value) == f"{tmp_path / 'bad.json'}: not this table's tile references (each tile seen is 9 numbers)"
+    assert words(info.value) == f"{tmp_path / 'bad.json'}: not a table memory (each tile seen is 9 numbers)"
 
 
 def test_a_tile_unlike_every_colour_known_here_goes_to_the_reader_s_second_thought():

@@ -1,0 +1,106 @@
+"""A followed game teaching its table's memory: every board space the game settles, at the view it
+was settled in, is an example of what this table's spaces look like, labelled by the engine.
+
+The frame loop only queues what it settled (the slots' patches as the reader read them, and the
+engine's content of each); a worker thread takes the reading model's features of them, adds them
+to the memory (:meth:`~azulcam.vision.memory.TableMemory.learn`) and, every
+:data:`REFIT_EVERY` lessons, refits the memory's layers and hands them to the reader
+(:meth:`~azulcam.vision.taught.TaughtReader.refresh`): a view is never read slower for it. The
+memory is written by the watcher (:meth:`~.watch.Watcher.keep_table`) under :attr:`Teacher.lock`.
+"""
+
+from __future__ import annotations
+
+import copy
+import queue
+import threading
+from typing import Any
+
+import numpy as np
+
+from ..vision.memory import TableMemory
+from ..vision.refit import Head
+from ..vision.taught import TaughtReader, learn_slots
+
+#: Lessons (views that settled spaces) between two refits: a refit costs about a tenth of a
+#: second, a lesson a few milliseconds; a game settles spaces at a few dozen views.
+REFIT_EVERY = 4
+
+#: Seconds :meth:`Teacher.close` waits for the lessons queued to be learnt.
+CLOSE_WAIT_S = 30.0
+
+
+class Teacher:
+    """Teaches ``memory`` the spaces a game settles, read by ``reader`` (module doc)."""
+
+    def __init__(self, memory: TableMemory, reader: TaughtReader, game: str) -> None:
+        self.memory, self.reader, self.game = memory, reader, game
+        #: Held while the memory changes and while it is written.
+        self.lock = threading.Lock()
+        self._queue: queue.Queue = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._lessons = 0
+        #: The error of a lesson or refit that failed (the watch goes on reading untaught).
+        self.error: Exception | None = None
+
+    def teach(self, inputs: np.ndarray, kinds: list[str | None]) -> None:
+        """Queue the slots ``inputs`` (N x 32 x 32 x 9, as the reader read them) whose content the
+        game settled as ``kinds`` (None: empty)."""
+        if not len(kinds) or self.error is not None:
+            return
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="table memory", daemon=True)
+            self._thread.start()
+        self._queue.put((np.array(inputs, copy=True), list(kinds)))
+
+    def close(self) -> None:
+        """Learn what is queued, refit once more where anything was learnt since the last refit,
+        and stop the worker."""
+        if self._thread is None:
+            return
+        self._queue.put(None)
+        self._thread.join(CLOSE_WAIT_S)
+        self._thread = None
+
+    def _run(self) -> None:
+        while True:
+            lesson = self._queue.get()
+            try:
+                if lesson is None:
+                    if self._lessons % REFIT_EVERY:
+                        self._refit()
+                    return
+                self._learn(*lesson)
+                self._lessons += 1
+                if self._lessons % REFIT_EVERY == 0:
+                    self._refit()
+            except Exception as exc:  # noqa: BLE001 - kept and said by the watch; the game goes on untaught
+                self.error = exc
+                return
+
+    def _learn(self, inputs: np.ndarray, kinds: list[str | None]) -> None:
+        model = self.reader.model
+        probs, features = model.features(inputs)  # outside the lock: the frame loop may write meanwhile
+        with self.lock:
+            learn_slots(self.memory, model, self.game, probs, features, inputs, kinds)
+            self.memory.settled += len(kinds)
+
+    def _refit(self) -> None:
+        model = self.reader.model
+        with self.lock:  # refitted on a copy: the frame loop goes on writing the memory meanwhile
+            scratch = TableMemory(self.game, reader=self.memory.reader, examples=copy.deepcopy(self.memory.examples))
+        scratch.refit(Head(*model.head()), model.info.labels)
+        with self.lock:
+            self.memory.heads = {**self.memory.heads, **scratch.heads}
+        self.reader.refresh()
+
+
+def settled_slots(reading: Any, settled: dict[str, Any], content: dict[Any, Any]) -> tuple[list[int], list[Any]]:
+    """The rows of ``reading``'s slots the game ``settled`` (zone names) and the engine's
+    ``content`` of each (:func:`~azulcam.engine.observe.expected`: empty slots left out)."""
+    rows, kinds = [], []
+    for n, zone in enumerate(reading.slots):
+        if str(zone) in settled:
+            rows.append(n)
+            kinds.append(content.get(zone))
+    return rows, kinds
