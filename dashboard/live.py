@@ -29,7 +29,7 @@ from ..calibration.profile import Profile
 from ..engine.notice import plain
 from ..engine.observe import empty_content, expected, observation_of
 from ..engine.record import RECORD_FORMAT, Game, Record
-from ..follow import Frame, Journal, Source, WatchConfig, game_to_follow, nothing_committed, open_watcher, resumed_tracker, watch
+from ..follow import Frame, Refused, last_view, teach_view, Journal, Source, WatchConfig, game_to_follow, nothing_committed, open_watcher, resumed_tracker, watch
 from ..i18n.notices import notice_words, with_message
 from ..i18n.places import Table
 from ..i18n.words import is_message
@@ -227,6 +227,38 @@ class LiveGame:
                 return
             if asked:
                 outcome.set_result(refused)
+
+        self._tasks.put(made)
+        return outcome
+
+    def reading(self) -> dict[str, Any] | None:
+        """The last still view as the camera read it, drawn (:func:`reading_of`): what "Is this
+        your table?" shows; None before any view was read."""
+        observation = last_view(self.watcher)
+        return None if observation is None else reading_of(observation, self.watcher)
+
+    def teach(self, corrections: list[tuple[str, Any]]) -> Future:
+        """The last still view, as a person says it is (its reading with ``corrections``), taught to
+        this table's memory in the watch thread (:func:`~azulcam.follow.teaching.teach_view`). Its
+        future's result is the view read again with what it learnt (:func:`reading_of`, with
+        ``taught``), or the refusal (:class:`~azulcam.follow.Refused`)."""
+        outcome: Future = Future()
+
+        def made() -> None:
+            if not outcome.set_running_or_notify_cancel():
+                return
+            try:
+                lesson, again = teach_view(self.watcher, corrections)
+            except Refused as exc:
+                outcome.set_result(exc)
+                return
+            except Exception as exc:  # noqa: BLE001 (the page is answered; the watch goes on)
+                outcome.set_exception(exc)
+                return
+            memory = self.watcher.memory
+            outcome.set_result({**reading_of(again, self.watcher),
+                                "taught": {"slots": lesson.examples.get("slots", 0), "loose": lesson.examples.get("loose", 0),
+                                           "photos": memory.photos}})
 
         self._tasks.put(made)
         return outcome
@@ -445,6 +477,17 @@ def state_of(game: Game, game_id: int, log: list[dict[str, Any]], alerts: list[d
         "table_svg": table_svg(observation, state.spec, to_confirm, changed),
         "record_format": RECORD_FORMAT,
     }
+
+
+def reading_of(observation: dict[str, Any], watcher: Any) -> dict[str, Any]:
+    """A view as the camera read it (its ``observation``), as the pages draw it: with the zones it
+    was unsure of, and its boards and table drawn (:mod:`svg`)."""
+    game = watcher.tracker.game
+    unsure = [str(z) for z in observation["uncertain"]]
+    return {"observation": observation, "unsure": unsure,
+            "boards_svg": [board_svg(observation, b["player"], game.state.spec, game.record.options, unsure, [])
+                           for b in observation["boards"]],
+            "table_svg": table_svg(observation, game.state.spec, unsure, [])}
 
 
 def position_of(game_id: int, record: Record) -> str:

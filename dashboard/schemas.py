@@ -27,6 +27,34 @@ class Correction(follow.Correction):
     new: Literal[True] | None = None
 
 
+class Taught(BaseModel):
+    """What one lesson taught: board spaces and loose tiles, and the photos this table has taught."""
+
+    slots: int
+    loose: int
+    photos: int
+
+
+class Reading(BaseModel):
+    """The last still view as the camera read it (``live.reading_of``); after a lesson, read again
+    with what it learnt (``taught``)."""
+
+    observation: dict[str, Any]
+    unsure: list[str]
+    boards_svg: list[str]
+    table_svg: str
+    taught: Taught | None = None
+
+
+class Lesson(BaseModel):
+    """What a person says the last still view shows where the camera read it wrong: each zone and
+    its content, as an overrule gives them (a slot's tile or null, a loose zone's tiles)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    corrections: list[follow.Overrule] = Field(default_factory=list, max_length=200)
+
+
 class Outcome(BaseModel):
     """A correction made (``done``), or still waiting for the watch thread (its outcome then
     comes on ``/events``)."""

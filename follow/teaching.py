@@ -104,3 +104,60 @@ def settled_slots(reading: Any, settled: dict[str, Any], content: dict[Any, Any]
             rows.append(n)
             kinds.append(content.get(zone))
     return rows, kinds
+
+
+def teach_view(watcher: Any, corrections: list[tuple[str, Any]]) -> tuple[Any, Any]:
+    """The last view ``watcher`` (a :class:`~.watch.Watcher`) read, as a person says it is (its
+    reading with ``corrections``: ``(zone, content)``, :func:`~azulcam.vision.taught.corrected`),
+    taught to the table's memory and written; then the same view read again with what it learnt.
+    Returns the lesson and that reading's ``azulcam-observation/1``. Raises :class:`~.track.Refused`: ``follow.no_view``
+    (nothing read yet), ``follow.untaught_reader`` (a reader that reads through no memory),
+    ``follow.bad_zone`` (a zone the reading has not, or a content it cannot hold),
+    ``follow.teach_impossible`` (the view so corrected is no position of a legal game)."""
+    from ..engine.position import problems
+    from ..engine.zones import ZoneError
+    from ..vision.analyze import assemble, read
+    from ..vision.taught import corrected, teach
+    from .track import Refused
+
+    reading, image, teacher = watcher.last_reading, watcher.last_image, watcher.teacher
+    if reading is None or image is None or reading.slot_inputs is None:
+        raise Refused("follow.no_view")
+    if teacher is None:
+        raise Refused("follow.untaught_reader")
+    try:
+        truth = corrected(assemble(reading), corrections)
+    except (ZoneError, ValueError):
+        zone, content = next(((z, c) for z, c in corrections if not _fits(reading, z, c)), corrections[0])
+        raise Refused("follow.bad_zone", zone=zone, content=content) from None
+    found = problems(truth, watcher.tracker.game.record.options)
+    if found:
+        raise Refused("follow.teach_impossible", problem=found[0])
+    reader = teacher.reader
+    with teacher.lock:
+        lesson = teach(teacher.memory, reader.model, reading, image, truth)
+    reader.refresh()
+    watcher.keep_table()
+    return lesson, assemble(read(image, watcher.profile, reader, watcher.locator, watcher.bare))
+
+
+def last_view(watcher: Any) -> dict[str, Any] | None:
+    """The ``azulcam-observation/1`` of the last view ``watcher`` read, as the camera read it
+    (None before any)."""
+    from ..vision.analyze import assemble
+
+    reading = watcher.last_reading
+    return None if reading is None else assemble(reading)
+
+
+def _fits(reading: Any, zone: str, content: Any) -> bool:
+    """Whether one correction alone applies to ``reading`` (the one a refusal names)."""
+    from ..engine.zones import ZoneError
+    from ..vision.analyze import assemble
+    from ..vision.taught import corrected
+
+    try:
+        corrected(assemble(reading), [(zone, content)])
+    except (ZoneError, ValueError):
+        return False
+    return True

@@ -166,6 +166,11 @@ class Watcher:
         self.follower.start(source_name, resumed)
 
     @property
+    def last_image(self) -> np.ndarray | None:
+        """The frame of the last view read (None before any): what :attr:`last_reading` read."""
+        return self._image
+
+    @property
     def last_seen(self) -> tuple[int, float]:
         """The number and time of the last frame fed (-1, 0.0 before any)."""
         return self._frame, self._time
@@ -418,7 +423,7 @@ class Watcher:
         :attr:`table_error` and writing stops (the watch goes on)."""
         mixups = self.tracker.mixups
         size = (sum(map(len, self.table.seen.values())), sum(sum(n.values()) for n in mixups.named.values()),
-                self.memory.settled, len(self.memory.heads))
+                self.memory.settled, self.memory.photos, len(self.memory.heads))
         if self.table_path is None or self.table_error is not None or size == self._table_kept or not any(size):
             return
         try:

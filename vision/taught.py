@@ -13,6 +13,7 @@ game's) to a memory and refits it.
 
 from __future__ import annotations
 
+import json
 import time
 from collections import Counter
 from collections.abc import Collection
@@ -21,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.zones import SUPPLY, Zone
+from ..engine.zones import CENTER, DISPLAY, HAND, SLOT, SUPPLY, Zone
 from . import reader
 from .classify import OnnxClassifier
 from .memory import LOOSE, SLOTS, TableMemory
@@ -93,6 +94,37 @@ class Lesson:
     wrong_before: dict[str, int]
     left_out: list[str]
     refit_s: float
+
+
+def corrected(observation: dict[str, Any], corrections: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``observation`` with what a person said lies in some zones (``(zone, content)``: a board
+    slot's or a supply space's tile, None where empty; a display's, the centre's or a hand's
+    tiles, a list). Raises :class:`~azulcam.engine.zones.ZoneError` for a name of no zone, and
+    ValueError for a zone the observation has not (a board not in it, a display not seen) or a
+    content of the wrong form."""
+    out = json.loads(json.dumps(observation))
+    boards = {b["player"]: b for b in out["boards"]}
+    for name, content in corrections:
+        zone = Zone.parse(name)
+        loose = isinstance(content, list)
+        if loose != (zone.kind in (DISPLAY, CENTER, HAND)) or (not loose and content is not None and not isinstance(content, str)):
+            raise ValueError(f"{name}: {content!r} is not what that zone holds")
+        if zone.kind == SLOT and zone.player in boards:
+            slots = boards[zone.player]["slots"]
+            slots.pop(str(zone.slot), None)
+            if content is not None:
+                slots[str(zone.slot)] = content
+        elif zone.kind == HAND and zone.player in boards:
+            boards[zone.player]["hand"] = dict(Counter(content))
+        elif zone.kind == DISPLAY and zone.index is not None and zone.index < len(out["factories"]):
+            out["factories"][zone.index]["tiles"] = list(content)
+        elif zone.kind == CENTER:
+            out["center"] = dict(Counter(content))
+        elif zone.kind == SUPPLY and out.get("supply") is not None and zone.index < len(out["supply"]):
+            out["supply"][zone.index] = content
+        else:
+            raise ValueError(f"{name}: not a zone of this reading")
+    return out
 
 
 def label_of(game: str, kind: str | None) -> str:

@@ -179,18 +179,23 @@ function renderScores() {
 // -- a zone tapped: what the rules allow there, in words ------------------------------------------
 let asked = null;  // the zone asked about, its choices, and what is chosen
 
-async function openZone(zone) {
+// ``teaching``: the zone asked about in "Is this your table?" (teach.js): what the camera read
+// there (``read``: a slot's tile or null, a loose zone's tiles) and what to do with the choice
+// (``set``), in place of an overrule.
+async function openZone(zone, teaching = null) {
   let data;
   try {
     data = await api(`/api/zones/${encodeURIComponent(zone)}`);
   } catch (problem) {
-    note("controls-note", problem);
+    note(teaching ? "teach-note" : "controls-note", problem);
     return;
   }
-  asked = { ...data, chosen: data.loose ? countsOf(data.now) : data.now };
+  const now = teaching ? teaching.read : data.now;
+  asked = { ...data, now, teaching, chosen: data.loose ? countsOf(now) : now };
   $("zone-place").textContent = data.place[azul.lang];
-  const now = data.now === null ? [] : [].concat(data.now);
-  $("zone-now").textContent = now.length ? t("dash.zone_now", { content: holds(now, state.game) }) : t("dash.zone_now_empty");
+  const shown = now === null ? [] : [].concat(now);
+  const words = teaching ? ["dash.zone_read", "dash.zone_read_empty"] : ["dash.zone_now", "dash.zone_now_empty"];
+  $("zone-now").textContent = shown.length ? t(words[0], { content: holds(shown, state.game) }) : t(words[1]);
   note("zone-note", null);
   drawChoices();
   const dialog = $("zone-dialog");
@@ -233,6 +238,7 @@ function drawChoices() {
 $("zone-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const content = asked.loose ? Object.entries(asked.chosen).flatMap(([k, n]) => Array(n).fill(k)) : asked.chosen;
+  if (asked.teaching) { asked.teaching.set(asked.zone, content); $("zone-dialog").close(); return; }
   if (await correct({ overrule: { zone: asked.zone, content } }, "zone-note")) $("zone-dialog").close();
 });
 $("zone-cancel").addEventListener("click", () => $("zone-dialog").close());

@@ -14,7 +14,8 @@ from ..choices import places_of, zone_choices
 from ..deps import Config, Games, Live
 from ..search import Busy
 from ..problems import refusal, request_language
-from ..schemas import Alternative, Correction, Health, Outcome, State, Strings, Suggestions, ZoneChoices
+from ..schemas import (Alternative, Correction, Health, Lesson, Outcome, Reading, State, Strings, Suggestions,
+                       ZoneChoices)
 
 #: Seconds a correction's request waits for the watch thread to make it (it is made between two
 #: frames, a read of the table at most, under a second on a quiet machine); past it the answer is
@@ -84,6 +85,29 @@ async def suggestions(live: Live, settings: Config,
 @router.get("/health", response_model=Health)
 def health(live: Live) -> dict[str, Any]:
     return live.health()
+
+
+@router.get("/reading", response_model=Reading, responses={409: {}})
+def reading(live: Live) -> dict[str, Any]:
+    """The last still view as the camera read it, drawn: what "Is this your table?" shows; 409
+    before any view was read."""
+    seen = live.reading()
+    if seen is None:
+        raise refusal(409, "follow.no_view")
+    return seen
+
+
+@router.post("/teach", response_model=Reading, responses={409: {}, 422: {}})
+async def teach(lesson: Lesson, live: Live) -> dict[str, Any]:
+    """The last still view, as the person says it is (its reading with ``corrections``), taught to
+    this table's memory; answered with the view read again with what it learnt. 422 with the
+    refusal where it cannot be taught (a zone the reading has not, a view no legal game shows)."""
+    outcome = await asyncio.wrap_future(live.teach([(c.zone, c.content) for c in lesson.corrections]))
+    if isinstance(outcome, Refused):
+        if outcome.code == "follow.no_view":
+            raise refusal(409, outcome.code)
+        raise outcome
+    return outcome
 
 
 @router.post("/corrections", response_model=Outcome, responses={202: {"model": Outcome}, 422: {}})

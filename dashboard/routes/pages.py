@@ -16,7 +16,7 @@ WIDGETS = ("score", "last-move", "round", "suggestions", "boards", "banner")
 #: The pages' own files, by name, with their media types.
 STATIC = {"dashboard.js": "text/javascript", "overlay.js": "text/javascript", "replay.js": "text/javascript",
           "common.js": "text/javascript", "style.css": "text/css", "overlay.css": "text/css", "icon.svg": "image/svg+xml",
-          "setup.js": "text/javascript"}
+          "setup.js": "text/javascript", "teach.js": "text/javascript"}
 
 router = APIRouter()
 
