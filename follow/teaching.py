@@ -2,36 +2,32 @@
 was settled in, is an example of what this table's spaces look like, labelled by the engine.
 
 The frame loop only queues what it settled (the slots' patches as the reader read them, and the
-engine's content of each); a worker thread takes the reading model's features of them, adds them
-to the memory (:meth:`~azulcam.vision.memory.TableMemory.learn`) and, every
-:data:`REFIT_EVERY` lessons, refits the memory's layers and hands them to the reader
-(:meth:`~azulcam.vision.taught.TaughtReader.refresh`): a view is never read slower for it. The
-memory is written by the watcher (:meth:`~.watch.Watcher.keep_table`) under :attr:`Teacher.lock`.
+engine's content of each); a worker thread takes the reading model's features of them and adds
+them to the memory's settled examples and their confusion counts
+(:data:`~azulcam.vision.memory.SETTLED`): a view is never read slower for it. No layer is refitted
+on them (the memory module says why); a person's lessons refit the reader (:func:`teach_view`,
+``azulcam teach``). The memory is written by the watcher (:meth:`~.watch.Watcher.keep_table`)
+under :attr:`Teacher.lock`.
 """
 
 from __future__ import annotations
 
-import copy
 import queue
 import threading
 from typing import Any
 
 import numpy as np
 
-from ..vision.memory import TableMemory
-from ..vision.refit import Head
+from ..vision.memory import SETTLED, TableMemory
 from ..vision.taught import TaughtReader, learn_slots
-
-#: Lessons (views that settled spaces) between two refits: a refit costs about a tenth of a
-#: second, a lesson a few milliseconds; a game settles spaces at a few dozen views.
-REFIT_EVERY = 4
 
 #: Seconds :meth:`Teacher.close` waits for the lessons queued to be learnt.
 CLOSE_WAIT_S = 30.0
 
 
 class Teacher:
-    """Teaches ``memory`` the spaces a game settles, read by ``reader`` (module doc)."""
+    """Teaches ``memory`` the spaces a game settles, read by ``reader`` (module doc); a person's
+    lessons to ``reader`` are made under :attr:`lock` too."""
 
     def __init__(self, memory: TableMemory, reader: TaughtReader, game: str) -> None:
         self.memory, self.reader, self.game = memory, reader, game
@@ -39,7 +35,6 @@ class Teacher:
         self.lock = threading.Lock()
         self._queue: queue.Queue = queue.Queue()
         self._thread: threading.Thread | None = None
-        self._lessons = 0
         #: The error of a lesson or refit that failed (the watch goes on reading untaught).
         self.error: Exception | None = None
 
@@ -54,8 +49,7 @@ class Teacher:
         self._queue.put((np.array(inputs, copy=True), list(kinds)))
 
     def close(self) -> None:
-        """Learn what is queued, refit once more where anything was learnt since the last refit,
-        and stop the worker."""
+        """Learn what is queued and stop the worker."""
         if self._thread is None:
             return
         self._queue.put(None)
@@ -67,13 +61,8 @@ class Teacher:
             lesson = self._queue.get()
             try:
                 if lesson is None:
-                    if self._lessons % REFIT_EVERY:
-                        self._refit()
                     return
                 self._learn(*lesson)
-                self._lessons += 1
-                if self._lessons % REFIT_EVERY == 0:
-                    self._refit()
             except Exception as exc:  # noqa: BLE001 - kept and said by the watch; the game goes on untaught
                 self.error = exc
                 return
@@ -82,17 +71,8 @@ class Teacher:
         model = self.reader.model
         probs, features = model.features(inputs)  # outside the lock: the frame loop may write meanwhile
         with self.lock:
-            learn_slots(self.memory, model, self.game, probs, features, inputs, kinds)
+            learn_slots(self.memory, model, self.game, probs, features, kinds, SETTLED)
             self.memory.settled += len(kinds)
-
-    def _refit(self) -> None:
-        model = self.reader.model
-        with self.lock:  # refitted on a copy: the frame loop goes on writing the memory meanwhile
-            scratch = TableMemory(self.game, reader=self.memory.reader, examples=copy.deepcopy(self.memory.examples))
-        scratch.refit(Head(*model.head()), model.info.labels)
-        with self.lock:
-            self.memory.heads = {**self.memory.heads, **scratch.heads}
-        self.reader.refresh()
 
 
 def settled_slots(reading: Any, settled: dict[str, Any], content: dict[Any, Any]) -> tuple[list[int], list[Any]]:

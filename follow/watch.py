@@ -139,6 +139,7 @@ class Watcher:
         #: The last frame with no hand in it since the last still view, and its small copy: read
         #: if a hand comes in again before the table is still (see :meth:`_between_hands`).
         self._glimpse: tuple[Frame, np.ndarray] | None = None
+        self._glimpsed = False  # whether the last view read was a glimpse
         self._time, self._frame = 0.0, -1
         self._read_at = float("-inf")  # when the last view was read
         #: Whether the table moved (a frame not still) since the last view read: a hand came and
@@ -273,6 +274,7 @@ class Watcher:
         self._image = frame.image
         view = self._measured(reading, view_of(reading, frame.index, frame.time, likely))
         view.glimpse = glimpse
+        self._glimpsed = glimpse
         t2 = time.perf_counter()
         self.follower.see(view)
         self._take_references()
@@ -408,10 +410,11 @@ class Watcher:
         self.keep_table()
 
     def _teach_memory(self, settled: dict[str, bool]) -> None:
-        """The board spaces the game settled at this view teach the table's memory, labelled by
-        the engine (:class:`~.teaching.Teacher`, off the frame loop)."""
+        """The board spaces the game settled at this view are kept in the table's memory, labelled
+        by the engine (:class:`~.teaching.Teacher`, off the frame loop)."""
         reading = self.last_reading
-        if self.teacher is None or reading is None or reading.slot_inputs is None or not settled:
+        # Not from a glimpse: read between two hands, an arm may lie over a board's spaces.
+        if self.teacher is None or reading is None or reading.slot_inputs is None or not settled or self._glimpsed:
             return
         rows, kinds = settled_slots(reading, settled, expected(self.tracker.game.state))
         if rows:

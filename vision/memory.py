@@ -6,8 +6,9 @@ few per cent wrong in ways of its own. :class:`TableMemory` keeps what this tabl
 - the reading model's features of the patches whose content is known (a photo the user
   confirmed, ``azulcam teach``; every zone a followed game settles), with their labels, newest
   kept (:data:`KEPT_PER_LABEL` of each label), for each kind of patch: ``slots`` (a board's slots,
-  read beside their bare look) and ``loose`` (tiles on the displays, in the centre);
-- the last layer refitted on them (:mod:`refit`), for each kind of patch;
+  read beside their bare look) and ``loose`` (tiles on the displays, in the centre) a person
+  confirmed, and ``settled`` (slots a followed game settled, :data:`SETTLED`);
+- the last layer refitted on those a person confirmed (:mod:`refit`), for slots and loose tiles;
 - how the shipped model read those patches (``confusion``: label -> what it read -> count);
 - this table's tile references (:class:`~.references.TileReferences`) and the reader's mix-ups as
   the game named them (kept as given: the follower reads them).
@@ -48,7 +49,16 @@ MEMORY_SUFFIX, REFERENCES_SUFFIX = ".memory.json", ".tiles.json"
 
 #: The kinds of patch the reader reads, each with its own last layer.
 SLOTS, LOOSE = "slots", "loose"
-PATCH_KINDS = (SLOTS, LOOSE)
+#: A board's slots a followed game settled (labelled by the engine), kept apart: no layer is
+#: refitted on them. A game's settled spaces are the ones the reader already read as the game has
+#: them (those it doubted are not settled), and a layer refitted on them during a game made it
+#: lose a whole Summer Pavilion game it followed right untaught (``bench/readme.py``: 107 of 181
+#: events, against 181 of 181). They are what the reader does on this table's easy spaces, kept
+#: with their confusion counts for the follower's likelihoods.
+SETTLED = "settled"
+PATCH_KINDS = (SLOTS, LOOSE, SETTLED)
+#: The kinds of patch a layer is refitted on: those a person confirmed (``azulcam teach``, the page).
+TAUGHT_KINDS = (SLOTS, LOOSE)
 
 #: Examples kept of each label (the newest) for each kind of patch: a few evenings' photos of a
 #: table; enough that one photo's light does not outweigh the others, few enough that the file
@@ -147,7 +157,8 @@ class TableMemory:
         columns = [i for i, name in enumerate(labels) if name.startswith(self.game + "/")]
         index = {name: i for i, name in enumerate(labels)}
         fitted: dict[str, float] = {}
-        for kind, examples in self.examples.items():
+        for kind in TAUGHT_KINDS:
+            examples = self.examples[kind]
             if not examples.labels:
                 self.heads.pop(kind, None)
                 continue

@@ -224,7 +224,7 @@ def teach(memory: TableMemory, model: OnnxClassifier, reading: Any, image: np.nd
     if rows:
         inputs = reading.slot_inputs[rows]
         probs, features = model.features(inputs)
-        taught[SLOTS], wrong[SLOTS] = learn_slots(memory, model, game, probs, features, inputs, kinds)
+        taught[SLOTS], wrong[SLOTS] = learn_slots(memory, model, game, probs, features, kinds)
     left_out: list[str] = []
     outlines = np.array([x.outline for x in reading.loose], np.float64).reshape(-1, 4, 2)
     if len(outlines):
@@ -241,14 +241,14 @@ def teach(memory: TableMemory, model: OnnxClassifier, reading: Any, image: np.nd
 
 
 def learn_slots(memory: TableMemory, model: OnnxClassifier, game: str, probs: np.ndarray, features: np.ndarray,
-                inputs: np.ndarray, kinds: list[str | None]) -> tuple[int, int]:
-    """Add to ``memory`` board slots of ``game`` whose content is known (``kinds``, None: empty):
-    their ``inputs`` as the reader read them, the model's ``probs`` and ``features`` of those.
-    Returns how many were taught, and how many the model had read wrong untaught."""
+                kinds: list[str | None], kind: str = SLOTS) -> tuple[int, int]:
+    """Add to ``memory``, as examples of ``kind``, board slots of ``game`` whose content is known
+    (``kinds``, None: empty): the model's ``probs`` and ``features`` of them. Returns how many
+    were taught, and how many the model had read wrong untaught."""
     counts: dict[str, int] = {}
     wrong: dict[str, int] = {}
-    _learn(memory, model, SLOTS, game, probs, features, kinds, counts, wrong)
-    return counts[SLOTS], wrong[SLOTS]
+    _learn(memory, model, kind, game, probs, features, kinds, counts, wrong)
+    return counts[kind], wrong[kind]
 
 
 def _learn(memory: TableMemory, model: OnnxClassifier, kind: str, game: str, probs: np.ndarray, features: np.ndarray,

@@ -350,8 +350,9 @@ def test_a_watch_keeps_what_the_game_taught_of_this_table_s_tiles_beside_the_pro
     assert code == 0, err
     kept = json.loads((tmp_path / "profile.memory.json").read_text())
     assert kept["format"] == "azulcam-table-memory/1" and sum(map(len, kept["references"].values())) >= 4
-    # Every board space the game settled taught the reader, its last layer refitted on them.
-    assert kept["settled"] >= 20 and len(kept["examples"]["slots"]["labels"]) >= 20 and "slots" in kept["heads"]
+    # Every board space the game settled is kept as this table's example (no layer refitted on them).
+    assert kept["settled"] >= 20 and len(kept["examples"]["settled"]["labels"]) >= 20 and kept["heads"] == {}
+    assert sum(sum(read.values()) for read in kept["confusion"]["settled"].values()) >= kept["settled"]  # every one counted
     assert sum(n for named in kept["mixups"].values() for n in named.values()) >= 4  # the readings the game named
     (tmp_path / "profile.memory.json").write_text("{")
     code, _, err = run(["watch", str(folder / "game.mp4"), "--profile", str(tmp_path / "profile.json"),
