@@ -45,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
     from ..vision.taught import teach
 
     lang = language(args)
+    if args.profile == "-" and args.memory is None:  # a profile on standard input has no memory beside it
+        raise BadInput("cli.teach.no_memory")
     try:
         profile = Profile.from_json(load_json(args.profile, "profile"))
         bare = load_bare_boards(profile.boards, Path(args.profile).parent if args.profile != "-" else Path.cwd())
@@ -57,8 +59,7 @@ def run(args: argparse.Namespace) -> int:
     if found:  # worded here: its places are named as this table's
         raise BadInput("cli.teach.impossible", truth=args.truth,
                        problem=words(found[0], lang, Table.of(profile.game, options)))
-    memory, path = table_memory(args, profile.game)
-    assert path is not None  # --profile is a file here: its memory lies beside it
+    memory, path = table_memory(args, profile.game)  # a path: --memory, or beside the profile's file
     if args.forget:
         memory.forget()
     try:

@@ -118,3 +118,13 @@ def test_a_photo_of_another_table_or_a_damaged_memory_is_refused(table, tmp_path
         code, _, err = run([*argv, "--memory", str(damaged)], capsys)
         assert code == 1 and f"{damaged}: not a table memory" in err
     assert damaged.read_text() == '{"format": "azulcam-table-memory/1"'  # never dropped
+
+
+def test_a_profile_on_standard_input_needs_a_memory_named(table, tmp_path, capsys, monkeypatch):
+    import io
+
+    truth = tmp_path / "truth.json"
+    truth.write_text(json.dumps(observation(table, "taught")))
+    monkeypatch.setattr("sys.stdin", io.StringIO((table / "profile.json").read_text()))
+    code, out, err = run(["teach", str(table / "taught.jpg"), "--profile", "-", "--truth", str(truth)], capsys)
+    assert code == 1 and out == "" and "give --memory PATH" in err
