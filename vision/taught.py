@@ -178,22 +178,25 @@ def loose_labels(reading: Any, observation: dict[str, Any], probabilities: np.nd
     whose kind ``observation`` says, each display's and the centre's tiles matched to its content
     (:func:`matched_tiles`), and the zones left out (their tiles in the photo were not as many as
     the observation's, or they are in ``skip``)."""
-    centres = np.array([f["center"] for f in observation["factories"]], np.float64).reshape(-1, 2)
+    # An observation made from a game state places no display (``center`` null): those are not matched.
+    placed = [f for f in observation.get("factories", []) if isinstance(f.get("center"), list) and len(f["center"]) == 2]
+    centres = np.array([f["center"] for f in placed], np.float64).reshape(-1, 2)
     seen = np.array(reading.factories, np.float64).reshape(-1, 2)
     reach = np.inf
     if len(centres) > 1:
         gaps = np.linalg.norm(centres[:, None] - centres[None], axis=2) + np.eye(len(centres)) * 1e9
         reach = DISPLAY_REACH * float(gaps.min())
     zones: dict[Zone, list[str]] = {}
+    left_out: list[str] = []
     for i, centre in enumerate(seen):
-        if len(centres):
-            near = int(np.linalg.norm(centres - centre, axis=1).argmin())
-            if np.linalg.norm(centres[near] - centre) <= reach:
-                zones[Zone.display(i)] = list(observation["factories"][near]["tiles"])
-    zones[Zone.centre()] = [k for k, n in observation["center"].items() for _ in range(int(n))]
+        near = int(np.linalg.norm(centres - centre, axis=1).argmin()) if len(centres) else -1
+        if near >= 0 and np.linalg.norm(centres[near] - centre) <= reach:
+            zones[Zone.display(i)] = list(placed[near]["tiles"])
+        elif Zone.display(i) not in skip:
+            left_out.append(str(Zone.display(i)))  # no display of the observation lies there
+    zones[Zone.centre()] = [k for k, n in observation.get("center", {}).items() for _ in range(int(n))]
     rows: list[int] = []
     kinds: list[str | None] = []
-    left_out: list[str] = []
     for zone, wanted in zones.items():
         here = [n for n, x in enumerate(reading.loose) if x.zone == zone]
         if zone in skip:

@@ -128,3 +128,15 @@ def test_a_profile_on_standard_input_needs_a_memory_named(table, tmp_path, capsy
     monkeypatch.setattr("sys.stdin", io.StringIO((table / "profile.json").read_text()))
     code, out, err = run(["teach", str(table / "taught.jpg"), "--profile", "-", "--truth", str(truth)], capsys)
     assert code == 1 and out == "" and "give --memory PATH" in err
+
+
+def test_an_observation_that_places_no_display_teaches_the_boards_and_says_what_it_left_out(table, tmp_path, capsys):
+    unplaced = observation(table, "taught")
+    unplaced["factories"] = [{**f, "center": None} for f in unplaced["factories"]]  # as made from a game state
+    truth = tmp_path / "truth.json"
+    truth.write_text(json.dumps(unplaced))
+    code, out, err = run(["teach", str(table / "taught.jpg"), "--profile", str(table / "profile.json"),
+                          "--truth", str(truth), "--memory", str(tmp_path / "m.json")], capsys)
+    assert code == 0, err
+    assert "left out" in out and "factory display" in out.lower()
+    assert json.loads((tmp_path / "m.json").read_text())["examples"]["slots"]["labels"]
