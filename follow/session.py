@@ -37,8 +37,7 @@ from ..vision.analyze import ImageError, ProfileMismatch, bare_boards, verified_
 from ..vision.bare import save_bare_boards
 from ..vision.calibrate import CalibrationError, Match, confirm_boards, find_boards, profile_json
 from ..vision.memory import TableMemory, memory_path_of
-from ..vision.classify import OnnxClassifier
-from ..vision.taught import TaughtReader
+from ..vision.taught import reader_with
 from ..vision.register import register_board
 from .journal import Journal, write_atomically
 from .mixups import Mixups
@@ -82,9 +81,8 @@ def open_watcher(config: WatchConfig, game: Game, displays: list[tuple[float, fl
             memory, mixups = load_table(config.table_path, config.profile.game)
         except ValueError as exc:
             raise Refused("follow.table_memory", reason=exc) from None
-    # Read through the table's memory, which the game teaches as it settles spaces.
-    reader = TaughtReader(classifier, memory) if isinstance(classifier, OnnxClassifier) else classifier
-    watcher = Watcher(config.profile, reader,
+    # Read through the table's memory, which the game and a person's lessons teach.
+    watcher = Watcher(config.profile, reader_with(classifier, memory),
                       resumed_tracker(game, displays, config.profile, mixups), emit, locator,
                       bare, journal, record_path, memory, config.table_path)
     if config.join is not None and not game.record.events:

@@ -29,13 +29,13 @@ class Teacher:
     """Teaches ``memory`` the spaces a game settles, read by ``reader`` (module doc); a person's
     lessons to ``reader`` are made under :attr:`lock` too."""
 
-    def __init__(self, memory: TableMemory, reader: TaughtReader, game: str) -> None:
-        self.memory, self.reader, self.game = memory, reader, game
+    def __init__(self, memory: TableMemory, reader: TaughtReader) -> None:
+        self.memory, self.reader = memory, reader
         #: Held while the memory changes and while it is written.
         self.lock = threading.Lock()
         self._queue: queue.Queue = queue.Queue()
         self._thread: threading.Thread | None = None
-        #: The error of a lesson or refit that failed (the watch goes on reading untaught).
+        #: The error of a lesson that failed (the worker stops; the watch goes on, its memory as it was).
         self.error: Exception | None = None
 
     def teach(self, inputs: np.ndarray, kinds: list[str | None]) -> None:
@@ -71,7 +71,7 @@ class Teacher:
         model = self.reader.model
         probs, features = model.features(inputs)  # outside the lock: the frame loop may write meanwhile
         with self.lock:
-            learn_slots(self.memory, model, self.game, probs, features, kinds, SETTLED)
+            learn_slots(self.memory, model, self.memory.game, probs, features, kinds, SETTLED)
             self.memory.settled += len(kinds)
 
 
@@ -105,11 +105,12 @@ def teach_view(watcher: Any, corrections: list[tuple[str, Any]]) -> tuple[Any, A
         raise Refused("follow.no_view")
     if teacher is None:
         raise Refused("follow.untaught_reader")
-    try:
-        truth = corrected(assemble(reading), corrections)
-    except (ZoneError, ValueError):
-        zone, content = next(((z, c) for z, c in corrections if not _fits(reading, z, c)), corrections[0])
-        raise Refused("follow.bad_zone", zone=zone, content=content) from None
+    truth = assemble(reading)
+    for zone, content in corrections:  # one at a time: a refusal names the one that does not fit
+        try:
+            truth = corrected(truth, [(zone, content)])
+        except (ZoneError, ValueError):
+            raise Refused("follow.bad_zone", zone=zone, content=content) from None
     found = problems(truth, watcher.tracker.game.record.options)
     if found:
         raise Refused("follow.teach_impossible", problem=found[0])
@@ -129,15 +130,3 @@ def last_view(watcher: Any) -> dict[str, Any] | None:
     reading = watcher.last_reading
     return None if reading is None else assemble(reading)
 
-
-def _fits(reading: Any, zone: str, content: Any) -> bool:
-    """Whether one correction alone applies to ``reading`` (the one a refusal names)."""
-    from ..engine.zones import ZoneError
-    from ..vision.analyze import assemble
-    from ..vision.taught import corrected
-
-    try:
-        corrected(assemble(reading), [(zone, content)])
-    except (ZoneError, ValueError):
-        return False
-    return True

@@ -109,9 +109,9 @@ class Watcher:
         #: Its tiles as the game named them (:mod:`azulcam.vision.references`).
         self.table = self.memory.references
         #: What teaches the memory the spaces the game settles, where the reader reads through it.
-        self.teacher = Teacher(self.memory, classifier, profile.game) if isinstance(classifier, TaughtReader) else None
+        self.teacher = Teacher(self.memory, classifier) if isinstance(classifier, TaughtReader) else None
         self.table_path = table_path
-        self._table_kept: tuple[int, int] | None = None
+        self._table_kept: tuple[int, ...] | None = None
         #: Why the table could not be kept, once it could not (its memory's ``memory.unwritable``).
         self.table_error: TableMemoryError | None = None
         self._image: np.ndarray | None = None  # the frame of the last view read
@@ -139,7 +139,6 @@ class Watcher:
         #: The last frame with no hand in it since the last still view, and its small copy: read
         #: if a hand comes in again before the table is still (see :meth:`_between_hands`).
         self._glimpse: tuple[Frame, np.ndarray] | None = None
-        self._glimpsed = False  # whether the last view read was a glimpse
         self._time, self._frame = 0.0, -1
         self._read_at = float("-inf")  # when the last view was read
         #: Whether the table moved (a frame not still) since the last view read: a hand came and
@@ -274,7 +273,6 @@ class Watcher:
         self._image = frame.image
         view = self._measured(reading, view_of(reading, frame.index, frame.time, likely))
         view.glimpse = glimpse
-        self._glimpsed = glimpse
         t2 = time.perf_counter()
         self.follower.see(view)
         self._take_references()
@@ -412,9 +410,9 @@ class Watcher:
     def _teach_memory(self, settled: dict[str, bool]) -> None:
         """The board spaces the game settled at this view are kept in the table's memory, labelled
         by the engine (:class:`~.teaching.Teacher`, off the frame loop)."""
-        reading = self.last_reading
+        reading, view = self.last_reading, self.follower.last_view
         # Not from a glimpse: read between two hands, an arm may lie over a board's spaces.
-        if self.teacher is None or reading is None or reading.slot_inputs is None or not settled or self._glimpsed:
+        if self.teacher is None or reading is None or reading.slot_inputs is None or not settled or (view and view.glimpse):
             return
         rows, kinds = settled_slots(reading, settled, expected(self.tracker.game.state))
         if rows:
@@ -426,7 +424,7 @@ class Watcher:
         :attr:`table_error` and writing stops (the watch goes on)."""
         mixups = self.tracker.mixups
         size = (sum(map(len, self.table.seen.values())), sum(sum(n.values()) for n in mixups.named.values()),
-                self.memory.settled, self.memory.photos, len(self.memory.heads))
+                self.memory.settled, self.memory.photos)
         if self.table_path is None or self.table_error is not None or size == self._table_kept or not any(size):
             return
         try:

@@ -33,6 +33,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..calibration.profile import Profile, ProfileError
+    from ..engine.notice import Notice
     from ..engine.position import problems
     from ..i18n.places import Table
     from ..i18n import messages
@@ -78,23 +79,17 @@ def run(args: argparse.Namespace) -> int:
     except (ModelError, TableMemoryError) as exc:
         raise BadInput("cli.reason", reason=exc) from None
     taught = memory.taught()
-    print(said(_notice("cli.teach.learned", slots=lesson.examples.get("slots", 0),
+    print(said(Notice("cli.teach.learned", slots=lesson.examples.get("slots", 0),
                        slots_wrong=lesson.wrong_before.get("slots", 0), loose=lesson.examples.get("loose", 0),
                        loose_wrong=lesson.wrong_before.get("loose", 0), ms=round(lesson.refit_s * 1000)), lang))
     if lesson.left_out:
         table = Table.of(profile.game, options)
         zones = ", ".join(table.place(messages(lang), zone) for zone in lesson.left_out)
-        print(said(_notice("cli.teach.left_out", zones=zones), lang))
-    print(said(_notice("cli.teach.memory_holds", photos=memory.photos, slots=taught["slots"],
+        print(said(Notice("cli.teach.left_out", zones=zones), lang))
+    print(said(Notice("cli.teach.memory_holds", photos=memory.photos, slots=taught["slots"],
                        loose=taught["loose"]), lang))
     print(f"memory: {path}")
     return 0
-
-
-def _notice(code: str, **params: Any) -> Any:
-    from ..engine.notice import Notice
-
-    return Notice(code, **params)
 
 
 def _same_table(truth: Any, profile: Any, options: dict, where: str) -> None:
