@@ -97,12 +97,20 @@ class StillGate:
     """Follows the frames of one camera and says when the table is still.
 
     ``update(image)`` is True when the last :data:`STILL_FRAMES` frames agree (a moved share of
-    at most :data:`STILL_SHARE` between each and the one before, steadied onto it: :func:`steadied_share`). ``changed_since_read`` says
-    where the still view differs from the last view read (:meth:`mark_read`)."""
+    at most :data:`STILL_SHARE` between each and the one before, steadied onto it:
+    :func:`steadied_share`). ``changed_since_read`` says where the still view differs from the
+    last view read (:meth:`mark_read`). Something reaching in (:meth:`arms`) is judged against the
+    table as it last lay with nothing at the picture's edge (:attr:`_clear`), never against the
+    last view read: a view read with an arm in it that the gate did not tell (too little of it
+    across the edge) would otherwise keep that arm, and every later view would wait for it to
+    leave."""
 
     _previous: np.ndarray | None = None
     _agreeing: int = 0
     _read: np.ndarray | None = field(default=None, repr=False)
+    #: The small copy of the table as it last lay with nothing across the picture's edge: the first
+    #: view read (the calibration's), then every view read whose edge is as it was there.
+    _clear: np.ndarray | None = field(default=None, repr=False)
     #: The small copy of the last view read with something reaching in (:meth:`mark_read`).
     _reached: np.ndarray | None = field(default=None, repr=False)
     current: np.ndarray | None = field(default=None, repr=False)
@@ -122,23 +130,42 @@ class StillGate:
         self._measured = {}
         return self._agreeing >= STILL_FRAMES
 
+    def _against(self, reference: np.ndarray | None) -> np.ndarray | None:
+        """Where the current frame differs from ``reference`` (both ways: what appeared and what
+        went), at the small copy's size; None without one."""
+        if reference is None or self.current is None or reference.shape != self.current.shape:
+            return None
+        return moved(self.current, reference) | moved(reference, self.current)
+
     def changed_since_read(self) -> np.ndarray | None:
         """Where the current frame differs from the last one read (both ways: what appeared and
         what went), at the small copy's size; None before any read."""
         if "changed" not in self._measured:
-            self._measured["changed"] = None if self._read is None or self.current is None \
-                or self._read.shape != self.current.shape \
-                else moved(self.current, self._read) | moved(self._read, self.current)
+            self._measured["changed"] = self._against(self._read)
         return self._measured["changed"]
 
+    def _edge_reference(self) -> np.ndarray | None:
+        return self._clear if self._clear is not None else self._read
+
+    def changed_at_edge(self) -> np.ndarray | None:
+        """Where the current frame differs from the table as it last lay with nothing across the
+        picture's edge (:attr:`_clear`); None before any read."""
+        if "edge" not in self._measured:
+            self._measured["edge"] = self._against(self._edge_reference())
+        return self._measured["edge"]
+
+    @staticmethod
+    def _pieces_of(changed: np.ndarray) -> tuple[int, np.ndarray]:
+        """The connected regions of a change, each grown by a pixel (a hand's or a tile's edge
+        broken by noise stays one): their count with the background, and the label of each pixel."""
+        return cv2.connectedComponents(cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8)))
+
     def _pieces(self) -> tuple[int, np.ndarray]:
-        """The connected regions of the change since the last read, each grown by a pixel (a
-        hand's or a tile's edge broken by noise stays one): their count with the background, and
-        the label of each pixel. Only asked where something changed."""
+        """:meth:`_pieces_of` the change since the last read. Only asked where something changed."""
         if "pieces" not in self._measured:
             changed = self.changed_since_read()
             assert changed is not None
-            self._measured["pieces"] = cv2.connectedComponents(cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8)))
+            self._measured["pieces"] = self._pieces_of(changed)
         return self._measured["pieces"]
 
     def changed(self) -> bool:
@@ -147,22 +174,25 @@ class StillGate:
         return mask is None or int(mask.sum()) >= CHANGED_PIXELS
 
     def hand_in_view(self, boards: np.ndarray | None = None, tile_px: float | None = None) -> bool:
-        """Whether something reaches into the picture from its edge since the last view read: a
-        changed region that crosses the frame's border where no board lies (``boards``: a mask of
-        the boards' outlines at the small copy's size), wider than :data:`ARM_TILES` tiles
-        (``tile_px``: a tile's side in the small copy). Players sit outside the picture and their
-        arms come in across its edge; tiles moved on the table change only regions inside it, or
-        on a board cut by the edge. A change over :data:`MOVED_ALL` of the frame is the camera
-        moved, not a hand."""
+        """Whether something reaches into the picture from its edge: a region changed since the
+        table last lay clear of the edge that crosses the frame's border where no board lies
+        (``boards``: a mask of the boards' outlines at the small copy's size), wider than
+        :data:`ARM_TILES` tiles (``tile_px``: a tile's side in the small copy). Players sit outside
+        the picture and their arms come in across its edge; tiles moved on the table change only
+        regions inside it, or on a board cut by the edge. A change over :data:`MOVED_ALL` of the
+        frame is the camera moved, not a hand."""
         return bool(self.arms(boards, tile_px).any())
 
     def arms(self, boards: np.ndarray | None = None, tile_px: float | None = None) -> np.ndarray:
-        """Where something reaches in from the picture's edge since the last view read (see
-        :meth:`hand_in_view`): the changed regions that cross it, at the small copy's size."""
-        changed = self.changed_since_read()
+        """Where something reaches in from the picture's edge (see :meth:`hand_in_view`): the
+        changed regions that cross it, at the small copy's size. Also notes whether any change
+        at all crosses the edge (:meth:`mark_read` keeps only a view whose edge is clear as the
+        table's)."""
+        changed = self.changed_at_edge()
         out = np.zeros((0, 0), bool) if changed is None else np.zeros(changed.shape, bool)
+        self._measured["touched"] = changed is None or changed.mean() > MOVED_ALL
         if changed is not None and changed.mean() <= MOVED_ALL and not self.camera_moved():
-            count, labels = self._pieces()
+            count, labels = self._pieces_of(changed)
             if count > 1:
                 edge = np.zeros(labels.shape, bool)
                 edge[0], edge[-1], edge[:, 0], edge[:, -1] = True, True, True, True
@@ -170,6 +200,7 @@ class StillGate:
                     edge &= ~boards.astype(bool)
                 crossing = np.bincount(labels[edge & changed], minlength=count)  # the change itself, not its grown outline
                 crossing[0] = 0
+                self._measured["touched"] = bool(crossing.any())
                 out = np.isin(labels, np.flatnonzero(crossing >= (ARM_TILES * tile_px if tile_px else ARM_PIXELS)))
         return out
 
@@ -199,21 +230,25 @@ class StillGate:
         return bool(moved(back, self._read)[2:-2, 2:-2].mean() < 0.5 * before)
 
     def mark_read(self, small_copy: np.ndarray | None = None, reaching: np.ndarray | None = None) -> None:
-        """The current frame (or the earlier one whose small copy is ``small_copy``) was read:
-        later changes are measured from it; but where something reached in across the picture's
-        edge (``reaching``: :meth:`arms`, a view read with a hand in it), from the view before,
-        so that the hand leaving is no hand coming in."""
+        """The current frame (or the earlier one whose small copy is ``small_copy``, a glimpse
+        between two hands) was read: later changes are measured from it. The current frame
+        becomes the table clear of the edge where :meth:`arms` found no change across the edge at
+        all, or the camera moved (the whole view is new); where something reached in
+        (``reaching``: :meth:`arms`, a view read with a hand in it), what lies there as it lay at
+        the view read before with something reaching in (a cup put down at the edge, an arm
+        resting) is the table now."""
         now = self.current if small_copy is None else small_copy
-        reached, self._reached = self._reached, None
-        if reaching is not None and reaching.any() and self._read is not None and now is not None \
-                and self._read.shape == now.shape:
-            # What reached in and lies as it lay at the view read before with something reaching
-            # in (a cup put down at the edge, an arm resting) is the table now.
-            stayed = reaching & ~(moved(now, reached) | moved(reached, now)) \
-                if reached is not None and reached.shape == now.shape else np.zeros_like(reaching)
-            self._reached = now
-            now = np.where((reaching & ~stayed)[..., None], self._read, now)
         self._read = now
+        if small_copy is None and now is not None:
+            if self._clear is None or self._clear.shape != now.shape or self.camera_moved() \
+                    or not self._measured.get("touched", True):
+                self._clear, self._reached = now, None
+            elif reaching is not None and reaching.any():
+                reached, self._reached = self._reached, now
+                if reached is not None and reached.shape == now.shape:
+                    stayed = reaching & ~(moved(now, reached) | moved(reached, now))
+                    self._clear = np.where(stayed[..., None], now, self._clear) if now.ndim == 3 else \
+                        np.where(stayed, now, self._clear)
         self._measured = {}
 
     @staticmethod
