@@ -106,7 +106,9 @@ class View:
     with themselves at the view the tracker last settled them in (:mod:`change`), the log-odds
     that they changed since, and the same allowing for a neighbour's change reaching over;
     ``near``: each such zone's neighbours. ``glimpse``: a frame between two hands, not a still
-    view: what it explains is committed, what it does not says nothing."""
+    view: what it explains is committed, what it does not says nothing. ``between``: a glimpse too
+    busy to commit from (more changed in one piece than a take's tiles: maybe a hand whose arm the
+    picture does not show): it only weighs the orders of the moves the next still view shows."""
 
     zones: dict[str, ZoneRead]
     displays: list[tuple[float, float]]
@@ -115,6 +117,7 @@ class View:
     change: dict[str, tuple[float, float]] = field(default_factory=dict)
     near: dict[str, frozenset[str]] = field(default_factory=dict)
     glimpse: bool = False
+    between: bool = False
     #: For the displays compared with how they looked empty: the log-odds that each holds tiles.
     filled: dict[str, float] = field(default_factory=dict)
     #: For the board spaces compared with how calibration saw them bare, where the game may be

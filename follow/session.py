@@ -121,6 +121,17 @@ def nothing_committed(watcher: Watcher, events_before: int, over_before: bool) -
     return "follow.nothing_changed", {"frames": frames, "reads": reads}
 
 
+def resynchronised_at(record: Any) -> tuple[str, dict[str, Any]] | None:
+    """Why ``record`` cannot be trusted whole (a notice code and its parameters), or None: its first
+    position taken up again from the table after the camera lost the game (``resynchronised``). The
+    moves it replaced were never seen and its scores are the ones the game had kept, so a record
+    that holds one is not a game followed, however it ends."""
+    for k, event in enumerate(record.events):
+        if "position" in event and event.get("resynchronised"):
+            return "follow.record_resynchronised", {"event": k, "round": event["position"]["round"]}
+    return None
+
+
 def found_boards(image: np.ndarray, game: str, players: int, side: str) -> dict[str, Any]:
     """The players' boards found in ``image`` (and the scoring board, where the game has one):
     each its four corners in pixels (top left, top right, bottom right, bottom left as its owner

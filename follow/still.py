@@ -100,8 +100,8 @@ class StillGate:
     at most :data:`STILL_SHARE` between each and the one before, steadied onto it:
     :func:`steadied_share`). ``changed_since_read`` says where the still view differs from the
     last view read (:meth:`mark_read`). Something reaching in (:meth:`arms`) is judged against the
-    table as it last lay with nothing at the picture's edge (:attr:`_clear`), never against the
-    last view read: a view read with an arm in it that the gate did not tell (too little of it
+    table as it last lay with nothing at the picture's edge (:attr:`_clear`, kept by
+    :meth:`settle_edge`), never against the last view read: a view read with an arm in it that the gate did not tell (too little of it
     across the edge) would otherwise keep that arm, and every later view would wait for it to
     leave."""
 
@@ -186,7 +186,7 @@ class StillGate:
     def arms(self, boards: np.ndarray | None = None, tile_px: float | None = None) -> np.ndarray:
         """Where something reaches in from the picture's edge (see :meth:`hand_in_view`): the
         changed regions that cross it, at the small copy's size. Also notes whether any change
-        at all crosses the edge (:meth:`mark_read` keeps only a view whose edge is clear as the
+        at all crosses the edge (:meth:`settle_edge` keeps only a view whose edge is clear as the
         table's)."""
         changed = self.changed_at_edge()
         out = np.zeros((0, 0), bool) if changed is None else np.zeros(changed.shape, bool)
@@ -229,27 +229,31 @@ class StillGate:
         before = moved(self.current, self._read).mean()
         return bool(moved(back, self._read)[2:-2, 2:-2].mean() < 0.5 * before)
 
-    def mark_read(self, small_copy: np.ndarray | None = None, reaching: np.ndarray | None = None) -> None:
+    def mark_read(self, small_copy: np.ndarray | None = None) -> None:
         """The current frame (or the earlier one whose small copy is ``small_copy``, a glimpse
-        between two hands) was read: later changes are measured from it. The current frame
-        becomes the table clear of the edge where :meth:`arms` found no change across the edge at
-        all, or the camera moved (the whole view is new); where something reached in
-        (``reaching``: :meth:`arms`, a view read with a hand in it), what lies there as it lay at
-        the view read before with something reaching in (a cup put down at the edge, an arm
-        resting) is the table now."""
-        now = self.current if small_copy is None else small_copy
-        self._read = now
-        if small_copy is None and now is not None:
-            if self._clear is None or self._clear.shape != now.shape or self.camera_moved() \
-                    or not self._measured.get("touched", True):
-                self._clear, self._reached = now, None
-            elif reaching is not None and reaching.any():
-                reached, self._reached = self._reached, now
-                if reached is not None and reached.shape == now.shape:
-                    stayed = reaching & ~(moved(now, reached) | moved(reached, now))
-                    self._clear = np.where(stayed[..., None], now, self._clear) if now.ndim == 3 else \
-                        np.where(stayed, now, self._clear)
+        between two hands) was read: later changes are measured from it."""
+        self._read = self.current if small_copy is None else small_copy
         self._measured = {}
+
+    def settle_edge(self, reaching: np.ndarray | None = None) -> None:
+        """The current still frame was read (explained or not): it becomes the table clear of the
+        edge where :meth:`arms` found no change across the edge at all, or the camera moved (the
+        whole view is new). Where something reached in (``reaching``: :meth:`arms`), what lies
+        there as it lay at the last still view read with something reaching in is the table now:
+        a cup put down at the edge, an arm resting, or the table itself where the first view read
+        had an arm in it."""
+        now = self.current
+        if now is None:
+            return
+        if self._clear is None or self._clear.shape != now.shape or self.camera_moved() \
+                or not self._measured.get("touched", True):
+            self._clear, self._reached = now, None
+        elif reaching is not None and reaching.any():
+            reached, self._reached = self._reached, now
+            if reached is not None and reached.shape == now.shape:
+                stayed = reaching & ~(moved(now, reached) | moved(reached, now))
+                self._clear = np.where(stayed[..., None] if now.ndim == 3 else stayed, now, self._clear)
+        self._measured.pop("edge", None)
 
     @staticmethod
     def scale(image_shape: tuple[int, ...]) -> float:

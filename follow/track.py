@@ -18,10 +18,12 @@ import itertools
 import json
 import math
 from collections import Counter
+from collections.abc import Sequence
 from itertools import combinations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..engine.azul import SCORE_TRACK_TOP
 from ..engine.errors import CodedError, EngineError, ObservationError
 from ..engine.join import position_from
 from ..engine.notice import plain
@@ -43,6 +45,10 @@ from .mixups import Mixups
 EVENTS_PER_SECOND = 1.0
 MOST_EVENTS_AFTER_A_GAP = 8
 LONG_SEARCHES = 2
+
+#: Tiles a deal lays on each display, in both games: a table whose every display shows this many at
+#: a game's start was dealt before the game was started (:meth:`Tracker.see`).
+DEALT_TILES = 4
 
 #: The views between two fits kept to tell apart paths that end alike (:meth:`Tracker._seen_between`):
 #: a hand's coming, carrying and going, for two or three moves.
@@ -100,6 +106,32 @@ def as_taken_up(zones: dict[str, ZoneRead], covered: dict[str, float]) -> dict[s
         if log_odds < -MARGIN and read is not None and read.content is not None:
             out[zone] = ZoneRead(None, 1.0 / (1.0 + math.exp(log_odds)))
     return out
+
+
+def dealt_before_start(displays: list[tuple[str, ...]]) -> bool:
+    """Whether the displays as the game's first view reads them (each one's tiles) were dealt
+    before the game was started: every one holds a deal's :data:`DEALT_TILES`, and not all the
+    same tiles. Every display of a copy is printed alike, so a print read as tiles reads alike on
+    each of them; a deal draws each display's tiles from the bag, and all alike is as unlikely as
+    a bag of one colour."""
+    return len(displays) > 1 and all(len(d) == DEALT_TILES for d in displays) \
+        and len({tuple(sorted(d)) for d in displays}) > 1
+
+
+def marked_scores(state: Any, markers: dict[int, int]) -> tuple[list[int], list[Zone]]:
+    """The scores a game taken up again from the table goes on with: each player's as their score
+    marker stands (read surely: :attr:`View.markers`) where the game has a score track and the
+    marker is below its top (a marker at the top may stand for more), else the score the game had;
+    and the markers not read so, whose scores are unsure."""
+    scores, unread = [], []
+    for p, score in enumerate(state.scores()):
+        cell = markers.get(p) if state.spec.score_track else None
+        if cell is not None and 0 <= cell < SCORE_TRACK_TOP:
+            scores.append(int(cell))
+        else:
+            scores.append(score)
+            unread.append(Zone.score(p))
+    return scores, unread
 
 
 def as_marked(explanations: list[Explanation], markers: dict[int, int]) -> list[Explanation]:
@@ -288,13 +320,15 @@ class Tracker:
             if filled < -MARGIN and read.get(zone) is not None and read[zone].content and zone not in self.overruled:
                 read[zone] = ZoneRead((), NOTHING_SEEN)
         zones = self.mixups.annotated(read)
-        if starting:
+        if starting and not dealt_before_start([r.content for z, r in zones.items() if z.kind == DISPLAY]):
             # Its displays too are empty, whatever they read like (a printing read as tiles): the
             # game begins here, and nothing is explained yet (no deal of what the print looks like).
             self._settle({z: r for z, r in zones.items() if z.kind == DISPLAY}, expected(self.game.state), ())
             self.reference = zones
             self._learn_loose(zones, expected(self.game.state))
             return []
+        # Else, at a game's start, a table dealt before the game was started (players often deal
+        # first): its deal is the game's first event, explained as any other.
         if self.joining is not None:
             return self._take_up(view, zones)
         self._remember_displays(zones)
@@ -304,6 +338,9 @@ class Tracker:
         chain = MOST_EVENTS[self.game.state.spec.board]
         most = min(max(chain, math.ceil(gap * EVENTS_PER_SECOND)), max(MOST_EVENTS_AFTER_A_GAP, chain))
         changes = self._changes(view)
+        if view.between:  # evidence of the order of the moves the next still view shows, no more
+            self.between = [*self.between, (zones, changes)][-MOST_BETWEEN:]
+            return []
         ranked = self._explanations(zones, most, changes)
         fitting = [e for e in ranked if e.cost <= FITS]
         revised: list[dict[str, Any]] = []
@@ -667,10 +704,11 @@ class Tracker:
         return taken if taken is not None else self._unexplained(view, [], self.unexplained_notice)
 
     def _taken_up(self, view: View, zones: dict[str, ZoneRead], round: int, scores: list[int],
-                  resynchronised: bool = False) -> list[dict[str, Any]] | None:
+                  resynchronised: bool = False, unread: Sequence[Zone] = ()) -> list[dict[str, Any]] | None:
         """The game taken up from the view in ``round`` with ``scores`` (a ``position`` event,
-        marked ``resynchronised`` where the game was lost), and its stream events; None where no
-        legal game shows the view (:attr:`unexplained_notice` says why)."""
+        marked ``resynchronised`` where the game was lost; ``unread``: the score markers its scores
+        were not read from, announced unsure), and its stream events; None where no legal game
+        shows the view (:attr:`unexplained_notice` says why)."""
         record = self.game.record
         position, unsure = None, []
         # The view as read; where no legal game shows it, with the spaces that look as they did
@@ -692,6 +730,7 @@ class Tracker:
                     self.unexplained_notice = ("follow.cannot_take_up", {"reason": plain(exc)})
         if position is None:
             return None
+        unsure = sorted({*unsure, *unread})
         after = len(record.events)
         self.joining = None
         self.game.apply({"position": position.to_json(), **({"resynchronised": True} if resynchronised else {})})
@@ -1097,7 +1136,8 @@ class Tracker:
         if (seen is not None and self.joining is None and self.game.record.events and self.misses >= RESYNC_VIEWS
                 and view.time - self.unexplained_since >= RESYNC_AFTER):
             state = self.game.state
-            taken = self._taken_up(view, seen, max(int(state.round), 1), list(state.scores()), resynchronised=True)
+            scores, unread = marked_scores(state, view.markers)
+            taken = self._taken_up(view, seen, max(int(state.round), 1), scores, resynchronised=True, unread=unread)
             if taken is not None:
                 return out + taken
             self.unexplained_notice = notice  # the alert still says what went wrong first

@@ -53,6 +53,12 @@ __all__ = ["EVENTS_FORMAT", "Watcher", "event_line", "read_controls", "resumed_t
 #: read all the same (see ``Watcher.feed``): under the one second a move may take to be committed.
 HAND_WAIT = 0.5
 
+#: Seconds of still views held back by something at the picture's edge, since the last view read,
+#: past which the next one is read all the same and the watch says so: a game whose moves each
+#: leave the table still for less than HAND_WAIT, with a cup or a sleeve at the edge, would
+#: otherwise go unread for as long as it lies there (unread time is unexplained time).
+UNREAD_AFTER = 2.0
+
 #: Seconds between two readings of a table nothing explains, which changes since the last view
 #: explained: it is looked at again, but not at every frame (the camera must keep up).
 REREAD_UNEXPLAINED = 0.5
@@ -134,11 +140,17 @@ class Watcher:
         self._patches: dict[str, np.ndarray] = {}
         self._shares: dict[str, float] = {}
         self._hand_since: float | None = None
+        #: When the first still view held back by something at the edge since the last view read was.
+        self._held_since: float | None = None
         #: The still frame that waits out :data:`HAND_WAIT` (something at the picture's edge).
         self._held: Frame | None = None
         #: The last frame with no hand in it since the last still view, and its small copy: read
         #: if a hand comes in again before the table is still (see :meth:`_between_hands`).
         self._glimpse: tuple[Frame, np.ndarray] | None = None
+        #: Else the frame since the last still view with no arm across the edge that changed least
+        #: in one piece, and that piece's pixels: read, if a hand comes in again, only to weigh the
+        #: order of the moves the next still view shows (:attr:`View.between`).
+        self._busy_glimpse: tuple[Frame, int] | None = None
         self._time, self._frame = 0.0, -1
         self._read_at = float("-inf")  # when the last view was read
         #: Whether the table moved (a frame not still) since the last view read: a hand came and
@@ -199,28 +211,40 @@ class Watcher:
             self._hand_since = None
             self._between_hands(frame)
             return
-        self._glimpse = None
-        reaching = self.gate.arms(self._boards_mask(frame.image.shape), self._tile_px(frame.image.shape))
+        self._glimpse = self._busy_glimpse = None
+        boards, tile_px = self._boards_mask(frame.image.shape), self._tile_px(frame.image.shape)
+        reaching = self.gate.arms(boards, tile_px)
+        if reaching.any() and self._hand_since is None:
+            # The first still frame of this stretch with something at the edge: lying there as it
+            # lay at the last such frame, after the table moved between, it is the table's (a cup
+            # put down, or the table itself where an arm was in the first view read).
+            self.gate.settle_edge(reaching)
+            reaching = self.gate.arms(boards, tile_px)
         if reaching.any():
             # Something reaches in from the edge. Past HAND_WAIT of a still table it is read all
-            # the same: a hand resting, or a cup put down at the edge.
+            # the same: a hand resting, or a cup put down at the edge; and past UNREAD_AFTER of
+            # still views held back since the last read, however short each, it is read and said.
             self._hand_since = frame.time if self._hand_since is None else self._hand_since
+            self._held_since = frame.time if self._held_since is None else self._held_since
             if frame.time - self._hand_since < HAND_WAIT:
-                self._held = frame
-                return
+                if frame.time - self._held_since < UNREAD_AFTER:
+                    self._held = frame
+                    return
+                self.follower.emit({"kind": "alert", "time": round(frame.time, 3), "frame": frame.index, "zones": [],
+                                    "code": "follow.read_past_the_edge",
+                                    "params": {"seconds": round(frame.time - self._held_since, 1)}})
         self._hand_since = None
         unexplained = self.tracker.unexplained_since is not None
         if not (self._stirred or self.gate.changed()) or unexplained and frame.time - self._read_at < REREAD_UNEXPLAINED:
             self.follower.tick((frame.index, frame.time))
             return
         self._read(frame)
+        # Whatever explains it: the edge as it lies still is the table's.
+        self.gate.settle_edge(reaching)
         if self.tracker.unexplained_since is None:
-            # Not where it reached in: measured from there, the hand's leaving would look like a
-            # hand coming in for ever (a cup left there is read past HAND_WAIT each time).
-            self.gate.mark_read(reaching=reaching)
-        # Else the gate goes on measuring from the last view explained: a view nothing explains
-        # may have a hand in it that the gate took for the table, and measured from it the hand's
-        # leaving would look like a hand coming in for ever.
+            self.gate.mark_read()
+        # Else the gate goes on measuring what changed from the last view explained, so that an
+        # unexplained table is read again (every REREAD_UNEXPLAINED at most).
 
     def finish(self) -> None:
         """The source ended: a still table held back by :data:`HAND_WAIT` is read all the same (no
@@ -237,9 +261,13 @@ class Watcher:
         read is kept; when a hand comes in again before the table is still (the next player
         reaching in as the last one leaves), the kept frame is read as a glimpse: the view between
         two moves that no still view shows. The tracker commits what a glimpse explains and passes
-        over one it does not (a tile still settling, a blurred frame)."""
+        over one it does not (a tile still settling, a blurred frame). Where no frame between
+        the hands changed little enough to be one (more in one piece than a take's tiles, as a
+        hand whose sleeve the picture hardly shows), the one that changed least is read all the
+        same, only to weigh the order of the moves the next still view shows: two takes that
+        leave the same table, from displays that each held the colour taken."""
         if self.tracker.unexplained_since is not None or not self.tracker.game.record.events:
-            self._glimpse = None
+            self._glimpse = self._busy_glimpse = None
             return
         changed = self.gate.changed_since_read()
         if changed is None or int(changed.sum()) < CHANGED_PIXELS or changed.mean() > MOVED_ALL:
@@ -249,22 +277,32 @@ class Watcher:
         # than a take's tiles (a hand whose arm the picture does not show).
         tile_px = self._tile_px(frame.image.shape)
         if not self.gate.hand_in_view(None, tile_px):
-            if self.gate.largest_change() <= GLIMPSE_TILES * tile_px ** 2 and not self.gate.camera_moved():
-                self._glimpse = (Frame(frame.index, frame.time, frame.image.copy()), self.gate.current)
+            largest = self.gate.largest_change()
+            if not self.gate.camera_moved():
+                if largest <= GLIMPSE_TILES * tile_px ** 2:
+                    self._glimpse = (Frame(frame.index, frame.time, frame.image.copy()), self.gate.current)
+                elif self._glimpse is None and (self._busy_glimpse is None or largest < self._busy_glimpse[1]):
+                    self._busy_glimpse = (Frame(frame.index, frame.time, frame.image.copy()), largest)
             return
         if self._glimpse is None:
+            if self._busy_glimpse is not None:
+                seen = self._busy_glimpse[0]
+                self._busy_glimpse = None
+                self._read(seen, glimpse=True, between=True)
             return
         seen, small_copy = self._glimpse
-        self._glimpse = None
+        self._glimpse = self._busy_glimpse = None
         self._read(seen, glimpse=True)
         if self.tracker.last_fitted == seen.time:
             self.gate.mark_read(small_copy)
 
-    def _read(self, frame: Frame, glimpse: bool = False) -> None:
-        """Read ``frame`` and give its view to the follower (``glimpse``: see :meth:`_between_hands`)."""
+    def _read(self, frame: Frame, glimpse: bool = False, between: bool = False) -> None:
+        """Read ``frame`` and give its view to the follower (``glimpse``, ``between``: see
+        :meth:`_between_hands`)."""
         t1 = time.perf_counter()
         self._read_at = frame.time
         self._stirred = False
+        self._held_since = None
         # Every board is read again: a tile laid on its own print may hardly change the small
         # copy the still gate compares, but it changes its slot (the change reader's question).
         reading, likely = self._in_table_colours(
@@ -272,7 +310,7 @@ class Watcher:
         self.last_reading = reading
         self._image = frame.image
         view = self._measured(reading, view_of(reading, frame.index, frame.time, likely))
-        view.glimpse = glimpse
+        view.glimpse, view.between = glimpse or between, between
         t2 = time.perf_counter()
         self.follower.see(view)
         self._take_references()

@@ -234,8 +234,9 @@ class _Events:
             self.out.flush()
         if event["kind"] in ("move", "chance", "position", "alert", "undo", "refused"):
             what = (event.get("move") or event.get("deal") or event.get("refill") or event.get("message")
-                    or event.get("event") or (event.get("position") or {}).get("round"))
-            what = f"round {what}" if event["kind"] == "position" else what
+                    or event.get("event"))
+            if event["kind"] == "position":  # its round, and why it was taken up where the watch did so itself
+                what = f"round {event['position']['round']}" + (f": {event['message']}" if event.get("message") else "")
             print(f"azulcam watch: frame {event['frame']}: {event['kind']} {json.dumps(what)}", file=sys.stderr)
 
     def notify(self, code: str, params: dict) -> None:
@@ -315,8 +316,9 @@ def _ending(watcher: Any, record_path: Path | None, events_before: int, over_bef
             lang: str) -> None:
     """How the watch ended, said on standard error. Raises :class:`BadInput` (its reason in
     ``lang``'s words) for a watch that followed nothing, or one whose source ended on a table
-    nothing explains (the record stops short)."""
-    from ..follow.session import nothing_committed
+    nothing explains (the record stops short), or whose record holds a position the watch took up
+    again by itself (:func:`~azulcam.follow.session.resynchronised_at`)."""
+    from ..follow.session import nothing_committed, resynchronised_at
     from ..engine.notice import Notice
     from ..i18n.words import words
 
@@ -331,3 +333,6 @@ def _ending(watcher: Any, record_path: Path | None, events_before: int, over_bef
     lost = watcher.tracker.lost()
     if lost is not None:  # the source ended on a table nothing explains: the record stops short
         raise BadInput("cli.reason", reason=words(Notice("follow.lost", **lost), lang, table))
+    resynchronised = resynchronised_at(record)
+    if resynchronised is not None:  # a game taken up again by itself: what it replaced was never seen
+        raise BadInput("cli.reason", reason=words(Notice(resynchronised[0], **resynchronised[1]), lang, table))

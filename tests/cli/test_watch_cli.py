@@ -427,3 +427,104 @@ def test_a_table_a_hand_came_and_went_over_is_read_though_the_still_gate_saw_no_
     got = watcher.tracker.game.record
     assert len(got.events) == EVENTS
     _same_table(got, truth[-1]["observation"])
+
+
+def test_a_watch_that_took_the_game_up_again_by_itself_exits_1_naming_the_position(table, tmp_path, capsys):
+    """The camera sees the deal, then nothing until the table stands still sixteen events later:
+    the watch takes the game up again from the table, and since the moves it replaced were never
+    seen and its scores are the ones kept, its record is no game followed: exit 1, naming where."""
+    from azulcam.engine.notice import Notice
+    from azulcam.i18n.words import words
+
+    folder, record, truth = table
+    later, sidecar, _ = write_video(record, tmp_path / "later.mp4", seed=2, size=(960, 540), first=16, last=16)
+    phases = [json.loads(line)["phase"] for line in sidecar.read_text().splitlines()]
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    n = 0
+    capture = cv2.VideoCapture(str(folder / "game.mp4"))
+    for seen in truth:  # the table until the deal lies still on it
+        ok, image = capture.read()
+        assert ok
+        if seen["event"] > 0:
+            break
+        cv2.imwrite(str(frames / f"frame-{n:03d}.png"), image)
+        n += 1
+    capture = cv2.VideoCapture(str(later))
+    still = [image for phase in phases for ok, image in [capture.read()] if ok and phase == "still"][-1]
+    for _ in range(24):  # twelve seconds at two frames a second: past the eight the watch waits
+        cv2.imwrite(str(frames / f"frame-{n:03d}.png"), still)
+        n += 1
+    code, _, err = run(["watch", str(frames), "--fps", "2", "--profile", str(folder / "profile.json"),
+                        "--out", str(tmp_path / "g.json")], capsys)
+    line = err.strip().splitlines()[-1]
+    assert code == 1 and "the record takes the game up again from the table at event 1 (round 1)" in line, err
+    got = Record.load(tmp_path / "g.json")  # the record is kept as it stands, marked
+    assert got.events[1].get("resynchronised") is True
+    said = words(Notice("follow.record_resynchronised", event=1, round=1), "fr")
+    assert said.startswith("l'enregistrement reprend la partie depuis la table à l'événement 1 (tour 1)")
+
+
+def test_a_table_held_back_by_something_at_the_edge_at_every_move_is_read_all_the_same_and_said(table):
+    """Something lies across the picture's edge from the deal on (a sleeve the still gate takes for
+    an arm), and each move leaves the table still for less than the hand wait: the watch reads it
+    all the same past UNREAD_AFTER of still views held back, says so, and follows the game."""
+    import numpy as np
+
+    from azulcam.calibration.profile import Profile
+    from azulcam.follow.capture import VideoSource
+    from azulcam.follow.watch import HAND_WAIT, UNREAD_AFTER, Watcher, resumed_tracker, watch
+    from azulcam.vision.analyze import default_locator
+    from azulcam.vision.bare import load_bare_boards
+    from azulcam.vision.classify import default_classifier
+
+    folder, record, truth = table
+    stills = Counter(t["event"] for t in truth if t["phase"] == "still")
+    assert max(stills.values()) / 10.0 <= HAND_WAIT and len(truth) / 10.0 > 2 * UNREAD_AFTER
+    profile = Profile.from_json(json.loads((folder / "profile.json").read_text()))
+    said: list[dict] = []
+    watcher = Watcher(profile, default_classifier(), resumed_tracker(Game.new("azul", 2, record.options), [], profile),
+                      said.append, default_locator()[0], load_bare_boards(profile.boards, folder))
+    arms = watcher.gate.arms
+
+    def sleeve(*args):
+        out = arms(*args)
+        if watcher.spent["reads"]:  # after the first view read, something always lies at the edge
+            out = np.zeros(watcher.gate.current.shape[:2], bool)
+            out[0, 0] = True
+        return out
+
+    watcher.gate.arms = sleeve  # type: ignore[method-assign]
+    watch(VideoSource(folder / "game.mp4"), watcher)
+    alerts = [e for e in said if e["kind"] == "alert" and e["code"] == "follow.read_past_the_edge"]
+    assert alerts and all(a["params"]["seconds"] >= UNREAD_AFTER for a in alerts)
+    got = watcher.tracker.game.record
+    assert len(got.events) == EVENTS
+    _same_table(got, truth[-1]["observation"])
+
+
+def test_a_game_started_on_a_table_already_dealt_takes_that_deal_as_its_first_event(table, tmp_path, capsys):
+    """Players often deal before they start the watch: calibrated and started on the dealt table
+    (boards bare, every display full), the deal it shows is the game's first event, and the game
+    is followed from it."""
+    folder, record, truth = table
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    capture, n, dealt = cv2.VideoCapture(str(folder / "game.mp4")), 0, False
+    for seen in truth:
+        ok, image = capture.read()
+        assert ok
+        dealt = dealt or (seen["event"] == 0 and seen["phase"] == "still")
+        if dealt:
+            cv2.imwrite(str(frames / f"frame-{n:03d}.png"), image)
+            n += 1
+    corners = [",".join(f"{v:.1f}" for xy in b["corners"] for v in xy) for b in truth[0]["profile"]["boards"]]
+    code, _, err = run(["calibrate", str(frames / "frame-000.png"), "--game", "azul", "--players", "2", "--board", corners[0],
+                        "--board", corners[1], "--bare", "--out", str(tmp_path / "profile.json")], capsys)
+    assert code == 0, err
+    code, _, err = run(["watch", str(frames), "--profile", str(tmp_path / "profile.json"), "--out", str(tmp_path / "g.json")],
+                       capsys)
+    assert code == 0, err
+    got = Record.load(tmp_path / "g.json")
+    assert "deal" in got.events[0] and len(got.events) == EVENTS
+    _same_table(got, truth[-1]["observation"])

@@ -439,6 +439,27 @@ def test_a_game_nothing_explains_for_long_is_taken_up_again_from_the_table():
     Game(tracker.game.record)
 
 
+def test_a_game_taken_up_again_goes_on_with_the_scores_its_markers_show_and_the_unread_ones_unsure():
+    """Lost for a dozen events, the game is taken up from the table: a player whose score marker is
+    read surely goes on with the score it shows, not the one the game kept; the other's is the one
+    kept, announced unsure."""
+    truth, tracker, states = started(seed=4, views=6)
+    before = len(tracker.game.record.events)
+    kept = list(tracker.game.state.scores())
+    ahead = next(k for k in range(before + 12, len(states)) if states[k].current_player >= 0 and states[k].round > 1)
+    shown = states[ahead].marker_cells()
+    assert shown[0] != kept[0]  # the markers moved on while the camera saw nothing
+    said = []
+    for t in range(6):
+        view = exact_view(states[ahead], 10.0 + 3 * t)
+        view.markers = {0: shown[0]}  # player 1's marker hidden under a hand, or read unsurely
+        said += tracker.see(view)
+    assert [s["code"] for s in said if s["kind"] == "position"] == ["follow.resynchronised"]
+    assert tracker.game.state.scores() == [shown[0], kept[1]]
+    unsure = [z for s in said if s["kind"] == "uncertain" for z in s["zones"]]
+    assert "boards.1.score" in unsure and "boards.0.score" not in unsure
+
+
 def test_a_game_left_unexplained_says_where_it_was_lost():
     truth, tracker, states = started(seed=1, views=3)
     # Blue tiles off the coloured wall's blue spaces: no legal game shows them, none can be taken up.
@@ -913,3 +934,24 @@ def test_an_alert_words_a_space_that_looks_changed_though_read_as_the_game_has_i
     assert "None" not in text and "[]" not in text
     assert text.count("changé" if lang == "fr" else "looks changed") == 4
     assert ("rouge" if lang == "fr" else "red tile") in text
+
+
+def test_a_table_dealt_before_the_game_was_started_has_that_deal_as_its_first_event():
+    """The first view already shows a deal (players dealt, then started the watch): it is the
+    game's first event, and the game goes on from it."""
+    record, states = _azul_game(DEAL, [{"action": "take", "source": 0, "color": "blue", "line": 1},
+                                       {"action": "take", "source": 1, "color": "black", "line": 1}])
+    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}, 0), first_near=(700, 400))
+    for k, state in enumerate(states[1:]):
+        tracker.see(exact_view(state, float(k)))
+    assert _sorted(tracker.game.record.events) == _sorted(record.events)
+
+
+def test_displays_that_read_alike_at_the_start_are_their_print_not_a_deal():
+    """Every display of a copy is printed alike: four tiles read the same on each at the game's
+    start are the print, and the game begins with them empty."""
+    record, states = _azul_game(DEAL, [])
+    tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}, 0), first_near=(700, 400))
+    printed = {f"factories.{i}": loose_zone([("black", 0.97)] * 4) for i in range(5)}
+    assert tracker.see(exact_view(states[0], 0.0, printed)) == []
+    assert tracker.game.record.events == []
