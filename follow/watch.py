@@ -212,14 +212,7 @@ class Watcher:
             self._between_hands(frame)
             return
         self._glimpse = self._busy_glimpse = None
-        boards, tile_px = self._boards_mask(frame.image.shape), self._tile_px(frame.image.shape)
-        reaching = self.gate.arms(boards, tile_px)
-        if reaching.any() and self._hand_since is None:
-            # The first still frame of this stretch with something at the edge: lying there as it
-            # lay at the last such frame, after the table moved between, it is the table's (a cup
-            # put down, or the table itself where an arm was in the first view read).
-            self.gate.settle_edge(reaching)
-            reaching = self.gate.arms(boards, tile_px)
+        reaching = self.gate.arms(self._boards_mask(frame.image.shape), self._tile_px(frame.image.shape))
         if reaching.any():
             # Something reaches in from the edge. Past HAND_WAIT of a still table it is read all
             # the same: a hand resting, or a cup put down at the edge; and past UNREAD_AFTER of
@@ -239,7 +232,10 @@ class Watcher:
             self.follower.tick((frame.index, frame.time))
             return
         self._read(frame)
-        # Whatever explains it: the edge as it lies still is the table's.
+        # Whatever explains it: the edge as it lies still is the table's, and what lay still
+        # there as it lay at the last view read with something reaching in (a cup put down, or
+        # the table where the first view read had an arm in it). Not at frames held back: a hand
+        # moving in small steps lies partly where it lay a frame before.
         self.gate.settle_edge(reaching)
         if self.tracker.unexplained_since is None:
             self.gate.mark_read()
