@@ -235,15 +235,17 @@ class StillGate:
         self._read = self.current if small_copy is None else small_copy
         self._measured = {}
 
-    def settle_edge(self, reaching: np.ndarray | None = None) -> None:
-        """The current still frame was read (explained or not): it becomes the table clear of the
-        edge where :meth:`arms` found no change across the edge at all, or the camera moved (the
-        whole view is new). Where something reached in (``reaching``: :meth:`arms`), what lies
-        there as it lay at the last still view read with something reaching in is the table now:
-        a cup put down at the edge, an arm resting, or the table itself where the first view read
-        had an arm in it."""
+    def settle_edge(self, reaching: np.ndarray | None = None, explained: bool = True) -> None:
+        """The current still frame was read (``explained`` by the game, or not): it becomes the
+        table clear of the edge where :meth:`arms` found no change across the edge at all, or the
+        camera moved (the whole view is new), or, explained, where there is none yet (before one,
+        arms are judged against the last view read: a first view read with a hand in it, that no
+        game explains, is no table to judge hands against). Where something reached in
+        (``reaching``: :meth:`arms`), what lies there as it lay at the last still view read with
+        something reaching in is the table now: a cup put down at the edge, an arm resting, or
+        the table itself where the first view explained had an arm in it."""
         now = self.current
-        if now is None:
+        if now is None or (self._clear is None and not explained):
             return
         if self._clear is None or self._clear.shape != now.shape or self.camera_moved() \
                 or not self._measured.get("touched", True):

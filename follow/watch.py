@@ -236,7 +236,7 @@ class Watcher:
         # there as it lay at the last view read with something reaching in (a cup put down, or
         # the table where the first view read had an arm in it). Not at frames held back: a hand
         # moving in small steps lies partly where it lay a frame before.
-        self.gate.settle_edge(reaching)
+        self.gate.settle_edge(reaching, self.tracker.unexplained_since is None)
         if self.tracker.unexplained_since is None:
             self.gate.mark_read()
         # Else the gate goes on measuring what changed from the last view explained, so that an
