@@ -45,7 +45,7 @@ from azulcam.vision.calibrate import CalibrationError, find_boards, profile_json
 from azulcam.follow.capture import Frame, VideoSource
 from azulcam.vision.classify import default_classifier, load_reader
 from azulcam.follow.journal import Journal, read_journal
-from azulcam.follow.session import WatchConfig, open_watcher
+from azulcam.follow.session import WatchConfig, open_watcher, resynchronised_at
 from azulcam.follow.watch import Watcher
 
 CASES = (("azul", {"wall": "colored", "jokers": False}), ("pavilion", {"side": "colored"}),
@@ -295,10 +295,15 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
             for f, i in commits if i + offset in left and i < len(want) and "move" in want[i]]
     over = Game(record).state.is_over()
     wrong_score = over and (not got.events or Game(got).state.scores() != Game(record).state.scores())
+    # A wrong score the watch would pass for right: its record says the game is over, nothing was
+    # lost at its end, and it holds no position taken up again (azulcam watch exits 0 on it).
+    unmarked = wrong_score and bool(got.events) and Game(got).state.is_over() and watcher.tracker.lost() is None \
+        and resynchronised_at(got) is None
     return {"same": same, "alike": alike, "events": len(record.events) - offset, "got": len(got.events), "calibrated": found,
             "first_wrong": next((i + offset for i, (a, b) in enumerate(zip(sorted_deals(got.events), want))
                                  if a != b and not (joined is not None and i == 0)), None),
             "lags": lags, "ratio": spent[0] / (spent[1] / source.fps), "over": over, "wrong_score": wrong_score,
+            "unmarked": unmarked,
             "reads": watcher.spent["reads"], "frames": spent[1]}
 
 
@@ -354,7 +359,8 @@ def main() -> None:
     alike = sum(r["alike"] for r in results)
     print(f"records identical: {same} of {len(results)} ({same / len(results):.0%}); the same at every still view: "
           f"{alike} of {len(results)} ({alike / len(results):.0%}); finished games with a wrong "
-          f"score: {sum(r['wrong_score'] for r in results)} of {sum(r['over'] for r in results)}; calibrated on "
+          f"score: {sum(r['wrong_score'] for r in results)} of {sum(r['over'] for r in results)}, "
+          f"{sum(r['unmarked'] for r in results)} of them passed for right (watch would exit 0); calibrated on "
           f"frame 0: {sum(r['calibrated'] for r in results)} of {len(results)}")
     if lags:
         print(f"moves committed within 1 s of the hand leaving: {sum(x <= 1.0 for x in lags)} of {len(lags)}; "
