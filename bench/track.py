@@ -294,10 +294,11 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
     lags = [((f - left[i + offset]) / 10.0, pause_after(i + offset, record.events[i + offset], final) > 1)
             for f, i in commits if i + offset in left and i < len(want) and "move" in want[i]]
     over = Game(record).state.is_over()
-    wrong_score = over and (not got.events or Game(got).state.scores() != Game(record).state.scores())
+    ended = Game(got).state if got.events else None
+    wrong_score = over and (ended is None or ended.scores() != Game(record).state.scores())
     # A wrong score the watch would pass for right: its record says the game is over, nothing was
     # lost at its end, and it holds no position taken up again (azulcam watch exits 0 on it).
-    unmarked = wrong_score and bool(got.events) and Game(got).state.is_over() and watcher.tracker.lost() is None \
+    unmarked = wrong_score and ended is not None and ended.is_over() and watcher.tracker.lost() is None \
         and resynchronised_at(got) is None
     return {"same": same, "alike": alike, "events": len(record.events) - offset, "got": len(got.events), "calibrated": found,
             "first_wrong": next((i + offset for i, (a, b) in enumerate(zip(sorted_deals(got.events), want))

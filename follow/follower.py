@@ -48,6 +48,10 @@ class Follower:
         self.last_view = view
         self._announce(self._seen(view), (view.frame, view.time))
 
+    def alert(self, code: str, params: dict[str, Any], stamp: Stamp) -> None:
+        """An alert of the frame loop's own (no zone of the game in it) at ``stamp``."""
+        self._announce([{"kind": "alert", "zones": [], "code": code, "params": params}], stamp)
+
     def tick(self, stamp: Stamp) -> None:
         """Time passing over the last view (the table still, nothing new to read)."""
         self._announce(self.tracker.tick(stamp[1]), stamp)

@@ -112,8 +112,8 @@ def dealt_before_start(displays: list[tuple[str, ...]]) -> bool:
     """Whether the displays as the game's first view reads them (each one's tiles) were dealt
     before the game was started: every one holds a deal's :data:`DEALT_TILES`, and not all the
     same tiles. Every display of a copy is printed alike, so a print read as tiles reads alike on
-    each of them; a deal draws each display's tiles from the bag, and all alike is as unlikely as
-    a bag of one colour."""
+    each of them; a deal draws each display's tiles from the bag, and hardly ever deals every
+    display the same four."""
     return len(displays) > 1 and all(len(d) == DEALT_TILES for d in displays) \
         and len({tuple(sorted(d)) for d in displays}) > 1
 

@@ -223,9 +223,8 @@ class Watcher:
                 if frame.time - self._held_since < UNREAD_AFTER:
                     self._held = frame
                     return
-                self.follower.emit({"kind": "alert", "time": round(frame.time, 3), "frame": frame.index, "zones": [],
-                                    "code": "follow.read_past_the_edge",
-                                    "params": {"seconds": round(frame.time - self._held_since, 1)}})
+                self.follower.alert("follow.read_past_the_edge", {"seconds": round(frame.time - self._held_since, 1)},
+                                    (frame.index, frame.time))
         self._hand_since = None
         unexplained = self.tracker.unexplained_since is not None
         if not (self._stirred or self.gate.changed()) or unexplained and frame.time - self._read_at < REREAD_UNEXPLAINED:
