@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, TypeVar
 
@@ -21,6 +21,7 @@ MOST_POINTS, MOST_ROUNDS = 1000, 100
 CENTER = "center"
 
 M = TypeVar("M")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -737,6 +738,19 @@ class GameState:
     def __repr__(self) -> str:
         return (f"<{type(self).__name__} {self.players}p {self.options} round {self.round} {self.phase} "
                 f"to_move={self.current_player} scores={self.scores()}>")
+
+
+def unique_states(items: Iterable[T]) -> list[T]:
+    """``items`` (each with a ``state``) less those that reach a state an earlier one reaches: the
+    best of each, where they come best first (moves in another order reach the same table)."""
+    out: list[T] = []
+    seen: set[Any] = set()
+    for item in items:
+        key = item.state.key()  # type: ignore[attr-defined]
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out
 
 
 def pile_to_json(counts: list[int] | dict[int, int], names: tuple[str, ...]) -> dict[str, int]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..calibration.layouts import expected_slots
-from ..engine.common import CHANCE, TERMINAL
+from ..engine.common import CHANCE, TERMINAL, unique_states
 from ..engine.errors import EngineError
 from ..engine.games import GameSpec
 from ..engine.observe import empty_content, expected
@@ -700,17 +700,5 @@ def points_apart(a: Any, b: Any) -> list[int]:
     for state in (ja, jb):
         state.pop("last_round_end", None)  # Azul's check for a stalled game: a hash of the scores too
     return apart if ja == jb else []
-
-
-def unique_states(explanations: list[Explanation]) -> list[Explanation]:
-    """The explanations less those that reach a state an earlier (better) one reaches."""
-    out: list[Explanation] = []
-    seen: set[Any] = set()
-    for e in explanations:
-        key = e.state.key()
-        if key not in seen:
-            seen.add(key)
-            out.append(e)
-    return out
 
 
