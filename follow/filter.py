@@ -63,6 +63,8 @@ GROWN = 12
 #: close as this to it (a board the view does not show: any column), at most :data:`WALL_TIES` of them.
 WALL_TIE = 1.0
 WALL_TIES = 2
+#: The ways of tiling the walls so far kept from one player's choice to the next.
+WALL_PATHS = 4
 #: A view fits where the best hypothesis explains it within this beyond the view's tolerance (the
 #: cost the true table stays under, as sure as the readings are: about one zone read surely that it
 #: holds otherwise). A path that fits within :data:`CLOSE_FIT` is not looked past for a longer one.
@@ -218,16 +220,32 @@ def _charged(event: dict[str, Any]) -> int:
     return 0 if event.get("move", {}).get("action") == "wall" else 1
 
 
-def _deal_bag(before: Any) -> dict[str, int]:
-    """The tiles a deal from ``before`` draws from: the bag, and the lid (Azul) or tower where the
-    bag runs short (they are poured in)."""
+def _deal_pools(before: Any) -> tuple[Counter[str], Counter[str]]:
+    """What a deal from ``before`` draws from: the bag, and what is poured into it once it runs
+    out (the lid in Azul, the tower in Summer Pavilion; nothing where the bag holds enough)."""
     data = before.to_json()
-    bag = dict(data["bag"])
-    need = 4 * len(data["factories"])
-    if sum(bag.values()) < need:
-        for kind, n in data.get("lid", data.get("tower", {})).items():
-            bag[kind] = bag.get(kind, 0) + n
-    return bag
+    bag = Counter(data["bag"])
+    if sum(bag.values()) >= 4 * len(data["factories"]):
+        return bag, Counter()
+    return bag, Counter(data.get("lid", data.get("tower", {})))
+
+
+def _pooled_prior(tiles: tuple[str, ...], from_bag: int, bag: Counter[str], poured: Counter[str]
+                  ) -> tuple[float, Counter[str]]:
+    """The log-probability that a display drawing ``from_bag`` tiles from ``bag`` and the rest from
+    ``poured`` holds ``tiles``, and the likeliest share of them the bag gave."""
+    if from_bag >= len(tiles):
+        return log_prior(tiles, bag), Counter(tiles)
+    if from_bag == 0:
+        return log_prior(tiles, poured), Counter()
+    ways = []
+    for share in set(itertools.combinations(tiles, from_bag)):
+        rest = Counter(tiles) - Counter(share)
+        ways.append((log_prior(share, bag) + log_prior(tuple(sorted(rest.elements())), poured), Counter(share)))
+    best, share = max(ways, key=lambda w: w[0])
+    if best == -math.inf:
+        return best, share
+    return best + math.log(sum(math.exp(w - best) for w, _ in ways)), share
 
 
 @dataclass
@@ -380,8 +398,10 @@ class Filter:
         if not latent:
             return []
         centre = _centre_of(state)
+        # The view proposes contents only for a display it does not read full (one it shows taken).
         tries = sorted({(cost, display, tiles) for display, belief in latent.items()
-                        for tiles, cost in (*belief.tried, *_proposed(centre, belief, view))})
+                        for tiles, cost in (*belief.tried, *(_proposed(centre, belief, view)
+                                                             if view.display_cost(display, belief.likeliest) is None else ()))})
         for cost, display, tiles in tries:
             if step.cost + EVENT_COST + cost > best + MARGIN:
                 break
@@ -428,7 +448,7 @@ class Filter:
                     options.append(s.then({"player": player, "move": move.to_json()}, after, s.deal, 0.0, view))
                 options.sort(key=lambda x: x.fit)
                 choices += [o for o in options if o.fit - options[0].fit <= WALL_TIE][:WALL_TIES]
-            frontier = unique_states(choices)[:GROWN]
+            frontier = unique_states(choices)[:WALL_PATHS]
         return done
 
     def _chance(self, step: _Step, view: Observation) -> list[_Step]:
@@ -451,27 +471,31 @@ class Filter:
                     continue
                 out.append(step.then(event, after, None, EVENT_COST, view))
             return out
-        bag = Counter(_deal_bag(state))
+        bag, poured = _deal_pools(state)
         displays = range(len(state.to_json()["factories"]))
         read = [d for d in displays if view.display_cost(d, kinds[:1] * 4) is not None]
         if not read:
             return []  # no display seen with tiles: the table is not dealt yet
-        # Each display drawn from what the ones before left in the bag (their likeliest contents): the
-        # displays read first, then those the view shows empty (taken from in the same view) or does
-        # not show, by the bag alone.
+        # The displays are filled in turn, from the bag until it runs out, then from what is poured
+        # in, as far as the tiles go.
+        in_bag, total = sum(bag.values()), sum(bag.values()) + sum(poured.values())
+        sizes = {d: max(0, min(4, total - 4 * d)) for d in displays}
+        from_bag = {d: max(0, min(sizes[d], in_bag - 4 * d)) for d in displays}
+        # Each display drawn from what the ones before left (their likeliest contents): the displays
+        # read first, then those the view shows empty (taken from in the same view) or does not show.
         beliefs, norm = {}, 0.0
-        # Where the bag and what is poured into it run short, the displays are filled in turn.
-        sizes = {d: max(0, min(4, sum(bag.values()) - 4 * d)) for d in displays}
         for d in [*read, *(d for d in displays if d not in read)]:
-            costs = []
+            costs, shares = [], {}
             for tiles in multisets(kinds, sizes[d]):
-                prior = log_prior(tiles, bag)
+                prior, shares[tiles] = _pooled_prior(tiles, from_bag[d], bag, poured)
                 if prior > -math.inf:
                     costs.append((tiles, (view.display_cost(d, tiles) or 0.0) - prior))
             if not costs:
-                return []  # the bag holds too few tiles for this layout
+                return []  # too few tiles left for this layout
             beliefs[d], n = DisplayBelief.weighed(costs)
-            bag -= Counter(beliefs[d].likeliest)
+            share = shares[beliefs[d].likeliest]
+            bag -= share
+            poured -= Counter(beliefs[d].likeliest) - share
             norm += n
         beliefs = dict(sorted(beliefs.items()))
         likeliest = [list(b.likeliest) for b in beliefs.values()]
