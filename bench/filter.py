@@ -3,14 +3,16 @@
 Each game is played by the built-in greedy players from its seed and seen after every event (amid
 Azul's wall choices at a round's end, only once all are made), each view read as
 tests/support/confusion.py reads it: every zone right but at ``--rate`` (each slot, and each tile of
-a display, the centre or a hand, read as a kind drawn at random), the readings claiming ``--sure``.
-No image is drawn or read: this measures the filter, not the reader.
+a display, the centre or a hand, read as a kind drawn at random), the readings claiming ``--sure``;
+with ``--lasting``, a zone misread is misread the same way in every view until its content changes
+(a reader's on a printing it never saw). No image is drawn or read: this measures the filter, not
+the reader.
 
 Prints per game and in all: records identical to the truth (deals' tiles in any order), events
 committed unsure, events committed sure that the truth does not hold (the figure that must stay 0),
 games lost, and the time per view (mean and worst).
 
-    python bench/filter.py [--games 8] [--rate 0.01] [--sure 0.97] [--seed 0]
+    python bench/filter.py [--games 8] [--rate 0.01] [--sure 0.97] [--seed 0] [--lasting]
 """
 
 from __future__ import annotations
@@ -45,12 +47,14 @@ def _sorted(event):
     return {"deal": {**event["deal"], "factories": [sorted(f) for f in event["deal"]["factories"]]}}
 
 
-def follow(game, players, options, seed, rate, sure, confusion):
+def follow(game, players, options, seed, rate, sure, confusion, lasting=False):
     record = play_game(game, [GreedyPlayer() for _ in range(players)], options, seed).record
     rng = random.Random(seed)
+    lasting_misreads = confusion.LastingMisreads(rng, rate)
     follower, committed, times = Filter(record.new_state()), [], []
     for k, state in confusion.states_seen(record)[1:]:
-        view = confusion.view_of(state, k, sure=sure, misread=confusion.misread_at_random(state, rng, rate))
+        misread = lasting_misreads(state) if lasting else confusion.misread_at_random(state, rng, rate)
+        view = confusion.view_of(state, k, sure=sure, misread=misread)
         start = time.perf_counter()
         committed += follower.see(view)
         times.append(time.perf_counter() - start)
@@ -70,12 +74,13 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=0.01)
     parser.add_argument("--sure", type=float, default=0.97)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--lasting", action="store_true")
     args = parser.parse_args()
     confusion = _confusion()
     rows = []
     for n in range(args.games):
         game, players, options = KINDS[n % len(KINDS)]
-        row = follow(game, players, options, args.seed + n, args.rate, args.sure, confusion)
+        row = follow(game, players, options, args.seed + n, args.rate, args.sure, confusion, args.lasting)
         rows.append(row)
         print(f"{game} {players}p {options or ''} seed {args.seed + n}: {row['events']} events, "
               f"{'identical' if row['identical'] else 'differs'}, {row['unsure']} unsure, "
@@ -84,7 +89,8 @@ def main() -> None:
     print(f"in all: {sum(r['identical'] for r in rows)} of {len(rows)} records identical, "
           f"{sum(r['unsure'] for r in rows)} events unsure, {sum(r['wrong_sure'] for r in rows)} wrong and sure, "
           f"{sum(r['lost'] for r in rows)} lost; {1000 * sum(r['mean'] for r in rows) / len(rows):.0f} ms a view "
-          f"(worst {1000 * max(r['worst'] for r in rows):.0f}) at rate {args.rate}, readings sure at {args.sure}")
+          f"(worst {1000 * max(r['worst'] for r in rows):.0f}) at rate {args.rate}{' lasting' if args.lasting else ''}, "
+          f"readings sure at {args.sure}")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,10 @@ the processing time over the video's time (at most 1 keeps up with the camera).
 
     python bench/track.py [--games 8] [--events 30] [--families classic,strong-print,matte-worn,bright]
         [--size 960x540] [--seed 900000] [--work DIR] [--reader PATH] [--drop 5] [--bump 10] [--kill] [--join]
-        [--pick K,K...]
+        [--pick K,K...] [--filter]
+
+``--filter``: the filter (follow/filter.py, not yet the watch's) is fed every view the tracker is
+fed, and its record judged the same way.
 
 ``--drop S``: the camera gives nothing for S seconds halfway through each game; ``--bump MM``:
 player 0's board is knocked MM millimetres halfway through (drawn so); ``--kill``: the watcher is
@@ -26,6 +29,7 @@ halfway and joins the game (``watch --join``) with the round and scores the trut
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import json
 import math
@@ -47,6 +51,11 @@ from azulcam.vision.classify import default_classifier, load_reader
 from azulcam.follow.journal import Journal, read_journal
 from azulcam.follow.session import WatchConfig, open_watcher, resynchronised_at
 from azulcam.follow.watch import Watcher
+from azulcam.engine.zones import Zone
+from azulcam.follow.explain import NOTHING_SEEN, View, ZoneRead
+from azulcam.follow.filter import Filter
+from azulcam.follow.likelihoods import seen_view
+from azulcam.follow.track import MARGIN, in_engine_numbers
 
 CASES = (("azul", {"wall": "colored", "jokers": False}), ("pavilion", {"side": "colored"}),
          ("azul", {"wall": "grey", "jokers": True}), ("pavilion", {"side": "grey"}))
@@ -198,8 +207,44 @@ def forced_after(got: Record, truth: Record, joined_at: int = 0) -> int:
     return len(extra)
 
 
+class Shadow:
+    """The filter (`follow/filter.py`, not yet the watch's) fed every view the tracker is fed, its
+    displays numbered as the tracker numbers them, a display that looks as it did empty read empty."""
+
+    def __init__(self, watcher: Watcher) -> None:
+        self.tracker = watcher.tracker
+        state = watcher.tracker.game.state
+        self.filter = Filter(state.copy())
+        self.kinds = len(state.spec.tiles_in_play(state.options))
+        self.committed: list = []
+        see = watcher.follower.see
+
+        def seeing(view: View) -> None:
+            see(view)
+            self.see(view)
+
+        watcher.follower.see = seeing  # type: ignore[method-assign]
+
+    def see(self, view: View) -> None:
+        if view.between or not self.tracker.displays.places:
+            return
+        view = dataclasses.replace(view, zones={Zone.parse(z): r for z, r in view.zones.items()})
+        zones = in_engine_numbers(view, self.tracker.displays.match(view.displays))
+        for zone, filled in view.filled.items():
+            if filled < -MARGIN and zone in zones:
+                zones[zone] = ZoneRead((), NOTHING_SEEN)
+        self.committed += self.filter.see(seen_view(View(zones, view.displays, view.frame, view.time), self.kinds))
+
+    def verdict(self, want: list[dict]) -> dict:
+        self.committed += self.filter.finish()
+        got = sorted_deals([c.event for c in self.committed])
+        wrong = sum(1 for i, c in enumerate(self.committed) if c.sure and (i >= len(want) or got[i] != want[i]))
+        return {"same": got == want, "got": len(got), "unsure": sum(not c.sure for c in self.committed),
+                "wrong_sure": wrong, "lost": self.filter.lost}
+
+
 def follow(video: Path, record: Record, classifier: object, locator: object, drop_s: float = 0.0,
-           kill: bool = False, work: Path | None = None, join: bool = False) -> dict:
+           kill: bool = False, work: Path | None = None, join: bool = False, shadow: bool = False) -> dict:
     """The game followed from the video's first frame. ``drop_s``: the camera gives nothing for
     that long halfway through; ``kill``: the watcher is killed halfway (its journal kept, all else
     lost) and a new one resumes the game from the journal, reading on after its last frame;
@@ -223,6 +268,7 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
                             classifier, locator, bare, journal)
 
     watcher = watcher_for(game, [], -1)
+    shadowed = Shadow(watcher) if shadow else None
     middle = len(truth) // 2
     dropped = range(middle, middle + round(drop_s * source.fps))
     joined_frame, offset, joined = join_point(truth, record, middle) if join else (0, 0, None)
@@ -305,7 +351,8 @@ def follow(video: Path, record: Record, classifier: object, locator: object, dro
                                  if a != b and not (joined is not None and i == 0)), None),
             "lags": lags, "ratio": spent[0] / (spent[1] / source.fps), "over": over, "wrong_score": wrong_score,
             "unmarked": unmarked,
-            "reads": watcher.spent["reads"], "frames": spent[1]}
+            "reads": watcher.spent["reads"], "frames": spent[1],
+            "filter": shadowed.verdict(want) if shadowed is not None else None}
 
 
 def game_arguments(parser: argparse.ArgumentParser, games: int, events: int) -> None:
@@ -335,6 +382,7 @@ def main() -> None:
     parser.add_argument("--bump", type=float, default=0.0, help="mm player 0's board is knocked, halfway through")
     parser.add_argument("--kill", action="store_true", help="kill the watcher halfway and resume from its journal")
     parser.add_argument("--join", action="store_true", help="start the camera halfway and join the game there")
+    parser.add_argument("--filter", action="store_true", help="feed the filter every view beside the tracker, and judge it too")
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.lower().split("x"))
     args.work.mkdir(parents=True, exist_ok=True)
@@ -345,7 +393,8 @@ def main() -> None:
     for k in picked:
         video, record, family = game_video(args.work, k, args.seed + k, args.families.split(","), args.events,
                                            size, args.bump)  # type: ignore[arg-type]
-        r = follow(video, record, classifier, locator, args.drop, args.kill, args.work, args.join)
+        r = follow(video, record, classifier, locator, args.drop, args.kill, args.work, args.join,
+                   args.filter and not (args.kill or args.join))
         results.append(r)
         lags = [lag for lag, _ in r["lags"]]
         verdict = "same" if r["same"] else "alike at every still view" if r["alike"] else "DIFFERENT"
@@ -354,6 +403,10 @@ def main() -> None:
               f"{'calibrated' if r['calibrated'] else 'corners from the truth'}, {r['reads']} reads of {r['frames']} "
               f"frames, commit lag median {statistics.median(lags) if lags else float('nan'):.1f} s max "
               f"{max(lags) if lags else float('nan'):.1f} s, time/video {r['ratio']:.2f}", flush=True)
+        if r["filter"] is not None:
+            f = r["filter"]
+            print(f"  the filter: {'same' if f['same'] else 'DIFFERENT'} record ({f['got']} of {r['events']} events), "
+                  f"{f['unsure']} unsure, {f['wrong_sure']} wrong and sure{', lost' if f['lost'] else ''}", flush=True)
     lags = [lag for r in results for lag, _ in r["lags"]]
     held = [lag for r in results for lag, still in r["lags"] if still]
     same = sum(r["same"] for r in results)
@@ -367,6 +420,11 @@ def main() -> None:
         print(f"moves committed within 1 s of the hand leaving: {sum(x <= 1.0 for x in lags)} of {len(lags)}; "
               f"median {statistics.median(lags):.1f} s, max {max(lags):.1f} s; of the moves the video holds still "
               f"after, {sum(x <= 1.0 for x in held)} of {len(held)}, max {max(held, default=float('nan')):.1f} s")
+    filtered = [r["filter"] for r in results if r["filter"] is not None]
+    if filtered:
+        print(f"the filter: records identical {sum(f['same'] for f in filtered)} of {len(filtered)}, "
+              f"{sum(f['unsure'] for f in filtered)} events unsure, {sum(f['wrong_sure'] for f in filtered)} wrong and sure, "
+              f"{sum(f['lost'] for f in filtered)} lost")
     print(f"processing time / video time: median {statistics.median(r['ratio'] for r in results):.2f}, "
           f"max {max(r['ratio'] for r in results):.2f} (this machine, {cv2.getNumThreads()} OpenCV threads)")
 

@@ -220,32 +220,14 @@ def _charged(event: dict[str, Any]) -> int:
     return 0 if event.get("move", {}).get("action") == "wall" else 1
 
 
-def _deal_pools(before: Any) -> tuple[Counter[str], Counter[str]]:
-    """What a deal from ``before`` draws from: the bag, and what is poured into it once it runs
-    out (the lid in Azul, the tower in Summer Pavilion; nothing where the bag holds enough)."""
+def _deal_bag(before: Any) -> Counter[str]:
+    """The tiles a deal from ``before`` draws from: the bag, and the lid (Azul) or tower where the
+    bag runs short (they are poured in when it runs out)."""
     data = before.to_json()
     bag = Counter(data["bag"])
-    if sum(bag.values()) >= 4 * len(data["factories"]):
-        return bag, Counter()
-    return bag, Counter(data.get("lid", data.get("tower", {})))
-
-
-def _pooled_prior(tiles: tuple[str, ...], from_bag: int, bag: Counter[str], poured: Counter[str]
-                  ) -> tuple[float, Counter[str]]:
-    """The log-probability that a display drawing ``from_bag`` tiles from ``bag`` and the rest from
-    ``poured`` holds ``tiles``, and the likeliest share of them the bag gave."""
-    if from_bag >= len(tiles):
-        return log_prior(tiles, bag), Counter(tiles)
-    if from_bag == 0:
-        return log_prior(tiles, poured), Counter()
-    ways = []
-    for share in set(itertools.combinations(tiles, from_bag)):
-        rest = Counter(tiles) - Counter(share)
-        ways.append((log_prior(share, bag) + log_prior(tuple(sorted(rest.elements())), poured), Counter(share)))
-    best, share = max(ways, key=lambda w: w[0])
-    if best == -math.inf:
-        return best, share
-    return best + math.log(sum(math.exp(w - best) for w, _ in ways)), share
+    if sum(bag.values()) < 4 * len(data["factories"]):
+        bag += Counter(data.get("lid", data.get("tower", {})))
+    return bag
 
 
 @dataclass
@@ -471,31 +453,28 @@ class Filter:
                     continue
                 out.append(step.then(event, after, None, EVENT_COST, view))
             return out
-        bag, poured = _deal_pools(state)
+        bag = _deal_bag(state)
         displays = range(len(state.to_json()["factories"]))
         read = [d for d in displays if view.display_cost(d, kinds[:1] * 4) is not None]
         if not read:
             return []  # no display seen with tiles: the table is not dealt yet
-        # The displays are filled in turn, from the bag until it runs out, then from what is poured
-        # in, as far as the tiles go.
-        in_bag, total = sum(bag.values()), sum(bag.values()) + sum(poured.values())
-        sizes = {d: max(0, min(4, total - 4 * d)) for d in displays}
-        from_bag = {d: max(0, min(sizes[d], in_bag - 4 * d)) for d in displays}
-        # Each display drawn from what the ones before left (their likeliest contents): the displays
-        # read first, then those the view shows empty (taken from in the same view) or does not show.
+        # Where the bag and what is poured into it run short, the displays are filled in turn.
+        sizes = {d: max(0, min(4, sum(bag.values()) - 4 * d)) for d in displays}
+        # Each display drawn from what the ones before left in the bag (their likeliest contents):
+        # the displays read first, then those the view shows empty (taken from in the same view)
+        # or does not show, by the bag alone. (Where the bag runs out, the engine also holds that
+        # every tile of it was dealt: a layout that does not is no deal of this view.)
         beliefs, norm = {}, 0.0
         for d in [*read, *(d for d in displays if d not in read)]:
-            costs, shares = [], {}
+            costs = []
             for tiles in multisets(kinds, sizes[d]):
-                prior, shares[tiles] = _pooled_prior(tiles, from_bag[d], bag, poured)
+                prior = log_prior(tiles, bag)
                 if prior > -math.inf:
                     costs.append((tiles, (view.display_cost(d, tiles) or 0.0) - prior))
             if not costs:
                 return []  # too few tiles left for this layout
             beliefs[d], n = DisplayBelief.weighed(costs)
-            share = shares[beliefs[d].likeliest]
-            bag -= share
-            poured -= Counter(beliefs[d].likeliest) - share
+            bag -= Counter(beliefs[d].likeliest)
             norm += n
         beliefs = dict(sorted(beliefs.items()))
         likeliest = [list(b.likeliest) for b in beliefs.values()]

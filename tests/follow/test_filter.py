@@ -1,6 +1,7 @@
 """The filter on views of engine states read through a known confusion: what it commits, and how surely."""
 
 import itertools
+import math
 import random
 
 import pytest
@@ -10,7 +11,9 @@ from hypothesis import strategies as st
 from azulcam.engine.players import GreedyPlayer
 from azulcam.engine.record import play_game
 from azulcam.engine.zones import Zone
+from azulcam.follow.explain import View, ZoneRead, exact_view
 from azulcam.follow.filter import LOST_VIEWS, Filter
+from azulcam.follow.likelihoods import seen_view
 from azulcam.follow.seen import LooseRead, Reading, assignment, pairing_cost
 from support.confusion import misread_at_random, states_seen, view_of
 
@@ -187,3 +190,23 @@ def test_a_loose_zone_is_asked_its_count_alone_or_its_tiles():
     read = LooseRead(_read("red", "blue"), 3.0, 4.0)
     assert read.count_cost(2) == 0.0 and read.count_cost(1) == 3.0 and read.count_cost(4) == 8.0
     assert read.cost(("blue", "red")) == 0.0
+
+
+@pytest.mark.parametrize("game, players, options, seed", [("azul", 2, {}, 1), ("pavilion", 2, {"side": "colored"}, 3)])
+def test_the_readers_views_as_zone_likelihoods_follow_a_whole_game(game, players, options, seed):
+    record = _game(game, players, options, seed)
+    state = record.new_state()
+    kinds = len(state.spec.tiles_in_play(state.options))
+    views = [seen_view(exact_view(s, float(k)), kinds) for k, s in states_seen(record)[1:]]
+    follower, committed = _followed(record, views)
+    assert _the_record(record, committed)
+    # The hands are read at 0.9 a tile: which tiles a Summer Pavilion player kept at a pass is
+    # told by them alone, and is committed a little short of sure.
+    assert all(c.posterior > 0.9 for c in committed)
+
+
+def test_a_slot_read_as_a_kind_this_table_mixes_up_costs_what_the_mixup_weighs():
+    read = seen_view(View({Zone.board(0, "wall.0.0"): ZoneRead("blue", 0.99, mixups=(("blue", "white", 0.7),))},
+                          []), 6).slots[Zone.board(0, "wall.0.0")]
+    assert read.cost("blue") == 0.0 and read.cost("white") == 0.7
+    assert read.cost("red") == pytest.approx(math.log(99.0))

@@ -61,13 +61,47 @@ def misread_at_random(state: Any, rng: random.Random, rate: float) -> dict[Any, 
     kinds = [t for t in state.spec.tiles_in_play(state.options) if t != "first_player"]
     exp = expected(state)
     slots, loose = table_zones(state)
-    out: dict[Any, Any] = {z: rng.choice([None, *kinds]) for z in slots if rng.random() < rate}
-    for z in loose:
-        tiles = list(exp.get(z, empty_content(z)))
-        drawn = [rng.choice(kinds) if t != "first_player" and rng.random() < rate else t for t in tiles]
-        if drawn != tiles:
-            out[z] = tuple(sorted(drawn))
+    out = {}
+    for z in [*slots, *loose]:
+        misread = _misread(z, exp.get(z, empty_content(z)), kinds, rng, rate)
+        if misread is not _AS_IT_IS:
+            out[z] = misread
     return out
+
+
+def _misread(zone: Any, content: Any, kinds: list[str], rng: random.Random, rate: float) -> Any:
+    """What ``zone`` holding ``content`` is misread as (:data:`_AS_IT_IS`: not misread)."""
+    if not zone.loose:
+        return rng.choice([None, *kinds]) if rng.random() < rate else _AS_IT_IS
+    drawn = [rng.choice(kinds) if t != "first_player" and rng.random() < rate else t for t in content]
+    return tuple(sorted(drawn)) if drawn != list(content) else _AS_IT_IS
+
+
+_AS_IT_IS = object()
+
+
+class LastingMisreads:
+    """Misreadings that last, as a reader's on a printing it never saw: each zone holding the same
+    content is misread the same way in every view (drawn once, at ``rate``, by
+    :func:`misread_at_random`'s rule), until its content changes."""
+
+    def __init__(self, rng: random.Random, rate: float) -> None:
+        self.rng, self.rate = rng, rate
+        self.drawn: dict[tuple[Any, Any], Any] = {}
+
+    def __call__(self, state: Any) -> dict[Any, Any]:
+        kinds = [t for t in state.spec.tiles_in_play(state.options) if t != "first_player"]
+        exp = expected(state)
+        slots, loose = table_zones(state)
+        out: dict[Any, Any] = {}
+        for z in [*slots, *loose]:
+            content = exp.get(z, empty_content(z))
+            if (z, content) not in self.drawn:
+                self.drawn[z, content] = _misread(z, content, kinds, self.rng, self.rate)
+            misread = self.drawn[z, content]
+            if misread is not _AS_IT_IS:
+                out[z] = misread
+        return out
 
 
 def states_seen(record: Any) -> list[tuple[int, Any]]:
