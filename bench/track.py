@@ -213,8 +213,10 @@ class Shadow:
 
     def __init__(self, watcher: Watcher) -> None:
         self.tracker = watcher.tracker
-        state = watcher.tracker.game.state
-        self.filter = Filter(state.copy())
+        state, record = watcher.tracker.game.state, watcher.tracker.game.record
+        # Who moves first is the views' to tell, as the tracker is told.
+        starts = [Game.new(record.game, record.players, record.options, p).state for p in range(record.players)]
+        self.filter = Filter(starts[0], starts)
         self.kinds = len(state.spec.tiles_in_play(state.options))
         self.committed: list = []
         see = watcher.follower.see

@@ -187,6 +187,9 @@ class Hypothesis:
     #: share of the hypothesis' mass.
     others: tuple[tuple[int, int, float], ...] = ()
 
+    #: Which of the filter's starts the path began from (:attr:`Filter.starts`; None once one was committed).
+    start: int | None = None
+
     def share_agreeing(self, upto: int) -> float:
         """The share of this hypothesis' mass whose paths hold its first ``upto`` events."""
         return 1.0 - sum(share for apart, _, share in self.others if apart < upto)
@@ -232,10 +235,13 @@ def _deal_bag(before: Any) -> Counter[str]:
 
 @dataclass
 class Filter:
-    """A game followed as a filter from ``state`` (a game's start, or a position taken up).
-    :meth:`see` takes each view and returns the events it lets commit, in the record's order."""
+    """A game followed as a filter from ``state`` (a game's start, or a position taken up), or from
+    any of ``starts`` (a game's start with each player moving first: which one the views tell, and
+    ``state`` is it once an event is committed). :meth:`see` takes each view and returns the events
+    it lets commit, in the record's order."""
 
     state: Any
+    starts: list[Any] = field(default_factory=list)
     hypotheses: list[Hypothesis] = field(default_factory=list)
     misses: int = 0
     #: Set when :data:`LOST_VIEWS` views in a row fitted no hypothesis; cleared by the next that fits.
@@ -245,7 +251,8 @@ class Filter:
 
     def __post_init__(self) -> None:
         if not self.hypotheses:
-            self.hypotheses = [Hypothesis([], self.state.copy(), 0.0)]
+            starts = self.starts or [self.state]
+            self.hypotheses = [Hypothesis([], s.copy(), 0.0, start=i if self.starts else None) for i, s in enumerate(starts)]
 
     @property
     def best(self) -> Hypothesis:
@@ -345,7 +352,7 @@ class Filter:
                 relaid = _relaid(events, deal, moved)
                 if relaid is not None:
                     events, state = relaid
-        return Hypothesis(events, state, weight, deal, step.fit, h.others)
+        return Hypothesis(events, state, weight, deal, step.fit, h.others, h.start)
 
     def _successors(self, step: _Step, view: Observation, best: float) -> list[_Step]:
         """Each path one event longer than ``step``: every legal move (a take from an untaken
@@ -508,7 +515,8 @@ class Filter:
         for k in range(1, len(best.events) + 1):
             if k > force and best.events[:k] != self.held[:k]:
                 break  # one view alone holds it: a misreading lasts no longer
-            agree = [(h, m * _deal_mass(h, k)) for h, m in zip(self.hypotheses, masses) if h.events[:k] == best.events[:k]]
+            agree = [(h, m * _deal_mass(h, k)) for h, m in zip(self.hypotheses, masses)
+                     if h.start == best.start and h.events[:k] == best.events[:k]]
             tables.append(sum(m * h.share_at_table(k) for h, m in agree))
             paths.append(sum(m * h.share_agreeing(k) for h, m in agree))
         upto = max([k for k in range(len(tables)) if k <= force or tables[k] >= 1.0 - EPSILON])
@@ -523,7 +531,7 @@ class Filter:
         k = len(out)
         kept = []
         for h in self.hypotheses:
-            if h.events[:k] != best.events[:k]:
+            if h.start != best.start or h.events[:k] != best.events[:k]:
                 continue
             deal = h.deal
             if deal is not None and deal.at < k:
@@ -537,6 +545,8 @@ class Filter:
             weight = h.weight - math.log(max(agreeing, 1e-300))
             others = tuple((apart - k, met - k, share / agreeing) for apart, met, share in h.others if apart >= k)
             kept.append(Hypothesis(h.events[k:], h.state, weight, deal, h.fit, others))
+        if self.starts:
+            self.state, self.starts = self.starts[best.start].copy(), []  # type: ignore[index]
         for c in out:
             if "player" in c.event:
                 self.state.play(c.event["move"])

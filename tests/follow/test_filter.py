@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from azulcam.engine.players import GreedyPlayer
-from azulcam.engine.record import play_game
+from azulcam.engine.record import Game, play_game
 from azulcam.engine.zones import Zone
 from azulcam.follow.explain import View, ZoneRead, exact_view
 from azulcam.follow.filter import LOST_VIEWS, Filter
@@ -61,6 +61,19 @@ def test_a_whole_game_seen_after_every_event_is_its_record_and_sure(game, player
     assert _the_record(record, committed)
     assert all(c.sure for c in committed)
     assert not follower.lost
+
+
+def test_who_moves_first_is_told_by_the_views():
+    record = play_game("pavilion", [GreedyPlayer(), GreedyPlayer()], {"side": "colored"}, 3, start_player=1).record
+    starts = [Game.new("pavilion", 2, {"side": "colored"}, p).state for p in range(2)]
+    follower = Filter(starts[0], starts)
+    committed = []
+    for view in _exact(record):
+        committed += follower.see(view)
+    committed += follower.finish()
+    assert _the_record(record, committed)
+    assert all(c.sure for c in committed)
+    assert committed[1].event["player"] == 1 and follower.state.key() == Game(record).state.key()
 
 
 def test_the_whole_games_hold_what_they_are_chosen_for():
