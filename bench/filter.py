@@ -33,21 +33,18 @@ KINDS = [("azul", 2, {}), ("pavilion", 2, {"side": "colored"}), ("azul", 3, {"wa
          ("pavilion", 3, {"side": "grey"}), ("azul", 4, {}), ("pavilion", 4, {"side": "colored"})]
 
 
-def _confusion():
-    """tests/support/confusion.py: the views the filter's tests use."""
+def _support():
+    """tests/support: the views the filter's tests use (confusion.py), and the records compared as
+    they do (tracking.py)."""
     sys.path.insert(0, str(ROOT / "tests"))
     import support.confusion
+    import support.tracking
 
-    return support.confusion
-
-
-def _sorted(event):
-    if "deal" not in event:
-        return event
-    return {"deal": {**event["deal"], "factories": [sorted(f) for f in event["deal"]["factories"]]}}
+    return support.confusion, support.tracking
 
 
-def follow(game, players, options, seed, rate, sure, confusion, lasting=False):
+def follow(game, players, options, seed, rate, sure, support, lasting=False):
+    confusion, tracking = support
     record = play_game(game, [GreedyPlayer() for _ in range(players)], options, seed).record
     rng = random.Random(seed)
     lasting_misreads = confusion.LastingMisreads(rng, rate)
@@ -61,8 +58,8 @@ def follow(game, players, options, seed, rate, sure, confusion, lasting=False):
         if follower.lost:
             break
     committed += follower.finish()
-    truth = [_sorted(e) for e in record.events]
-    got = [_sorted(c.event) for c in committed]
+    truth = tracking.sorted_deals(record.events)
+    got = tracking.sorted_deals([c.event for c in committed])
     wrong = sum(1 for i, c in enumerate(committed) if c.sure and (i >= len(truth) or got[i] != truth[i]))
     return {"identical": got == truth, "events": len(truth), "unsure": sum(not c.sure for c in committed),
             "wrong_sure": wrong, "lost": follower.lost, "mean": sum(times) / len(times), "worst": max(times)}
@@ -76,11 +73,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--lasting", action="store_true")
     args = parser.parse_args()
-    confusion = _confusion()
+    support = _support()
     rows = []
     for n in range(args.games):
         game, players, options = KINDS[n % len(KINDS)]
-        row = follow(game, players, options, args.seed + n, args.rate, args.sure, confusion, args.lasting)
+        row = follow(game, players, options, args.seed + n, args.rate, args.sure, support, args.lasting)
         rows.append(row)
         print(f"{game} {players}p {options or ''} seed {args.seed + n}: {row['events']} events, "
               f"{'identical' if row['identical'] else 'differs'}, {row['unsure']} unsure, "

@@ -52,10 +52,10 @@ from azulcam.follow.journal import Journal, read_journal
 from azulcam.follow.session import WatchConfig, open_watcher, resynchronised_at
 from azulcam.follow.watch import Watcher
 from azulcam.engine.zones import Zone
-from azulcam.follow.explain import NOTHING_SEEN, View, ZoneRead
+from azulcam.follow.explain import View
 from azulcam.follow.filter import Filter
 from azulcam.follow.likelihoods import seen_view
-from azulcam.follow.track import MARGIN, in_engine_numbers
+from azulcam.follow.track import empty_where_bare, in_engine_numbers
 
 CASES = (("azul", {"wall": "colored", "jokers": False}), ("pavilion", {"side": "colored"}),
          ("azul", {"wall": "grey", "jokers": True}), ("pavilion", {"side": "grey"}))
@@ -231,10 +231,7 @@ class Shadow:
         if view.between or not self.tracker.displays.places:
             return
         view = dataclasses.replace(view, zones={Zone.parse(z): r for z, r in view.zones.items()})
-        zones = in_engine_numbers(view, self.tracker.displays.match(view.displays))
-        for zone, filled in view.filled.items():
-            if filled < -MARGIN and zone in zones:
-                zones[zone] = ZoneRead((), NOTHING_SEEN)
+        zones = empty_where_bare(in_engine_numbers(view, self.tracker.displays.match(view.displays)), view.filled)
         self.committed += self.filter.see(seen_view(View(zones, view.displays, view.frame, view.time), self.kinds))
 
     def verdict(self, want: list[dict]) -> dict:

@@ -85,8 +85,8 @@ class Observation(Protocol):
     the table lies as ``state`` has it, the display zones asked only how many tiles they hold (their
     colours are :meth:`display_cost`'s), relative to the table as read (0: it fits every zone).
     ``display_cost(i, tiles)``: the same for display ``i`` holding ``tiles`` (sorted), None where
-    the view shows no full display there. ``centre()``: the tiles read in the centre, sorted (None:
-    not seen). ``supply()``: the Summer Pavilion supply as read (None: not seen)."""
+    the view does not show tiles there (``shows_tiles(i)``). ``centre()``: the tiles read in the
+    centre, sorted (None: not seen). ``supply()``: the Summer Pavilion supply as read (None: not seen)."""
 
     time: float
     #: The cost the table as it lies is expected to stay under (the readings are not all right).
@@ -95,6 +95,8 @@ class Observation(Protocol):
     def cost(self, state: Any) -> float: ...
 
     def display_cost(self, display: int, tiles: tuple[str, ...]) -> float | None: ...
+
+    def shows_tiles(self, display: int) -> bool: ...
 
     def centre(self) -> tuple[str, ...] | None: ...
 
@@ -258,11 +260,6 @@ class Filter:
     def best(self) -> Hypothesis:
         return self.hypotheses[0]
 
-    @property
-    def provisional(self) -> list[dict[str, Any]]:
-        """The best path's events not committed yet, as they stand now."""
-        return list(self.best.events)
-
     def see(self, view: Observation) -> list[Committed]:
         board = self.state.spec.board
         # After a view nothing fitted, longer paths (the table moved on behind an arm); once lost,
@@ -390,7 +387,7 @@ class Filter:
         # The view proposes contents only for a display it does not read full (one it shows taken).
         tries = sorted({(cost, display, tiles) for display, belief in latent.items()
                         for tiles, cost in (*belief.tried, *(_proposed(centre, belief, view)
-                                                             if view.display_cost(display, belief.likeliest) is None else ()))})
+                                                             if not view.shows_tiles(display) else ()))})
         for cost, display, tiles in tries:
             if step.cost + EVENT_COST + cost > best + MARGIN:
                 break
@@ -462,7 +459,7 @@ class Filter:
             return out
         bag = _deal_bag(state)
         displays = range(len(state.to_json()["factories"]))
-        read = [d for d in displays if view.display_cost(d, kinds[:1] * 4) is not None]
+        read = [d for d in displays if view.shows_tiles(d)]
         if not read:
             return []  # no display seen with tiles: the table is not dealt yet
         # Where the bag and what is poured into it run short, the displays are filled in turn.
@@ -623,11 +620,10 @@ def _seen_again(deal: LatentDeal, view: Observation, beliefs: dict[int, tuple[Di
     for d, belief in deal.displays.items():
         done = beliefs.get(id(belief))
         if done is None:
-            costs = {t: view.display_cost(d, t) for t, _ in belief.contents}
-            if any(c is None for c in costs.values()):
+            if not view.shows_tiles(d):
                 done = (belief, 0.0)
             else:
-                done = belief.seen_again(costs)  # type: ignore[arg-type]
+                done = belief.seen_again({t: view.display_cost(d, t) for t, _ in belief.contents})  # type: ignore[misc]
             beliefs[id(belief)] = done
         displays[d] = done[0]
         norm += done[1]

@@ -212,14 +212,17 @@ class SeenView:
             mean, var = mean + m, var + v
         return mean + 3.0 * math.sqrt(var)
 
-    def display_cost(self, display: int, tiles: tuple[str, ...]) -> float | None:
+    def shows_tiles(self, display: int) -> bool:
         read = self.loose.get(Zone.display(display))
-        if read is None or not read.tiles:
+        return read is not None and bool(read.tiles)
+
+    def display_cost(self, display: int, tiles: tuple[str, ...]) -> float | None:
+        if not self.shows_tiles(display):
             return None  # not seen, or seen empty: the view says nothing of the colours it holds
         key = (Zone.display(display), tiles)
         c = self._costs.get(key)
         if c is None:
-            c = self._costs[key] = read.cost(tiles)
+            c = self._costs[key] = self.loose[Zone.display(display)].cost(tiles)
         return c
 
     def centre(self) -> tuple[str, ...] | None:

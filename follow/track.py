@@ -208,6 +208,16 @@ def in_engine_numbers(view: View, matched: dict[int, int]) -> dict[str, ZoneRead
     return zones
 
 
+def empty_where_bare(read: dict[str, ZoneRead], filled: dict[str, float], kept: Any = ()) -> dict[str, ZoneRead]:
+    """``read`` with each display that looks as it did empty (``filled``: the log-odds that it
+    holds tiles) read empty, whatever tiles its print reads as (no deal read off it, and one dealt
+    there was taken); those in ``kept`` (a person's word) as they are."""
+    for zone, odds in filled.items():
+        if odds < -MARGIN and read.get(zone) is not None and read[zone].content and zone not in kept:
+            read[zone] = ZoneRead((), NOTHING_SEEN)
+    return read
+
+
 @dataclass
 class Tracker:
     """A game followed view by view. ``see(view)`` returns the stream events the view brings
@@ -313,12 +323,7 @@ class Tracker:
                 return self._unexplained(view, [], ("follow.displays_seen", {"seen": len(seen), "count": self.display_count}))
             self.displays = Displays.numbered(seen, self.first_near)
         matched = self.displays.match(view.displays)
-        read = {**in_engine_numbers(view, matched), **self.overruled}
-        for zone, filled in view.filled.items():
-            # A display that looks as it did empty is empty, whatever tiles its print reads as:
-            # no deal read off it, and one dealt there was taken.
-            if filled < -MARGIN and read.get(zone) is not None and read[zone].content and zone not in self.overruled:
-                read[zone] = ZoneRead((), NOTHING_SEEN)
+        read = empty_where_bare({**in_engine_numbers(view, matched), **self.overruled}, view.filled, self.overruled)
         zones = self.mixups.annotated(read)
         if starting and not dealt_before_start([r.content for z, r in zones.items() if z.kind == DISPLAY]):
             # Its displays too are empty, whatever they read like (a printing read as tiles): the

@@ -12,11 +12,7 @@ import pytest
 
 from azulcam.engine.record import Record
 from support.cli import run
-
-
-def _sorted(events):
-    return [{"deal": {**e["deal"], "factories": [sorted(f) for f in e["deal"]["factories"]]}} if "deal" in e else e
-            for e in events]
+from support.tracking import sorted_deals
 
 
 @pytest.mark.parametrize("game, options, players, events", [
@@ -39,5 +35,5 @@ def test_the_readme_s_commands_follow_the_game_they_drew(tmp_path, capsys, game,
     code, _, err = run(["watch", str(video), "--profile", str(profile), "--out", str(watched)], capsys)
     assert code == 0, err
     truth, got = Record.load(played), Record.load(watched)
-    assert _sorted(got.events) == _sorted(truth.events[:events]) and got.start_player == truth.start_player
+    assert sorted_deals(got.events) == sorted_deals(truth.events[:events]) and got.start_player == truth.start_player
     assert json.loads(watched.read_text())["format"] == "azulcam-record/1"

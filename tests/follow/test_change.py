@@ -17,6 +17,7 @@ from azulcam.engine.record import Game, play_game, replay
 from azulcam.follow.change import ChangeModel, moved_share, neighbours
 from azulcam.follow.explain import ZoneRead, exact_view
 from azulcam.follow.track import Tracker
+from support.tracking import sorted_deals
 
 SURE = math.log(1000.0)
 
@@ -43,11 +44,6 @@ def _follow(game, options, players, seed, events, misread_of):
     return truth, tracker, said
 
 
-def _sorted(events):
-    return [{"deal": {**e["deal"], "factories": [sorted(f) for f in e["deal"]["factories"]]}} if "deal" in e else e
-            for e in events]
-
-
 def _every_empty_printed_space_read_as_its_print(state):
     """A reader misled by a strong printing: each empty space printed with a colour read as a
     tile of that colour, at 0.99."""
@@ -63,7 +59,7 @@ def _every_empty_printed_space_read_as_its_print(state):
 ])
 def test_a_reader_that_takes_every_printed_space_for_a_tile_still_follows_the_game(game, options, players):
     truth, tracker, said = _follow(game, options, players, 5, 40, _every_empty_printed_space_read_as_its_print)
-    assert _sorted(tracker.game.record.events) == _sorted(truth.events)
+    assert sorted_deals(tracker.game.record.events) == sorted_deals(truth.events)
     assert not [e for e in said if e["kind"] == "alert"]
 
 
@@ -72,7 +68,7 @@ def test_a_space_misread_in_every_view_after_its_tile_came_keeps_the_tile():
         return {"boards.0.line.0.0": ZoneRead(None, 0.99)}  # read empty whatever lies there
 
     truth, tracker, said = _follow("azul", {"wall": "grey", "jokers": True}, 3, 7, 45, line_read_empty)
-    assert _sorted(tracker.game.record.events) == _sorted(truth.events)
+    assert sorted_deals(tracker.game.record.events) == sorted_deals(truth.events)
     assert not [e for e in said if e["kind"] == "alert"]
 
 

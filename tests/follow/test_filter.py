@@ -16,23 +16,17 @@ from azulcam.follow.filter import LOST_VIEWS, Filter
 from azulcam.follow.likelihoods import seen_view
 from azulcam.follow.seen import LooseRead, Reading, assignment, pairing_cost
 from support.confusion import misread_at_random, states_seen, view_of
+from support.tracking import sorted_deals
 
 
 def _game(game, players, options, seed):
     return play_game(game, [GreedyPlayer() for _ in range(players)], options, seed).record
 
 
-def _sorted(event):
-    """An event as the filter lays out a deal: each display's tiles sorted (the record's deal names
-    what each display held, not in what order)."""
-    if "deal" not in event:
-        return event
-    return {"deal": {**event["deal"], "factories": [sorted(f) for f in event["deal"]["factories"]]}}
-
-
-def _followed(record, views):
-    """The filter fed ``views`` (until it is lost), then finished: it and what it committed."""
-    follower = Filter(record.new_state())
+def _followed(record, views, follower=None):
+    """The filter (from the record's start, unless given) fed ``views`` until it is lost, then
+    finished: it and what it committed."""
+    follower = follower or Filter(record.new_state())
     out = []
     for view in views:
         out += follower.see(view)
@@ -46,7 +40,7 @@ def _exact(record, **kw):
 
 
 def _the_record(record, committed):
-    return [_sorted(c.event) for c in committed] == [_sorted(e) for e in record.events]
+    return sorted_deals([c.event for c in committed]) == sorted_deals(record.events)
 
 
 @pytest.mark.parametrize("game, players, options, seed", [
@@ -66,11 +60,7 @@ def test_a_whole_game_seen_after_every_event_is_its_record_and_sure(game, player
 def test_who_moves_first_is_told_by_the_views():
     record = play_game("pavilion", [GreedyPlayer(), GreedyPlayer()], {"side": "colored"}, 3, start_player=1).record
     starts = [Game.new("pavilion", 2, {"side": "colored"}, p).state for p in range(2)]
-    follower = Filter(starts[0], starts)
-    committed = []
-    for view in _exact(record):
-        committed += follower.see(view)
-    committed += follower.finish()
+    follower, committed = _followed(record, _exact(record), Filter(starts[0], starts))
     assert _the_record(record, committed)
     assert all(c.sure for c in committed)
     assert committed[1].event["player"] == 1 and follower.state.key() == Game(record).state.key()
@@ -111,10 +101,11 @@ def test_two_takes_in_one_view_are_followed_and_an_order_no_view_tells_is_unsure
     seen = states_seen(record)
     views = [view_of(state, k) for k, state in seen[1:] if k % 2 == 0 or k == len(record.events)]
     follower, committed = _followed(record, views)
-    truth = [_sorted(e) for e in record.events]
+    truth = sorted_deals(record.events)
     assert len(committed) == len(truth)
     assert follower.state.key() == seen[-1][1].key()  # the same table, scores and all
-    assert all(_sorted(c.event) == truth[i] for i, c in enumerate(committed) if c.sure)
+    got = sorted_deals([c.event for c in committed])
+    assert all(got[i] == truth[i] for i, c in enumerate(committed) if c.sure)
     unsure = [i for i, c in enumerate(committed) if not c.sure]
     # In this game two players each take one black tile to their first line from two displays in
     # one view: either order leaves the same table, so the order is unsure and the table is not.
@@ -130,7 +121,7 @@ def test_a_camera_gap_of_a_whole_round_is_lost_and_commits_nothing_unseen():
     follower, committed = _followed(record, views)
     assert follower.lost
     assert 0 < len(committed) <= deals[1]
-    assert [_sorted(c.event) for c in committed] == [_sorted(e) for e in record.events[:len(committed)]]
+    assert sorted_deals([c.event for c in committed]) == sorted_deals(record.events[:len(committed)])
     assert all(c.sure for c in committed)
 
 
@@ -158,7 +149,7 @@ def test_a_take_whose_board_no_view_shows_is_committed_unsure_when_the_source_en
     hidden = {Zone.board(mover, slot) for slot in seen[-1][1].spec.slot_ids} | {Zone.hand(mover)}
     views = [view_of(state, k) for k, state in seen[:-1]] + [view_of(seen[-1][1], last, hidden=hidden)]
     _, committed = _followed(record, views)
-    assert [_sorted(c.event) for c in committed[:-1]] == [_sorted(e) for e in record.events[:last - 1]]
+    assert sorted_deals([c.event for c in committed[:-1]]) == sorted_deals(record.events[:last - 1])
     assert all(c.sure for c in committed[:-1])
     assert not committed[-1].sure and committed[-1].table < 0.99
 

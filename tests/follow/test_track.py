@@ -10,12 +10,7 @@ from azulcam.follow.explain import View, ZoneRead, exact_view, loose_zone
 from azulcam.engine.notice import Notice
 from azulcam.follow.track import ALERT_AFTER, Refused, Tracker
 from azulcam.i18n.words import words
-from support.tracking import started
-
-
-def _sorted(events):
-    return [{"deal": {**e["deal"], "factories": [sorted(f) for f in e["deal"]["factories"]]}} if "deal" in e else e
-            for e in events]
+from support.tracking import sorted_deals, started
 
 
 def _followed(game, options, players, seed, events, skip=0, misread=None):
@@ -42,20 +37,20 @@ def _followed(game, options, players, seed, events, skip=0, misread=None):
 ])
 def test_every_move_and_chance_event_is_found(game, options, players):
     truth, tracker, said = _followed(game, options, players, seed=11, events=45)
-    assert _sorted(tracker.game.record.events) == _sorted(truth.events)
+    assert sorted_deals(tracker.game.record.events) == sorted_deals(truth.events)
     assert tracker.game.record.start_player == truth.start_player  # the first move told who began
     assert not [e for e in said if e["kind"] == "alert"]
 
 
 def test_two_moves_between_still_views_are_found():
     truth, tracker, _ = _followed("azul", {"wall": "colored", "jokers": False}, 2, seed=3, events=40, skip=3)
-    assert _sorted(tracker.game.record.events) == _sorted(truth.events)
+    assert sorted_deals(tracker.game.record.events) == sorted_deals(truth.events)
 
 
 def test_a_slot_misread_all_along_does_not_stop_the_game():
     wrong = {"boards.0.wall.4.4": ZoneRead("red", 0.97)}  # a bare space read as a tile, in every view
     truth, tracker, said = _followed("azul", {"wall": "colored", "jokers": False}, 2, seed=5, events=30, misread=wrong)
-    assert _sorted(tracker.game.record.events) == _sorted(truth.events)
+    assert sorted_deals(tracker.game.record.events) == sorted_deals(truth.events)
 
 
 def test_an_unexplained_change_is_an_alert_once_it_lasts_and_nothing_is_committed():
@@ -91,7 +86,7 @@ def test_views_that_cannot_tell_two_moves_apart_wait_for_one_that_can():
 
 def test_undo_and_replace_correct_the_record_and_refuse_what_the_rules_refuse():
     truth, tracker, _ = started()
-    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:3])
+    assert sorted_deals(tracker.game.record.events) == sorted_deals(truth.events[:3])
     mover = truth.events[2]["player"]
     other = next(m for m in Game(truth.__class__(truth.game, truth.players, truth.options, truth.start_player,
                                                  tracker.game.record.events[:2])).state.legal_moves()
@@ -118,7 +113,7 @@ def test_an_event_taken_back_stays_so_while_the_table_shows_it_and_is_followed_o
     for k in range(3):  # the same view again and again: the table still shows the move taken back
         assert tracker.see(exact_view(states[3], 4.0 + k)) == [] and tracker.game.record.events == kept[:-1]
     said = tracker.see(exact_view(states[4], 8.0))  # the next move is made: the table changed
-    assert [s["kind"] for s in said] == ["move", "move"] and _sorted(tracker.game.record.events) == _sorted(truth.events[:4])
+    assert [s["kind"] for s in said] == ["move", "move"] and sorted_deals(tracker.game.record.events) == sorted_deals(truth.events[:4])
     tracker.undo()
     tracker.see(exact_view(states[3], 9.0))  # the tiles put back as they were before it: the hold ends
     assert tracker.held is None and tracker.see(exact_view(states[4], 10.0))[-1]["kind"] == "move"
@@ -140,7 +135,7 @@ def test_a_zone_overruled_is_believed_over_the_camera():
     tracker.overrule(zone, lines[zone].content)
     tracker.overrule(zone.rsplit(".", 1)[0] + ".4", None)
     said = tracker.see(view)
-    assert [e["kind"] for e in said] == ["move"] and _sorted(tracker.game.record.events) == _sorted(truth.events[:3])
+    assert [e["kind"] for e in said] == ["move"] and sorted_deals(tracker.game.record.events) == sorted_deals(truth.events[:3])
     assert not tracker.overruled or zone not in tracker.overruled
 
 
@@ -154,7 +149,7 @@ def test_a_commit_that_later_views_contradict_is_revised():
     assert placed
     said = tracker.see(view)
     committed = list(tracker.game.record.events)
-    assert [e["kind"] for e in said] == ["move"] and _sorted(committed) == _sorted(truth.events[:3])
+    assert [e["kind"] for e in said] == ["move"] and sorted_deals(committed) == sorted_deals(truth.events[:3])
     # A wrong commit forced by hand, then views the truth explains: the tracker takes it back.
     other = next(m for m in Game(truth.__class__(truth.game, truth.players, truth.options, truth.start_player,
                                                  committed[:2])).state.legal_moves()
@@ -165,7 +160,7 @@ def test_a_commit_that_later_views_contradict_is_revised():
     said = tracker.see(exact_view(states[4], 4.5))  # the same table again: the commit is revised
     kinds = [e["kind"] for e in said]
     assert kinds[0] == "undo" and said[0]["revised"] and kinds[-2:] == ["move", "move"]
-    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:4])
+    assert sorted_deals(tracker.game.record.events) == sorted_deals(truth.events[:4])
 
 
 def test_a_deal_the_camera_missed_is_worked_out_from_where_its_tiles_went():
@@ -179,7 +174,7 @@ def test_a_deal_the_camera_missed_is_worked_out_from_where_its_tiles_went():
         if k not in (second + 1, second + 2):  # out from the second deal to the move after it
             tracker.see(exact_view(state, 1.2 * k))
     got = tracker.game.record.events
-    assert len(got) == len(truth.events) and _sorted(got[:second]) == _sorted(truth.events[:second])
+    assert len(got) == len(truth.events) and sorted_deals(got[:second]) == sorted_deals(truth.events[:second])
     # Which of the two displays taken from held which tiles no view showed; the positions agree.
     assert tracker.game.state == Game(truth).state
 
@@ -206,7 +201,7 @@ def test_a_game_joined_mid_way_is_taken_up_from_the_view_and_followed(game, opti
     assert said[0]["kind"] == "position"
     events = tracker.game.record.events
     assert "position" in events[0] and events[0]["position"]["pooled"] is True
-    assert _sorted(events[1:]) == _sorted(truth.events[k:k + len(events) - 1])
+    assert sorted_deals(events[1:]) == sorted_deals(truth.events[k:k + len(events) - 1])
     assert len(events) - 1 >= len(seen) - 2  # every event since, the last ones perhaps still weighed
     assert tracker.game.state.scores() == states[k + len(events) - 1].scores()
     assert tracker.game.record.start_player == joined_at.current_player
@@ -302,8 +297,8 @@ def test_a_round_s_last_take_that_its_wall_tile_hardly_shows_is_told_by_the_scor
             tracker.see(view)
         return tracker.game.record.events
 
-    assert _sorted(followed(markers=True)[:k + 1]) == _sorted(truth.events[:k + 1])
-    assert _sorted(followed(markers=False)[:k + 1]) != _sorted(truth.events[:k + 1])
+    assert sorted_deals(followed(markers=True)[:k + 1]) == sorted_deals(truth.events[:k + 1])
+    assert sorted_deals(followed(markers=False)[:k + 1]) != sorted_deals(truth.events[:k + 1])
 
 
 def test_a_deal_committed_with_the_take_after_it_is_read_again_from_that_take():
@@ -331,7 +326,7 @@ def test_a_deal_committed_with_the_take_after_it_is_read_again_from_that_take():
         view.markers = dict(enumerate(states[j].marker_cells())) if j <= k or j > k + 2 else {}  # unseen in between
         tracker.see(view)
     got = tracker.game.record.events
-    assert _sorted(got[:k + 4]) == _sorted(truth.events[:k + 4])
+    assert sorted_deals(got[:k + 4]) == sorted_deals(truth.events[:k + 4])
 
 
 def test_a_centre_misread_where_the_game_was_taken_up_is_read_again_from_a_take_of_it():
@@ -365,7 +360,7 @@ def test_a_centre_misread_where_the_game_was_taken_up_is_read_again_from_a_take_
     assert any(s["kind"] == "undo" and s.get("revised") and "position" in s["event"] for s in said)
     events = tracker.game.record.events
     assert events[0]["position"]["center"] == {c: n for c, n in states[k].to_json()["center"].items() if n}
-    assert _sorted(events[1:]) == _sorted(truth.events[k:took + 3])
+    assert sorted_deals(events[1:]) == sorted_deals(truth.events[k:took + 3])
     assert not [s for s in said if s["kind"] == "alert"]
 
 
@@ -435,7 +430,7 @@ def test_a_game_nothing_explains_for_long_is_taken_up_again_from_the_table():
     # The game goes on from there, and its record replays.
     for k in range(ahead + 1, ahead + 4):
         tracker.see(exact_view(states[k], 40.0 + k))
-    assert _sorted(tracker.game.record.events[before + 1:]) == _sorted(truth.events[ahead:ahead + 3])
+    assert sorted_deals(tracker.game.record.events[before + 1:]) == sorted_deals(truth.events[ahead:ahead + 3])
     Game(tracker.game.record)
 
 
@@ -501,7 +496,7 @@ def test_a_deal_misread_is_revised_from_where_its_tiles_went():
         said += tracker.see(exact_view(states[k], 2.0 + 2 * t))
         said += tracker.see(exact_view(states[k], 2.5 + 2 * t))
     assert any(s["kind"] == "undo" and s.get("revised") and "deal" in s["event"] for s in said)
-    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:5])
+    assert sorted_deals(tracker.game.record.events) == sorted_deals(truth.events[:5])
 
 
 def test_a_deal_misread_at_its_view_and_read_right_later_is_revised_by_the_take_from_it():
@@ -515,7 +510,7 @@ def test_a_deal_misread_at_its_view_and_read_right_later_is_revised_by_the_take_
         said += tracker.see(exact_view(states[k], float(k)))
     assert not [s for s in said if s["kind"] == "alert"]
     assert any(s["kind"] == "undo" and s.get("revised") and "deal" in s["event"] for s in said)
-    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:late + 1])
+    assert sorted_deals(tracker.game.record.events) == sorted_deals(truth.events[:late + 1])
 
 
 def test_a_leftover_misread_at_the_deal_is_revised_once_the_centre_shows_it():
@@ -528,7 +523,7 @@ def test_a_leftover_misread_at_the_deal_is_revised_once_the_centre_shows_it():
     for k in range(2, 6):  # the centre now shows the tile as it is
         said += tracker.see(exact_view(states[k], float(k)))
     assert any(s["kind"] == "undo" and s.get("revised") and "deal" in s["event"] for s in said)
-    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:5])
+    assert sorted_deals(tracker.game.record.events) == sorted_deals(truth.events[:5])
 
 
 def test_a_display_as_dealt_is_asked_only_whether_its_tiles_are_there():
@@ -577,7 +572,7 @@ def test_walls_tiled_in_another_order_than_the_record_s_are_followed():
         said += tracker.see(exact_view(states[k], time))
         time += 1.0
     assert not [e for e in said if e["kind"] in ("alert", "position")]
-    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:last + 4])
+    assert sorted_deals(tracker.game.record.events) == sorted_deals(truth.events[:last + 4])
 
 
 def test_a_move_the_rules_force_and_no_camera_sees_is_played_by_the_rules():
@@ -589,7 +584,7 @@ def test_a_move_the_rules_force_and_no_camera_sees_is_played_by_the_rules():
     tracker = Tracker(Game.new("pavilion", 2, {"side": "colored"}), first_near=(700, 400))
     for k in range(forced + 1):
         tracker.see(exact_view(states[k], float(k)))
-    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:forced + 1])
+    assert sorted_deals(tracker.game.record.events) == sorted_deals(truth.events[:forced + 1])
 
 
 @pytest.mark.parametrize("game, options, seed", [("azul", {"wall": "colored", "jokers": False}, 4),
@@ -623,7 +618,7 @@ def _revised_at_the_take(truth, states, display, misread, late):
         said += tracker.see(exact_view(states[k], float(k), wrong))
     assert any(s["kind"] == "undo" and s.get("revised") and "deal" in s["event"] for s in said)
     assert not [s for s in said if s["kind"] == "alert"]
-    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:late + 1])
+    assert sorted_deals(tracker.game.record.events) == sorted_deals(truth.events[:late + 1])
 
 
 def test_three_tiles_of_a_display_read_alike_as_another_colour_are_read_again_at_the_take():
@@ -675,7 +670,7 @@ def test_a_glimpse_commits_what_it_explains_and_says_nothing_otherwise():
     glimpse.glimpse = True
     assert [s["kind"] for s in tracker.see(glimpse)] == ["move"]
     tracker.see(exact_view(states[4], 4.0))
-    assert _sorted(tracker.game.record.events) == _sorted(truth.events[:4])
+    assert sorted_deals(tracker.game.record.events) == sorted_deals(truth.events[:4])
 
 
 def test_a_position_taken_up_again_with_another_player_to_move_is_read_again_from_a_take():
@@ -711,7 +706,7 @@ def test_a_position_taken_up_again_with_another_player_to_move_is_read_again_fro
     assert any(s["kind"] == "undo" and s.get("revised") and "position" in s["event"] for s in said)
     events = tracker.game.record.events
     assert events[before]["position"]["to_move"] == states[ahead].current_player
-    assert _sorted(events[before + 1:]) == _sorted(truth.events[ahead:took + 3])
+    assert sorted_deals(events[before + 1:]) == sorted_deals(truth.events[ahead:took + 3])
     Game(tracker.game.record)
 
 
@@ -747,7 +742,7 @@ def test_an_emptied_display_whose_print_reads_as_tiles_is_told_empty_by_its_chan
             view.filled = {f"factories.{i}": (unsure if i in empty else sure) for i in range(5)}
         said = tracker.see(view)
         assert not [e for e in said if e["kind"] == "alert"], said
-    assert _sorted(tracker.game.record.events) == _sorted(record.events)
+    assert sorted_deals(tracker.game.record.events) == sorted_deals(record.events)
 
 
 def test_a_deal_misread_where_its_leftovers_go_unseen_is_read_again_when_a_take_shows_them():
@@ -763,7 +758,7 @@ def test_a_deal_misread_where_its_leftovers_go_unseen_is_read_again_when_a_take_
              exact_view(states[3], 3.0), exact_view(states[3], 3.6)]
     for view in views:
         tracker.see(view)
-    assert _sorted(tracker.game.record.events) == _sorted(record.events)
+    assert sorted_deals(tracker.game.record.events) == sorted_deals(record.events)
 
 
 def test_a_kind_the_reader_never_sees_among_loose_tiles_weighs_less_once_the_game_shows_it():
@@ -817,8 +812,8 @@ def test_a_deal_s_doubtful_colours_are_weighed_again_by_every_view_since():
             tracker.see(exact_view(states[k], float(k), centre_as_read(states[k])))
         return tracker
 
-    assert _sorted(followed(True).game.record.events) == _sorted(record.events)
-    assert _sorted(followed(False).game.record.events) != _sorted(record.events)  # no one view is enough
+    assert sorted_deals(followed(True).game.record.events) == sorted_deals(record.events)
+    assert sorted_deals(followed(False).game.record.events) != sorted_deals(record.events)  # no one view is enough
 
 
 def test_a_space_whose_print_reads_as_a_tile_is_judged_by_what_it_read_as_when_settled():
@@ -873,7 +868,7 @@ def test_a_game_resumed_from_its_journal_takes_its_first_view_as_the_table_the_j
     tracker = Tracker(Game(journal), first_near=(700, 400))
     assert tracker.see(exact_view(states[2], 0.0, printed)) == []
     said = tracker.see(exact_view(states[3], 1.0, printed)) + tracker.see(exact_view(states[3], 1.6, printed))
-    assert _sorted(tracker.game.record.events) == _sorted(record.events)
+    assert sorted_deals(tracker.game.record.events) == sorted_deals(record.events)
     assert not [s for s in said if s["kind"] == "alert"]
 
 
@@ -944,7 +939,7 @@ def test_a_table_dealt_before_the_game_was_started_has_that_deal_as_its_first_ev
     tracker = Tracker(Game.new("azul", 2, {"wall": "colored", "jokers": False}, 0), first_near=(700, 400))
     for k, state in enumerate(states[1:]):
         tracker.see(exact_view(state, float(k)))
-    assert _sorted(tracker.game.record.events) == _sorted(record.events)
+    assert sorted_deals(tracker.game.record.events) == sorted_deals(record.events)
 
 
 def test_displays_that_read_alike_at_the_start_are_their_print_not_a_deal():

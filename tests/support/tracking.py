@@ -19,6 +19,13 @@ def started(seed: int = 4, views: int = 4):
     return truth, tracker, states
 
 
+def sorted_deals(events):
+    """``events`` with each deal's displays' tiles sorted: a record's deal says what each display
+    held, not in what order it was drawn."""
+    return [{"deal": {**e["deal"], "factories": [sorted(f) for f in e["deal"]["factories"]]}} if "deal" in e else e
+            for e in events]
+
+
 def same_game(got, played) -> bool:
     """Whether record ``got`` is the game ``played``: the same player making each move, and after
     each event the same table (the displays, whatever numbers the tracker gave them), the same
